@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "WellPlateNetworking",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WellPlateNetworking", targets: ["WellPlateNetworking"]),
+        .executable(name: "cassette", targets: ["cassette"]),
+        .executable(name: "sample-api", targets: ["SampleAPI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The library deliberately has no SwiftNIO dependency: apps embed it,
+        // and the server side lives with the command-line tool.
+        .target(
+            name: "WellPlateNetworking",
+            dependencies: [
+                "CCurl",
+                "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .executableTarget(
+            name: "cassette",
+            dependencies: [
+                "WellPlateNetworking",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // The WellPlate backend stand-in used by the tests, the demo and the benchmarks.
+        .executableTarget(
+            name: "SampleAPI",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+            ]
+        ),
+        .testTarget(
+            name: "WellPlateNetworkingTests",
+            dependencies: [
+                "WellPlateNetworking",
+                "CSQLite",
+                // Listed so `swift test` builds the binaries the tests start as child processes.
+                "cassette",
+                "SampleAPI",
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,177 @@
+import Foundation
+import HTTPTypes
+
+/// Replaces secrets with a fixed placeholder before anything is written, printed, logged or put
+/// into an error message. Redaction is deterministic, so a redacted request still matches the same
+/// request on replay.
+public struct Redactor: Sendable, Equatable {
+    /// What every secret becomes. URL-safe, so a redacted query stays a valid query.
+    public static let placeholder = "REDACTED"
+
+    public static let defaultHeaderNames: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie",
+        "x-api-key", "api-key", "apikey", "x-auth-token",
+    ]
+    public static let defaultQueryParameters: Set<String> = [
+        "api_key", "apikey", "access_token", "token", "key", "signature", "password",
+        "client_secret", "refresh_token", "sig",
+    ]
+    public static let defaultJSONFields: Set<String> = [
+        "password", "access_token", "refresh_token", "client_secret",
+    ]
+
+    public static let `default` = Redactor()
+    /// Leaves everything as it is; for tests of the redaction itself and for explicit opt-out.
+    public static let disabled = Redactor(isEnabled: false)
+
+    public var isEnabled: Bool
+    /// Lower-cased header names whose values are secret.
+    public private(set) var headerNames: Set<String>
+    /// Lower-cased query (and form body) parameter names whose values are secret.
+    public private(set) var queryParameters: Set<String>
+    /// Lower-cased JSON object keys whose values are secret, at any depth.
+    public private(set) var jsonFields: Set<String>
+
+    public init(
+        extraHeaderNames: some Sequence<String> = [],
+        extraQueryParameters: some Sequence<String> = [],
+        extraJSONFields: some Sequence<String> = [],
+        isEnabled: Bool = true
+    ) {
+        self.isEnabled = isEnabled
+        headerNames = Self.defaultHeaderNames.union(extraHeaderNames.map { $0.lowercased() })
+        queryParameters = Self.defaultQueryParameters.union(extraQueryParameters.map { $0.lowercased() })
+        jsonFields = Self.defaultJSONFields.union(extraJSONFields.map { $0.lowercased() })
+    }
+
+    // MARK: Headers
+
+    public func isSecretHeader(_ name: String) -> Bool {
+        isEnabled && headerNames.contains(name.lowercased())
+    }
+
+    public func redact(headers: HTTPFields) -> HTTPFields {
+        guard isEnabled else { return headers }
+        var result = headers
+        for index in result.indices where headerNames.contains(result[index].name.canonicalName) {
+            result[index].value = Self.placeholder
+        }
+        return result
+    }
+
+    /// Dictionary form, as `APIClientProtocol` takes headers.
+    public func redact(headers: [String: String]) -> [String: String] {
+        guard isEnabled else { return headers }
+        var result = headers
+        for key in headers.keys where headerNames.contains(key.lowercased()) {
+            result[key] = Self.placeholder
+        }
+        return result
+    }
+
+    // MARK: URLs
+
+    /// The URL with secret query values and any user-info password replaced.
+    public func redactedURL(_ url: URL) -> URL {
+        guard isEnabled, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        var changed = false
+        if components.password != nil {
+            components.password = Self.placeholder
+            changed = true
+        }
+        if let query = components.percentEncodedQuery, !query.isEmpty {
+            let redacted = redact(formEncoded: query)
+            if redacted != query {
+                components.percentEncodedQuery = redacted
+                changed = true
+            }
+        }
+        guard changed else { return url }
+        return components.url ?? url
+    }
+
+    public func redact(url: URL) -> String {
+        redactedURL(url).absoluteString
+    }
+
+    /// Redacts `name=value` pairs of a query string or an `application/x-www-form-urlencoded` body,
+    /// keeping everything else byte for byte.
+    public func redact(formEncoded text: String) -> String {
+        guard isEnabled else { return text }
+        var changed = false
+        let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
+            guard let equals = pair.firstIndex(of: "=") else { return pair }
+            let rawName = pair[..<equals]
+            let name = (rawName.removingPercentEncoding ?? String(rawName)).replacingOccurrences(of: "+", with: " ")
+            guard queryParameters.contains(name.lowercased()) else { return pair }
+            if pair[pair.index(after: equals)...] == Self.placeholder { return pair }
+            changed = true
+            return rawName + "=" + Self.placeholder
+        }
+        return changed ? pairs.joined(separator: "&") : text
+    }
+
+    // MARK: Bodies
+
+    /// Redacts configured JSON fields, and secret parameters of form bodies. Bodies without a
+    /// secret come back unchanged, byte for byte.
+    public func redact(body: Data, contentType: String?) -> Data {
+        guard isEnabled, !body.isEmpty else { return body }
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("application/x-www-form-urlencoded") {
+            guard let text = String(data: body, encoding: .utf8) else { return body }
+            let redacted = redact(formEncoded: text)
+            return redacted == text ? body : Data(redacted.utf8)
+        }
+        guard !jsonFields.isEmpty, Self.mayBeJSON(body, contentType: type),
+              let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
+            return body
+        }
+        var changed = false
+        let redacted = redact(json: object, changed: &changed)
+        guard changed, let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
+            return body
+        }
+        return data
+    }
+
+    private func redact(json: Any, changed: inout Bool) -> Any {
+        if let object = json as? [String: Any] {
+            var result = object
+            for (key, value) in object {
+                if jsonFields.contains(key.lowercased()) {
+                    if (value as? String) != Self.placeholder {
+                        result[key] = Self.placeholder
+                        changed = true
+                    }
+                } else {
+                    result[key] = redact(json: value, changed: &changed)
+                }
+            }
+            return result
+        }
+        if let array = json as? [Any] {
+            return array.map { redact(json: $0, changed: &changed) }
+        }
+        return json
+    }
+
+    private static func mayBeJSON(_ body: Data, contentType: String) -> Bool {
+        if contentType.contains("json") { return true }
+        if !contentType.isEmpty { return false }
+        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return false }
+        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+    }
+
+    // MARK: Free text
+
+    /// Removes known secret values (taken from the request that produced the text) from a message.
+    public func scrub(_ text: String, secrets: some Sequence<String>) -> String {
+        guard isEnabled else { return text }
+        var result = text
+        for secret in secrets where secret.count >= 4 && secret != Self.placeholder {
+            result = result.replacingOccurrences(of: secret, with: Self.placeholder)
+        }
+        return result
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import HTTPTypes
+import Logging
+
+/// The live client: JSON over any `HTTPTransport` (libcurl by default), with status-to-error
+/// mapping and retries of idempotent requests.
+public final class APIClient: APIClientProtocol {
+    public struct Configuration: Sendable {
+        /// Per-attempt timeout.
+        public var timeout: Duration = .seconds(30)
+        public var retryPolicy: RetryPolicy = .default
+        /// Sent with every request unless the call passes the same header.
+        public var defaultHeaders: [String: String] = [:]
+        /// Asked before every attempt, so a refreshed token is picked up by the retry.
+        public var authHeaderProvider: (@Sendable () async throws -> [String: String])?
+        /// Follow 3xx responses to their target (the proxy never does; an app usually wants to).
+        public var followRedirects: Bool = true
+        /// Log every request and response through the client's `Logger`, secrets redacted.
+        public var enableLogging: Bool = false
+        public var redactor: Redactor = .default
+
+        public init() {}
+
+        public init(config: AppConfig) {
+            timeout = .milliseconds(Int64(config.apiTimeout * 1000))
+            enableLogging = config.enableLogging
+        }
+    }
+
+    /// A shared client over the shared libcurl transport, as the design documents use it.
+    public static let shared = APIClient()
+
+    public let configuration: Configuration
+    public let transport: any HTTPTransport
+    private let logger: Logger
+
+    public init(
+        transport: any HTTPTransport = CurlTransport.shared,
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "WellPlateNetworking.APIClient")
+    ) {
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public convenience init(config: AppConfig, transport: any HTTPTransport = CurlTransport.shared, logger: Logger = Logger(label: "WellPlateNetworking.APIClient")) {
+        self.init(transport: transport, configuration: Configuration(config: config), logger: logger)
+    }
+
+    public func request<T: Decodable>(
+        url: URL,
+        method: HTTPMethod,
+        headers: [String: String]?,
+        body: Data?,
+        responseType: T.Type
+    ) async throws -> T {
+        let response = try await send(url: url, method: method, headers: headers, body: body)
+        return try ResponseDecoding.decode(T.self, from: response)
+    }
+
+    public func requestVoid(url: URL, method: HTTPMethod, headers: [String: String]?, body: Data?) async throws {
+        _ = try await send(url: url, method: method, headers: headers, body: body)
+    }
+
+    /// Sends a request and returns the raw 2xx response, for callers that need headers or a body
+    /// that is not JSON. Non-2xx statuses throw `APIError.serverError`.
+    public func send(url: URL, method: HTTPMethod, headers: [String: String]? = nil, body: Data? = nil) async throws -> TransportResponse {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+            throw APIError.invalidURL
+        }
+        var request = TransportRequest(method: method, url: url, body: body, timeout: configuration.timeout, followRedirects: configuration.followRedirects)
+        request.headerFields = try Self.headerFields(configuration.defaultHeaders, merging: headers ?? [:], hasBody: body != nil)
+        return try await send(request)
+    }
+
+    /// The retry loop around one request.
+    public func send(_ baseRequest: TransportRequest) async throws -> TransportResponse {
+        let policy = configuration.retryPolicy
+        let retryable = policy.isRetryable(method: baseRequest.method, headerFields: baseRequest.headerFields)
+        var retry = 0
+        while true {
+            try Task.checkCancellation()
+            var request = baseRequest
+            if let provider = configuration.authHeaderProvider {
+                for (name, value) in try await provider() {
+                    guard let fieldName = HTTPField.Name(name) else { throw Self.invalidHeader(name) }
+                    request.headerFields[fieldName] = value
+                }
+            }
+            logRequest(request, attempt: retry)
+            let response: TransportResponse
+            do {
+                response = try await transport.send(request)
+            } catch let error as TransportError {
+                logFailure(request, error)
+                if retryable, error.isTransient, retry < policy.maxRetries, let delay = policy.delay(beforeRetry: retry + 1, retryAfter: nil) {
+                    retry += 1
+                    try await Task.sleep(for: delay)
+                    continue
+                }
+                throw APIError.networkError(error)
+            }
+            logResponse(request, response)
+            if response.isSuccess { return response }
+            if retryable, policy.retryableStatusCodes.contains(response.statusCode), retry < policy.maxRetries {
+                let retryAfter = response.headerFields[.retryAfter].flatMap { RetryPolicy.parseRetryAfter($0) }
+                if let delay = policy.delay(beforeRetry: retry + 1, retryAfter: retryAfter) {
+                    retry += 1
+                    try await Task.sleep(for: delay)
+                    continue
+                }
+            }
+            throw APIError.serverError(statusCode: response.statusCode, message: ResponseDecoding.errorMessage(in: response))
+        }
+    }
+
+    // MARK: Headers
+
+    static func headerFields(_ defaults: [String: String], merging overrides: [String: String], hasBody: Bool) throws -> HTTPFields {
+        var fields = HTTPFields()
+        for (name, value) in defaults.merging(overrides, uniquingKeysWith: { _, override in override }).sorted(by: { $0.key < $1.key }) {
+            guard let fieldName = HTTPField.Name(name) else { throw invalidHeader(name) }
+            guard HTTPField.isValidValue(value) else {
+                throw APIError.networkError(TransportError(.invalidRequest, "the value of header \"\(name)\" contains characters that cannot be sent (line breaks or control characters)"))
+            }
+            fields[fieldName] = value
+        }
+        if fields[.accept] == nil { fields[.accept] = "application/json" }
+        if hasBody, fields[.contentType] == nil { fields[.contentType] = "application/json" }
+        return fields
+    }
+
+    private static func invalidHeader(_ name: String) -> APIError {
+        APIError.networkError(TransportError(.invalidRequest, "\"\(name)\" is not a valid header name (use letters, digits and -)"))
+    }
+
+    // MARK: Logging
+
+    private func logRequest(_ request: TransportRequest, attempt: Int) {
+        guard configuration.enableLogging else { return }
+        let redactor = configuration.redactor
+        var metadata: Logger.Metadata = ["headers": .string(Self.describe(redactor.redact(headers: request.headerFields)))]
+        if attempt > 0 { metadata["retry"] = .stringConvertible(attempt) }
+        logger.info("→ \(request.method.rawValue) \(redactor.redact(url: request.url))", metadata: metadata)
+    }
+
+    private func logResponse(_ request: TransportRequest, _ response: TransportResponse) {
+        guard configuration.enableLogging else { return }
+        let milliseconds = Double(response.duration.components.attoseconds) / 1e15 + Double(response.duration.components.seconds) * 1000
+        logger.info(
+            "← \(response.statusCode) \(request.method.rawValue) \(configuration.redactor.redact(url: request.url))",
+            metadata: [
+                "duration_ms": .string(String(format: "%.1f", milliseconds)),
+                "bytes": .stringConvertible(response.body.count),
+                "headers": .string(Self.describe(configuration.redactor.redact(headers: response.headerFields))),
+            ]
+        )
+    }
+
+    private func logFailure(_ request: TransportRequest, _ error: TransportError) {
+        guard configuration.enableLogging else { return }
+        logger.warning("✕ \(request.method.rawValue) \(configuration.redactor.redact(url: request.url)): \(error.message)")
+    }
+
+    private static func describe(_ fields: HTTPFields) -> String {
+        fields.map { "\($0.name.rawName): \($0.value)" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// How the app's networking is set up: which backend, where answers come from, and the knobs the
+/// design documents name. Production can never run in mock or replay mode.
+public struct AppConfig: Sendable, Equatable {
+    public var environment: Environment
+    public var mode: ClientMode
+    public var enableLogging: Bool
+    /// Seconds before a request times out.
+    public var apiTimeout: TimeInterval
+    /// Seconds `MockAPIClient` waits before answering, to feel like a network.
+    public var mockResponseDelay: TimeInterval
+    /// Replaces the environment's base URL (for a local server or a `cassette` proxy).
+    public var baseURLOverride: URL?
+    /// The cassette store for replay and record modes.
+    public var cassettePath: String
+    /// The cassette inside the store; `nil` means the environment's short name.
+    public var cassetteName: String?
+    /// The fixture directory for mock mode.
+    public var fixturesDirectory: String?
+
+    public init(
+        environment: Environment = .development,
+        mode: ClientMode = .live,
+        enableLogging: Bool = false,
+        apiTimeout: TimeInterval = 30,
+        mockResponseDelay: TimeInterval = 0.8,
+        baseURLOverride: URL? = nil,
+        cassettePath: String = "cassettes.db",
+        cassetteName: String? = nil,
+        fixturesDirectory: String? = nil
+    ) {
+        self.environment = environment
+        self.mode = mode
+        self.enableLogging = enableLogging
+        self.apiTimeout = apiTimeout
+        self.mockResponseDelay = mockResponseDelay
+        self.baseURLOverride = baseURLOverride
+        self.cassettePath = cassettePath
+        self.cassetteName = cassetteName
+        self.fixturesDirectory = fixturesDirectory
+    }
+
+    /// The design documents' switch: `true` is mock mode, `false` the live client.
+    public var mockMode: Bool {
+        get { mode == .mock }
+        set { mode = newValue ? .mock : .live }
+    }
+
+    public var baseURL: URL { baseURLOverride ?? environment.defaultBaseURL }
+
+    public var effectiveCassetteName: String { cassetteName ?? environment.shortName }
+
+    public static func development(mockMode: Bool = false) -> AppConfig {
+        AppConfig(environment: .development, mode: mockMode ? .mock : .live, enableLogging: true)
+    }
+
+    public static func staging(mockMode: Bool = false) -> AppConfig {
+        AppConfig(environment: .staging, mode: mockMode ? .mock : .live)
+    }
+
+    public static func production() -> AppConfig {
+        AppConfig(environment: .production, mode: .live, mockResponseDelay: 0)
+    }
+
+    /// Throws when the combination cannot be used: production in mock or replay mode, or
+    /// out-of-range numbers.
+    public func validate(source: String = "configuration") throws(ConfigError) {
+        if environment == .production && (mode == .mock || mode == .replay) {
+            throw ConfigError(
+                source: source, key: "mode",
+                problem: "production must talk to the real API, but mode is \"\(mode.rawValue)\"",
+                accepted: "live or record for production; mock and replay only for development and staging"
+            )
+        }
+        guard apiTimeout > 0, apiTimeout.isFinite else {
+            throw ConfigError(source: source, key: "apiTimeout", problem: "must be a positive number of seconds, got \(apiTimeout)", accepted: "a number > 0")
+        }
+        guard mockResponseDelay >= 0, mockResponseDelay.isFinite else {
+            throw ConfigError(source: source, key: "mockResponseDelay", problem: "must not be negative, got \(mockResponseDelay)", accepted: "a number >= 0")
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+
+extension AppConfig {
+    /// Read from the working directory when no path is given and `WELLPLATE_CONFIG` is unset.
+    public static let defaultFileName = "wellplate.json"
+
+    static let fileKeys = [
+        "environment", "mode", "mockMode", "enableLogging", "apiTimeout", "mockResponseDelay",
+        "baseURL", "baseURLs", "cassettePath", "cassette", "fixturesDirectory",
+    ]
+
+    /// Defaults, then the JSON file, then environment variables, then validation.
+    ///
+    /// The file is `path`, else `$WELLPLATE_CONFIG`, else `wellplate.json` if it exists. Variables:
+    /// `WELLPLATE_ENVIRONMENT`, `WELLPLATE_MODE`, `WELLPLATE_MOCK_MODE`, `WELLPLATE_ENABLE_LOGGING`,
+    /// `WELLPLATE_API_TIMEOUT`, `WELLPLATE_MOCK_RESPONSE_DELAY`, `WELLPLATE_BASE_URL` (or
+    /// `API_BASE_URL`, which `cassette run` sets), `WELLPLATE_CASSETTE_PATH`, `WELLPLATE_CASSETTE`,
+    /// `WELLPLATE_FIXTURES_DIRECTORY`.
+    public static func load(
+        from path: String? = nil,
+        environmentVariables: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigError) -> AppConfig {
+        var config = AppConfig()
+        var lastSource = "defaults"
+        let explicitPath = path ?? environmentVariables["WELLPLATE_CONFIG"]
+        if let explicitPath {
+            guard FileManager.default.fileExists(atPath: explicitPath) else {
+                throw ConfigError(source: explicitPath, key: nil, problem: "the configuration file does not exist; create it or pass the right path", accepted: nil)
+            }
+            try config.apply(fileAt: explicitPath)
+            lastSource = explicitPath
+        } else if FileManager.default.fileExists(atPath: defaultFileName) {
+            try config.apply(fileAt: defaultFileName)
+            lastSource = defaultFileName
+        }
+        if let source = try config.apply(environmentVariables: environmentVariables) {
+            lastSource = source
+        }
+        try config.validate(source: lastSource)
+        return config
+    }
+
+    /// Applies the keys of one JSON configuration file.
+    public mutating func apply(fileAt path: String) throws(ConfigError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw ConfigError(source: path, key: nil, problem: "cannot be read (\(error.localizedDescription)); check its permissions")
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw ConfigError(source: path, key: nil, problem: "is not valid JSON (\(error.localizedDescription))", accepted: "a JSON object such as {\"environment\": \"development\", \"mode\": \"live\"}")
+        }
+        guard let object = root as? [String: Any] else {
+            throw ConfigError(source: path, key: nil, problem: "must contain a JSON object at the top level", accepted: "{\"environment\": \"development\", ...}")
+        }
+        try apply(object, source: path)
+    }
+
+    mutating func apply(_ object: [String: Any], source: String) throws(ConfigError) {
+        for key in object.keys.sorted() where !Self.fileKeys.contains(key) {
+            throw ConfigError(source: source, key: key, problem: "is not a configuration key", accepted: Self.fileKeys.joined(separator: ", "))
+        }
+        if object["mode"] != nil && object["mockMode"] != nil {
+            throw ConfigError(source: source, key: "mockMode", problem: "cannot be combined with \"mode\"; keep one of them", accepted: "mode: \(ClientMode.acceptedNames)")
+        }
+        if let value = object["environment"] {
+            environment = try Self.environment(from: value, source: source, key: "environment")
+        }
+        if let value = object["mode"] {
+            mode = try Self.mode(from: value, source: source, key: "mode")
+        }
+        if let value = object["mockMode"] {
+            mockMode = try Self.bool(from: value, source: source, key: "mockMode")
+        }
+        if let value = object["enableLogging"] {
+            enableLogging = try Self.bool(from: value, source: source, key: "enableLogging")
+        }
+        if let value = object["apiTimeout"] {
+            apiTimeout = try Self.seconds(from: value, source: source, key: "apiTimeout", allowZero: false)
+        }
+        if let value = object["mockResponseDelay"] {
+            mockResponseDelay = try Self.seconds(from: value, source: source, key: "mockResponseDelay", allowZero: true)
+        }
+        if let value = object["baseURLs"] {
+            guard let table = value as? [String: Any] else {
+                throw ConfigError(source: source, key: "baseURLs", problem: "must be an object from environment name to URL", accepted: "{\"development\": \"http://127.0.0.1:8081\"}")
+            }
+            for name in table.keys.sorted() {
+                guard let env = Environment(name: name) else {
+                    throw ConfigError(source: source, key: "baseURLs.\(name)", problem: "is not an environment", accepted: Environment.acceptedNames)
+                }
+                let url = try Self.url(from: table[name]!, source: source, key: "baseURLs.\(name)")
+                if env == environment { baseURLOverride = url }
+            }
+        }
+        if let value = object["baseURL"] {
+            baseURLOverride = try Self.url(from: value, source: source, key: "baseURL")
+        }
+        if let value = object["cassettePath"] {
+            cassettePath = try Self.string(from: value, source: source, key: "cassettePath")
+        }
+        if let value = object["cassette"] {
+            cassetteName = try Self.string(from: value, source: source, key: "cassette")
+        }
+        if let value = object["fixturesDirectory"] {
+            fixturesDirectory = try Self.string(from: value, source: source, key: "fixturesDirectory")
+        }
+    }
+
+    /// Applies `WELLPLATE_*` overrides; returns the last variable used, for error messages.
+    mutating func apply(environmentVariables env: [String: String]) throws(ConfigError) -> String? {
+        var last: String?
+        func source(_ name: String) -> String {
+            last = "environment variable \(name)"
+            return last!
+        }
+        if let value = env["WELLPLATE_ENVIRONMENT"] {
+            environment = try Self.environment(from: value, source: source("WELLPLATE_ENVIRONMENT"), key: nil)
+        }
+        if let value = env["WELLPLATE_MODE"] {
+            mode = try Self.mode(from: value, source: source("WELLPLATE_MODE"), key: nil)
+        }
+        if let value = env["WELLPLATE_MOCK_MODE"] {
+            mockMode = try Self.bool(from: value, source: source("WELLPLATE_MOCK_MODE"), key: nil)
+        }
+        if let value = env["WELLPLATE_ENABLE_LOGGING"] {
+            enableLogging = try Self.bool(from: value, source: source("WELLPLATE_ENABLE_LOGGING"), key: nil)
+        }
+        if let value = env["WELLPLATE_API_TIMEOUT"] {
+            apiTimeout = try Self.seconds(from: value, source: source("WELLPLATE_API_TIMEOUT"), key: nil, allowZero: false)
+        }
+        if let value = env["WELLPLATE_MOCK_RESPONSE_DELAY"] {
+            mockResponseDelay = try Self.seconds(from: value, source: source("WELLPLATE_MOCK_RESPONSE_DELAY"), key: nil, allowZero: true)
+        }
+        for name in ["API_BASE_URL", "WELLPLATE_BASE_URL"] {
+            if let value = env[name] {
+                baseURLOverride = try Self.url(from: value, source: source(name), key: nil)
+            }
+        }
+        if let value = env["WELLPLATE_CASSETTE_PATH"] {
+            cassettePath = try Self.string(from: value, source: source("WELLPLATE_CASSETTE_PATH"), key: nil)
+        }
+        if let value = env["WELLPLATE_CASSETTE"] {
+            cassetteName = try Self.string(from: value, source: source("WELLPLATE_CASSETTE"), key: nil)
+        }
+        if let value = env["WELLPLATE_FIXTURES_DIRECTORY"] {
+            fixturesDirectory = try Self.string(from: value, source: source("WELLPLATE_FIXTURES_DIRECTORY"), key: nil)
+        }
+        return last
+    }
+
+    // MARK: Value parsing
+
+    private static func environment(from value: Any, source: String, key: String?) throws(ConfigError) -> Environment {
+        guard let name = value as? String, let env = Environment(name: name) else {
+            throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not an environment", accepted: Environment.acceptedNames)
+        }
+        return env
+    }
+
+    private static func mode(from value: Any, source: String, key: String?) throws(ConfigError) -> ClientMode {
+        guard let name = value as? String, let mode = ClientMode(rawValue: name.lowercased()) else {
+            throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not a mode", accepted: ClientMode.acceptedNames)
+        }
+        return mode
+    }
+
+    private static func bool(from value: Any, source: String, key: String?) throws(ConfigError) -> Bool {
+        if let flag = FoundationJSON.boolean(value) {
+            return flag
+        }
+        if let text = value as? String {
+            switch text.lowercased() {
+            case "true", "1", "yes", "on": return true
+            case "false", "0", "no", "off": return false
+            default: break
+            }
+        }
+        throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not a boolean", accepted: "true or false")
+    }
+
+    private static func seconds(from value: Any, source: String, key: String?, allowZero: Bool) throws(ConfigError) -> TimeInterval {
+        var number: Double?
+        if let text = value as? String {
+            number = Double(text)
+        } else if FoundationJSON.boolean(value) == nil, let value = value as? NSNumber {
+            number = value.doubleValue
+        }
+        guard let number, number.isFinite, allowZero ? number >= 0 : number > 0 else {
+            throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not a valid number of seconds", accepted: allowZero ? "a number >= 0" : "a number > 0")
+        }
+        return number
+    }
+
+    private static func url(from value: Any, source: String, key: String?) throws(ConfigError) -> URL {
+        guard let text = value as? String, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+            throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not an http or https URL", accepted: "a URL such as http://127.0.0.1:8080")
+        }
+        return url
+    }
+
+    private static func string(from value: Any, source: String, key: String?) throws(ConfigError) -> String {
+        guard let text = value as? String, !text.isEmpty else {
+            throw ConfigError(source: source, key: key, problem: "\(describe(value)) must be a non-empty string")
+        }
+        return text
+    }
+
+    private static func describe(_ value: Any) -> String {
+        if let text = value as? String { return "\"\(text)\"" }
+        if let flag = FoundationJSON.boolean(value) { return flag ? "true" : "false" }
+        if let number = value as? NSNumber { return number.stringValue }
+        if value is NSNull { return "null" }
+        return "a \(type(of: value)) value"
+    }
+}

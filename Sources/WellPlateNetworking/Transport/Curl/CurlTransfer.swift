@@ -1,0 +1,241 @@
+import CCurl
+import Foundation
+import HTTPTypes
+
+/// One request in flight on the multi loop.
+///
+/// `@unchecked Sendable` is safe because the object is shared by exactly two parties with a strict
+/// hand-over: the submitting task owns it until `CurlMultiLoop.submit` puts it in the loop's
+/// lock-protected queue; from then on only the loop's thread reads or writes the buffers and the
+/// easy handle (libcurl calls the callbacks on that thread, inside `curl_multi_perform`), and the
+/// loop resumes `continuation` exactly once. `phase` is only read or written while holding the
+/// loop's state lock.
+final class CurlTransfer: @unchecked Sendable {
+    enum Phase {
+        case created
+        case submitted
+        case cancelled
+    }
+
+    let request: TransportRequest
+    /// The URL as it may appear in messages (secrets in the query replaced).
+    let displayURL: String
+    let limits: CurlTransport.Configuration
+    var continuation: CheckedContinuation<TransportResponse, Error>?
+    var phase: Phase = .created
+
+    // Loop-thread state.
+    var easy: UnsafeMutableRawPointer?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var responseHeaders = HTTPFields()
+    private var body = Data()
+    private var bodyLimitExceeded = false
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var started = ContinuousClock.now
+
+    init(request: TransportRequest, displayURL: String, limits: CurlTransport.Configuration) {
+        self.request = request
+        self.displayURL = displayURL
+        self.limits = limits
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        if let headerList { curl_slist_free_all(headerList) }
+        errorBuffer.deallocate()
+    }
+
+    /// Sets every option of the transfer on a freshly reset easy handle.
+    func configure(_ easy: UnsafeMutableRawPointer) throws(TransportError) {
+        self.easy = easy
+        started = .now
+        let opaqueSelf = Unmanaged.passUnretained(self).toOpaque()
+
+        try setString(CURLOPT_URL, request.url.absoluteString, "set the URL")
+        try setString(CURLOPT_PROTOCOLS_STR, "http,https", "restrict protocols")
+        try setString(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "restrict redirect protocols")
+        try setLong(CURLOPT_NOSIGNAL, 1, "disable signals")
+        // An empty proxy string makes libcurl ignore http_proxy and friends in the environment.
+        try setString(CURLOPT_PROXY, limits.proxy ?? "", "set the proxy")
+        if limits.decodeContent {
+            try setString(CURLOPT_ACCEPT_ENCODING, "", "enable content decoding")
+        }
+        let timeout = request.timeout ?? limits.timeout
+        try setLong(CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout), "set the timeout")
+        try setLong(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(min(timeout, limits.connectTimeout)), "set the connect timeout")
+        try setLong(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0, "configure redirects")
+        try setLong(CURLOPT_MAXREDIRS, 10, "limit redirects")
+        try setLong(CURLOPT_TCP_KEEPALIVE, 1, "enable keep-alive")
+        try setOffT(CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxResponseBodySize), "limit the response size")
+        try CurlError.check(ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "set the error buffer")
+
+        try configureMethodAndBody()
+        try configureHeaders()
+
+        try CurlError.check(ccurl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback), "set the write callback")
+        try CurlError.check(ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, opaqueSelf), "set the write data")
+        try CurlError.check(ccurl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback), "set the header callback")
+        try CurlError.check(ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, opaqueSelf), "set the header data")
+    }
+
+    private func configureMethodAndBody() throws(TransportError) {
+        let body = request.body
+        switch request.method {
+        case .get where body == nil:
+            try setLong(CURLOPT_HTTPGET, 1, "select GET")
+        case .head:
+            try setLong(CURLOPT_NOBODY, 1, "select HEAD")
+        case .post:
+            try setBody(body ?? Data())
+        default:
+            try setString(CURLOPT_CUSTOMREQUEST, request.method.rawValue, "select \(request.method.rawValue)")
+            if let body {
+                try setBody(body)
+            } else if request.method == .put || request.method == .patch {
+                // Without a body libcurl would send no Content-Length, which some servers reject.
+                try setBody(Data())
+            }
+        }
+    }
+
+    private func setBody(_ body: Data) throws(TransportError) {
+        guard let easy else { return }
+        try setOffT(CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count), "set the body size")
+        let code = body.withUnsafeBytes { raw -> CURLcode in
+            // COPYPOSTFIELDS copies the bytes, so the buffer need not outlive this call.
+            let pointer = UnsafeMutableRawPointer(mutating: raw.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start))
+            return ccurl_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, pointer)
+        }
+        try CurlError.check(code, "set the request body")
+    }
+
+    private func configureHeaders() throws(TransportError) {
+        var list: UnsafeMutablePointer<curl_slist>?
+        var hasContentType = false
+        for field in request.headerFields {
+            let name = field.name.canonicalName
+            if Self.headersLibcurlOwns.contains(name) { continue }
+            if name == "accept-encoding" && limits.decodeContent { continue }
+            if name == "content-type" { hasContentType = true }
+            // "Name;" is libcurl's spelling of a header with an empty value.
+            let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
+            list = curl_slist_append(list, line)
+        }
+        // libcurl would otherwise add a form content type to bodies, and Expect: 100-continue,
+        // which costs a round trip on every large upload.
+        if request.body != nil && !hasContentType {
+            list = curl_slist_append(list, "Content-Type:")
+        }
+        list = curl_slist_append(list, "Expect:")
+        headerList = list
+        try CurlError.check(ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list), "set the request headers")
+    }
+
+    /// Header fields the transport computes itself; passing a caller's value would corrupt framing.
+    private static let headersLibcurlOwns: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive", "expect", "te", "upgrade"]
+
+    // MARK: Callbacks (loop thread)
+
+    fileprivate func appendBody(_ buffer: UnsafeRawBufferPointer) -> Bool {
+        if body.count + buffer.count > limits.maxResponseBodySize {
+            bodyLimitExceeded = true
+            return false
+        }
+        body.append(contentsOf: buffer)
+        return true
+    }
+
+    fileprivate func receiveHeaderLine(_ line: String) {
+        if line.hasPrefix("HTTP/") {
+            // A new status line: an interim 1xx response or a followed redirect came first.
+            responseHeaders = HTTPFields()
+            return
+        }
+        let trimmed = line.trimmingCharacters(in: .newlines)
+        if trimmed.isEmpty { return }
+        if trimmed.first == " " || trimmed.first == "\t", let last = responseHeaders.indices.last {
+            // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
+            responseHeaders[last].value += " " + trimmed.trimmingCharacters(in: .whitespaces)
+            return
+        }
+        guard let colon = trimmed.firstIndex(of: ":") else { return }
+        let name = String(trimmed[..<colon])
+        let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        guard let fieldName = HTTPField.Name(name) else { return }
+        responseHeaders.append(HTTPField(name: fieldName, value: value))
+    }
+
+    // MARK: Completion (loop thread)
+
+    /// Builds the outcome once libcurl reports the transfer done.
+    func outcome(for code: CURLcode) -> Result<TransportResponse, Error> {
+        let duration = ContinuousClock.now - started
+        guard code == CURLE_OK else {
+            if bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED {
+                return .failure(TransportError(.responseTooLarge, "\(request.method.rawValue) \(displayURL): the response is larger than the limit of \(limits.maxResponseBodySize) bytes", curlCode: Int(code.rawValue)))
+            }
+            let detail = String(cString: errorBuffer)
+            return .failure(CurlError.transportError(code, detail: detail, context: "\(request.method.rawValue) \(displayURL)"))
+        }
+        var status = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var headers = responseHeaders
+        var decodedEncoding: String?
+        if limits.decodeContent, request.method != .head, let encoding = headers[.contentEncoding],
+           Self.isDecodedByLibcurl(encoding) {
+            decodedEncoding = encoding
+            headers[.contentEncoding] = nil
+            if headers[.contentLength] != nil {
+                headers[.contentLength] = String(body.count)
+            }
+        }
+        return .success(TransportResponse(statusCode: status, headerFields: headers, body: body, decodedContentEncoding: decodedEncoding, duration: duration))
+    }
+
+    private static func isDecodedByLibcurl(_ encoding: String) -> Bool {
+        let known: Set<String> = ["gzip", "x-gzip", "deflate", "br", "zstd", "identity"]
+        let codings = encoding.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return !codings.isEmpty && codings.allSatisfy(known.contains) && codings != ["identity"]
+    }
+
+    // MARK: Option helpers
+
+    private func setLong(_ option: CURLoption, _ value: Int, _ what: String) throws(TransportError) {
+        try CurlError.check(ccurl_easy_setopt_long(easy, option, value), what)
+    }
+
+    private func setOffT(_ option: CURLoption, _ value: curl_off_t, _ what: String) throws(TransportError) {
+        try CurlError.check(ccurl_easy_setopt_off_t(easy, option, value), what)
+    }
+
+    private func setString(_ option: CURLoption, _ value: String, _ what: String) throws(TransportError) {
+        try CurlError.check(ccurl_easy_setopt_string(easy, option, value), what)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+private func curlWriteCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    guard length > 0, let buffer else { return length }
+    // Returning fewer bytes than given makes libcurl abort the transfer with CURLE_WRITE_ERROR.
+    return transfer.appendBody(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+}
+
+private func curlHeaderCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    guard length > 0, let buffer else { return length }
+    let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
+    // Header values are nearly always ASCII; invalid UTF-8 is replaced rather than dropping the line.
+    let line = String(decoding: bytes, as: UTF8.self)
+    transfer.receiveHeaderLine(line)
+    return length
+}

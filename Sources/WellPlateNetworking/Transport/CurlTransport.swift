@@ -1,0 +1,68 @@
+import Foundation
+
+/// The live transport: HTTP/1.1 and HTTPS over libcurl, with connection reuse across requests,
+/// transparent gzip/deflate decoding, and Swift task cancellation aborting the transfer.
+public final class CurlTransport: HTTPTransport {
+    public struct Configuration: Sendable {
+        /// Applies when a request does not set its own timeout.
+        public var timeout: Duration = .seconds(30)
+        /// Connecting must finish within this time (or the request timeout, if shorter).
+        public var connectTimeout: Duration = .seconds(10)
+        /// Connections kept open for reuse.
+        public var maxConnections: Int = 64
+        /// Responses larger than this fail with `TransportError.Kind.responseTooLarge`.
+        public var maxResponseBodySize: Int = 64 * 1024 * 1024
+        /// Ask for compressed responses and decode them; the original encoding is kept in
+        /// `TransportResponse.decodedContentEncoding`.
+        public var decodeContent: Bool = true
+        /// An explicit proxy URL. Proxy environment variables are ignored unless set here.
+        public var proxy: String?
+        /// Rewrites a URL for messages, so that secrets in query strings never reach logs or errors.
+        public var displayURL: @Sendable (URL) -> String = { Redactor.default.redact(url: $0) }
+
+        public init() {}
+    }
+
+    /// A process-wide transport for callers that do not manage their own.
+    public static let shared: CurlTransport = {
+        do {
+            return try CurlTransport()
+        } catch {
+            fatalError("libcurl could not start: \(error)")
+        }
+    }()
+
+    public let configuration: Configuration
+    private let loop: CurlMultiLoop
+
+    public init(configuration: Configuration = Configuration()) throws(TransportError) {
+        self.configuration = configuration
+        loop = try CurlMultiLoop(maxConnections: configuration.maxConnections)
+    }
+
+    deinit {
+        loop.shutdown()
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try Task.checkCancellation()
+        let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration)
+        let loop = self.loop
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.continuation = continuation
+                do {
+                    if try !loop.submit(transfer) {
+                        transfer.continuation = nil
+                        continuation.resume(throwing: CancellationError())
+                    }
+                } catch {
+                    transfer.continuation = nil
+                    continuation.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            loop.cancel(transfer)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HTTPTypes
+
+/// The seam between clients and the wire: the libcurl transport, the recording transport and the
+/// replay transport all conform, so `APIClient`, `ReplayAPIClient` and the proxy share one model.
+public protocol HTTPTransport: Sendable {
+    /// Performs one exchange. Throws `TransportError` when no HTTP response arrived and
+    /// `CancellationError` when the calling task was cancelled; any HTTP status is a response.
+    func send(_ request: TransportRequest) async throws -> TransportResponse
+}
+
+/// One HTTP request as a transport sends it.
+public struct TransportRequest: Sendable, Equatable {
+    public var method: HTTPMethod
+    public var url: URL
+    public var headerFields: HTTPFields
+    public var body: Data?
+    /// The whole exchange must finish within this time; `nil` uses the transport's default.
+    public var timeout: Duration?
+    /// Redirects are handed back to the caller unless this is set.
+    public var followRedirects: Bool
+
+    public init(
+        method: HTTPMethod,
+        url: URL,
+        headerFields: HTTPFields = [:],
+        body: Data? = nil,
+        timeout: Duration? = nil,
+        followRedirects: Bool = false
+    ) {
+        self.method = method
+        self.url = url
+        self.headerFields = headerFields
+        self.body = body
+        self.timeout = timeout
+        self.followRedirects = followRedirects
+    }
+}
+
+/// One complete HTTP response: the body is always the decoded payload.
+public struct TransportResponse: Sendable, Equatable {
+    public var statusCode: Int
+    /// Header fields as received, except that `Content-Encoding` is removed and `Content-Length`
+    /// describes `body` once a compressed body has been decoded.
+    public var headerFields: HTTPFields
+    public var body: Data
+    /// The `Content-Encoding` the body had on the wire (`gzip`, `deflate`) before it was decoded.
+    public var decodedContentEncoding: String?
+    /// Time from sending the request to receiving the last byte of the response.
+    public var duration: Duration
+
+    public init(
+        statusCode: Int,
+        headerFields: HTTPFields = [:],
+        body: Data = Data(),
+        decodedContentEncoding: String? = nil,
+        duration: Duration = .zero
+    ) {
+        self.statusCode = statusCode
+        self.headerFields = headerFields
+        self.body = body
+        self.decodedContentEncoding = decodedContentEncoding
+        self.duration = duration
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(statusCode) }
+}

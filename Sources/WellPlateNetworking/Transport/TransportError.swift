@@ -1,0 +1,59 @@
+import Foundation
+
+/// A request that produced no HTTP response. A struct over a kind, so new kinds do not break
+/// callers that switch over the ones they handle.
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// The request did not finish within its timeout.
+        case timeout
+        /// Nothing accepted the connection (refused, unreachable, no route).
+        case cannotConnect
+        /// The host name did not resolve.
+        case dnsFailure
+        /// The TLS handshake or certificate check failed.
+        case tls
+        /// The connection broke before a complete response arrived.
+        case connectionLost
+        /// The URL cannot be sent (malformed, unsupported scheme).
+        case invalidURL
+        /// A request header or body could not be sent as given.
+        case invalidRequest
+        /// The response was larger than the configured limit.
+        case responseTooLarge
+        /// Following redirects was asked for and the chain exceeded the limit.
+        case tooManyRedirects
+        /// The transport was shut down before the request finished.
+        case shutdown
+        /// Anything else libcurl reports; `curlCode` says which.
+        case other
+    }
+
+    public var kind: Kind
+    /// What failed, for people; never contains secrets (URLs are redacted before they get here).
+    public var message: String
+    /// The `CURLcode` (or `CURLMcode` for multi-handle failures) behind the error, when libcurl produced it.
+    public var curlCode: Int?
+
+    public init(_ kind: Kind, _ message: String, curlCode: Int? = nil) {
+        self.kind = kind
+        self.message = message
+        self.curlCode = curlCode
+    }
+
+    /// Kinds where a new attempt may succeed: the server may have been briefly away.
+    public var isTransient: Bool {
+        switch kind {
+        case .timeout, .cannotConnect, .connectionLost: true
+        default: false
+        }
+    }
+
+    public var description: String {
+        if let curlCode { return "\(message) (curl error \(curlCode))" }
+        return message
+    }
+}
+
+extension TransportError: LocalizedError {
+    public var errorDescription: String? { description }
+}
