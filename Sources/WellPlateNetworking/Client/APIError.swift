@@ -92,7 +92,7 @@ extension APIError: LocalizedError {
             let detail = message.map { ": \($0)" } ?? ""
             return "HTTP \(statusCode) \(Self.advice(for: Category(statusCode: statusCode)))\(detail)"
         case .networkError(let error):
-            return "Network failure: \(Self.describe(error)). \(Self.advice(for: category))"
+            return "\(Self.describe(error)). \(Self.advice(for: category))"
         }
     }
 

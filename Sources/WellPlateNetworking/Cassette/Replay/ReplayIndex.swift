@@ -1,0 +1,130 @@
+import Foundation
+import Synchronization
+
+/// A cassette held in memory for replay: every lookup is one hash lookup under a lock, so no
+/// SQLite call and no I/O ever happens on the request path.
+public final class ReplayIndex: Sendable {
+    /// The outcome of asking for the next recording of a key.
+    public enum Lookup: Sendable {
+        /// A recording to serve; `repeated` when the sequence was exhausted and a policy reused one.
+        case hit(Interaction, repeated: Bool)
+        /// Every recording of the key was served and the policy says to stop.
+        case exhausted(count: Int)
+        case miss
+    }
+
+    /// Hit counts for `/__cassette/stats` and the summary printed on exit.
+    public struct Statistics: Sendable, Equatable {
+        public var hits: [String: Int]
+        public var unusedKeys: [String]
+        public var keyCount: Int
+        public var interactionCount: Int
+    }
+
+    private struct Entry {
+        var interactions: [Interaction]
+        /// Position of the next recording to serve (recordings made this session count as served).
+        var served = 0
+        /// Answers served from the cassette, for statistics.
+        var replayed = 0
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var interactionCount = 0
+    }
+
+    public let cassette: String
+    public let sequencePolicy: SequencePolicy
+    private let state: Mutex<State>
+
+    /// `interactions` in any order; they are grouped by key and ordered by sequence.
+    public init(cassette: String, interactions: [Interaction], sequencePolicy: SequencePolicy = .repeatLast) {
+        self.cassette = cassette
+        self.sequencePolicy = sequencePolicy
+        var entries: [String: Entry] = [:]
+        entries.reserveCapacity(interactions.count)
+        for interaction in interactions {
+            entries[interaction.key, default: Entry(interactions: [])].interactions.append(interaction)
+        }
+        for key in entries.keys where entries[key]!.interactions.count > 1 {
+            entries[key]!.interactions.sort { $0.sequence < $1.sequence }
+        }
+        state = Mutex(State(entries: entries, interactionCount: interactions.count))
+    }
+
+    /// Takes the next recording of `key`, following the sequence policy.
+    public func next(for key: String) -> Lookup {
+        state.withLock { state in
+            guard var entry = state.entries[key], !entry.interactions.isEmpty else { return .miss }
+            let count = entry.interactions.count
+            let position = entry.served
+            entry.served += 1
+            defer { state.entries[key] = entry }
+            if position < count {
+                entry.replayed += 1
+                return .hit(entry.interactions[position], repeated: false)
+            }
+            switch sequencePolicy {
+            case .repeatLast:
+                entry.replayed += 1
+                return .hit(entry.interactions[count - 1], repeated: true)
+            case .cycle:
+                entry.replayed += 1
+                return .hit(entry.interactions[position % count], repeated: true)
+            case .fail:
+                return .exhausted(count: count)
+            }
+        }
+    }
+
+    /// Whether the key has at least one recording.
+    public func contains(_ key: String) -> Bool {
+        state.withLock { $0.entries[key]?.interactions.isEmpty == false }
+    }
+
+    /// The number of recordings of `key` not yet served (for `missing` mode, which records repeats).
+    public func hasUnservedRecording(for key: String) -> Bool {
+        state.withLock { state in
+            guard let entry = state.entries[key] else { return false }
+            return entry.served < entry.interactions.count
+        }
+    }
+
+    /// Adds a recording made during this session; it counts as served, since the caller got it live.
+    public func appendServed(_ interaction: Interaction) {
+        state.withLock { state in
+            var entry = state.entries[interaction.key] ?? Entry(interactions: [])
+            entry.interactions.append(interaction)
+            entry.served = max(entry.served, entry.interactions.count)
+            state.entries[interaction.key] = entry
+            state.interactionCount += 1
+        }
+    }
+
+    /// Replaces every recording of a key with one served recording (`all` mode's first occurrence).
+    public func replaceServed(_ interaction: Interaction) {
+        state.withLock { state in
+            let removed = state.entries[interaction.key]?.interactions.count ?? 0
+            state.entries[interaction.key] = Entry(interactions: [interaction], served: 1, replayed: 0)
+            state.interactionCount += 1 - removed
+        }
+    }
+
+    /// Every stored key, sorted, for miss explanations and listings.
+    public var keys: [String] {
+        state.withLock { Array($0.entries.keys) }.sorted()
+    }
+
+    public var statistics: Statistics {
+        state.withLock { state in
+            var hits: [String: Int] = [:]
+            var unused: [String] = []
+            for (key, entry) in state.entries {
+                if entry.replayed > 0 { hits[key] = entry.replayed }
+                if entry.served == 0 { unused.append(key) }
+            }
+            return Statistics(hits: hits, unusedKeys: unused.sorted(), keyCount: state.entries.count, interactionCount: state.interactionCount)
+        }
+    }
+}

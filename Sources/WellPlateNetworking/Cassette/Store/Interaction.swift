@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+
+/// One recorded exchange, as stored: everything in it has already been redacted.
+public struct Interaction: Sendable, Equatable {
+    /// The row id once stored.
+    public var id: Int64?
+    /// The cassette (usually an environment name such as `dev`) it belongs to.
+    public var cassette: String
+    public var method: HTTPMethod
+    /// The URL as it was sent upstream (redacted).
+    public var url: String
+    /// The normalized request key (`RequestKey.rawValue`).
+    public var key: String
+    /// 0-based position among recordings with the same key, in recorded order.
+    public var sequence: Int
+    public var requestHeaders: HTTPFields
+    public var requestBody: Data?
+    public var statusCode: Int
+    /// Response headers; `Content-Encoding` is never present because bodies are stored decoded.
+    public var responseHeaders: HTTPFields
+    /// The decoded body, byte-exact.
+    public var responseBody: Data
+    /// The `Content-Encoding` the upstream used on the wire, before decoding.
+    public var contentEncoding: String?
+    public var recordedAt: Date
+    /// Upstream time from request to the last byte of the response.
+    public var duration: Duration
+
+    public init(
+        id: Int64? = nil,
+        cassette: String,
+        method: HTTPMethod,
+        url: String,
+        key: String,
+        sequence: Int = 0,
+        requestHeaders: HTTPFields = [:],
+        requestBody: Data? = nil,
+        statusCode: Int,
+        responseHeaders: HTTPFields = [:],
+        responseBody: Data = Data(),
+        contentEncoding: String? = nil,
+        recordedAt: Date = Date(),
+        duration: Duration = .zero
+    ) {
+        self.id = id
+        self.cassette = cassette
+        self.method = method
+        self.url = url
+        self.key = key
+        self.sequence = sequence
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.statusCode = statusCode
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+        self.contentEncoding = contentEncoding
+        self.recordedAt = recordedAt
+        self.duration = duration
+    }
+
+    /// The response as a transport returns it: body decoded, `Content-Length` matching it.
+    public var response: TransportResponse {
+        TransportResponse(statusCode: statusCode, headerFields: responseHeaders, body: responseBody, decodedContentEncoding: contentEncoding, duration: duration)
+    }
+
+    /// Milliseconds, as stored and displayed.
+    public var durationMilliseconds: Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}
+
+extension Interaction {
+    /// Header fields that describe the original wire framing and must not be replayed as they were.
+    static let framingHeaders: Set<String> = [
+        "content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive",
+        "proxy-connection", "te", "trailer", "upgrade",
+    ]
+
+    /// Response headers cleaned for storage: framing headers go, `Content-Length` describes the
+    /// decoded body (except for responses that never carry one).
+    static func storedResponseHeaders(_ fields: HTTPFields, bodyCount: Int, statusCode: Int, method: HTTPMethod) -> HTTPFields {
+        var result = HTTPFields()
+        result.reserveCapacity(fields.count + 1)
+        for field in fields where !framingHeaders.contains(field.name.canonicalName) {
+            result.append(field)
+        }
+        let bodiless = method == .head || statusCode == 204 || statusCode == 304 || (100..<200).contains(statusCode)
+        if !bodiless {
+            result[.contentLength] = String(bodyCount)
+        } else if method == .head, let length = fields[.contentLength] {
+            result[.contentLength] = length
+        }
+        return result
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+
+/// `cassette`: record real API traffic once, replay it offline, harvest fixtures, diff schemas.
+struct Cassette: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "cassette",
+        abstract: "Record API traffic once, replay it offline, harvest fixtures and catch schema drift.",
+        discussion: """
+            Typical loop:
+              cassette record --upstream http://127.0.0.1:8081   # use the app against the proxy
+              cassette replay                                    # CI: no backend needed
+            """,
+        version: version,
+        subcommands: [RequestCommand.self]
+    )
+}
+
+/// Runs the command line and maps every failure to a one-line message and an exit status:
+/// 1 for runtime failures, 2 for usage and input errors, a command's own status otherwise.
+@main
+enum CassetteMain {
+    static func main() async {
+        do {
+            var command = try Cassette.parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as CLIError {
+            Terminal.printError(error.message)
+            exit(error.exitStatus)
+        } catch {
+            let code = Cassette.exitCode(for: error)
+            if code == .success || error is CleanExit {
+                Cassette.exit(withError: error)
+            }
+            if code == .validationFailure {
+                // Usage errors keep ArgumentParser's message and usage text, with status 2.
+                let message = Cassette.fullMessage(for: error)
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                exit(2)
+            }
+            if code != .failure {
+                exit(code.rawValue)
+            }
+            Terminal.printError((error as? LocalizedError)?.errorDescription ?? String(describing: error))
+            exit(1)
+        }
+    }
+}
