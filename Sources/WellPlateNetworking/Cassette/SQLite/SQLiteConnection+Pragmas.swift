@@ -1,0 +1,28 @@
+import CSQLite
+
+extension SQLiteConnection {
+    /// The schema version stored in the file header (`PRAGMA user_version`); 0 for a new file.
+    public var userVersion: Int {
+        get throws(SQLiteError) {
+            try cachedStatement("PRAGMA user_version").firstValue { $0.int(at: 0) } ?? 0
+        }
+    }
+
+    /// Sets `PRAGMA user_version`; part of the surrounding transaction when there is one.
+    public func setUserVersion(_ version: Int) throws(SQLiteError) {
+        guard let version = Int32(exactly: version) else {
+            throw SQLiteError.library(
+                .range, "user_version must fit in 32 bits; \(version) does not", path: path)
+        }
+        // PRAGMA takes no bound parameters; an integer literal cannot inject anything.
+        try execute("PRAGMA user_version = \(version)")
+    }
+
+    /// Problems found by `PRAGMA integrity_check`; empty when the database is intact.
+    ///
+    /// Damage severe enough to stop the check itself throws a `corrupt` or `notADatabase` error instead.
+    public func integrityCheck() throws(SQLiteError) -> [String] {
+        let messages = try prepare("PRAGMA integrity_check").allValues { $0.text(at: 0) }
+        return messages == ["ok"] ? [] : messages
+    }
+}

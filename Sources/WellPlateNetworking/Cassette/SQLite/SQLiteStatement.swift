@@ -1,0 +1,302 @@
+import CSQLite
+import Foundation
+
+/// A prepared SQL statement: bind parameters (1-based), step, read columns (0-based).
+///
+/// Not `Sendable`: it belongs to its connection, which is used from one executor at a time.
+/// Column accessors read the row the last `step()` produced; they follow SQLite's type conversions
+/// (NULL reads as 0, "" or empty `Data`; use `isNull(at:)` to tell NULL apart).
+public final class SQLiteStatement {
+    /// `nil` once finalized; SQLite treats a NULL statement as misuse instead of crashing.
+    private(set) var handle: OpaquePointer?
+    /// The SQL this statement was prepared from.
+    public let sql: String
+    private let path: String
+    private let lifetime: SQLiteConnectionLifetime
+
+    init(handle: OpaquePointer, sql: String, path: String, lifetime: SQLiteConnectionLifetime) {
+        self.handle = handle
+        self.sql = sql
+        self.path = path
+        self.lifetime = lifetime
+    }
+
+    deinit {
+        // sqlite3_finalize repeats the result of the last step, which step() already reported.
+        sqlite3_finalize(handle)
+    }
+
+    /// Releases the statement; called by the connection when it closes so the database can close too.
+    func finalize() {
+        // See deinit: the result only repeats the last step's outcome.
+        sqlite3_finalize(handle)
+        handle = nil
+    }
+
+    // MARK: Binding
+
+    /// Binds a 64-bit integer.
+    public func bind(_ value: Int64, at index: Int) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(try live(), Self.cIndex(index), value))
+    }
+
+    /// Binds an integer.
+    public func bind(_ value: Int, at index: Int) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(try live(), Self.cIndex(index), Int64(value)))
+    }
+
+    /// Binds a floating-point number.
+    public func bind(_ value: Double, at index: Int) throws(SQLiteError) {
+        try check(sqlite3_bind_double(try live(), Self.cIndex(index), value))
+    }
+
+    /// Binds a boolean as the integer 0 or 1 (SQLite has no boolean type).
+    public func bind(_ value: Bool, at index: Int) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(try live(), Self.cIndex(index), value ? 1 : 0))
+    }
+
+    /// Binds UTF-8 text; SQLite copies it before returning.
+    public func bind(_ value: String, at index: Int) throws(SQLiteError) {
+        let handle = try live()
+        var value = value
+        let rc = value.withUTF8 { bytes in
+            // A non-nil pointer even when empty: a NULL pointer would bind SQL NULL instead of "".
+            let start = UnsafeRawPointer(bytes.baseAddress) ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+            return sqlite3_bind_text64(
+                handle, Self.cIndex(index), start.assumingMemoryBound(to: CChar.self),
+                UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8)
+            )
+        }
+        try check(rc)
+    }
+
+    /// Binds a BLOB; SQLite copies it before returning. An empty value binds an empty BLOB, not NULL.
+    public func bind(_ value: Data, at index: Int) throws(SQLiteError) {
+        let handle = try live()
+        let rc = value.withUnsafeBytes { bindBlob($0, to: handle, at: index) }
+        try check(rc)
+    }
+
+    /// Binds a BLOB; SQLite copies it before returning. An empty value binds an empty BLOB, not NULL.
+    public func bind(_ value: [UInt8], at index: Int) throws(SQLiteError) {
+        let handle = try live()
+        let rc = value.withUnsafeBytes { bindBlob($0, to: handle, at: index) }
+        try check(rc)
+    }
+
+    /// Binds SQL `NULL`.
+    public func bindNull(at index: Int) throws(SQLiteError) {
+        try check(sqlite3_bind_null(try live(), Self.cIndex(index)))
+    }
+
+    /// Binds any bindable value, or `NULL` for `nil`.
+    public func bind(_ value: (any SQLiteBindable)?, at index: Int) throws(SQLiteError) {
+        if let value {
+            try value.bind(to: self, at: index)
+        } else {
+            try bindNull(at: index)
+        }
+    }
+
+    /// Resets the statement and binds `values` to parameters 1...n; the count must match the SQL's parameters.
+    public func bind(_ values: (any SQLiteBindable)?...) throws(SQLiteError) {
+        try bind(values: values)
+    }
+
+    /// Array form of `bind(_:)`.
+    public func bind(values: [(any SQLiteBindable)?]) throws(SQLiteError) {
+        let expected = Int(sqlite3_bind_parameter_count(try live()))
+        guard values.count == expected else {
+            throw SQLiteError.library(
+                .range, "the statement has \(expected) parameter(s) but \(values.count) value(s) were given",
+                sql: sql, path: path)
+        }
+        reset()
+        try clearBindings()
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: offset + 1)
+        }
+    }
+
+    /// Sets every parameter back to NULL.
+    public func clearBindings() throws(SQLiteError) {
+        try check(sqlite3_clear_bindings(try live()))
+    }
+
+    private func bindBlob(_ bytes: UnsafeRawBufferPointer, to handle: OpaquePointer, at index: Int) -> CInt {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else {
+            // sqlite3_bind_blob with a NULL pointer binds NULL; an empty BLOB needs zeroblob(0).
+            return sqlite3_bind_zeroblob(handle, Self.cIndex(index), 0)
+        }
+        return sqlite3_bind_blob64(handle, Self.cIndex(index), start, UInt64(bytes.count), csqlite_transient())
+    }
+
+    /// Out-of-range indexes are clamped so SQLite reports SQLITE_RANGE instead of a wrapped index binding the wrong slot.
+    private static func cIndex(_ index: Int) -> CInt {
+        CInt(clamping: index)
+    }
+
+    // MARK: Stepping
+
+    /// Advances to the next row: `true` when a row is available, `false` when the statement has finished.
+    public func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(try live()) {
+        case SQLITE_ROW:
+            return true
+        case SQLITE_DONE:
+            return false
+        case let rc:
+            throw error(rc)
+        }
+    }
+
+    /// Rewinds the statement so it can run again; bindings are kept.
+    ///
+    /// Not throwing: `sqlite3_reset` only repeats the failure of the last `step()`, which that call already threw.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Binds `values` (when any are given; otherwise the current bindings are used), runs the statement
+    /// to completion, discarding any rows, and rewinds it.
+    public func run(_ values: (any SQLiteBindable)?...) throws(SQLiteError) {
+        if !values.isEmpty {
+            try bind(values: values)
+        }
+        defer { reset() }
+        while try step() {}
+    }
+
+    /// Calls `body` for each remaining row, with the statement positioned on it, then rewinds the statement
+    /// (also when `body` throws, so no read transaction stays open).
+    public func forEachRow(_ body: (SQLiteStatement) throws -> Void) throws {
+        defer { reset() }
+        while try step() {
+            try body(self)
+        }
+    }
+
+    /// The remaining rows, each converted by `transform`; rewinds the statement afterwards.
+    public func mapRows<T>(_ transform: (SQLiteStatement) throws -> T) throws -> [T] {
+        var rows: [T] = []
+        try forEachRow { rows.append(try transform($0)) }
+        return rows
+    }
+
+    /// The first row converted by `transform`, or `nil` when there is none; rewinds the statement afterwards.
+    public func firstRow<T>(_ transform: (SQLiteStatement) throws -> T) throws -> T? {
+        defer { reset() }
+        guard try step() else { return nil }
+        return try transform(self)
+    }
+
+    /// `firstRow` for readers that cannot fail, keeping the error type precise for internal callers.
+    func firstValue<T>(_ read: (SQLiteStatement) -> T) throws(SQLiteError) -> T? {
+        defer { reset() }
+        guard try step() else { return nil }
+        return read(self)
+    }
+
+    /// `mapRows` for readers that cannot fail, keeping the error type precise for internal callers.
+    func allValues<T>(_ read: (SQLiteStatement) -> T) throws(SQLiteError) -> [T] {
+        defer { reset() }
+        var values: [T] = []
+        while try step() {
+            values.append(read(self))
+        }
+        return values
+    }
+
+    // MARK: Columns
+
+    /// The number of columns in a result row.
+    public var columnCount: Int {
+        Int(sqlite3_column_count(handle))
+    }
+
+    /// The name of column `index` (0-based), as given by its `AS` clause or the table.
+    public func columnName(at index: Int) -> String {
+        precondition(handle != nil, "columnName(at:) called on a finalized statement `\(sql)`")
+        guard let name = sqlite3_column_name(handle, CInt(clamping: index)) else {
+            preconditionFailure("SQLite returned no name for column \(index) of `\(sql)` (out of range or out of memory)")
+        }
+        return String(cString: name)
+    }
+
+    /// Whether column `index` of the current row is SQL NULL.
+    public func isNull(at index: Int) -> Bool {
+        sqlite3_column_type(handle, CInt(clamping: index)) == SQLITE_NULL
+    }
+
+    /// Column `index` (0-based) as a 64-bit integer.
+    public func int64(at index: Int) -> Int64 {
+        sqlite3_column_int64(handle, CInt(clamping: index))
+    }
+
+    /// Column `index` (0-based) as an integer.
+    public func int(at index: Int) -> Int {
+        Int(truncatingIfNeeded: sqlite3_column_int64(handle, CInt(clamping: index)))
+    }
+
+    /// Column `index` (0-based) as a floating-point number.
+    public func double(at index: Int) -> Double {
+        sqlite3_column_double(handle, CInt(clamping: index))
+    }
+
+    /// Column `index` (0-based) as a boolean: non-zero integers read as `true`.
+    public func bool(at index: Int) -> Bool {
+        sqlite3_column_int64(handle, CInt(clamping: index)) != 0
+    }
+
+    /// Column `index` (0-based) as UTF-8 text; NULL reads as "".
+    public func text(at index: Int) -> String {
+        let column = CInt(clamping: index)
+        // Order matters: sqlite3_column_bytes must follow the conversion done by sqlite3_column_text.
+        guard let start = sqlite3_column_text(handle, column) else {
+            checkNoMemory(column)
+            return ""
+        }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+    }
+
+    /// A copy of column `index`'s (0-based) bytes; NULL and empty BLOBs read as empty `Data`.
+    public func blob(at index: Int) -> Data {
+        let column = CInt(clamping: index)
+        // Order matters: sqlite3_column_bytes must follow sqlite3_column_blob.
+        guard let start = sqlite3_column_blob(handle, column) else {
+            checkNoMemory(column)
+            return Data()
+        }
+        return Data(bytes: start, count: Int(sqlite3_column_bytes(handle, column)))
+    }
+
+    /// SQLite signals an allocation failure only by a NULL pointer for a non-NULL value; Swift treats
+    /// running out of memory as fatal everywhere else, so this does too rather than return wrong data.
+    private func checkNoMemory(_ column: CInt) {
+        guard sqlite3_column_type(handle, column) == SQLITE_NULL || sqlite3_column_bytes(handle, column) == 0 else {
+            fatalError("SQLite ran out of memory reading column \(column) of `\(sql)`")
+        }
+    }
+
+    // MARK: Errors
+
+    /// Some SQLite entry points dereference a NULL statement, so a finalized one is refused here; after
+    /// `close()` SQLite would still run statements the caller holds, which this refuses too.
+    private func live() throws(SQLiteError) -> OpaquePointer {
+        guard let handle, lifetime.isOpen else {
+            throw SQLiteError.library(
+                .misuse, "statement used after its connection was closed; prepare it again on an open connection",
+                sql: sql, path: path)
+        }
+        return handle
+    }
+
+    private func check(_ rc: CInt) throws(SQLiteError) {
+        guard rc == SQLITE_OK else { throw error(rc) }
+    }
+
+    private func error(_ rc: CInt) -> SQLiteError {
+        SQLiteError.from(rc, db: handle.flatMap { sqlite3_db_handle($0) }, sql: sql, path: path)
+    }
+}
