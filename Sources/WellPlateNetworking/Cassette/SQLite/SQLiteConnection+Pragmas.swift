@@ -26,3 +26,16 @@ extension SQLiteConnection {
         return messages == ["ok"] ? [] : messages
     }
 }
+
+extension SQLiteConnection {
+    /// Whether writes will fail: the file or its directory is write-protected, or it was opened read-only.
+    public var isReadOnly: Bool {
+        guard let db = try? handle() else { return true }
+        return sqlite3_db_readonly(db, "main") == 1
+    }
+
+    /// The names of the tables in the main schema, for telling our files from other applications'.
+    public func tableNames() throws(SQLiteError) -> [String] {
+        try prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").allValues { $0.text(at: 0) }
+    }
+}

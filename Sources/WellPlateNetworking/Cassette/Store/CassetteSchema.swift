@@ -1,0 +1,38 @@
+/// The store's tables, one migration per schema version. Never edit a shipped migration; add one.
+enum CassetteSchema {
+    static let migrator = SQLiteMigrator(applicationName: "cassette", migrations: [
+        SQLiteMigration(version: 1, sql: """
+            CREATE TABLE cassettes (
+                name TEXT PRIMARY KEY NOT NULL,
+                upstream TEXT,
+                matching_rules TEXT,
+                created_at REAL NOT NULL
+            );
+            CREATE TABLE interactions (
+                id INTEGER PRIMARY KEY,
+                cassette TEXT NOT NULL,
+                method TEXT NOT NULL,
+                url TEXT NOT NULL,
+                request_key TEXT NOT NULL,
+                sequence INTEGER NOT NULL,
+                request_headers TEXT NOT NULL,
+                request_body BLOB,
+                status INTEGER NOT NULL,
+                response_headers TEXT NOT NULL,
+                response_body BLOB NOT NULL,
+                content_encoding TEXT,
+                recorded_at REAL NOT NULL,
+                duration_ms REAL NOT NULL,
+                UNIQUE (cassette, request_key, sequence)
+            );
+            CREATE INDEX interactions_by_recorded_at ON interactions (recorded_at);
+            """),
+    ])
+
+    static let tables: Set<String> = ["cassettes", "interactions"]
+
+    static let interactionColumns = """
+        id, cassette, method, url, request_key, sequence, request_headers, request_body, status,
+        response_headers, response_body, content_encoding, recorded_at, duration_ms
+        """
+}

@@ -1,0 +1,313 @@
+import Foundation
+import HTTPTypes
+
+/// The SQLite file that holds recorded traffic. All SQLite work runs on the store's own serial
+/// queue (its actor executor), never on the cooperative thread pool. Every recording is committed
+/// in its own transaction before its caller continues, so a crash loses nothing already answered.
+public actor CassetteStore {
+    public enum Access: Sendable {
+        /// For replay, listing and export; the file must exist and is never modified.
+        case readOnly
+        /// For recording and deleting; the file is created when missing.
+        case readWrite
+    }
+
+    public static let defaultPath = "cassettes.db"
+
+    public nonisolated let path: String
+    public nonisolated let access: Access
+    private let executor: SQLiteExecutor
+    private var connection: SQLiteConnection?
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    private init(path: String, access: Access, executor: SQLiteExecutor, connection: sending SQLiteConnection) {
+        self.path = path
+        self.access = access
+        self.executor = executor
+        self.connection = connection
+    }
+
+    /// Opens (and for `readWrite`, creates or upgrades) a store, refusing files that are missing,
+    /// not SQLite, damaged, someone else's database, newer than this build, or read-only for writing.
+    public static func open(path: String = defaultPath, access: Access = .readOnly, busyTimeout: Duration = .seconds(5)) async throws(CassetteStoreError) -> CassetteStore {
+        let executor = SQLiteExecutor(label: "cassette-store")
+        do {
+            let connection = try await executor.run { try openConnection(path: path, access: access, busyTimeout: busyTimeout) }
+            return CassetteStore(path: path, access: access, executor: executor, connection: connection)
+        } catch let error as CassetteStoreError {
+            throw error
+        } catch {
+            throw CassetteStoreError(.io, path: path, message: "\(path): \(error)")
+        }
+    }
+
+    private static func openConnection(path: String, access: Access, busyTimeout: Duration) throws(CassetteStoreError) -> SQLiteConnection {
+        let writing = access == .readWrite
+        if !writing && !FileManager.default.fileExists(atPath: path) {
+            throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first (`cassette record`) or pass --db with the right path")
+        }
+        if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0, !writing {
+            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is empty, not a cassette store; record into it first or pass the right --db")
+        }
+        do {
+            let connection = try SQLiteConnection(path: path, mode: writing ? .readWriteCreate : .readOnly, busyTimeout: busyTimeout)
+            if writing && connection.isReadOnly {
+                throw CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable or pass another --db")
+            }
+            let version = try connection.userVersion
+            let tables = Set(try connection.tableNames())
+            if version == 0 && !tables.isEmpty && !CassetteSchema.tables.isSubset(of: tables) {
+                throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is an SQLite database of another application (tables: \(tables.sorted().joined(separator: ", "))); pass a different --db")
+            }
+            if writing {
+                do {
+                    try CassetteSchema.migrator.migrate(connection)
+                } catch let error as SQLiteSchemaTooNewError {
+                    throw CassetteStoreError(.schemaTooNew, path: path, message: error.description)
+                }
+            } else if version > CassetteSchema.migrator.latestVersion {
+                throw CassetteStoreError(.schemaTooNew, path: path, message: SQLiteSchemaTooNewError(path: path, fileVersion: version, supportedVersion: CassetteSchema.migrator.latestVersion, applicationName: "cassette").description)
+            } else if version < CassetteSchema.migrator.latestVersion {
+                throw CassetteStoreError(.notACassetteStore, path: path, message: tables.isEmpty
+                    ? "\(path) is an empty SQLite database, not a cassette store; record into it first"
+                    : "\(path) was written by an older cassette (schema \(version)); open it once with `cassette record` to upgrade it")
+            }
+            return connection
+        } catch let error as SQLiteError {
+            throw CassetteStoreError.from(error, path: path, writing: writing)
+        } catch let error as CassetteStoreError {
+            throw error
+        } catch {
+            throw CassetteStoreError(.io, path: path, message: "\(path): \(error)")
+        }
+    }
+
+    // MARK: Recording
+
+    /// Commits one interaction in its own transaction and returns it with its id and sequence.
+    /// The sequence is the next free position for its key, decided under the write lock, so
+    /// concurrent recorders (even other processes) never collide. `replacingKey` first deletes
+    /// every earlier recording of the key (record mode `all`).
+    @discardableResult
+    public func record(_ interaction: Interaction, replacingKey: Bool = false) throws(CassetteStoreError) -> Interaction {
+        try writing { connection in
+            var stored = interaction
+            try connection.transaction {
+                if replacingKey {
+                    try connection.cachedStatement("DELETE FROM interactions WHERE cassette = ? AND request_key = ?")
+                        .run(interaction.cassette, interaction.key)
+                }
+                let next = try connection.cachedStatement("SELECT coalesce(max(sequence) + 1, 0) FROM interactions WHERE cassette = ? AND request_key = ?")
+                next.reset()
+                try next.bind(interaction.cassette, interaction.key)
+                stored.sequence = try next.step() ? next.int(at: 0) : 0
+                next.reset()
+                let insert = try connection.cachedStatement("""
+                    INSERT INTO interactions (cassette, method, url, request_key, sequence, request_headers, request_body,
+                        status, response_headers, response_body, content_encoding, recorded_at, duration_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                try insert.run(
+                    stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
+                    HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
+                    HeaderLines.encode(stored.responseHeaders), stored.responseBody, stored.contentEncoding,
+                    stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds
+                )
+                stored.id = connection.lastInsertRowID
+            }
+            return stored
+        }
+    }
+
+    /// Remembers where a cassette was recorded from and with which matching rules, so replay
+    /// computes keys exactly as recording did.
+    public func saveCassette(_ info: CassetteInfo) throws(CassetteStoreError) {
+        try writing { connection in
+            let rules = try String(decoding: JSONEncoder().encode(info.matchingRules), as: UTF8.self)
+            try connection.cachedStatement("""
+                INSERT INTO cassettes (name, upstream, matching_rules, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET upstream = excluded.upstream, matching_rules = excluded.matching_rules
+                """).run(info.name, info.upstream, rules, info.createdAt.timeIntervalSince1970)
+        }
+    }
+
+    // MARK: Reading
+
+    public func cassette(named name: String) throws(CassetteStoreError) -> CassetteInfo? {
+        try reading { connection in
+            let statement = try connection.prepare("SELECT name, upstream, matching_rules, created_at FROM cassettes WHERE name = ?")
+            try statement.bind(name, at: 1)
+            return try statement.firstRow(CassetteInfo.init(row:))
+        }
+    }
+
+    /// Every cassette with its interaction count, including cassettes known only from recordings.
+    public func cassettes() throws(CassetteStoreError) -> [CassetteSummary] {
+        try reading { connection in
+            try connection.prepare("""
+                SELECT names.name, c.upstream, count(i.id), coalesce(sum(length(i.response_body)), 0), max(i.recorded_at)
+                FROM (SELECT name FROM cassettes UNION SELECT DISTINCT cassette FROM interactions) AS names
+                LEFT JOIN cassettes AS c ON c.name = names.name
+                LEFT JOIN interactions AS i ON i.cassette = names.name
+                GROUP BY names.name ORDER BY names.name
+                """).mapRows { row in
+                CassetteSummary(
+                    name: row.text(at: 0),
+                    upstream: row.isNull(at: 1) ? nil : row.text(at: 1),
+                    interactionCount: row.int(at: 2),
+                    bodyBytes: row.int(at: 3),
+                    lastRecordedAt: row.isNull(at: 4) ? nil : Date(timeIntervalSince1970: row.double(at: 4))
+                )
+            }
+        }
+    }
+
+    /// All interactions of one cassette (or of every cassette), ordered by key and sequence.
+    public func interactions(cassette: String?) throws(CassetteStoreError) -> [Interaction] {
+        try reading { connection in
+            let statement: SQLiteStatement
+            if let cassette {
+                statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions WHERE cassette = ? ORDER BY request_key, sequence")
+                try statement.bind(cassette, at: 1)
+            } else {
+                statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions ORDER BY cassette, request_key, sequence")
+            }
+            return try statement.mapRows(Interaction.init(row:))
+        }
+    }
+
+    /// The recordings of one key, in sequence order.
+    public func interactions(key: String, cassette: String?) throws(CassetteStoreError) -> [Interaction] {
+        try reading { connection in
+            let statement = try connection.prepare("""
+                SELECT \(CassetteSchema.interactionColumns) FROM interactions
+                WHERE request_key = ?1 AND (?2 IS NULL OR cassette = ?2) ORDER BY cassette, sequence
+                """)
+            try statement.bind(key, at: 1)
+            try statement.bind(cassette, at: 2)
+            return try statement.mapRows(Interaction.init(row:))
+        }
+    }
+
+    /// A listing without bodies: what `cassette list` prints.
+    public func summaries(cassette: String?) throws(CassetteStoreError) -> [InteractionSummary] {
+        try reading { connection in
+            let statement = try connection.prepare("""
+                SELECT id, cassette, method, request_key, sequence, status, length(response_body), recorded_at, duration_ms
+                FROM interactions WHERE (?1 IS NULL OR cassette = ?1) ORDER BY cassette, request_key, sequence
+                """)
+            try statement.bind(cassette, at: 1)
+            return try statement.mapRows { row in
+                InteractionSummary(
+                    id: row.int64(at: 0), cassette: row.text(at: 1), method: row.text(at: 2), key: row.text(at: 3),
+                    sequence: row.int(at: 4), statusCode: row.int(at: 5), bodySize: row.int(at: 6),
+                    recordedAt: Date(timeIntervalSince1970: row.double(at: 7)), durationMilliseconds: row.double(at: 8)
+                )
+            }
+        }
+    }
+
+    public func count(cassette: String?) throws(CassetteStoreError) -> Int {
+        try reading { connection in
+            let statement = try connection.prepare("SELECT count(*) FROM interactions WHERE (?1 IS NULL OR cassette = ?1)")
+            try statement.bind(cassette, at: 1)
+            return try statement.firstRow { $0.int(at: 0) } ?? 0
+        }
+    }
+
+    /// Problems `PRAGMA integrity_check` finds; empty when the file is sound.
+    public func integrityCheck() throws(CassetteStoreError) -> [String] {
+        try reading { try $0.integrityCheck() }
+    }
+
+    // MARK: Deleting
+
+    /// Deletes every recording of `key` (in one cassette, or all); returns how many went.
+    @discardableResult
+    public func delete(key: String, cassette: String?) throws(CassetteStoreError) -> Int {
+        try writing { connection in
+            try connection.transaction {
+                try connection.prepare("DELETE FROM interactions WHERE request_key = ?1 AND (?2 IS NULL OR cassette = ?2)").run(key, cassette)
+                return connection.changes
+            }
+        }
+    }
+
+    /// Deletes a whole cassette.
+    @discardableResult
+    public func delete(cassette: String) throws(CassetteStoreError) -> Int {
+        try writing { connection in
+            try connection.transaction {
+                try connection.prepare("DELETE FROM interactions WHERE cassette = ?").run(cassette)
+                let removed = connection.changes
+                try connection.prepare("DELETE FROM cassettes WHERE name = ?").run(cassette)
+                return removed
+            }
+        }
+    }
+
+    /// Deletes recordings made before `date`; returns how many went.
+    @discardableResult
+    public func prune(recordedBefore date: Date, cassette: String?) throws(CassetteStoreError) -> Int {
+        try writing { connection in
+            try connection.transaction {
+                try connection.prepare("DELETE FROM interactions WHERE recorded_at < ?1 AND (?2 IS NULL OR cassette = ?2)")
+                    .run(date.timeIntervalSince1970, cassette)
+                return connection.changes
+            }
+        }
+    }
+
+    /// Closes the file; later calls fail with a clear error. Checkpoints the WAL so the file alone
+    /// holds everything (convenient for committing `cassettes.db`).
+    public func close() throws(CassetteStoreError) {
+        guard let connection else { return }
+        self.connection = nil
+        do {
+            if access == .readWrite {
+                try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
+            try connection.close()
+        } catch {
+            throw CassetteStoreError.from(error, path: path, writing: access == .readWrite)
+        }
+    }
+
+    // MARK: Plumbing
+
+    private func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
+        guard let connection else {
+            throw CassetteStoreError(.io, path: path, message: "\(path) was already closed")
+        }
+        do {
+            return try body(connection)
+        } catch let error as SQLiteError {
+            throw CassetteStoreError.from(error, path: path, writing: false)
+        } catch let error as CassetteStoreError {
+            throw error
+        } catch {
+            throw CassetteStoreError(.io, path: path, message: "\(path): \(error)")
+        }
+    }
+
+    private func writing<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
+        guard access == .readWrite else {
+            throw CassetteStoreError(.readOnly, path: path, message: "\(path) was opened read-only; open it for writing to change it")
+        }
+        guard let connection else {
+            throw CassetteStoreError(.io, path: path, message: "\(path) was already closed")
+        }
+        do {
+            return try body(connection)
+        } catch let error as SQLiteError {
+            throw CassetteStoreError.from(error, path: path, writing: true)
+        } catch let error as CassetteStoreError {
+            throw error
+        } catch {
+            throw CassetteStoreError(.io, path: path, message: "\(path): \(error)")
+        }
+    }
+}
