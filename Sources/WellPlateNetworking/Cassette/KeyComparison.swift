@@ -1,0 +1,73 @@
+/// The part-by-part comparison of two keys behind `KeyDifference` and the ranking of `nearest`.
+struct KeyComparison {
+    let items: [KeyDifference.Item]
+    let sameMethod: Bool
+    let samePath: Bool
+    let sameOrigin: Bool
+    let differingQueryParameters: Int
+    let bodyDiffers: Bool
+
+    init(request: RequestKey, recorded: RequestKey) {
+        var items = [KeyDifference.Item]()
+        sameMethod = request.method == recorded.method
+        if !sameMethod { items.append(.method(request: request.method, recorded: recorded.method)) }
+        sameOrigin = request.origin == recorded.origin
+        if !sameOrigin { items.append(.origin(request: request.origin, recorded: recorded.origin)) }
+        samePath = request.path == recorded.path
+        if !samePath { items.append(.path(request: request.path, recorded: recorded.path)) }
+
+        let queryItems = Self.queryDifferences(request.query, recorded.query)
+        differingQueryParameters = queryItems.count
+        items += queryItems
+
+        switch (request.bodyFingerprint, recorded.bodyFingerprint) {
+        case (nil, nil):
+            bodyDiffers = false
+        case (nil, _?):
+            bodyDiffers = true
+            items.append(.bodyMissing)
+        case (_?, nil):
+            bodyDiffers = true
+            items.append(.bodyNotRecorded)
+        case let (left?, right?):
+            bodyDiffers = left != right
+            if bodyDiffers {
+                var detail: String?
+                if let requestBody = request.canonicalBody, let recordedBody = recorded.canonicalBody {
+                    detail = BodyDifference.describe(request: requestBody, recorded: recordedBody)
+                }
+                items.append(.body(detail: detail))
+            }
+        }
+        self.items = items
+    }
+
+    /// Differences by parameter name, in byte order of the names.
+    private static func queryDifferences(
+        _ request: [RequestKey.QueryParameter], _ recorded: [RequestKey.QueryParameter]
+    ) -> [KeyDifference.Item] {
+        if request == recorded { return [] }
+        let requestValues = grouped(request), recordedValues = grouped(recorded)
+        let names = Set(requestValues.keys).union(recordedValues.keys).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var items = [KeyDifference.Item]()
+        for name in names {
+            switch (requestValues[name], recordedValues[name]) {
+            case let (left?, right?) where left != right:
+                items.append(.queryValue(name: name, request: left, recorded: right))
+            case (nil, _?):
+                items.append(.queryParameterMissing(name: name))
+            case (_?, nil):
+                items.append(.queryParameterNotRecorded(name: name))
+            default:
+                break
+            }
+        }
+        return items
+    }
+
+    static func grouped(_ parameters: [RequestKey.QueryParameter]) -> [String: [String]] {
+        var result = [String: [String]]()
+        for parameter in parameters { result[parameter.name, default: []].append(parameter.value) }
+        return result
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import HTTPTypes
+
+/// What decides that two requests are "the same" for record and replay: a stable, human-readable
+/// string such as `GET /api/users?limit=10&offset=0` or `POST /api/meals body:sha256:9f86d081884c7d65`,
+/// plus the parts it was made of, kept for explaining misses. Equality and hashing use the string only.
+///
+/// The format and every normalization rule are documented in docs/matching.md. Redact the request
+/// (`Redactor`) before computing its key: keys are stored and printed.
+public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConvertible, Codable {
+    /// Bumped whenever a rule change gives an existing request a different key, so a cassette store
+    /// can tell that its stored keys need re-recording or migrating.
+    public static let formatVersion = 1
+
+    /// One `name=value` pair of a normalized query (or form body): percent-encoding normalized,
+    /// `+` written as `%20`, and a name without `=` given the empty value.
+    public struct QueryParameter: Sendable, Hashable, Codable, CustomStringConvertible {
+        public let name: String
+        public let value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+
+        public var description: String { "\(name)=\(value)" }
+    }
+
+    /// The key text; what a cassette stores and looks up.
+    public let rawValue: String
+    public let method: HTTPMethod
+    /// `scheme://host[:port]` when the key was made with `MatchingRules.includeHost`, otherwise `nil`.
+    public let origin: String?
+    /// The normalized path, starting with `/`.
+    public let path: String
+    /// The normalized query, sorted by name, without ignored parameters.
+    public let query: [QueryParameter]
+    /// `nil` for a method without a body, for an empty body, and when fingerprints are switched off.
+    public let bodyFingerprint: BodyFingerprint?
+    /// The canonical JSON or form text behind `bodyFingerprint`, when short enough to keep. Diagnostic
+    /// only: not part of `rawValue`, equality or hashing.
+    public let canonicalBody: CanonicalBody?
+
+    public var description: String { rawValue }
+
+    /// The key of a request that is about to be sent or replayed. `url` may be absolute or relative
+    /// (`/path?query`); `headerFields` is only consulted for the body's Content-Type.
+    public init(
+        method: HTTPMethod, url: URL, headerFields: HTTPFields = [:], body: Data? = nil,
+        rules: MatchingRules = .default
+    ) {
+        self.init(method: method, target: url.absoluteString, headerFields: headerFields, body: body, rules: rules)
+    }
+
+    /// The key of a request given by its request-line target (`/path?query` or an absolute URL),
+    /// as a proxy sees it; avoids building a `URL` on the hot path.
+    public init(
+        method: HTTPMethod, target: String, headerFields: HTTPFields = [:], body: Data? = nil,
+        rules: MatchingRules = .default
+    ) {
+        let normalized = URLNormalizer.normalize(target: target, rules: rules)
+        var fingerprint: (fingerprint: BodyFingerprint, canonicalBody: CanonicalBody?)?
+        if rules.includeBodyFingerprint, method.carriesBody {
+            fingerprint = BodyFingerprint.make(body: body, contentType: headerFields[.contentType], rules: rules)
+        }
+        self.init(
+            method: method, normalized: normalized, includeOrigin: rules.includeHost,
+            bodyFingerprint: fingerprint?.fingerprint, canonicalBody: fingerprint?.canonicalBody
+        )
+    }
+
+    /// Parses stored key text; `nil` when it is not a key. `init(parsing:canonicalBody:)` says why.
+    public init?(rawValue: String) {
+        guard let key = try? RequestKey(parsing: rawValue) else { return nil }
+        self = key
+    }
+
+    /// Parses key text back into its parts, for explaining misses against stored keys. The target is
+    /// normalized again, so a hand-typed key (`get /a?b=1&a=2`) becomes canonical; a stored key comes
+    /// back unchanged. Pass the `canonicalBody` stored with the key to get body-level explanations.
+    public init(parsing text: String, canonicalBody: CanonicalBody? = nil) throws(RequestKeyError) {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw RequestKeyError(key: text, problem: "expected a method, one space and a target")
+        }
+        guard let method = HTTPMethod(token: String(parts[0])) else {
+            throw RequestKeyError(
+                key: text,
+                problem: "unknown method \(parts[0]) (use one of \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))"
+            )
+        }
+        let target = String(parts[1])
+        let hasOrigin = !target.hasPrefix("/")
+        let normalized = URLNormalizer.normalize(target: target)
+        guard !hasOrigin || normalized.origin != nil else {
+            throw RequestKeyError(key: text, problem: "target \(target) is neither a path starting with / nor scheme://host/path")
+        }
+        var fingerprint: BodyFingerprint?
+        if parts.count == 3 {
+            let prefix = "body:\(BodyFingerprint.algorithm):"
+            guard parts[2].hasPrefix(prefix), let parsed = BodyFingerprint(hex: String(parts[2].dropFirst(prefix.count))) else {
+                throw RequestKeyError(
+                    key: text, problem: "\(parts[2]) is not a body fingerprint (\(prefix) and \(BodyFingerprint.hexLength) hex digits)"
+                )
+            }
+            fingerprint = parsed
+        }
+        if let canonicalBody {
+            guard let fingerprint, BodyFingerprint(canonicalText: canonicalBody.text) == fingerprint else {
+                throw RequestKeyError(
+                    key: text, problem: "the canonical body given with the key does not hash to its body fingerprint"
+                )
+            }
+        }
+        self.init(
+            method: method, normalized: normalized, includeOrigin: hasOrigin,
+            bodyFingerprint: fingerprint, canonicalBody: canonicalBody
+        )
+    }
+
+    private init(
+        method: HTTPMethod, normalized: NormalizedTarget, includeOrigin: Bool,
+        bodyFingerprint: BodyFingerprint?, canonicalBody: CanonicalBody?
+    ) {
+        self.method = method
+        origin = includeOrigin ? normalized.origin : nil
+        path = normalized.path
+        query = normalized.query
+        self.bodyFingerprint = bodyFingerprint
+        self.canonicalBody = bodyFingerprint == nil ? nil : canonicalBody
+        var text = method.rawValue
+        text += " "
+        if let origin { text += origin }
+        text += normalized.pathAndQuery
+        if let bodyFingerprint { text += " body:\(bodyFingerprint)" }
+        rawValue = text
+    }
+
+    public static func == (lhs: RequestKey, rhs: RequestKey) -> Bool {
+        lhs.rawValue == rhs.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue)
+    }
+
+    /// Encoded as the key text alone.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(parsing: text)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
