@@ -1,25 +1,25 @@
 /// A parsed JSON value in canonical form: numbers as exact canonical decimal text, object members
 /// sorted by the UTF-8 bytes of their keys with duplicates resolved to the last one.
 /// The canonical form is described in docs/matching.md.
-indirect enum JSONValue: Sendable {
+indirect enum CanonicalJSONValue: Sendable {
     case null
     case bool(Bool)
     /// Canonical text (`1`, `1.5`, `1e21`), so equal numbers compare equal as strings.
     case number(String)
     case string(String)
-    case array([JSONValue])
+    case array([CanonicalJSONValue])
     case object([Member])
 
     struct Member: Sendable {
         var key: String
-        var value: JSONValue
+        var value: CanonicalJSONValue
     }
 }
 
-extension JSONValue: Equatable {
+extension CanonicalJSONValue: Equatable {
     /// Byte-wise, unlike `String ==`, which treats canonically equivalent Unicode as equal and
     /// would disagree with the fingerprint.
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    static func == (lhs: CanonicalJSONValue, rhs: CanonicalJSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case let (.bool(left), .bool(right)): left == right

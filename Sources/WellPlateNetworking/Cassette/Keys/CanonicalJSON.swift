@@ -1,4 +1,4 @@
-/// Parses JSON text (RFC 8259) into `JSONValue` and writes it back in canonical form.
+/// Parses JSON text (RFC 8259) into `CanonicalJSONValue` and writes it back in canonical form.
 enum CanonicalJSON {
     /// Deeper documents are treated as not JSON (hashed raw) instead of risking the stack.
     static let maximumDepth = 256
@@ -6,25 +6,25 @@ enum CanonicalJSON {
     struct SyntaxError: Error {}
 
     /// The parsed value, or `nil` when `bytes` is not one complete JSON text.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, ignoring: Set<String> = []) -> JSONValue? {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, ignoring: Set<String> = []) -> CanonicalJSONValue? {
         var parser = Parser(bytes: bytes, ignoring: ignoring)
         return try? parser.parseDocument()
     }
 
-    static func parse(_ text: String) -> JSONValue? {
+    static func parse(_ text: String) -> CanonicalJSONValue? {
         var copy = text
         return copy.withUTF8 { parse($0) }
     }
 
     /// The canonical text: no insignificant whitespace, sorted keys, `/` and non-ASCII unescaped,
     /// control characters escaped.
-    static func serialize(_ value: JSONValue) -> [UInt8] {
+    static func serialize(_ value: CanonicalJSONValue) -> [UInt8] {
         var output = [UInt8]()
         write(value, to: &output)
         return output
     }
 
-    static func write(_ value: JSONValue, to output: inout [UInt8]) {
+    static func write(_ value: CanonicalJSONValue, to output: inout [UInt8]) {
         switch value {
         case .null: output.append(contentsOf: "null".utf8)
         case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
@@ -120,7 +120,7 @@ enum CanonicalJSON {
             if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         }
 
-        mutating func parseDocument() throws(SyntaxError) -> JSONValue {
+        mutating func parseDocument() throws(SyntaxError) -> CanonicalJSONValue {
             let value = try parseValue(depth: 0)
             skipWhitespace()
             guard index == bytes.count else { throw SyntaxError() }
@@ -136,7 +136,7 @@ enum CanonicalJSON {
             }
         }
 
-        private mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONValue {
+        private mutating func parseValue(depth: Int) throws(SyntaxError) -> CanonicalJSONValue {
             guard depth < CanonicalJSON.maximumDepth else { throw SyntaxError() }
             skipWhitespace()
             guard index < bytes.count else { throw SyntaxError() }
@@ -160,9 +160,9 @@ enum CanonicalJSON {
             index += count
         }
 
-        private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
+        private mutating func parseObject(depth: Int) throws(SyntaxError) -> CanonicalJSONValue {
             index += 1
-            var members = [JSONValue.Member]()
+            var members = [CanonicalJSONValue.Member]()
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -177,7 +177,7 @@ enum CanonicalJSON {
                 index += 1
                 let value = try parseValue(depth: depth + 1)
                 if ignoring.isEmpty || !ignoring.contains(key.lowercased()) {
-                    members.append(JSONValue.Member(key: key, value: value))
+                    members.append(CanonicalJSONValue.Member(key: key, value: value))
                 }
                 skipWhitespace()
                 guard index < bytes.count else { throw SyntaxError() }
@@ -193,14 +193,14 @@ enum CanonicalJSON {
             return .object(Self.sortedKeepingLastDuplicate(members))
         }
 
-        private static func sortedKeepingLastDuplicate(_ members: [JSONValue.Member]) -> [JSONValue.Member] {
+        private static func sortedKeepingLastDuplicate(_ members: [CanonicalJSONValue.Member]) -> [CanonicalJSONValue.Member] {
             guard members.count > 1 else { return members }
             let order = members.indices.sorted { lhs, rhs in
                 let left = members[lhs].key.utf8, right = members[rhs].key.utf8
                 if left.elementsEqual(right) { return lhs < rhs }
                 return left.lexicographicallyPrecedes(right)
             }
-            var result = [JSONValue.Member]()
+            var result = [CanonicalJSONValue.Member]()
             result.reserveCapacity(members.count)
             for position in order {
                 let member = members[position]
@@ -213,9 +213,9 @@ enum CanonicalJSON {
             return result
         }
 
-        private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
+        private mutating func parseArray(depth: Int) throws(SyntaxError) -> CanonicalJSONValue {
             index += 1
-            var elements = [JSONValue]()
+            var elements = [CanonicalJSONValue]()
             skipWhitespace()
             if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
                 index += 1
@@ -236,7 +236,7 @@ enum CanonicalJSON {
             }
         }
 
-        private mutating func parseNumber() throws(SyntaxError) -> JSONValue {
+        private mutating func parseNumber() throws(SyntaxError) -> CanonicalJSONValue {
             let zero = UInt8(ascii: "0")
             var negative = false
             if bytes[index] == UInt8(ascii: "-") {

@@ -24,7 +24,7 @@ enum BodyDifference {
     // MARK: JSON
 
     /// Depth-first in canonical order (sorted keys, then array positions), so the answer is deterministic.
-    private static func firstDifference(_ left: JSONValue, _ right: JSONValue, path: String, isSecret: Bool) -> String? {
+    private static func firstDifference(_ left: CanonicalJSONValue, _ right: CanonicalJSONValue, path: String, isSecret: Bool) -> String? {
         if left == right { return nil }
         if isSecret { return "\(path) differs" }
         switch (left, right) {
@@ -80,7 +80,7 @@ enum BodyDifference {
         return "\(path)[\(String(decoding: quoted, as: UTF8.self))]"
     }
 
-    private static func render(_ value: JSONValue) -> String {
+    private static func render(_ value: CanonicalJSONValue) -> String {
         shortened(String(decoding: CanonicalJSON.serialize(value), as: UTF8.self))
     }
 
