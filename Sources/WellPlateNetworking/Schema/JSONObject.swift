@@ -1,0 +1,94 @@
+/// The members of a JSON object in document order, with unique keys.
+///
+/// Lookups are linear: response objects are small, and keeping one array (rather than an array
+/// plus a dictionary) makes parsing cheaper. Equality ignores member order.
+public struct JSONObject: Sendable {
+    public typealias Element = (key: String, value: JSONValue)
+
+    public private(set) var members: [Element]
+
+    public init() {
+        members = []
+    }
+
+    /// The members in the given order. A repeated key keeps its first position and its last value,
+    /// as `JSON.parse` in JavaScript does.
+    public init(_ members: some Sequence<(String, JSONValue)>) {
+        self.init()
+        for (key, value) in members {
+            self[key] = value
+        }
+    }
+
+    /// Takes members already known to have unique keys (the parser checks as it goes).
+    init(uniqueMembers: [Element]) {
+        members = uniqueMembers
+    }
+
+    public var keys: [String] { members.map(\.key) }
+
+    public func index(forKey key: String) -> Int? {
+        members.firstIndex { $0.key == key }
+    }
+
+    /// Reading returns the member's value; assigning replaces it in place or appends a new member;
+    /// assigning `nil` removes the member.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            index(forKey: key).map { members[$0].value }
+        }
+        set {
+            let existing = index(forKey: key)
+            switch (existing, newValue) {
+            case (let index?, let value?): members[index].value = value
+            case (let index?, nil): members.remove(at: index)
+            case (nil, let value?): members.append((key, value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard let index = index(forKey: key) else { return nil }
+        return members.remove(at: index).value
+    }
+
+    /// The members ordered by key, comparing keys by their UTF-8 bytes (Unicode code point order),
+    /// which does not depend on locale or normalization.
+    public var sortedMembers: [Element] {
+        members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+}
+
+extension JSONObject: RandomAccessCollection {
+    public var startIndex: Int { members.startIndex }
+    public var endIndex: Int { members.endIndex }
+    public subscript(position: Int) -> Element { members[position] }
+}
+
+extension JSONObject: Hashable {
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.members.count == rhs.members.count else { return false }
+        return lhs.members.allSatisfy { rhs[$0.key] == $0.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent, to agree with ==: a commutative sum of the members' own hashes.
+        var sum = 0
+        for (key, value) in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(key)
+            memberHasher.combine(value)
+            sum &+= memberHasher.finalize()
+        }
+        hasher.combine(members.count)
+        hasher.combine(sum)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// How `JSONValue` is written out.
+public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// One member or element per line, indented by two spaces, `"key": value` (one space after the
+    /// colon, as `JSON.stringify(value, null, 2)` and `jq` write it). Empty containers stay `[]` and `{}`.
+    public static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
+    /// Object keys in Unicode code point order (their UTF-8 bytes), independent of locale and of the
+    /// order they were parsed in.
+    public static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
+}
+
+extension JSONValue {
+    /// The value as UTF-8 JSON. Strings escape only `"`, `\` and control characters (`/` and
+    /// non-ASCII stay as they are); numbers use the shortest form that reads back to the same
+    /// `Double`; non-finite numbers, which JSON cannot express, are written as `null`.
+    /// No trailing newline is added.
+    public func jsonData(options: JSONWritingOptions = []) -> Data {
+        Data(jsonBytes(options: options))
+    }
+
+    public func jsonString(options: JSONWritingOptions = []) -> String {
+        String(decoding: jsonBytes(options: options), as: UTF8.self)
+    }
+
+    /// Compact JSON, object keys in their current order.
+    public var compactJSON: String { jsonString() }
+
+    /// The canonical form for files and comparisons: pretty-printed with sorted keys.
+    public var prettyJSON: String { jsonString(options: [.prettyPrinted, .sortedKeys]) }
+
+    private func jsonBytes(options: JSONWritingOptions) -> [UInt8] {
+        var writer = JSONWriter(options: options)
+        writer.write(self, indentation: 0)
+        return writer.output
+    }
+}
+
+private struct JSONWriter {
+    let isPretty: Bool
+    let sortsKeys: Bool
+    var output: [UInt8] = []
+
+    init(options: JSONWritingOptions) {
+        isPretty = options.contains(.prettyPrinted)
+        sortsKeys = options.contains(.sortedKeys)
+        output.reserveCapacity(256)
+    }
+
+    mutating func write(_ value: JSONValue, indentation: Int) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): append(flag ? "true" : "false")
+        case .integer(let integer): output.append(contentsOf: String(integer).utf8)
+        case .bigInteger(let literal): output.append(contentsOf: literal.utf8)
+        case .number(let number):
+            if number.isFinite {
+                output.append(contentsOf: number.description.utf8)
+            } else {
+                append("null")
+            }
+        case .string(let string): write(string: string)
+        case .array(let elements):
+            writeContainer(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), count: elements.count, indentation: indentation) {
+                $0.write(elements[$1], indentation: indentation + 2)
+            }
+        case .object(let object):
+            let members = sortsKeys ? object.sortedMembers : object.members
+            writeContainer(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), count: members.count, indentation: indentation) {
+                $0.write(string: members[$1].key)
+                $0.output.append(UInt8(ascii: ":"))
+                if $0.isPretty { $0.output.append(UInt8(ascii: " ")) }
+                $0.write(members[$1].value, indentation: indentation + 2)
+            }
+        }
+    }
+
+    private mutating func writeContainer(
+        open: UInt8, close: UInt8, count: Int, indentation: Int,
+        element: (inout JSONWriter, Int) -> Void
+    ) {
+        output.append(open)
+        for index in 0..<count {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            if isPretty { newline(indentation: indentation + 2) }
+            element(&self, index)
+        }
+        if isPretty, count > 0 { newline(indentation: indentation) }
+        output.append(close)
+    }
+
+    private mutating func newline(indentation: Int) {
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indentation))
+    }
+
+    private mutating func append(_ literal: StaticString) {
+        output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    mutating func write(string: String) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x0D: append("\\r")
+            case 0x09: append("\\t")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            case 0x00..<0x20:
+                append("\\u00")
+                output.append(Self.hexDigits[Int(byte >> 4)])
+                output.append(Self.hexDigits[Int(byte & 0x0F)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
