@@ -96,7 +96,7 @@ public final class APIClient: APIClientProtocol {
                 logFailure(request, error)
                 if retryable, error.isTransient, retry < policy.maxRetries, let delay = policy.delay(beforeRetry: retry + 1, retryAfter: nil) {
                     retry += 1
-                    try await Task.sleep(for: delay)
+                    try await wait(delay)
                     continue
                 }
                 throw APIError.networkError(error)
@@ -107,11 +107,19 @@ public final class APIClient: APIClientProtocol {
                 let retryAfter = response.headerFields[.retryAfter].flatMap { RetryPolicy.parseRetryAfter($0) }
                 if let delay = policy.delay(beforeRetry: retry + 1, retryAfter: retryAfter) {
                     retry += 1
-                    try await Task.sleep(for: delay)
+                    try await wait(delay)
                     continue
                 }
             }
             throw APIError.serverError(statusCode: response.statusCode, message: ResponseDecoding.errorMessage(in: response))
+        }
+    }
+
+    private func wait(_ delay: Duration) async throws {
+        if configuration.retryPolicy.waitsBetweenAttempts {
+            try await Task.sleep(for: delay)
+        } else {
+            try Task.checkCancellation()
         }
     }
 

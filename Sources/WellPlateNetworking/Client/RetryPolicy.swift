@@ -11,21 +11,28 @@ public struct RetryPolicy: Sendable, Equatable {
     /// A `Retry-After` longer than this is not waited for; the error is reported instead.
     public var maxRetryAfter: Duration
     public var retryableStatusCodes: Set<Int>
+    /// Whether attempts are spaced out in time. Replay turns this off: it retries exactly when the
+    /// live client did, so recorded retry sequences play back, but without the waiting.
+    public var waitsBetweenAttempts: Bool
 
     public init(
         maxRetries: Int = 3,
         baseDelay: Duration = .seconds(1),
         maxRetryAfter: Duration = .seconds(60),
-        retryableStatusCodes: Set<Int> = [429, 502, 503, 504]
+        retryableStatusCodes: Set<Int> = [429, 502, 503, 504],
+        waitsBetweenAttempts: Bool = true
     ) {
         self.maxRetries = max(0, maxRetries)
         self.baseDelay = baseDelay
         self.maxRetryAfter = maxRetryAfter
         self.retryableStatusCodes = retryableStatusCodes
+        self.waitsBetweenAttempts = waitsBetweenAttempts
     }
 
     public static let `default` = RetryPolicy()
     public static let never = RetryPolicy(maxRetries: 0)
+    /// The live policy's decisions without its delays, for replaying recordings.
+    public static let replay = RetryPolicy(waitsBetweenAttempts: false)
 
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 

@@ -78,6 +78,11 @@ public final class ReplayIndex: Sendable {
         }
     }
 
+    /// The first recording of `key`, without counting it as served.
+    public func peek(_ key: String) -> Interaction? {
+        state.withLock { $0.entries[key]?.interactions.first }
+    }
+
     /// Whether the key has at least one recording.
     public func contains(_ key: String) -> Bool {
         state.withLock { $0.entries[key]?.interactions.isEmpty == false }

@@ -89,16 +89,17 @@ public actor CassetteStore {
 
     /// Commits one interaction in its own transaction and returns it with its id and sequence.
     /// The sequence is the next free position for its key, decided under the write lock, so
-    /// concurrent recorders (even other processes) never collide. `replacingKey` first deletes
-    /// every earlier recording of the key (record mode `all`).
+    /// concurrent recorders (even other processes) never collide. `replacingRowsUpTo` first deletes
+    /// the recordings of the key with that row id or lower: record mode `all` replaces what existed
+    /// before its session without touching what the session itself recorded concurrently.
     @discardableResult
-    public func record(_ interaction: Interaction, replacingKey: Bool = false) throws(CassetteStoreError) -> Interaction {
+    public func record(_ interaction: Interaction, replacingRowsUpTo lastReplacedRow: Int64? = nil) throws(CassetteStoreError) -> Interaction {
         try writing { connection in
             var stored = interaction
             try connection.transaction {
-                if replacingKey {
-                    try connection.cachedStatement("DELETE FROM interactions WHERE cassette = ? AND request_key = ?")
-                        .run(interaction.cassette, interaction.key)
+                if let lastReplacedRow {
+                    try connection.cachedStatement("DELETE FROM interactions WHERE cassette = ? AND request_key = ? AND id <= ?")
+                        .run(interaction.cassette, interaction.key, lastReplacedRow)
                 }
                 let next = try connection.cachedStatement("SELECT coalesce(max(sequence) + 1, 0) FROM interactions WHERE cassette = ? AND request_key = ?")
                 next.reset()
@@ -207,6 +208,13 @@ public actor CassetteStore {
                     recordedAt: Date(timeIntervalSince1970: row.double(at: 7)), durationMilliseconds: row.double(at: 8)
                 )
             }
+        }
+    }
+
+    /// The highest row id so far (0 for an empty store).
+    public func maxRowID() throws(CassetteStoreError) -> Int64 {
+        try reading { connection in
+            try connection.cachedStatement("SELECT coalesce(max(id), 0) FROM interactions").firstRow { $0.int64(at: 0) } ?? 0
         }
     }
 

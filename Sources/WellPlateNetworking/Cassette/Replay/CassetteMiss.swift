@@ -1,0 +1,41 @@
+import Foundation
+
+/// A request with no recording to answer it. Says what was asked, where it looked, and which
+/// recordings came nearest with what differs; everything in it is already redacted.
+public struct CassetteMiss: Error, Sendable, CustomStringConvertible, LocalizedError {
+    public let method: HTTPMethod
+    /// The normalized key the request produced.
+    public let key: String
+    public let cassette: String
+    public let storePath: String
+    public let nearest: [KeyDifference]
+    /// Set when the key was recorded but every recording was already served (`SequencePolicy.fail`).
+    public let exhaustedAfter: Int?
+
+    public init(method: HTTPMethod, key: String, cassette: String, storePath: String, nearest: [KeyDifference], exhaustedAfter: Int? = nil) {
+        self.method = method
+        self.key = key
+        self.cassette = cassette
+        self.storePath = storePath
+        self.nearest = nearest
+        self.exhaustedAfter = exhaustedAfter
+    }
+
+    public var description: String {
+        var text: String
+        if let exhaustedAfter {
+            text = "All \(exhaustedAfter) recording(s) of \(key) in cassette \"\(cassette)\" (\(storePath)) were already replayed"
+        } else {
+            text = "No recording of \(key) in cassette \"\(cassette)\" (\(storePath))"
+        }
+        if nearest.isEmpty {
+            text += "; the cassette has no similar request"
+        } else {
+            text += "; nearest: " + nearest.map { "\($0.recorded.rawValue) (\($0.items.map(\.description).joined(separator: ", ")))" }.joined(separator: "; ")
+        }
+        text += ". Record it with `cassette record --mode missing`, or replay with --on-miss passthrough."
+        return text
+    }
+
+    public var errorDescription: String? { description }
+}

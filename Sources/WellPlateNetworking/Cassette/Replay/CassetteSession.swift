@@ -1,0 +1,235 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// One cassette opened for record or replay: the single policy that decides, for every request,
+/// whether to answer from the recording or forward it upstream and record the answer. Used by
+/// `RecordingTransport`, `ReplayTransport`, `ReplayAPIClient` and the `cassette` proxy alike.
+public final class CassetteSession: Sendable {
+    public struct Options: Sendable {
+        public var cassette: String
+        public var mode: RecordMode
+        /// `nil` uses the rules the cassette was recorded with (or the defaults for a new cassette).
+        public var matchingRules: MatchingRules?
+        public var redactor: Redactor
+        public var sequencePolicy: SequencePolicy
+        /// Remembered with the cassette so replay knows what it stood in for.
+        public var upstream: URL?
+
+        public init(
+            cassette: String = "dev",
+            mode: RecordMode = .none,
+            matchingRules: MatchingRules? = nil,
+            redactor: Redactor = .default,
+            sequencePolicy: SequencePolicy = .repeatLast,
+            upstream: URL? = nil
+        ) {
+            self.cassette = cassette
+            self.mode = mode
+            self.matchingRules = matchingRules
+            self.redactor = redactor
+            self.sequencePolicy = sequencePolicy
+            self.upstream = upstream
+        }
+    }
+
+    /// How a request was answered.
+    public enum Outcome: String, Sendable {
+        case replayed
+        case recorded
+        /// Forwarded without recording (the proxy's `--on-miss passthrough`).
+        case passthrough
+        case miss
+    }
+
+    public struct Exchange: Sendable {
+        public var response: TransportResponse
+        public var outcome: Outcome
+        public var key: RequestKey
+        /// The stored interaction that answered, or was recorded.
+        public var interaction: Interaction?
+    }
+
+    public struct Counters: Sendable, Equatable {
+        public var replayed = 0
+        public var recorded = 0
+        public var passthrough = 0
+        public var missed = 0
+    }
+
+    public let store: CassetteStore
+    public let options: Options
+    public let matchingRules: MatchingRules
+    public let index: ReplayIndex
+    private let upstream: (any HTTPTransport)?
+    /// Rows that existed when the session began; `all` mode replaces only those.
+    private let rowsBeforeSession: Int64
+    private let overwritten = Mutex<Set<String>>([])
+    private let counters = Mutex(Counters())
+    private let parsedKeys = Mutex<[RequestKey]?>(nil)
+
+    private init(store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, upstream: (any HTTPTransport)?, rowsBeforeSession: Int64) {
+        self.store = store
+        self.options = options
+        self.matchingRules = matchingRules
+        self.index = index
+        self.upstream = upstream
+        self.rowsBeforeSession = rowsBeforeSession
+    }
+
+    /// Loads the cassette into memory (the only time replay reads SQLite) and, when recording,
+    /// remembers its upstream and matching rules.
+    public static func open(store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil) async throws -> CassetteSession {
+        if options.mode != .none && store.access != .readWrite {
+            throw CassetteStoreError(.readOnly, path: store.path, message: "\(store.path) was opened read-only, so mode \(options.mode.rawValue) cannot record; open it for writing")
+        }
+        let saved = try await store.cassette(named: options.cassette)
+        let rules = options.matchingRules ?? saved?.matchingRules ?? .default
+        if options.mode != .none {
+            var info = saved ?? CassetteInfo(name: options.cassette)
+            info.matchingRules = rules
+            if let upstream = options.upstream { info.upstream = upstream.absoluteString }
+            try await store.saveCassette(info)
+        }
+        var interactions = try await store.interactions(cassette: options.cassette)
+        if let saved, saved.matchingRules != rules {
+            // Keys were computed with other rules; recompute them from what was stored.
+            for position in interactions.indices {
+                interactions[position].key = Self.key(for: interactions[position], rules: rules).rawValue
+            }
+        }
+        let index = ReplayIndex(cassette: options.cassette, interactions: interactions, sequencePolicy: options.sequencePolicy)
+        let rowsBeforeSession = try await store.maxRowID()
+        return CassetteSession(store: store, options: options, matchingRules: rules, index: index, upstream: upstream, rowsBeforeSession: rowsBeforeSession)
+    }
+
+    public var statistics: Counters { counters.withLock { $0 } }
+
+    // MARK: Answering
+
+    /// Answers one request according to the record mode. The caller gets the live response when it
+    /// was forwarded, the stored (redacted) one when it was replayed.
+    public func respond(to request: TransportRequest) async throws -> Exchange {
+        let redacted = redact(request)
+        let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
+        switch options.mode {
+        case .none:
+            return try replay(key: key)
+        case .once:
+            if index.contains(key.rawValue) { return try replay(key: key) }
+            return try await record(request, redacted: redacted, key: key)
+        case .missing:
+            if index.hasUnservedRecording(for: key.rawValue) { return try replay(key: key) }
+            return try await record(request, redacted: redacted, key: key)
+        case .all:
+            return try await record(request, redacted: redacted, key: key)
+        }
+    }
+
+    /// Answers from the cassette only, whatever the mode.
+    public func replay(_ request: TransportRequest) throws -> Exchange {
+        let redacted = redact(request)
+        return try replay(key: RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules))
+    }
+
+    /// Forwards without recording (a replay miss the user chose to let through).
+    public func passthrough(_ request: TransportRequest) async throws -> Exchange {
+        let upstream = try requireUpstream()
+        let response = try await upstream.send(request)
+        counters.withLock { $0.passthrough += 1 }
+        let redacted = redact(request)
+        let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
+        return Exchange(response: response, outcome: .passthrough, key: key, interaction: nil)
+    }
+
+    /// The key a request gets in this session (after redaction), for logs and explanations.
+    public func key(for request: TransportRequest) -> RequestKey {
+        let redacted = redact(request)
+        return RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
+    }
+
+    private func replay(key: RequestKey) throws -> Exchange {
+        switch index.next(for: key.rawValue) {
+        case .hit(let interaction, _):
+            counters.withLock { $0.replayed += 1 }
+            return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
+        case .exhausted(let count):
+            counters.withLock { $0.missed += 1 }
+            throw miss(for: key, exhaustedAfter: count)
+        case .miss:
+            counters.withLock { $0.missed += 1 }
+            throw miss(for: key, exhaustedAfter: nil)
+        }
+    }
+
+    private func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey) async throws -> Exchange {
+        let upstream = try requireUpstream()
+        let recordedAt = Date()
+        let response = try await upstream.send(request)
+        let contentType = response.headerFields[.contentType]
+        let interaction = Interaction(
+            cassette: options.cassette,
+            method: request.method,
+            url: redacted.url.absoluteString,
+            key: key.rawValue,
+            requestHeaders: redacted.headerFields,
+            requestBody: redacted.body,
+            statusCode: response.statusCode,
+            responseHeaders: options.redactor.redact(headers: Interaction.storedResponseHeaders(response.headerFields, bodyCount: response.body.count, statusCode: response.statusCode, method: request.method)),
+            responseBody: options.redactor.redact(body: response.body, contentType: contentType),
+            contentEncoding: response.decodedContentEncoding,
+            recordedAt: recordedAt,
+            duration: response.duration
+        )
+        let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
+        let stored = try await store.record(interaction, replacingRowsUpTo: options.mode == .all ? rowsBeforeSession : nil)
+        if replacing {
+            index.replaceServed(stored)
+        } else {
+            index.appendServed(stored)
+        }
+        parsedKeys.withLock { $0 = nil }
+        counters.withLock { $0.recorded += 1 }
+        return Exchange(response: response, outcome: .recorded, key: key, interaction: stored)
+    }
+
+    private func requireUpstream() throws -> any HTTPTransport {
+        guard let upstream else {
+            throw TransportError(.invalidRequest, "cassette \"\(options.cassette)\" was opened without an upstream, so it cannot forward requests")
+        }
+        return upstream
+    }
+
+    // MARK: Redaction and keys
+
+    private func redact(_ request: TransportRequest) -> TransportRequest {
+        let redactor = options.redactor
+        var redacted = request
+        redacted.url = redactor.redactedURL(request.url)
+        redacted.headerFields = redactor.redact(headers: request.headerFields)
+        if let body = request.body {
+            redacted.body = redactor.redact(body: body, contentType: request.headerFields[.contentType])
+        }
+        return redacted
+    }
+
+    static func key(for interaction: Interaction, rules: MatchingRules) -> RequestKey {
+        RequestKey(method: interaction.method, target: interaction.url, headerFields: interaction.requestHeaders, body: interaction.requestBody, rules: rules)
+    }
+
+    /// Builds the miss error with the nearest recordings; recomputes their keys from the stored
+    /// requests so body differences can be named, not only noticed.
+    private func miss(for key: RequestKey, exhaustedAfter: Int?) -> CassetteMiss {
+        let candidates = parsedKeys.withLock { cached -> [RequestKey] in
+            if let cached { return cached }
+            let parsed = index.keys.compactMap { RequestKey(rawValue: $0) }
+            cached = parsed
+            return parsed
+        }
+        let nearest = exhaustedAfter != nil ? [] : RequestKey.nearest(to: key, among: candidates).map { difference -> KeyDifference in
+            guard difference.recorded.bodyFingerprint != nil, let stored = index.peek(difference.recorded.rawValue) else { return difference }
+            return KeyDifference(request: key, recorded: Self.key(for: stored, rules: matchingRules))
+        }
+        return CassetteMiss(method: key.method, key: key.rawValue, cassette: options.cassette, storePath: store.path, nearest: nearest, exhaustedAfter: exhaustedAfter)
+    }
+}

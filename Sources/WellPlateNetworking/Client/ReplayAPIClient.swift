@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+
+/// Serves recorded responses from the cassette store with exactly the live client's decoding,
+/// errors and retry decisions: it is `APIClient` itself, over a `ReplayTransport`. Recorded 4xx and
+/// 5xx replay as the same `APIError`; a request with no recording throws `CassetteMiss`.
+public final class ReplayAPIClient: APIClientProtocol {
+    public let session: CassetteSession
+    private let client: APIClient
+
+    public init(session: CassetteSession, configuration: APIClient.Configuration = ReplayAPIClient.defaultConfiguration, logger: Logger = Logger(label: "WellPlateNetworking.ReplayAPIClient")) {
+        self.session = session
+        client = APIClient(transport: ReplayTransport(session: session), configuration: configuration, logger: logger)
+    }
+
+    /// Opens `path` read-only and loads `cassette` into memory.
+    public static func open(
+        path: String = CassetteStore.defaultPath,
+        cassette: String = "dev",
+        sequencePolicy: SequencePolicy = .repeatLast,
+        matchingRules: MatchingRules? = nil,
+        redactor: Redactor = .default,
+        configuration: APIClient.Configuration = ReplayAPIClient.defaultConfiguration
+    ) async throws -> ReplayAPIClient {
+        let store = try await CassetteStore.open(path: path, access: .readOnly)
+        let options = CassetteSession.Options(cassette: cassette, mode: .none, matchingRules: matchingRules, redactor: redactor, sequencePolicy: sequencePolicy)
+        let session = try await CassetteSession.open(store: store, options: options)
+        if session.index.statistics.interactionCount == 0 {
+            let available = try await store.cassettes().map(\.name)
+            throw CassetteStoreError(.missingFile, path: path, message: available.isEmpty
+                ? "\(path) holds no recordings; record a session first with `cassette record`"
+                : "\(path) has no cassette named \"\(cassette)\"; it has: \(available.joined(separator: ", "))")
+        }
+        return ReplayAPIClient(session: session, configuration: configuration)
+    }
+
+    /// The live defaults, with retries that replay the recorded sequence without waiting.
+    public static var defaultConfiguration: APIClient.Configuration {
+        var configuration = APIClient.Configuration()
+        configuration.retryPolicy = .replay
+        return configuration
+    }
+
+    public func request<T: Decodable>(url: URL, method: HTTPMethod, headers: [String: String]?, body: Data?, responseType: T.Type) async throws -> T {
+        try await client.request(url: url, method: method, headers: headers, body: body, responseType: responseType)
+    }
+
+    public func requestVoid(url: URL, method: HTTPMethod, headers: [String: String]?, body: Data?) async throws {
+        try await client.requestVoid(url: url, method: method, headers: headers, body: body)
+    }
+}
