@@ -14,7 +14,7 @@ struct Cassette: AsyncParsableCommand {
               cassette replay                                    # CI: no backend needed
             """,
         version: version,
-        subcommands: [RequestCommand.self]
+        subcommands: [RecordCommand.self, ReplayCommand.self, RunCommand.self, RequestCommand.self]
     )
 }
 

@@ -61,6 +61,8 @@ public final class CassetteSession: Sendable {
     public let options: Options
     public let matchingRules: MatchingRules
     public let index: ReplayIndex
+    /// The upstream the cassette was recorded from, as saved with it.
+    public let recordedUpstream: URL?
     private let upstream: (any HTTPTransport)?
     /// Rows that existed when the session began; `all` mode replaces only those.
     private let rowsBeforeSession: Int64
@@ -68,8 +70,9 @@ public final class CassetteSession: Sendable {
     private let counters = Mutex(Counters())
     private let parsedKeys = Mutex<[RequestKey]?>(nil)
 
-    private init(store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, upstream: (any HTTPTransport)?, rowsBeforeSession: Int64) {
+    private init(store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, recordedUpstream: URL?, upstream: (any HTTPTransport)?, rowsBeforeSession: Int64) {
         self.store = store
+        self.recordedUpstream = recordedUpstream
         self.options = options
         self.matchingRules = matchingRules
         self.index = index
@@ -100,7 +103,8 @@ public final class CassetteSession: Sendable {
         }
         let index = ReplayIndex(cassette: options.cassette, interactions: interactions, sequencePolicy: options.sequencePolicy)
         let rowsBeforeSession = try await store.maxRowID()
-        return CassetteSession(store: store, options: options, matchingRules: rules, index: index, upstream: upstream, rowsBeforeSession: rowsBeforeSession)
+        let recordedUpstream = options.upstream ?? saved?.upstream.flatMap { URL(string: $0) }
+        return CassetteSession(store: store, options: options, matchingRules: rules, index: index, recordedUpstream: recordedUpstream, upstream: upstream, rowsBeforeSession: rowsBeforeSession)
     }
 
     public var statistics: Counters { counters.withLock { $0 } }
@@ -182,7 +186,12 @@ public final class CassetteSession: Sendable {
             duration: response.duration
         )
         let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
-        let stored = try await store.record(interaction, replacingRowsUpTo: options.mode == .all ? rowsBeforeSession : nil)
+        let stored: Interaction
+        do {
+            stored = try await store.record(interaction, replacingRowsUpTo: options.mode == .all ? rowsBeforeSession : nil)
+        } catch {
+            throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
+        }
         if replacing {
             index.replaceServed(stored)
         } else {

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// `cassette run -- COMMAND`: the CI one-liner. Starts the proxy on a free port, runs the command
+/// against it, stops the proxy and exits with the command's status.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a command against a proxy on a free port, then exit with its status.",
+        discussion: """
+            COMMAND sees CASSETTE_URL and API_BASE_URL set to the proxy's address (WellPlateNetworking's
+            AppConfig reads API_BASE_URL). The proxy's lines go to stderr so the command owns stdout.
+            The exit status is COMMAND's, or 1 when --strict saw a miss and COMMAND succeeded.
+
+            Examples:
+              cassette run -- swift test
+              cassette run --strict -- ./scripts/ui-tests.sh
+              cassette run --mode missing --upstream http://127.0.0.1:8081 -- ./smoke.sh
+            """
+    )
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case replay, record, missing
+    }
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var upstreamOptions: UpstreamOptions
+    @OptionGroup var proxy: ProxyOptions
+    @OptionGroup var replay: ReplayOptions
+
+    @Option(help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
+    var mode: Mode = .replay
+
+    @Argument(parsing: .postTerminator, help: "The command to run, after --.")
+    var command: [String] = []
+
+    func validate() throws {
+        if command.isEmpty {
+            throw ValidationError("give the command to run after --, e.g. cassette run -- swift test")
+        }
+        if mode != .replay && upstreamOptions.env == nil && upstreamOptions.upstream == nil {
+            throw ValidationError("--mode \(mode.rawValue) forwards requests: pass --env NAME or --upstream URL")
+        }
+    }
+
+    func run() async throws {
+        let settings = try store.loadConfig()
+        var configuration = proxy.configuration(settings: settings)
+        replay.apply(to: &configuration)
+        configuration.upstream = try upstreamOptions.resolve(settings: settings)
+        if proxy.port == nil { configuration.port = 0 }
+        let sessionMode: RecordMode = switch mode {
+        case .replay: .none
+        case .record: .all
+        case .missing: .missing
+        }
+        let runner = ProxyRunner(
+            storePath: settings.databasePath,
+            cassette: store.cassetteName(environment: upstreamOptions.env),
+            mode: sessionMode,
+            proxy: configuration,
+            matchingRules: settings.explicitMatchingRules,
+            redactor: settings.redactor,
+            sequencePolicy: replay.sequence.policy,
+            modeName: mode == .replay ? "replay" : "record",
+            outputDescriptor: STDERR_FILENO
+        )
+        let signals = SignalWaiter()
+        let running = try await runner.start()
+        let status = await ChildCommand.run(command, environment: [
+            "CASSETTE_URL": running.server.address,
+            "API_BASE_URL": running.server.address,
+        ], forwarding: signals)
+        signals.cancel()
+        let counters = await runner.stop(running)
+        if status != 0 {
+            throw ExitCode(status)
+        }
+        if replay.strict && counters.missed > 0 {
+            throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
+        }
+    }
+}
+
+/// Runs the user's command with the proxy's address in its environment.
+enum ChildCommand {
+    /// The exit status (128 + signal number when killed by a signal; 127 when not found).
+    static func run(_ command: [String], environment extra: [String: String], forwarding signals: SignalWaiter) async -> Int32 {
+        let process = Process()
+        // env resolves COMMAND through PATH and reports "not found" with status 127, like a shell.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        process.environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        let exited = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { process in
+            let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+            exited.continuation.yield(status)
+            exited.continuation.finish()
+        }
+        do {
+            try process.run()
+        } catch {
+            Terminal.printError("cannot run \(command[0]): \(error.localizedDescription)")
+            return 127
+        }
+        let forwarder = Task {
+            while let number = await signals.next() {
+                kill(process.processIdentifier, number)
+            }
+        }
+        var status: Int32 = 1
+        for await value in exited.stream { status = value }
+        forwarder.cancel()
+        return status
+    }
+}

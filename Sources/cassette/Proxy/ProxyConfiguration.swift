@@ -1,0 +1,38 @@
+import Foundation
+import NIOCore
+import WellPlateNetworking
+
+/// Everything the proxy needs to serve, decided by the command that starts it.
+struct ProxyConfiguration: Sendable {
+    /// What a replay does when no recording matches.
+    enum MissPolicy: String, Sendable, CaseIterable {
+        /// Answer with an error status and an explanation.
+        case error
+        /// Forward upstream without recording.
+        case passthrough
+        /// Forward upstream and record.
+        case record
+    }
+
+    /// Extra time before a replayed response is sent.
+    enum Latency: Sendable, Equatable {
+        case none
+        /// Each interaction's recorded upstream duration.
+        case recorded
+        case fixed(Duration)
+    }
+
+    var host: String = "127.0.0.1"
+    var port: Int = 8080
+    /// Where requests go when they are forwarded; replay-only proxies may have none.
+    var upstream: URL?
+    var missPolicy: MissPolicy = .error
+    /// The status of a miss response.
+    var missStatus: Int = 404
+    var latency: Latency = .none
+    var maxBodySize: Int = 64 * 1024 * 1024
+    /// Print one line per request.
+    var logRequests: Bool = true
+    /// Event-loop threads; one per core by default.
+    var threads: Int = System.coreCount
+}

@@ -1,0 +1,143 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import WellPlateNetworking
+
+/// One client connection: collects each request (head and body, up to the size limit), asks the
+/// responder for the answer and writes it. `HTTPServerPipelineHandler` in front of it delivers one
+/// request at a time, so pipelined requests are answered in order.
+final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        case idle
+        case receiving(HTTPRequestHead, ByteBuffer?, started: NIODeadline)
+        /// The body passed the limit: the 413 is sent, the rest of the request is ignored.
+        case discarding
+    }
+
+    private let server: ProxyServerContext
+    private var state = State.idle
+
+    init(server: ProxyServerContext) {
+        self.server = server
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (Self.unwrapInboundIn(data), state) {
+        case (.head(let head), _):
+            let started = NIODeadline.now()
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > server.configuration.maxBodySize {
+                rejectTooLarge(context: context, head: head, started: started)
+                return
+            }
+            state = .receiving(head, nil, started: started)
+        case (.body(var chunk), .receiving(let head, var body, let started)):
+            if (body?.readableBytes ?? 0) + chunk.readableBytes > server.configuration.maxBodySize {
+                rejectTooLarge(context: context, head: head, started: started)
+                return
+            }
+            if body == nil {
+                body = chunk
+            } else {
+                body!.writeBuffer(&chunk)
+            }
+            state = .receiving(head, body, started: started)
+        case (.end, .receiving(let head, let body, let started)):
+            state = .idle
+            handle(context: context, head: head, body: body, started: started)
+        case (.end, .discarding):
+            state = .idle
+        case (.body, _), (.end, .idle):
+            break
+        }
+    }
+
+    // MARK: Dispatch
+
+    private func handle(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline) {
+        if head.uri.hasPrefix(ProxyEndpoints.prefix) {
+            send(server.endpoints.answer(for: head), context: context, head: head, started: started)
+            return
+        }
+        let request: TransportRequest
+        do {
+            request = try server.requestBuilder.transportRequest(head: head, body: body)
+        } catch {
+            send(.json(error.status, ["error": .string(error.code), "message": .string(error.message)], source: .error), context: context, head: head, started: started)
+            return
+        }
+        let responder = server.responder
+        if responder.answersSynchronously {
+            send(responder.answerNow(request), context: context, head: head, started: started)
+            return
+        }
+        let promise = context.eventLoop.makePromise(of: ProxyAnswer.self)
+        promise.completeWithTask { await responder.answer(request) }
+        let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        promise.futureResult.whenSuccess { answer in
+            boundSelf.value.send(answer, context: boundContext.value, head: head, started: started)
+        }
+    }
+
+    private func rejectTooLarge(context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
+        state = .discarding
+        let limit = server.configuration.maxBodySize
+        let answer = ProxyAnswer.json(413, [
+            "error": "payload_too_large",
+            "message": .string("the request body is larger than the proxy's limit of \(limit) bytes; raise it with --max-body-size"),
+        ], source: .error)
+        send(answer, context: context, head: head, started: started, forceClose: true)
+    }
+
+    // MARK: Writing
+
+    private func send(_ answer: ProxyAnswer, context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline, forceClose: Bool = false) {
+        guard answer.delay > .zero else {
+            write(answer, context: context, head: head, started: started, forceClose: forceClose)
+            return
+        }
+        let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let (seconds, attoseconds) = answer.delay.components
+        let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        context.eventLoop.scheduleTask(in: delay) {
+            boundSelf.value.write(answer, context: boundContext.value, head: head, started: started, forceClose: forceClose)
+        }
+    }
+
+    private func write(_ answer: ProxyAnswer, context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline, forceClose: Bool) {
+        let close = forceClose || !head.isKeepAlive
+        var headers = ResponseHeaders.make(from: answer.headerFields, bodyCount: answer.body.count, requestMethod: head.method, statusCode: answer.statusCode)
+        headers.add(name: "X-Cassette", value: answer.source.headerValue)
+        if close {
+            headers.replaceOrAdd(name: "connection", value: "close")
+        } else if head.version.major == 1 && head.version.minor == 0 {
+            headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        }
+        let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: answer.statusCode), headers: headers)
+        context.write(Self.wrapOutboundOut(.head(responseHead)), promise: nil)
+        if head.method != .HEAD && !answer.body.isEmpty && ResponseHeaders.mayHaveBody(statusCode: answer.statusCode) {
+            context.write(Self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: answer.body)))), promise: nil)
+        }
+        if close {
+            context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
+                channel.close(promise: nil)
+            }
+        } else {
+            context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
+        }
+        server.log(head: head, statusCode: answer.statusCode, source: answer.source, started: started)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // One broken connection never affects the others: close this one only.
+        context.close(promise: nil)
+    }
+}
+
+@available(*, unavailable)
+extension ProxyHandler: Sendable {}

@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import WellPlateNetworking
+
+/// Decides the answer to one request: the proxy's policy on top of the cassette session's.
+/// Replays answer synchronously (no task hop, no SQLite); anything that may forward is async.
+struct ProxyResponder: Sendable {
+    let session: CassetteSession
+    let configuration: ProxyConfiguration
+    /// Forwards misses when the miss policy asks for it; `nil` when no upstream is known.
+    let upstreamDescription: String?
+
+    /// Whether `answerNow` can settle every request without suspending.
+    var answersSynchronously: Bool {
+        session.options.mode == .none && configuration.missPolicy == .error
+    }
+
+    /// The answer for a replay-only proxy, computed on the calling thread.
+    func answerNow(_ request: TransportRequest) -> ProxyAnswer {
+        do {
+            return replayed(try session.replay(request))
+        } catch {
+            return answer(for: error, request: request)
+        }
+    }
+
+    func answer(_ request: TransportRequest) async -> ProxyAnswer {
+        do {
+            if session.options.mode == .none {
+                do {
+                    return replayed(try session.replay(request))
+                } catch is CassetteMiss where configuration.missPolicy == .passthrough {
+                    return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough)
+                }
+            }
+            let exchange = try await session.respond(to: request)
+            switch exchange.outcome {
+            case .replayed: return replayed(exchange)
+            case .recorded: return ProxyAnswer(exchange.response, source: .recorded)
+            case .passthrough: return ProxyAnswer(exchange.response, source: .passthrough)
+            case .miss: return answer(for: CassetteMiss(method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: []), request: request)
+            }
+        } catch {
+            return answer(for: error, request: request)
+        }
+    }
+
+    private func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
+        let delay: Duration
+        switch configuration.latency {
+        case .none: delay = .zero
+        case .recorded: delay = exchange.interaction?.duration ?? .zero
+        case .fixed(let fixed): delay = fixed
+        }
+        return ProxyAnswer(exchange.response, source: .replayed, delay: delay)
+    }
+
+    func answer(for error: any Error, request: TransportRequest) -> ProxyAnswer {
+        switch error {
+        case let miss as CassetteMiss:
+            let nearest: [JSONValue] = miss.nearest.map { difference in
+                ["key": .string(difference.recorded.rawValue), "differences": .array(difference.items.map { .string($0.description) })]
+            }
+            return .json(configuration.missStatus, [
+                "error": "cassette_miss",
+                "message": .string(miss.description),
+                "key": .string(miss.key),
+                "cassette": .string(miss.cassette),
+                "nearest": .array(nearest),
+            ], source: .miss)
+        case let failure as RecordingFailure:
+            // The upstream's answer still reaches the client; the failure is reported loudly.
+            Terminal.printError(failure.description)
+            var answer = ProxyAnswer(failure.response, source: .error)
+            answer.headerFields[ProxyHeaders.recordError] = failure.underlying.message
+            return answer
+        case let transport as TransportError:
+            let upstream = upstreamDescription ?? "the upstream"
+            let status = transport.kind == .timeout ? 504 : 502
+            return .json(status, [
+                "error": transport.kind == .timeout ? "upstream_timeout" : "upstream_unreachable",
+                "upstream": .string(upstream),
+                "message": .string("\(upstream) failed: \(transport.message)"),
+            ], source: .error)
+        case is CancellationError:
+            return .json(503, ["error": "shutting_down", "message": "the proxy is shutting down"], source: .error)
+        default:
+            return .json(500, ["error": "internal_error", "message": .string((error as? LocalizedError)?.errorDescription ?? String(describing: error))], source: .error)
+        }
+    }
+}
+
+enum ProxyHeaders {
+    static let cassette = HTTPField.Name("X-Cassette")!
+    static let recordError = HTTPField.Name("X-Cassette-Record-Error")!
+}

@@ -1,0 +1,125 @@
+import Foundation
+import WellPlateNetworking
+
+/// Starts the proxy for `record`, `replay` and `run`: opens the store and the cassette, binds,
+/// prints `listening on`, and on shutdown lets in-flight requests finish, closes the store and
+/// prints what happened.
+struct ProxyRunner {
+    var storePath: String
+    var cassette: String
+    /// The session's record mode; a replay that records its misses runs as `missing`.
+    var mode: RecordMode
+    var proxy: ProxyConfiguration
+    var matchingRules: MatchingRules?
+    var redactor: Redactor = .default
+    var sequencePolicy: SequencePolicy = .repeatLast
+    /// `record` or `replay`, for the health endpoint and messages.
+    var modeName: String
+    /// Where request lines and the summary go: stdout for `record`/`replay`, stderr for `run`,
+    /// whose child owns stdout.
+    var outputDescriptor: Int32 = STDOUT_FILENO
+
+    struct Running {
+        let server: ProxyServer
+        let session: CassetteSession
+        let store: CassetteStore
+        let requestLog: RequestLog?
+    }
+
+    /// Opens everything and starts listening; the `listening on` line is printed once bound.
+    func start() async throws -> Running {
+        let recording = mode != .none || proxy.missPolicy == .record
+        let store: CassetteStore
+        do {
+            store = try await CassetteStore.open(path: storePath, access: recording ? .readWrite : .readOnly)
+        } catch {
+            throw CLIError(error.message)
+        }
+        let sessionMode: RecordMode = proxy.missPolicy == .record && mode == .none ? .missing : mode
+        var upstream: CurlTransport?
+        if recording || proxy.missPolicy == .passthrough {
+            var transportConfiguration = CurlTransport.Configuration()
+            transportConfiguration.maxResponseBodySize = proxy.maxBodySize
+            do {
+                upstream = try CurlTransport(configuration: transportConfiguration)
+            } catch {
+                throw CLIError("libcurl could not start: \(error)")
+            }
+        }
+        let options = CassetteSession.Options(
+            cassette: cassette, mode: sessionMode, matchingRules: matchingRules, redactor: redactor,
+            sequencePolicy: sequencePolicy, upstream: recording ? proxy.upstream : nil
+        )
+        let session: CassetteSession
+        do {
+            session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
+        } catch let error as CassetteStoreError {
+            throw CLIError(error.message)
+        }
+        try await checkUsable(session: session, store: store, forwards: upstream != nil)
+
+        var configuration = proxy
+        if configuration.upstream == nil { configuration.upstream = session.recordedUpstream }
+        let requestLog = proxy.logRequests ? RequestLog(descriptor: outputDescriptor) : nil
+        let context = ProxyServerContext(session: session, configuration: configuration, modeName: modeName, requestLog: requestLog)
+        let server = try await ProxyServer.start(context: context)
+        announce(server.address)
+        return Running(server: server, session: session, store: store, requestLog: requestLog)
+    }
+
+    private func checkUsable(session: CassetteSession, store: CassetteStore, forwards: Bool) async throws {
+        if forwards && (proxy.upstream ?? session.recordedUpstream) == nil {
+            throw CLIError.usage("no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
+        }
+        guard mode == .none, proxy.missPolicy != .record, session.index.statistics.interactionCount == 0 else { return }
+        let others = (try? await store.cassettes().map(\.name)) ?? []
+        if others.isEmpty {
+            throw CLIError("\(storePath) holds no recordings; record a session first with `cassette record`")
+        }
+        throw CLIError("\(storePath) has no cassette named \"\(cassette)\"; it has: \(others.joined(separator: ", ")) (pass --cassette NAME)")
+    }
+
+    private func announce(_ address: String) {
+        if !Self.isLoopback(proxy.host) {
+            Terminal.printWarning("listening on \(proxy.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
+        }
+        let line = "listening on \(address)"
+        if outputDescriptor == STDOUT_FILENO {
+            Terminal.printLine(line)
+        } else {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+    }
+
+    /// Graceful stop: no new connections, in-flight requests answered, store closed, summary printed.
+    func stop(_ running: Running) async -> CassetteSession.Counters {
+        await running.server.shutdown()
+        running.requestLog?.flush()
+        do {
+            try await running.store.close()
+        } catch {
+            Terminal.printError(error.message)
+        }
+        let counters = running.session.statistics
+        let unused = running.session.index.statistics.unusedKeys
+        var summary = "recorded \(counters.recorded), replayed \(counters.replayed), missed \(counters.missed)"
+        if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
+        summary += ", unused recordings \(unused.count)"
+        var lines = [summary]
+        if !unused.isEmpty && mode == .none {
+            lines += unused.prefix(10).map { "  unused: \($0)" }
+            if unused.count > 10 { lines.append("  … and \(unused.count - 10) more") }
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        if outputDescriptor == STDOUT_FILENO {
+            Terminal.write(Data(text.utf8))
+        } else {
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+        return counters
+    }
+}

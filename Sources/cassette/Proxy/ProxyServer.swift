@@ -1,0 +1,86 @@
+import Foundation
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOPosix
+
+/// The record/replay reverse proxy: SwiftNIO HTTP/1.1 with keep-alive and pipelining, one
+/// `ProxyHandler` per connection, graceful shutdown that lets in-flight requests finish.
+final class ProxyServer: Sendable {
+    let context: ProxyServerContext
+    private let group: MultiThreadedEventLoopGroup
+    private let quiescing: ServerQuiescingHelper
+    private let channel: any Channel
+    /// `http://HOST:PORT` with the port actually bound.
+    let address: String
+
+    private init(context: ProxyServerContext, group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, channel: any Channel, address: String) {
+        self.context = context
+        self.group = group
+        self.quiescing = quiescing
+        self.channel = channel
+        self.address = address
+    }
+
+    static func start(context: ProxyServerContext) async throws -> ProxyServer {
+        let configuration = context.configuration
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+        let quiescing = ServerQuiescingHelper(group: group)
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(ProxyHandler(server: context))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw CLIError(BindFailure.describe(error, host: configuration.host, port: configuration.port))
+        }
+        let port = channel.localAddress?.port ?? configuration.port
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return ProxyServer(context: context, group: group, quiescing: quiescing, channel: channel, address: "http://\(host):\(port)")
+    }
+
+    /// Stops accepting, lets every in-flight request finish, then stops the event loops.
+    func shutdown() async {
+        let done = group.next().makePromise(of: Void.self)
+        quiescing.initiateShutdown(promise: done)
+        try? await done.futureResult.get()
+        try? await group.shutdownGracefully()
+    }
+}
+
+/// Bind failures in words a user can act on.
+enum BindFailure {
+    static func describe(_ error: any Error, host: String, port: Int) -> String {
+        if let io = error as? IOError {
+            switch io.errnoCode {
+            case EADDRINUSE:
+                return "cannot listen on \(host):\(port): the port is already in use; pick another --port (0 picks a free one)"
+            case EACCES:
+                return "cannot listen on \(host):\(port): permission denied; use a port above 1023"
+            case EADDRNOTAVAIL:
+                return "cannot listen on \(host):\(port): this machine has no such address; use --host 127.0.0.1"
+            default:
+                return "cannot listen on \(host):\(port): \(String(cString: strerror(io.errnoCode)))"
+            }
+        }
+        if error is SocketAddressError {
+            return "cannot listen on \(host):\(port): '\(host)' is not an IP address; pass one such as 127.0.0.1 with --host"
+        }
+        return "cannot listen on \(host):\(port): \(error)"
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WellPlateNetworking
+
+/// What every connection of one proxy shares.
+final class ProxyServerContext: Sendable {
+    let configuration: ProxyConfiguration
+    let responder: ProxyResponder
+    let requestBuilder: ProxyRequestBuilder
+    let endpoints: ProxyEndpoints
+    let requestLog: RequestLog?
+    private let redactor: Redactor
+
+    init(session: CassetteSession, configuration: ProxyConfiguration, modeName: String, requestLog: RequestLog?) {
+        self.configuration = configuration
+        let upstream = configuration.upstream ?? session.recordedUpstream
+        responder = ProxyResponder(session: session, configuration: configuration, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
+        requestBuilder = ProxyRequestBuilder(upstream: upstream)
+        endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now)
+        self.requestLog = requestLog
+        redactor = session.options.redactor
+    }
+
+    /// One line per request: method, path (secrets redacted), status, duration, outcome.
+    func log(head: HTTPRequestHead, statusCode: Int, source: ProxyAnswer.Source, started: NIODeadline) {
+        guard let requestLog else { return }
+        let elapsed = NIODeadline.now() - started
+        let milliseconds = Double(elapsed.nanoseconds) / 1_000_000
+        let path = redactedTarget(head.uri)
+        let status = Terminal.paint(String(statusCode), statusCode >= 500 ? .red : statusCode >= 400 ? .yellow : .green)
+        let outcome: String
+        switch source {
+        case .replayed: outcome = Terminal.paint("replayed", .blue)
+        case .recorded: outcome = Terminal.paint("recorded", .green)
+        case .passthrough: outcome = Terminal.paint("passthrough", .yellow)
+        case .miss: outcome = Terminal.paint("miss", .red)
+        case .error: outcome = Terminal.paint("error", .red)
+        }
+        requestLog.log("\(head.method.rawValue) \(path) \(status) \(String(format: "%.1f", milliseconds))ms \(outcome)")
+    }
+
+    private func redactedTarget(_ target: String) -> String {
+        guard let question = target.firstIndex(of: "?") else { return target }
+        let query = String(target[target.index(after: question)...])
+        return String(target[..<question]) + "?" + redactor.redact(formEncoded: query)
+    }
+}
