@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+
+/// Answers requests from fixture files, or from stubs set up by a test, through the same decoding
+/// and error mapping as the live client, and records every call.
+///
+/// An answer is chosen in this order: a per-endpoint stub (`stub(_:_:…)`, matched with the
+/// registry's pattern rules), then the global response (`setupSuccessResponse`,
+/// `setupErrorResponse`), then the fixture the registry maps the request to (or the default
+/// fixture name). Requests for `EmptyResponse`, which `requestVoid`, `deleteVoid` and `putVoid`
+/// use, succeed without a fixture unless a stub says otherwise.
+///
+/// A fixture that does not fit the requested type throws `APIError.decodingError`, as the live
+/// client does for a response, wrapping a `MockDataError` that names the file and JSON path. A
+/// missing or malformed fixture throws the loader's `MockDataError`.
+public final class MockAPIClient: APIClientProtocol {
+    struct State {
+        var calls: [MockCall] = []
+        var stubs = RouteTable<MockStub>()
+        var globalStub: MockStub?
+    }
+
+    public let registry: MockResponseRegistry
+    /// Its `registry` is this client's, so a missing fixture lists the routes the client knows.
+    public let loader: MockDataLoader
+    /// How long every answer waits, to feel like a network; zero in tests.
+    public let delay: Duration
+    let state = Mutex(State())
+
+    public init(registry: MockResponseRegistry = MockResponseRegistry(), loader: MockDataLoader = MockDataLoader(), delay: Duration = .zero) {
+        var loader = loader
+        loader.registry = registry
+        self.registry = registry
+        self.loader = loader
+        self.delay = delay
+    }
+
+    /// Fixtures from `directory`, routes from its `registry.json` when there is one.
+    /// - Throws: `MockRegistryError` for a malformed `registry.json`.
+    public convenience init(fixturesDirectory directory: URL, delay: Duration = .zero) throws(MockRegistryError) {
+        let registry = try MockResponseRegistry.load(fixturesDirectory: directory)
+        self.init(registry: registry, loader: MockDataLoader(directory: directory), delay: delay)
+    }
+
+    /// The configuration's fixtures directory (with its `registry.json`) and `mockResponseDelay`.
+    /// Without a fixtures directory only stubs and void requests can be answered.
+    /// - Throws: `ConfigError` when the fixtures directory does not exist or the delay is negative,
+    ///   `MockRegistryError` for a malformed `registry.json`.
+    public convenience init(config: AppConfig) throws {
+        guard config.mockResponseDelay >= 0, config.mockResponseDelay.isFinite else {
+            throw ConfigError(source: "configuration", key: "mockResponseDelay", problem: "must not be negative, got \(config.mockResponseDelay)", accepted: "a number of seconds >= 0")
+        }
+        let delay = Duration.seconds(config.mockResponseDelay)
+        guard let path = config.fixturesDirectory else {
+            self.init(delay: delay)
+            return
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ConfigError(source: "configuration", key: "fixturesDirectory", problem: "\"\(path)\" is not a directory; create it or point fixturesDirectory at the folder holding the fixture .json files")
+        }
+        try self.init(fixturesDirectory: URL(fileURLWithPath: path, isDirectory: true), delay: delay)
+    }
+
+    public func request<T: Decodable>(url: URL, method: HTTPMethod, headers: [String: String]?, body: Data?, responseType: T.Type) async throws -> T {
+        let call = MockCall(method: method, url: url, headers: headers ?? [:], body: body, timestamp: Date())
+        let path = RequestPath(url: url)
+        let stub = state.withLock { state -> MockStub? in
+            state.calls.append(call)
+            return state.stubs.match(path, method: method)?.entry.value ?? state.globalStub
+        }
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
+            throw APIError.invalidURL
+        }
+        if delay > .zero {
+            try await Task.sleep(for: delay)
+        } else {
+            try Task.checkCancellation()
+        }
+        if let stub {
+            return try stub.answer(T.self)
+        }
+        if T.self == EmptyResponse.self {
+            return try ResponseDecoding.decode(T.self, from: TransportResponse(statusCode: 204))
+        }
+        return try answerFromFixture(T.self, path: path, method: method)
+    }
+
+    private func answerFromFixture<T: Decodable>(_ type: T.Type, path: RequestPath, method: HTTPMethod) throws -> T {
+        let name = registry.match(path: path, method: method)?.fixture ?? MockResponseRegistry.defaultFixtureName(for: path, method: method)
+        let request = "\(method.rawValue) \(path)"
+        let data: Data
+        do {
+            data = try loader.data(for: name)
+        } catch {
+            var error = error
+            error.request = request
+            throw error
+        }
+        do {
+            return try ResponseDecoding.decode(type, from: TransportResponse(statusCode: 200, body: data))
+        } catch APIError.decodingError(let underlying) {
+            var mismatch = MockDataLoader.mismatch(APIError.decodingError(underlying), fixture: name, file: loader.url(for: name)?.path)
+            mismatch.request = request
+            throw APIError.decodingError(mismatch)
+        }
+    }
+}
