@@ -65,7 +65,7 @@ struct AppConfigTests {
     ] as [(String, String, String?)])
     func badValuesNameTheFileTheKeyAndWhatIsAccepted(json: String, key: String, accepted: String?) throws {
         try withConfigFile(json) { path in
-            do {
+            do throws(ConfigError) {
                 _ = try AppConfig.load(from: path, environmentVariables: [:])
                 Issue.record("\(json) was accepted")
             } catch {
@@ -112,7 +112,7 @@ struct AppConfigTests {
     }
 
     @Test func aBadEnvironmentVariableNamesTheVariable() {
-        do {
+        do throws(ConfigError) {
             _ = try AppConfig.load(from: nil, environmentVariables: ["WELLPLATE_API_TIMEOUT": "ten"])
             Issue.record("accepted a non-numeric timeout")
         } catch {
@@ -121,10 +121,10 @@ struct AppConfigTests {
         }
     }
 
-    @Test(arguments: [ClientMode.mock, .replay])
-    func productionRefusesMockAndReplay(mode: ClientMode) throws {
+    @Test(arguments: [ClientMode.mock, .replay, .record])
+    func productionRefusesEveryModeButLive(mode: ClientMode) throws {
         try withConfigFile(#"{"environment": "production", "mode": "\#(mode.rawValue)"}"#) { path in
-            do {
+            do throws(ConfigError) {
                 _ = try AppConfig.load(from: path, environmentVariables: [:])
                 Issue.record("production accepted \(mode)")
             } catch {

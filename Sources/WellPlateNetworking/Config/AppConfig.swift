@@ -63,14 +63,15 @@ public struct AppConfig: Sendable, Equatable {
         AppConfig(environment: .production, mode: .live, mockResponseDelay: 0)
     }
 
-    /// Throws when the combination cannot be used: production in mock or replay mode, or
+    /// Throws when the combination cannot be used: production in any mode but live, or
     /// out-of-range numbers.
     public func validate(source: String = "configuration") throws(ConfigError) {
-        if environment == .production && (mode == .mock || mode == .replay) {
+        if environment == .production && mode != .live {
+            // Recording production would write real users' data into a cassette.
             throw ConfigError(
                 source: source, key: "mode",
                 problem: "production must talk to the real API, but mode is \"\(mode.rawValue)\"",
-                accepted: "live or record for production; mock and replay only for development and staging"
+                accepted: "live for production; mock, replay and record only for development and staging"
             )
         }
         guard apiTimeout > 0, apiTimeout.isFinite else {
