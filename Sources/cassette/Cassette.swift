@@ -12,9 +12,16 @@ struct Cassette: AsyncParsableCommand {
             Typical loop:
               cassette record --upstream http://127.0.0.1:8081   # use the app against the proxy
               cassette replay                                    # CI: no backend needed
-            """,
+              cassette list                                      # what was recorded
+              cassette show 'GET /api/users'                     # one recording in full
+
+
+            """ + ProxyConfig.fileFormatHelp,
         version: version,
-        subcommands: [RequestCommand.self]
+        subcommands: [
+            RequestCommand.self,
+            ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self, ConfigCommand.self,
+        ]
     )
 }
 
