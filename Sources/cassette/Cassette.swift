@@ -10,11 +10,20 @@ struct Cassette: AsyncParsableCommand {
         abstract: "Record API traffic once, replay it offline, harvest fixtures and catch schema drift.",
         discussion: """
             Typical loop:
-              cassette record --upstream http://127.0.0.1:8081   # use the app against the proxy
-              cassette replay                                    # CI: no backend needed
-            """,
+              cassette record --upstream http://127.0.0.1:8081  # point the app at the proxy
+              cassette replay                                   # CI: no backend needed
+              cassette run --strict -- swift test               # the same, around one command
+              cassette list                                     # what was recorded
+              cassette show 'GET /api/users'                    # one recording in full
+
+
+            """ + ProxyConfig.fileFormatHelp,
         version: version,
-        subcommands: [RecordCommand.self, ReplayCommand.self, RunCommand.self, RequestCommand.self]
+        subcommands: [
+            RecordCommand.self, ReplayCommand.self, RunCommand.self,
+            ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self,
+            RequestCommand.self, ConfigCommand.self,
+        ]
     )
 }
 

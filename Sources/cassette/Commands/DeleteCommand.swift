@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// `cassette delete`: removes the recordings of one key, or a whole cassette.
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete the recordings of a request key, or a whole cassette.",
+        discussion: """
+            With KEY, deletes every recording of that key (all sequence positions) in --cassette, or in \
+            every cassette without it; KEY is looked up like `cassette show` does (exactly, then \
+            normalized). With --all, deletes the whole cassette named by --cassette; --all never works \
+            without --cassette, so a typo cannot empty the store. Prints how many recordings went. \
+            Deleting nothing is an error (status 1) that names what was looked for.
+
+            Examples:
+              cassette delete 'GET /api/users?limit=10'
+              cassette delete GET /api/users/7 --cassette staging
+              cassette delete --cassette staging --all
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("The request key whose recordings to delete, e.g. 'GET /api/users'.", valueName: "key"))
+    var key: [String] = []
+
+    @Flag(help: "Delete the whole cassette named by --cassette.")
+    var all = false
+
+    func validate() throws {
+        if all {
+            guard store.cassette != nil else {
+                throw ValidationError("--all deletes a whole cassette and needs --cassette NAME (it never deletes every cassette at once)")
+            }
+            guard key.isEmpty else {
+                throw ValidationError("give either a KEY or --all, not both")
+            }
+        } else if key.isEmpty {
+            throw ValidationError("name what to delete: a KEY such as 'GET /api/users', or --cassette NAME --all")
+        }
+    }
+
+    enum Outcome: Sendable {
+        case deletedKey(String, count: Int)
+        case deletedCassette(count: Int)
+        case noSuchCassette(known: [String])
+        case notFound(String, KeyLookup.Resolution, storedKeys: Set<String>)
+    }
+
+    func run() async throws {
+        let settings = try store.loadConfig()
+        let opened = try await store.openStore(settings, access: .readWrite)
+        let filter = store.cassette
+        let all = all
+        let text = KeyLookup.text(from: key)
+        let outcome = try await opened.use { store throws(CassetteStoreError) -> Outcome in
+            if all, let filter {
+                let cassettes = try store.cassettes()
+                guard cassettes.contains(where: { $0.name == filter }) else { return .noSuchCassette(known: cassettes.map(\.name)) }
+                return .deletedCassette(count: try store.delete(cassette: filter))
+            }
+            let keys = Set(try store.summaries(cassette: filter).map(\.key))
+            let resolution = KeyLookup.resolve(text, among: keys)
+            guard case .found(let key) = resolution else { return .notFound(text, resolution, storedKeys: keys) }
+            return .deletedKey(key, count: try store.delete(key: key, cassette: filter))
+        }
+        let path = settings.databasePath
+        switch outcome {
+        case .deletedCassette(let count):
+            Terminal.printLine("Deleted cassette \(filter ?? "") (\(Formatting.count(count, "recording"))) from \(path).")
+        case let .deletedKey(key, count):
+            Terminal.printLine("Deleted \(Formatting.count(count, "recording")) of \(key) from \(KeyLookup.scope(path: path, cassette: filter)).")
+        case .noSuchCassette(let known):
+            let list = known.isEmpty ? "it has none" : "cassettes: \(known.joined(separator: ", "))"
+            throw CLIError("\(path) has no cassette named '\(filter ?? "")' (\(list)); nothing deleted")
+        case let .notFound(text, resolution, keys):
+            let error = KeyLookup.notFoundError(text, resolution, storedKeys: keys, scope: KeyLookup.scope(path: path, cassette: filter))
+            throw CLIError(error.message + "; nothing deleted", exitStatus: error.exitStatus)
+        }
+    }
+}

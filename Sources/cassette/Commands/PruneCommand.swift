@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// `cassette prune`: deletes recordings older than a number of days.
+struct PruneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Delete recordings older than a number of days.",
+        discussion: """
+            Deletes every recording made more than DAYS days ago (fractions allowed: 0.5 is twelve \
+            hours), in --cassette or in every cassette, and prints how many went. --dry-run deletes \
+            nothing: it prints how many would go and lists them. Re-record what you still need with \
+            `cassette record`.
+
+            Examples:
+              cassette prune --older-than 30 --dry-run
+              cassette prune --older-than 30
+              cassette prune --older-than 0.25 --cassette staging
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("Delete recordings made more than this many days ago (a positive number).", valueName: "days"))
+    var olderThan: Double
+
+    @Flag(help: "Print what would be deleted without deleting it.")
+    var dryRun = false
+
+    func validate() throws {
+        guard olderThan.isFinite, olderThan > 0 else {
+            throw ValidationError("--older-than must be a positive number of days, got \(olderThan)")
+        }
+    }
+
+    enum Outcome: Sendable {
+        case noSuchCassette(known: [String])
+        case wouldDelete([InteractionSummary])
+        case deleted(Int)
+    }
+
+    func run() async throws {
+        let settings = try store.loadConfig()
+        let cutoff = Date(timeIntervalSinceNow: -olderThan * 86_400)
+        let scope = KeyLookup.scope(path: settings.databasePath, cassette: store.cassette)
+        let filter = store.cassette
+        let days = olderThan == olderThan.rounded() && olderThan < 1e15 ? String(Int64(olderThan)) : String(olderThan)
+        let age = "older than \(days) \(olderThan == 1 ? "day" : "days") (recorded before \(Formatting.timestamp(cutoff)))"
+        let dryRun = dryRun
+        let opened = try await store.openStore(settings, access: dryRun ? .readOnly : .readWrite)
+        let outcome = try await opened.use { store throws(CassetteStoreError) -> Outcome in
+            if let filter {
+                let known = try store.cassettes().map(\.name)
+                guard known.contains(filter) else { return .noSuchCassette(known: known) }
+            }
+            guard !dryRun else {
+                return .wouldDelete(try store.summaries(cassette: filter).filter { $0.recordedAt < cutoff })
+            }
+            return .deleted(try store.prune(recordedBefore: cutoff, cassette: filter))
+        }
+        switch outcome {
+        case .noSuchCassette(let known):
+            let list = known.isEmpty ? "it has none" : "cassettes: \(known.joined(separator: ", "))"
+            throw CLIError("\(settings.databasePath) has no cassette named '\(filter ?? "")' (\(list)); nothing pruned")
+        case .wouldDelete(let doomed):
+            let lines = doomed.map { "  \($0.cassette)  \($0.key)  [\($0.sequence)]  \(Formatting.timestamp($0.recordedAt))" }
+            Terminal.printLine((["Would delete \(Formatting.count(doomed.count, "recording")) \(age) from \(scope)."] + lines).joined(separator: "\n"))
+        case .deleted(let count):
+            Terminal.printLine("Deleted \(Formatting.count(count, "recording")) \(age) from \(scope).")
+        }
+    }
+}

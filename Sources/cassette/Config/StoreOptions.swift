@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// `--db`, `--config` and `--cassette`: the options every command that touches the store shares
+/// (include with `@OptionGroup var store: StoreOptions`).
+struct StoreOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The cassette store (default: \"database\" from the configuration file, else cassettes.db).", valueName: "path"))
+    var db: String?
+
+    @Option(help: ArgumentHelp("The configuration file (default: cassette.json in the working directory, when present).", valueName: "path"))
+    var config: String?
+
+    @Option(help: ArgumentHelp(
+        "The cassette. Recording and replaying default to the --env name, else dev; list, show, delete and prune cover every cassette without it.",
+        valueName: "name"
+    ))
+    var cassette: String?
+
+    func validate() throws {
+        if db?.isEmpty == true { throw ValidationError("--db needs a path to the cassette store") }
+        if config?.isEmpty == true { throw ValidationError("--config needs a path to a configuration file") }
+        if cassette?.isEmpty == true { throw ValidationError("--cassette needs a cassette name") }
+    }
+
+    /// The configuration file's settings with `--db` applied.
+    func loadConfig() throws(CLIError) -> ProxyConfig {
+        var settings = try ProxyConfig.load(explicitPath: config)
+        if let db { settings.databasePath = db }
+        return settings
+    }
+
+    /// The cassette a recording or replaying command uses: `--cassette`, else the environment
+    /// given with `--env`, else `dev`.
+    func cassetteName(environment: String?) -> String {
+        cassette ?? environment ?? ProxyConfig.defaultCassetteName
+    }
+
+    /// Opens the store named by the settings. Every store failure becomes a one-line error.
+    /// For writing, a missing file is created only with `creatingIfMissing` (recording); deleting
+    /// from a file that is not there is a mistake, not a reason to create an empty store.
+    func openStore(_ settings: ProxyConfig, access: CassetteStore.Access, creatingIfMissing: Bool = false) async throws(CLIError) -> CassetteStore {
+        let path = settings.databasePath
+        if access == .readWrite && !creatingIfMissing && !FileManager.default.fileExists(atPath: path) {
+            throw CLIError("\(path) does not exist; record a session first (`cassette record`) or pass --db with the right path")
+        }
+        do {
+            return try await CassetteStore.open(path: path, access: access)
+        } catch {
+            throw CLIError(error)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import WellPlateNetworking
+
+/// A temporary working directory for running `cassette`, with a store filled through the library.
+/// Owned by one test instance and removed with it.
+final class CLIWorkspace {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// `cassettes.db` in the workspace: the path the tool uses when nothing else is configured.
+    var storePath: String { path("cassettes.db") }
+
+    func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+
+    func fileExists(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: path(name))
+    }
+
+    func write(_ text: String, to name: String) throws {
+        let url = directory.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    /// Records `interactions` (and `cassettes`' metadata) into the store at `name`, then closes it.
+    /// Returns them as stored, with ids and sequences.
+    @discardableResult
+    func record(_ interactions: [Interaction], cassettes: [CassetteInfo] = [], into name: String = "cassettes.db") async throws -> [Interaction] {
+        let store = try await CassetteStore.open(path: path(name), access: .readWrite)
+        for info in cassettes {
+            try await store.saveCassette(info)
+        }
+        var stored: [Interaction] = []
+        for interaction in interactions {
+            stored.append(try await store.record(interaction))
+        }
+        try await store.close()
+        return stored
+    }
+
+    /// Runs the real `cassette` binary in the workspace.
+    func run(_ arguments: String..., environment: [String: String] = [:]) async throws -> CommandResult {
+        try await runCassette(arguments, cwd: directory, environment: environment)
+    }
+
+    func run(arguments: [String], environment: [String: String] = [:]) async throws -> CommandResult {
+        try await runCassette(arguments, cwd: directory, environment: environment)
+    }
+
+    /// How many recordings the store holds now.
+    func count(cassette: String? = nil, in name: String = "cassettes.db") async throws -> Int {
+        let store = try await CassetteStore.open(path: path(name), access: .readOnly)
+        let count = try await store.count(cassette: cassette)
+        try await store.close()
+        return count
+    }
+}
+
+/// Interactions shaped like the proxy records them: keyed with the default rules.
+enum Recordings {
+    static let recordedAt = Date(timeIntervalSince1970: 1_750_000_000) // 2025-06-15T15:06:40Z
+
+    static func make(
+        _ method: HTTPMethod = .get,
+        _ target: String,
+        cassette: String = "dev",
+        status: Int = 200,
+        requestHeaders: HTTPFields = [:],
+        requestBody: Data? = nil,
+        responseHeaders: HTTPFields = [.contentType: "application/json"],
+        body: Data = Data(#"{"ok":true}"#.utf8),
+        recordedAt: Date = recordedAt,
+        milliseconds: Int64 = 12
+    ) -> Interaction {
+        let key = RequestKey(method: method, target: target, headerFields: requestHeaders, body: requestBody)
+        return Interaction(
+            cassette: cassette, method: method, url: "http://127.0.0.1:8081\(target)", key: key.rawValue,
+            requestHeaders: requestHeaders, requestBody: requestBody, statusCode: status,
+            responseHeaders: responseHeaders, responseBody: body, recordedAt: recordedAt,
+            duration: .milliseconds(milliseconds)
+        )
+    }
+
+    static func json(_ text: String) -> Data {
+        Data(text.utf8)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct PseudoTerminalError: Error, CustomStringConvertible {
+    let call: String
+    let code: Int32
+    var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
+}
+
+/// Runs `cassette` with stdout on a pseudo-terminal `columns` wide (stderr to a pipe), as a person
+/// at a terminal would, and returns what it printed with the terminal's `\r\n` turned into `\n`.
+func runCassetteOnTerminal(_ arguments: [String], cwd: URL, columns: Int, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String) {
+    // posix_openpt and friends are not visible from Swift's Glibc module; these are the calls they
+    // make on Linux (the request numbers are the same on every architecture Swift supports there).
+    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+    guard master >= 0 else { throw PseudoTerminalError(call: "open(/dev/ptmx)", code: errno) }
+    defer { close(master) }
+    let getNumber: UInt = 0x8004_5430 // TIOCGPTN
+    let setLock: UInt = 0x4004_5431 // TIOCSPTLCK
+    var unlock: Int32 = 0
+    var number: UInt32 = 0
+    guard ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
+        throw PseudoTerminalError(call: "ioctl(TIOCSPTLCK/TIOCGPTN)", code: errno)
+    }
+    let replicaPath = "/dev/pts/\(number)"
+    let replica = open(replicaPath, O_RDWR | O_NOCTTY)
+    guard replica >= 0 else { throw PseudoTerminalError(call: "open(\(replicaPath))", code: errno) }
+    var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+    guard ioctl(replica, UInt(TIOCSWINSZ), &size) == 0 else {
+        close(replica)
+        throw PseudoTerminalError(call: "ioctl(TIOCSWINSZ)", code: errno)
+    }
+
+    let process = Process()
+    process.executableURL = try cassetteExecutable()
+    process.arguments = arguments
+    process.currentDirectoryURL = cwd
+    var variables = ProcessInfo.processInfo.environment
+    variables["COLUMNS"] = nil
+    variables.merge(environment) { _, new in new }
+    process.environment = variables
+    process.standardOutput = FileHandle(fileDescriptor: replica, closeOnDealloc: false)
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    do {
+        try process.run()
+    } catch {
+        close(replica)
+        throw error
+    }
+    // Only the child holds the terminal now, so reading the master ends (EIO) when it exits.
+    close(replica)
+    let output = await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(master, &buffer, buffer.count)
+                if count > 0 {
+                    bytes += buffer[..<count]
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            process.waitUntilExit()
+            continuation.resume(returning: (process.terminationStatus, bytes))
+        }
+    }
+    let text = String(decoding: output.1, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    return (output.0, text)
+}
