@@ -1,1 +1,7 @@
-// placeholder
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+exit(await SampleAPIProgram.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,77 @@
+import NIOHTTP1
+
+/// `/api/users` and `/api/users/{id}`: list, read, create, replace, update and delete.
+struct UsersResource {
+    let store: UserStore
+
+    var routes: [Route] {
+        let store = self.store
+        return [
+            Route(.GET, "/api/users", compressible: true) { request throws(APIFailure) in
+                let offset = try request.nonNegativeInteger("offset") ?? 0
+                let users = store.list().dropFirst(offset)
+                let limited = try request.nonNegativeInteger("limit").map { users.prefix($0) } ?? users
+                return .json(.array(limited.map(\.json)))
+            },
+            Route(.POST, "/api/users") { request throws(APIFailure) in
+                let body = try JSONObjectBody(request)
+                let name = try body.requiredString("name")
+                let email = try body.requiredString("email")
+                let role = try body.optionalString("role") ?? "member"
+                let user = store.create(name: name, email: email, role: role)
+                return .json(user.json, status: .created, headers: ["Location": "/api/users/\(user.id)"])
+            },
+            Route(.GET, "/api/users/{id}") { request throws(APIFailure) in
+                let id = try Self.userID(request)
+                guard let user = store.user(id: id) else { throw Self.notFound(id) }
+                return .json(user.json)
+            },
+            // PUT replaces name and email; the role is kept unless the body sets it.
+            Route(.PUT, "/api/users/{id}") { request throws(APIFailure) in
+                let id = try Self.userID(request)
+                let body = try JSONObjectBody(request)
+                let name = try body.requiredString("name")
+                let email = try body.requiredString("email")
+                let role = try body.optionalString("role")
+                let updated = store.update(id: id) { user in
+                    user.name = name
+                    user.email = email
+                    if let role { user.role = role }
+                }
+                guard let updated else { throw Self.notFound(id) }
+                return .json(updated.json)
+            },
+            Route(.PATCH, "/api/users/{id}") { request throws(APIFailure) in
+                let id = try Self.userID(request)
+                let body = try JSONObjectBody(request)
+                let name = try body.optionalString("name")
+                let email = try body.optionalString("email")
+                let role = try body.optionalString("role")
+                let updated = store.update(id: id) { user in
+                    if let name { user.name = name }
+                    if let email { user.email = email }
+                    if let role { user.role = role }
+                }
+                guard let updated else { throw Self.notFound(id) }
+                return .json(updated.json)
+            },
+            Route(.DELETE, "/api/users/{id}") { request throws(APIFailure) in
+                let id = try Self.userID(request)
+                guard store.delete(id: id) else { throw Self.notFound(id) }
+                return .noContent()
+            },
+        ]
+    }
+
+    private static func userID(_ request: Request) throws(APIFailure) -> Int {
+        let raw = request.pathParameters.first ?? ""
+        guard let id = Int(raw) else {
+            throw .badRequest("User id must be an integer, got \"\(raw)\"")
+        }
+        return id
+    }
+
+    private static func notFound(_ id: Int) -> APIFailure {
+        .notFound("User \(id) not found")
+    }
+}

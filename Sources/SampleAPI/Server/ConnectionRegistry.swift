@@ -1,0 +1,40 @@
+import NIOCore
+import NIOHTTP1
+import Synchronization
+
+/// The open connections, so that shutdown can ask each one to close once its current request is answered.
+final class ConnectionRegistry: Sendable {
+    private struct State {
+        var channels: [ObjectIdentifier: any Channel] = [:]
+        var isQuiescing = false
+    }
+
+    private let state = Mutex(State())
+
+    /// Adds a new connection. One that arrives after shutdown began is told to quiesce at once.
+    func track(_ channel: any Channel) {
+        let quiesceNow = state.withLock { state in
+            state.channels[ObjectIdentifier(channel)] = channel
+            return state.isQuiescing
+        }
+        if quiesceNow { Self.quiesce(channel) }
+    }
+
+    func untrack(_ channel: any Channel) {
+        _ = state.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
+
+    /// Idle connections close now; busy ones close after the response in flight.
+    func quiesceAll() {
+        let channels = state.withLock { state in
+            state.isQuiescing = true
+            return Array(state.channels.values)
+        }
+        channels.forEach(Self.quiesce)
+    }
+
+    private static func quiesce(_ channel: any Channel) {
+        // HTTPServerPipelineHandler acts on this event: see HTTPChannelSetup.
+        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+    }
+}

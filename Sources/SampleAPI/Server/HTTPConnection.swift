@@ -1,0 +1,88 @@
+import NIOCore
+import NIOHTTP1
+
+/// Serves the requests of one connection, one after another, until either side closes it.
+struct HTTPConnection {
+    static let maxBodySize = 8 * 1024 * 1024
+
+    let channel: HTTPConnectionChannel
+    let router: Router
+    let log: RequestLog
+
+    /// Never throws: one connection's failure must not stop the server.
+    func run() async {
+        let remote = channel.channel.remoteAddress?.description ?? "unknown peer"
+        do {
+            try await channel.executeThenClose { inbound, outbound in
+                var pending: PendingRequest?
+                for try await part in inbound {
+                    switch part {
+                    case .head(let head):
+                        pending = PendingRequest(head: head)
+                    case .body(let chunk):
+                        pending?.append(chunk)
+                    case .end:
+                        guard let request = pending.take() else { continue }
+                        let keepAlive = try await respond(to: request, outbound: outbound)
+                        if !keepAlive { return }
+                    }
+                }
+            }
+        } catch {
+            log.connectionError(error, remote: remote)
+        }
+    }
+
+    /// Answers one request; returns whether the connection stays open.
+    private func respond(to pending: PendingRequest, outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws -> Bool {
+        let started = ContinuousClock.now
+        let head = pending.head
+        let response: Response
+        if pending.isTooLarge {
+            response = .error(
+                APIFailure(
+                    status: .payloadTooLarge,
+                    code: "payload_too_large",
+                    message: "Request body is larger than \(Self.maxBodySize) bytes (8 MiB); send a smaller body"
+                )
+            )
+        } else {
+            response = await router.respond(to: Request(head: head, body: pending.body))
+        }
+        // An oversized body was read and dropped; closing keeps the next request from paying for it.
+        let keepAlive = head.isKeepAlive && !pending.isTooLarge
+        let parts = ResponseFraming.parts(for: response, answering: head, keepAlive: keepAlive)
+        try await outbound.write(contentsOf: parts)
+        log.request(head, status: response.status, bodyBytes: response.body?.readableBytes ?? 0, duration: .now - started)
+        return keepAlive
+    }
+}
+
+/// A request whose body is still arriving. Bytes past the limit are counted but not kept.
+struct PendingRequest {
+    let head: HTTPRequestHead
+    private(set) var body: [UInt8] = []
+    private(set) var isTooLarge = false
+
+    init(head: HTTPRequestHead) {
+        self.head = head
+    }
+
+    mutating func append(_ chunk: ByteBuffer) {
+        guard !isTooLarge else { return }
+        if body.count + chunk.readableBytes > HTTPConnection.maxBodySize {
+            isTooLarge = true
+            body = []
+        } else {
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+    }
+}
+
+extension Optional {
+    /// Returns the value and leaves `nil` behind.
+    mutating func take() -> Wrapped? {
+        defer { self = nil }
+        return self
+    }
+}
