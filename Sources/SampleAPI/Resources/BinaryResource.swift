@@ -9,7 +9,7 @@ struct BinaryResource {
     var routes: [Route] {
         [
             Route(.GET, "/api/binary") { request throws(APIFailure) in
-                let size = try request.nonNegativeInteger("size", default: Self.defaultSize, max: Self.maxSize) ?? Self.defaultSize
+                let size = try request.nonNegativeInteger("size", default: Self.defaultSize, max: Self.maxSize)
                 return Response(
                     status: .ok,
                     headers: ["Content-Type": "application/octet-stream"],

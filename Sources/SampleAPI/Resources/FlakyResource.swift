@@ -9,7 +9,7 @@ struct FlakyResource {
         let flaky: RouteHandler = { request throws(APIFailure) in
             // Validate everything before counting, so a rejected request is not an attempt.
             let key = request.queryValue("key") ?? "default"
-            let failures = try request.nonNegativeInteger("failures", default: 1) ?? 1
+            let failures = try request.nonNegativeInteger("failures", default: 1)
             let status = try StatusCodeParameter.parse(request.queryValue("status") ?? "503", name: "Query parameter \"status\"")
             let retryAfter = try request.nonNegativeInteger("retryAfter")
             let attempt = counter.increment(key)

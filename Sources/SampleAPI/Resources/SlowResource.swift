@@ -5,7 +5,7 @@ struct SlowResource {
     var routes: [Route] {
         [
             Route(.GET, "/api/slow") { request throws(APIFailure) in
-                let milliseconds = try request.nonNegativeInteger("ms", default: 1000, max: Self.maxDelay) ?? 1000
+                let milliseconds = try request.nonNegativeInteger("ms", default: 1000, max: Self.maxDelay)
                 // Sleeping suspends this task only; the event loop keeps serving other connections.
                 try? await Task.sleep(for: .milliseconds(milliseconds))
                 return .json(["delayedMs": .integer(milliseconds)])

@@ -8,7 +8,7 @@ struct UsersResource {
         let store = self.store
         return [
             Route(.GET, "/api/users", compressible: true) { request throws(APIFailure) in
-                let offset = try request.nonNegativeInteger("offset") ?? 0
+                let offset = try request.nonNegativeInteger("offset", default: 0)
                 let users = store.list().dropFirst(offset)
                 let limited = try request.nonNegativeInteger("limit").map { users.prefix($0) } ?? users
                 return .json(.array(limited.map(\.json)))

@@ -33,14 +33,19 @@ struct Request: Sendable {
         query.first { $0.name == name }?.value
     }
 
-    /// An optional non-negative integer query parameter.
-    func nonNegativeInteger(_ name: String, default fallback: Int? = nil, max: Int = .max) throws(APIFailure) -> Int? {
-        guard let raw = queryValue(name) else { return fallback }
+    /// An optional non-negative integer query parameter; `nil` when absent.
+    func nonNegativeInteger(_ name: String, max: Int = .max) throws(APIFailure) -> Int? {
+        guard let raw = queryValue(name) else { return nil }
         guard let value = Int(raw), value >= 0, value <= max else {
             let range = max == .max ? "a non-negative integer" : "an integer from 0 to \(max)"
             throw .badRequest("Query parameter \"\(name)\" must be \(range), got \"\(raw)\"")
         }
         return value
+    }
+
+    /// A non-negative integer query parameter with a default.
+    func nonNegativeInteger(_ name: String, default fallback: Int, max: Int = .max) throws(APIFailure) -> Int {
+        try nonNegativeInteger(name, max: max) ?? fallback
     }
 
     private static func parseQuery(_ query: Substring) -> [(name: String, value: String)] {
