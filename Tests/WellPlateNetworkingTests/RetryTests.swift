@@ -100,14 +100,15 @@ struct RetryTests {
     }
 
     @Test func connectionRefusedIsRetriedThenReported() async throws {
-        let port = try Ports.unused()
-        let client = try TestClients.live()
-        do {
-            _ = try await client.get(url: URL(string: "http://127.0.0.1:\(port)/api/health")!, responseType: Health.self)
-            Issue.record("a dead port answered")
-        } catch let error as APIError {
-            #expect(error.category == .cannotConnect)
-            #expect(error.localizedDescription.contains("127.0.0.1:\(port)"))
+        try await Ports.withRefusingPort { port in
+            let client = try TestClients.live()
+            do {
+                _ = try await client.get(url: URL(string: "http://127.0.0.1:\(port)/api/health")!, responseType: Health.self)
+                Issue.record("a dead port answered")
+            } catch let error as APIError {
+                #expect(error.category == .cannotConnect)
+                #expect(error.localizedDescription.contains("127.0.0.1:\(port)"))
+            }
         }
     }
 

@@ -4,11 +4,17 @@ import Glibc
 #endif
 
 enum Ports {
-    /// A loopback port with nothing listening on it: bound once to learn a free number, then closed.
-    static func unused() throws -> Int {
+    /// Runs `body` with a loopback port that refuses connections: the port stays bound (but not
+    /// listening) until `body` returns, so no server started in parallel can take it meanwhile.
+    static func withRefusingPort<R>(_ body: (Int) async throws -> R) async throws -> R {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         defer { close(fd) }
+        let port = try bindLoopback(fd)
+        return try await body(port)
+    }
+
+    private static func bindLoopback(_ fd: Int32) throws -> Int {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
