@@ -11,9 +11,12 @@ struct ProxyAnswer: Sendable {
         case passthrough
         case miss
         case error
+        /// The proxy's own `/__cassette/` endpoints.
+        case endpoint
 
         var headerValue: String {
             switch self {
+            case .endpoint: "endpoint"
             case .replayed: "hit"
             case .recorded: "recorded"
             case .passthrough: "passthrough"

@@ -13,7 +13,7 @@ struct ProxyEndpoints: Sendable {
     func answer(for head: HTTPRequestHead) -> ProxyAnswer {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         guard head.method == .GET || head.method == .HEAD else {
-            return .json(405, ["error": "method_not_allowed", "message": "use GET"], source: .error)
+            return .json(405, ["error": "method_not_allowed", "message": "use GET"], source: .endpoint)
         }
         switch path {
         case "/__cassette/health":
@@ -22,11 +22,11 @@ struct ProxyEndpoints: Sendable {
                 "mode": .string(modeName),
                 "cassette": .string(session.options.cassette),
                 "interactions": .integer(Int64(session.index.statistics.interactionCount)),
-            ], source: .replayed)
+            ], source: .endpoint)
         case "/__cassette/stats":
-            return .json(200, statistics(), source: .replayed)
+            return .json(200, statistics(), source: .endpoint)
         default:
-            return .json(404, ["error": "not_found", "message": "the proxy has /__cassette/health and /__cassette/stats"], source: .error)
+            return .json(404, ["error": "not_found", "message": "the proxy has /__cassette/health and /__cassette/stats"], source: .endpoint)
         }
     }
 

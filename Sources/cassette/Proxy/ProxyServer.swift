@@ -3,13 +3,15 @@ import NIOCore
 import NIOExtras
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// The record/replay reverse proxy: SwiftNIO HTTP/1.1 with keep-alive and pipelining, one
 /// `ProxyHandler` per connection, graceful shutdown that lets in-flight requests finish.
 final class ProxyServer: Sendable {
     let context: ProxyServerContext
     private let group: MultiThreadedEventLoopGroup
-    private let quiescing: ServerQuiescingHelper
+    /// Released before the event loops stop: its deinit touches a promise of theirs.
+    private let quiescing: Mutex<ServerQuiescingHelper?>
     private let channel: any Channel
     /// `http://HOST:PORT` with the port actually bound.
     let address: String
@@ -17,7 +19,7 @@ final class ProxyServer: Sendable {
     private init(context: ProxyServerContext, group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, channel: any Channel, address: String) {
         self.context = context
         self.group = group
-        self.quiescing = quiescing
+        self.quiescing = Mutex(quiescing)
         self.channel = channel
         self.address = address
     }
@@ -56,9 +58,11 @@ final class ProxyServer: Sendable {
 
     /// Stops accepting, lets every in-flight request finish, then stops the event loops.
     func shutdown() async {
-        let done = group.next().makePromise(of: Void.self)
-        quiescing.initiateShutdown(promise: done)
-        try? await done.futureResult.get()
+        if let helper = quiescing.withLock({ $0.take() }) {
+            let done = group.next().makePromise(of: Void.self)
+            helper.initiateShutdown(promise: done)
+            try? await done.futureResult.get()
+        }
         try? await group.shutdownGracefully()
     }
 }

@@ -36,6 +36,7 @@ final class ProxyServerContext: Sendable {
         case .passthrough: outcome = Terminal.paint("passthrough", .yellow)
         case .miss: outcome = Terminal.paint("miss", .red)
         case .error: outcome = Terminal.paint("error", .red)
+        case .endpoint: outcome = Terminal.paint("cassette", .dim)
         }
         requestLog.log("\(head.method.rawValue) \(path) \(status) \(String(format: "%.1f", milliseconds))ms \(outcome)")
     }

@@ -22,9 +22,12 @@ extension RequestKey {
         let ranked = distinct.map { candidate -> (rank: [Int], comparison: KeyComparison, candidate: RequestKey) in
             let comparison = KeyComparison(request: key, recorded: candidate)
             let tier = comparison.samePath ? (comparison.sameMethod ? 0 : 1) : 2
-            let distance = comparison.samePath ? 0 : editDistance(requestSegments, segments(candidate.path))
+            let candidateSegments = segments(candidate.path)
+            let distance = comparison.samePath ? 0 : editDistance(requestSegments, candidateSegments)
+            // Among equally distant paths, one of the same depth (another id) is the likelier intent.
+            let depthDifference = abs(requestSegments.count - candidateSegments.count)
             let rank = [
-                tier, distance, comparison.differingQueryParameters,
+                tier, distance, depthDifference, comparison.differingQueryParameters,
                 comparison.sameOrigin ? 0 : 1, comparison.sameMethod ? 0 : 1, comparison.bodyDiffers ? 1 : 0,
             ]
             return (rank, comparison, candidate)
