@@ -1,0 +1,74 @@
+import Foundation
+
+/// A method and a path pattern: the unit that fixtures, mock routes and inferred schemas are kept
+/// per. `GET /api/users/{id}` covers every recording of `GET /api/users/1`, `/api/users/2`, …
+public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let method: HTTPMethod
+    /// A `MockResponseRegistry` pattern such as `/api/users/{id}`.
+    public let pattern: String
+
+    public init(method: HTTPMethod, pattern: String) {
+        self.method = method
+        self.pattern = pattern
+    }
+
+    public var description: String { "\(method.rawValue) \(pattern)" }
+
+    /// The fixture name harvesting gives this endpoint: the design documents' default name, with
+    /// parameters written without braces (`GET /api/users/{id}` is `mock_api_users_id_get`).
+    public var fixtureName: String {
+        let plain = pattern.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
+        return MockResponseRegistry.defaultFixtureName(for: RequestPath(percentEncodedPath: plain), method: method)
+    }
+
+    public static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
+        (lhs.pattern, lhs.method.rawValue) < (rhs.pattern, rhs.method.rawValue)
+    }
+
+    /// The endpoint of a recorded request: the registry's route when one matches, otherwise a
+    /// pattern derived from the path by turning id-like segments into parameters.
+    public static func of(method: HTTPMethod, url: URL, registry: MockResponseRegistry? = nil) -> Endpoint {
+        let path = RequestPath(url: url)
+        if let match = registry?.match(path: path, method: method) {
+            return Endpoint(method: method, pattern: match.pattern.text)
+        }
+        return Endpoint(method: method, pattern: derivePattern(path))
+    }
+
+    /// `/api/users/42/meals/7` becomes `/api/users/{id}/meals/{id2}`: segments that are numbers,
+    /// UUIDs or long hexadecimal strings are ids; everything else is kept literally.
+    public static func derivePattern(_ path: RequestPath) -> String {
+        var count = 0
+        let segments = path.segments.map { segment -> String in
+            guard isIdentifier(segment) else {
+                // A literal that looks like a parameter would be read as one.
+                return segment.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")
+            }
+            count += 1
+            return count == 1 ? "{id}" : "{id\(count)}"
+        }
+        return "/" + segments.joined(separator: "/")
+    }
+
+    /// Numbers, UUIDs (8-4-4-4-12 hex digits) and hexadecimal strings of 16 characters or more.
+    public static func isIdentifier(_ segment: String) -> Bool {
+        let bytes = Array(segment.utf8)
+        guard !bytes.isEmpty else { return false }
+        if bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { return true }
+        if bytes.count == 36 {
+            for (index, byte) in bytes.enumerated() {
+                if [8, 13, 18, 23].contains(index) {
+                    guard byte == UInt8(ascii: "-") else { return false }
+                } else if !isHexDigit(byte) {
+                    return false
+                }
+            }
+            return true
+        }
+        return bytes.count >= 16 && bytes.allSatisfy(isHexDigit) && bytes.contains { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+    }
+}
