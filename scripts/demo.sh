@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# The main job: builds everything, starts the sample API, and calls it through the live client.
+# The main job: the whole record -> replay loop against the bundled sample API.
+#   1. start the sample API and record a realistic session through the `cassette` proxy
+#   2. stop the sample API, replay the same session offline, every answer from the cassette
+#   3. show what a miss looks like, and the CI one-liner (`cassette run --strict`)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
@@ -8,40 +11,82 @@ echo "==> Building (debug)"
 swift build --product cassette >/dev/null
 swift build --product sample-api >/dev/null
 bin="$(swift build --show-bin-path)"
+export CASSETTE_BIN="$bin/cassette"
 
-workdir="$(mktemp -d)"
-api_pid=""
+work="$(mktemp -d)"
+pids=()
 cleanup() {
-    [ -n "$api_pid" ] && kill "$api_pid" 2>/dev/null && wait "$api_pid" 2>/dev/null || true
-    rm -rf "$workdir"
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
 }
 trap cleanup EXIT
 
-# Starts a server in the background and waits for its "listening on URL" line.
+# Starts a server in the background and prints "PID URL" once it says "listening on URL".
 start_server() {
     local log="$1"; shift
     "$@" >"$log" 2>&1 &
     local pid=$!
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 200); do
         if grep -q '^listening on ' "$log" 2>/dev/null; then
             echo "$pid $(sed -n 's/^listening on //p' "$log" | head -n1)"
             return 0
         fi
         kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; return 1; }
-        sleep 0.1
+        sleep 0.05
     done
     echo "error: $* did not start within 10 s" >&2
     return 1
 }
 
-read -r api_pid api_url < <(start_server "$workdir/sample-api.log" "$bin/sample-api" --port 0)
-echo "==> Sample API listening on $api_url"
+stop_server() {
+    kill -TERM "$1" && wait "$1" 2>/dev/null || true
+}
 
-step() { echo; echo "\$ cassette $*"; "$bin/cassette" "$@"; }
-step request "$api_url/api/health"
-step request "$api_url/api/users/1"
-step request -X POST -d '{"food":"banana","grams":120}' "$api_url/api/nutrition/analyze"
-step request -i -X DELETE "$api_url/api/users/3"
+db="$work/demo.db"
+
 echo
-echo "\$ cassette request $api_url/api/users/42   (a 404, mapped to APIError)"
-"$bin/cassette" request "$api_url/api/users/42" || echo "(exit status $?)"
+echo "==> 1. Record: sample API + cassette record"
+read -r api_pid api_url < <(start_server "$work/api.log" "$bin/sample-api" --port 0)
+pids+=("$api_pid")
+read -r rec_pid rec_url < <(start_server "$work/record.log" "$bin/cassette" record --upstream "$api_url" --db "$db" --port 0)
+pids+=("$rec_pid")
+echo "sample API at $api_url, recording proxy at $rec_url"
+API_BASE_URL="$rec_url" scripts/sample-session.sh
+stop_server "$rec_pid"
+echo
+echo "--- recorder log ---"
+cat "$work/record.log"
+
+echo
+echo "==> 2. The sample API goes away"
+stop_server "$api_pid"
+"$CASSETTE_BIN" request --retries 0 "$api_url/api/health" || echo "(as expected: nothing is listening at $api_url any more)"
+
+echo
+echo "\$ cassette list"
+"$CASSETTE_BIN" list --db "$db"
+
+echo
+echo "==> 3. Replay the same session offline"
+read -r rep_pid rep_url < <(start_server "$work/replay.log" "$bin/cassette" replay --db "$db" --port 0)
+pids+=("$rep_pid")
+API_BASE_URL="$rep_url" scripts/sample-session.sh
+echo
+echo "\$ cassette request -i /api/users/1   (the X-Cassette header says where the answer came from)"
+"$CASSETTE_BIN" request -i "$rep_url/api/users/1"
+
+echo
+echo "==> 4. A request that was never recorded is a miss"
+echo "\$ curl $rep_url/api/users/2"
+curl -s -i "$rep_url/api/users/2" || "$CASSETTE_BIN" request -i --retries 0 "$rep_url/api/users/2" || true
+echo
+stop_server "$rep_pid"
+echo "--- replay log ---"
+cat "$work/replay.log"
+
+echo
+echo "==> 5. The CI one-liner: proxy on a free port around a command, --strict fails on any miss"
+echo "\$ cassette run --strict -- scripts/sample-session.sh"
+SESSION_QUIET=1 "$CASSETTE_BIN" run --db "$db" --strict --quiet -- scripts/sample-session.sh
+echo "exit status $?: every request of the session was answered from the cassette"

@@ -138,9 +138,8 @@ struct RequestCommand: AsyncParsableCommand {
 
     private func printBody(_ response: TransportResponse) {
         guard !response.body.isEmpty else { return }
-        if let object = try? JSONSerialization.jsonObject(with: response.body, options: [.fragmentsAllowed]),
-           let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) {
-            Terminal.write(pretty + Data("\n".utf8))
+        if let value = try? JSONValue(parsing: response.body) {
+            Terminal.write(Data((value.prettyJSON + "\n").utf8))
         } else {
             Terminal.write(response.body)
         }
