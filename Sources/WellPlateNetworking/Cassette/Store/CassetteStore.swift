@@ -269,14 +269,18 @@ public actor CassetteStore {
         }
     }
 
-    /// Closes the file; later calls fail with a clear error. Checkpoints the WAL so the file alone
-    /// holds everything (convenient for committing `cassettes.db`).
+    /// Closes the file; later calls fail with a clear error. A writer checkpoints the WAL so the
+    /// file alone holds everything (convenient for committing `cassettes.db`).
     public func close() throws(CassetteStoreError) {
         guard let connection else { return }
         self.connection = nil
         do {
             if access == .readWrite {
                 try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                // Back to a rollback journal, so readers need no -shm file: a committed or
+                // read-only cassettes.db then opens anywhere. Another writer still attached keeps
+                // WAL on; that is fine, the next writer to close switches.
+                try? connection.execute("PRAGMA journal_mode=DELETE")
             }
             try connection.close()
         } catch {
