@@ -101,25 +101,21 @@ public actor CassetteStore {
                     try connection.cachedStatement("DELETE FROM interactions WHERE cassette = ? AND request_key = ? AND id <= ?")
                         .run(interaction.cassette, interaction.key, lastReplacedRow)
                 }
-                let next = try connection.cachedStatement("SELECT coalesce(max(sequence) + 1, 0) FROM interactions WHERE cassette = ? AND request_key = ?")
-                next.reset()
-                try next.bind(interaction.cassette, interaction.key)
-                stored.sequence = try next.step() ? next.int(at: 0) : 0
-                next.reset()
-                let insert = try connection.cachedStatement("""
-                    INSERT INTO interactions (cassette, method, url, request_key, sequence, request_headers, request_body,
-                        status, response_headers, response_body, content_encoding, recorded_at, duration_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                try insert.run(
-                    stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
-                    HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
-                    HeaderLines.encode(stored.responseHeaders), stored.responseBody, stored.contentEncoding,
-                    stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds
-                )
-                stored.id = connection.lastInsertRowID
+                stored = try Self.insert(interaction, into: connection)
             }
             return stored
+        }
+    }
+
+    /// Stores many interactions in one transaction (imports, generated stores); each gets the next
+    /// free sequence position of its key, in the order given. All or nothing.
+    public func record(batch interactions: [Interaction]) throws(CassetteStoreError) {
+        try writing { connection in
+            try connection.transaction {
+                for interaction in interactions {
+                    try Self.insert(interaction, into: connection)
+                }
+            }
         }
     }
 
@@ -289,6 +285,30 @@ public actor CassetteStore {
     }
 
     // MARK: Plumbing
+
+    /// Inserts one row at the next sequence position of its key; the caller holds a transaction.
+    @discardableResult
+    private static func insert(_ interaction: Interaction, into connection: SQLiteConnection) throws -> Interaction {
+        var stored = interaction
+        let next = try connection.cachedStatement("SELECT coalesce(max(sequence) + 1, 0) FROM interactions WHERE cassette = ? AND request_key = ?")
+        next.reset()
+        try next.bind(interaction.cassette, interaction.key)
+        stored.sequence = try next.step() ? next.int(at: 0) : 0
+        next.reset()
+        let insert = try connection.cachedStatement("""
+            INSERT INTO interactions (cassette, method, url, request_key, sequence, request_headers, request_body,
+                status, response_headers, response_body, content_encoding, recorded_at, duration_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.run(
+            stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
+            HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
+            HeaderLines.encode(stored.responseHeaders), stored.responseBody, stored.contentEncoding,
+            stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds
+        )
+        stored.id = connection.lastInsertRowID
+        return stored
+    }
 
     private func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
         guard let connection else {

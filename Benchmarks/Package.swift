@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Benchmarks live in their own package so they stay out of the product, the test suite and CI;
+// they build in release mode against the project at "..". Run them with Benchmarks/run.sh.
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "WellPlateNetworking", path: ".."),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // Store generation, scale, in-process and schema measurements.
+        .executableTarget(
+            name: "bench-tool",
+            dependencies: [.product(name: "WellPlateNetworking", package: "WellPlateNetworking")]
+        ),
+        // The baseline: a minimal SwiftNIO server returning the same bytes as the replay proxy.
+        .executableTarget(
+            name: "bench-baseline",
+            dependencies: [
+                .product(name: "WellPlateNetworking", package: "WellPlateNetworking"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,131 @@
+import Foundation
+
+/// Turns the raw results of Benchmarks/run.sh into BENCHMARKS.md.
+enum Report {
+    struct WrkResult {
+        var requestsPerSecond: Double
+        var p50: Double
+        var p99: Double
+    }
+
+    static func run(directory: String, duration: String, rounds: String) throws {
+        func json(_ name: String) throws -> [String: Any] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+            return try JSONSerialization.jsonObject(with: data) as! [String: Any]
+        }
+        func wrk(_ prefix: String) throws -> WrkResult {
+            let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(prefix + "-") && $0.hasSuffix(".wrk") }
+            let parsed = try files.map { try parseWrk(String(contentsOfFile: directory + "/" + $0, encoding: .utf8)) }
+            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            return WrkResult(requestsPerSecond: median(parsed.map(\.requestsPerSecond)), p50: median(parsed.map(\.p50)), p99: median(parsed.map(\.p99)))
+        }
+        let baseline = try wrk("baseline")
+        let replay = try wrk("replay")
+        let directC1 = try wrk("direct-c1")
+        let recordC1 = try wrk("record-c1")
+        let directC64 = try wrk("direct-c64")
+        let recordC64 = try wrk("record-c64")
+        let inprocess = try json("inprocess.json")
+        let schema = try json("schema.json")
+        let startup = try json("startup.json")
+        let recorded = try json("recorded-count.json")
+
+        var out = "# Benchmarks\n\n"
+        out += "Produced by `Benchmarks/run.sh` (release build, `wrk -t2 -c64 -d\(duration)s --latency`, \(rounds) alternating round(s), medians) on \(machine()), \(Date().formatted(.iso8601)).\n"
+        out += "Load generator and servers share the machine's cores, so every number sits beside a baseline measured in the same run; the ratios are what to compare across runs.\n\n"
+
+        out += "## 1. Replay throughput and latency\n\n"
+        out += "300 recordings of JSON lists of 200 B, 2 KB and 50 KB, requested in rotation (`Benchmarks/paths.lua`).\n\n"
+        out += "| server | requests/s | p50 | p99 |\n|---|---:|---:|---:|\n"
+        out += "| baseline: minimal SwiftNIO server, same bytes (`bench-baseline`) | \(int(baseline.requestsPerSecond)) | \(ms(baseline.p50)) | \(ms(baseline.p99)) |\n"
+        out += "| `cassette replay` | \(int(replay.requestsPerSecond)) | \(ms(replay.p50)) | \(ms(replay.p99)) |\n\n"
+        let throughputRatio = replay.requestsPerSecond / baseline.requestsPerSecond
+        let p99Ratio = replay.p99 / baseline.p99
+        out += "Throughput ratio **\(pct(throughputRatio))** of the baseline (target ≥ 80%: \(verdict(throughputRatio >= 0.8))); p99 ratio **\(fixed(p99Ratio))×** (target ≤ 2×: \(verdict(p99Ratio <= 2))).\n\n"
+
+        out += "## 2. Record overhead\n\n"
+        out += "`cassette record --mode all` in front of `bench-baseline` serving 300 small recordings; every request is forwarded through libcurl and committed to SQLite before it is answered (\(recorded["interactions"] ?? 0) rows recorded in total).\n\n"
+        out += "| load | straight to upstream | through `cassette record` | difference |\n|---|---:|---:|---:|\n"
+        out += "| 1 connection, p50 | \(ms(directC1.p50)) | \(ms(recordC1.p50)) | +\(ms(recordC1.p50 - directC1.p50)) |\n"
+        out += "| 1 connection, requests/s | \(int(directC1.requestsPerSecond)) | \(int(recordC1.requestsPerSecond)) | \(pct(recordC1.requestsPerSecond / directC1.requestsPerSecond)) |\n"
+        out += "| 64 connections, requests/s | \(int(directC64.requestsPerSecond)) | \(int(recordC64.requestsPerSecond)) | \(pct(recordC64.requestsPerSecond / directC64.requestsPerSecond)) |\n"
+        out += "| 64 connections, p50 | \(ms(directC64.p50)) | \(ms(recordC64.p50)) | +\(ms(recordC64.p50 - directC64.p50)) |\n\n"
+        let added = recordC1.p50 - directC1.p50
+        out += "Added median latency per request: **\(ms(added))** (target < 1 ms: \(verdict(added < 1))).\n\n"
+
+        out += "## 3. Scale\n\n"
+        out += "Stores of small JSON recordings (200 B to 1 KB), opened in a fresh process: `CassetteStore.open` + `CassetteSession.open` (the whole cassette loaded into the in-memory index).\n\n"
+        out += "| interactions | open | resident memory added | body bytes | memory / body bytes | replay lookup (redact + key + index) | index lookup |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+        var openAt100k: Double?
+        var worstMemory = 0.0
+        let scaleFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("scale-") }.sorted { Int($0.dropFirst(6).dropLast(5))! < Int($1.dropFirst(6).dropLast(5))! }
+        for file in scaleFiles {
+            let scale = try json(file)
+            let count = scale["interactions"] as! Int
+            let open = scale["openSeconds"] as! Double
+            if count == 100_000 { openAt100k = open }
+            let memory = scale["memoryPerBodyByte"] as! Double
+            worstMemory = max(worstMemory, memory)
+            out += "| \(count) | \(fixed(open * 1000)) ms | \(mb(scale["residentBytesAdded"] as! Int)) | \(mb(scale["bodyBytes"] as! Int)) | \(fixed(memory))× | \(fixed(scale["replayLookupMicroseconds"] as! Double)) µs | \(fixed(scale["indexLookupMicroseconds"] as! Double)) µs |\n"
+        }
+        if let openAt100k {
+            out += "\nOpening 100,000 interactions: **\(fixed(openAt100k * 1000)) ms** (target < 500 ms: \(verdict(openAt100k < 0.5))). Memory at most **\(fixed(worstMemory))×** the body bytes (target about 2×: \(verdict(worstMemory <= 2.2))).\n\n"
+        }
+
+        out += "## 4. In-process\n\n"
+        out += "| measurement | per second | baseline in the same run | ratio |\n|---|---:|---:|---:|\n"
+        out += "| `ReplayAPIClient.get` (lookup + decode of the mixed recordings) | \(int(inprocess["replayRequestsPerSecond"] as! Double)) | `JSONDecoder` alone on the same bodies: \(int(inprocess["decodeOnlyPerSecond"] as! Double)) | \(pct(inprocess["replayVersusDecodeOnly"] as! Double)) |\n"
+        out += "| request key normalization (`RequestKey`, 7 query parameters) | \(int(inprocess["keysPerSecond"] as! Double)) | `URLComponents` parsing the same targets: \(int(inprocess["urlComponentsPerSecond"] as! Double)) | \(fixed(inprocess["keysVersusURLComponents"] as! Double))× |\n"
+        out += "| schema inference of a \(mb(schema["bytes"] as! Int)) response (parse + infer) | \(fixed(schema["parseAndInferSeconds"] as! Double * 1000)) ms | `JSONSerialization` parse alone: \(fixed(schema["jsonSerializationSeconds"] as! Double * 1000)) ms | parse \(fixed(schema["parseVersusJSONSerialization"] as! Double))× faster |\n\n"
+
+        out += "## 5. Start-up\n\n"
+        out += "| measurement | median of 15 |\n|---|---:|\n"
+        out += "| spawning `/bin/true` (baseline) | \(fixed(startup["processSpawnSeconds"] as! Double * 1000)) ms |\n"
+        out += "| `cassette --version` | \(fixed(startup["versionSeconds"] as! Double * 1000)) ms |\n"
+        out += "| `cassette replay` until `listening on` (300 recordings, 5 MB) | \(fixed(startup["replayListeningSeconds"] as! Double * 1000)) ms |\n\n"
+
+        out += "## Commands\n\n```bash\nBenchmarks/run.sh   # DURATION=\(duration) ROUNDS=\(rounds)\n"
+        out += "# inside it, per round:\nwrk -t2 -c64 -d\(duration)s --latency -s Benchmarks/paths.lua http://127.0.0.1:PORT   # baseline, then cassette replay --cassette bench --port 0\n"
+        out += "wrk -t1 -c1 -d\(duration)s --latency -s Benchmarks/paths.lua ...   # straight to upstream, then through cassette record --mode all\n"
+        out += "bench-tool make-store DB COUNT small && bench-tool scale DB       # for COUNT in 10000 100000 1000000\n"
+        out += "bench-tool inprocess DB; bench-tool schema 10; bench-tool startup cassette DB\n```\n"
+        print(out, terminator: "")
+    }
+
+    static func parseWrk(_ text: String) throws -> WrkResult {
+        var result = WrkResult(requestsPerSecond: 0, p50: 0, p99: 0)
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if line.contains("Requests/sec:"), let value = fields.last.flatMap({ Double($0) }) {
+                result.requestsPerSecond = value
+            } else if fields.count == 2, fields[0] == "50%" {
+                result.p50 = milliseconds(String(fields[1]))
+            } else if fields.count == 2, fields[0] == "99%" {
+                result.p99 = milliseconds(String(fields[1]))
+            }
+        }
+        return result
+    }
+
+    /// wrk prints `812.00us`, `1.23ms` or `1.02s`.
+    static func milliseconds(_ text: String) -> Double {
+        if text.hasSuffix("us") { return (Double(text.dropLast(2)) ?? 0) / 1000 }
+        if text.hasSuffix("ms") { return Double(text.dropLast(2)) ?? 0 }
+        if text.hasSuffix("s") { return (Double(text.dropLast(1)) ?? 0) * 1000 }
+        return Double(text) ?? 0
+    }
+
+    static func machine() -> String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        return "\(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu))"
+    }
+
+    static func int(_ value: Double) -> String { String(Int(value.rounded())) }
+    static func fixed(_ value: Double) -> String { String(format: "%.2f", value) }
+    static func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
+    static func pct(_ value: Double) -> String { String(format: "%.0f%%", value * 100) }
+    static func mb(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+    static func verdict(_ met: Bool) -> String { met ? "met" : "**missed**" }
+}

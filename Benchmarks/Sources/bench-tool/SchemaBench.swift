@@ -1,0 +1,33 @@
+import Foundation
+import WellPlateNetworking
+
+/// One large response through the drift detector's parser and schema inference, beside
+/// Foundation's JSONSerialization parsing the same bytes.
+enum SchemaBench {
+    static func run(megabytes: Int) throws {
+        var parts: [String] = []
+        var size = 0
+        var index = 0
+        while size < megabytes * 1_000_000 {
+            let item = #"{"id":\#(index),"name":"user \#(index)","email":"u\#(index)@example.com","score":\#(Double(index) / 3),"active":\#(index % 2 == 0),"tags":["a","b"],"createdAt":"2026-01-01T00:00:00Z","avatar":\#(index % 5 == 0 ? "null" : "\"https://cdn.example.com/\(index).png\""),"address":{"city":"Paris","zip":"7500\#(index % 10)"}}"#
+            parts.append(item)
+            size += item.utf8.count + 1
+            index += 1
+        }
+        let data = Data(("[" + parts.joined(separator: ",") + "]").utf8)
+        var value: JSONValue = .null
+        let parseSeconds = try Measure.seconds { value = try JSONValue(parsing: data) }
+        var schema = InferredSchema()
+        let inferSeconds = Measure.seconds { schema.add(value) }
+        let foundationSeconds = try Measure.seconds { _ = try JSONSerialization.jsonObject(with: data) }
+        Measure.printJSON([
+            "bytes": data.count,
+            "parseSeconds": parseSeconds,
+            "inferSeconds": inferSeconds,
+            "parseAndInferSeconds": parseSeconds + inferSeconds,
+            "jsonSerializationSeconds": foundationSeconds,
+            "parseVersusJSONSerialization": foundationSeconds / parseSeconds,
+            "properties": schema.items?.propertyNames.count ?? 0,
+        ])
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import WellPlateNetworking
+
+// bench-tool: the in-process half of Benchmarks/run.sh. Every command prints one JSON object.
+//   make-store DB COUNT MIX      generate a store (MIX: mixed = 200 B / 2 KB / 50 KB JSON, small = 200-1000 B)
+//   scale DB                     open time, memory and lookup time of one store (run in a fresh process)
+//   inprocess DB                 ReplayAPIClient requests/s and key normalization/s, with baselines
+//   schema MEGABYTES             JSON parsing and schema inference of one large response, with a baseline
+//   startup CASSETTE DB          start-up times;  count DB: rows;  report DIR DURATION ROUNDS: BENCHMARKS.md
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+do {
+    switch arguments.first {
+    case "make-store" where arguments.count == 4:
+        try await StoreGenerator.make(path: arguments[1], count: Int(arguments[2])!, mix: arguments[3])
+    case "scale" where arguments.count == 2:
+        try await ScaleBench.run(path: arguments[1])
+    case "inprocess" where arguments.count == 2:
+        try await InProcessBench.run(path: arguments[1])
+    case "schema" where arguments.count == 2:
+        try SchemaBench.run(megabytes: Int(arguments[1])!)
+    case "startup" where arguments.count == 3:
+        try StartupBench.run(cassette: arguments[1], store: arguments[2])
+    case "count" where arguments.count == 2:
+        let store = try await CassetteStore.open(path: arguments[1], access: .readOnly)
+        Measure.printJSON(["interactions": try await store.count(cassette: nil)])
+    case "report" where arguments.count == 4:
+        try Report.run(directory: arguments[1], duration: arguments[2], rounds: arguments[3])
+    default:
+        FileHandle.standardError.write(Data("usage: bench-tool make-store DB COUNT MIX | scale DB | inprocess DB | schema MB\n".utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("bench-tool: \(error)\n".utf8))
+    exit(1)
+}

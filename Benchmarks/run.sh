@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Benchmarks: builds in release mode, measures, prints a table and writes BENCHMARKS.md.
+# Kept out of the test suite and out of .ci/run. Needs the machine to itself: no builds meanwhile.
+#   Benchmarks/run.sh            # full run (about 10 minutes after the build)
+#   DURATION=5 ROUNDS=1 Benchmarks/run.sh   # quicker, noisier
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+duration="${DURATION:-10}"
+rounds="${ROUNDS:-3}"
+scales="${SCALES:-10000 100000 1000000}"
+
+scripts/ensure-deps.sh wrk
+
+echo "==> Building in release mode"
+swift build -c release --product cassette >/dev/null
+swift build -c release --product sample-api >/dev/null
+swift build -c release --package-path Benchmarks >/dev/null
+bin="$(swift build -c release --show-bin-path)"
+benchbin="$(swift build -c release --package-path Benchmarks --show-bin-path)"
+
+work="$(mktemp -d)"
+results="$work/results"
+mkdir -p "$results"
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+start_server() {  # LOG CMD... -> prints "PID URL"
+    local log="$1"; shift
+    "$@" >"$log" 2>&1 &
+    local pid=$!
+    for _ in $(seq 1 400); do
+        if grep -q '^listening on ' "$log" 2>/dev/null; then
+            echo "$pid $(sed -n 's/^listening on //p' "$log" | head -n1)"
+            return 0
+        fi
+        kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; return 1; }
+        sleep 0.05
+    done
+    echo "error: $* did not start" >&2; return 1
+}
+stop_server() { kill -TERM "$1" 2>/dev/null; wait "$1" 2>/dev/null || true; }
+
+run_wrk() {  # NAME CONNECTIONS THREADS URL PATHS
+    local name="$1" connections="$2" threads="$3" url="$4" paths="$5"
+    PATHS_FILE="$paths" wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s Benchmarks/paths.lua "$url" >"$results/$name.wrk"
+    echo "    $name: $(grep 'Requests/sec' "$results/$name.wrk")"
+}
+
+echo "==> 1. Replay throughput: cassette replay vs a minimal SwiftNIO server, same bytes"
+"$benchbin/bench-tool" make-store "$work/replay.db" 300 mixed >"$results/replay-store.json"
+read -r base_pid base_url < <(start_server "$work/baseline.log" "$benchbin/bench-baseline" "$work/replay.db")
+pids+=("$base_pid")
+read -r rep_pid rep_url < <(start_server "$work/replay.log" "$bin/cassette" replay --db "$work/replay.db" --cassette bench --port 0)
+pids+=("$rep_pid")
+for round in $(seq 1 "$rounds"); do
+    run_wrk "baseline-$round" 64 2 "$base_url" "$work/replay.db.paths"
+    run_wrk "replay-$round" 64 2 "$rep_url" "$work/replay.db.paths"
+done
+stop_server "$rep_pid"
+stop_server "$base_pid"
+
+echo "==> 2. Record overhead: through cassette record vs straight to the upstream"
+"$benchbin/bench-tool" make-store "$work/upstream.db" 300 small >/dev/null
+read -r up_pid up_url < <(start_server "$work/upstream.log" "$benchbin/bench-baseline" "$work/upstream.db")
+pids+=("$up_pid")
+read -r rec_pid rec_url < <(start_server "$work/record.log" "$bin/cassette" record --upstream "$up_url" --mode all --db "$work/recorded.db" --port 0)
+pids+=("$rec_pid")
+for round in $(seq 1 "$rounds"); do
+    run_wrk "direct-c1-$round" 1 1 "$up_url" "$work/upstream.db.paths"
+    run_wrk "record-c1-$round" 1 1 "$rec_url" "$work/upstream.db.paths"
+    run_wrk "direct-c64-$round" 64 2 "$up_url" "$work/upstream.db.paths"
+    run_wrk "record-c64-$round" 64 2 "$rec_url" "$work/upstream.db.paths"
+done
+stop_server "$rec_pid"
+stop_server "$up_pid"
+"$benchbin/bench-tool" count "$work/recorded.db" >"$results/recorded-count.json"
+
+echo "==> 3. Scale: open time, memory and lookup time"
+for count in $scales; do
+    "$benchbin/bench-tool" make-store "$work/scale.db" "$count" small >"$results/make-$count.json"
+    "$benchbin/bench-tool" scale "$work/scale.db" >"$results/scale-$count.json"
+    echo "    $count: $(cat "$results/scale-$count.json")"
+    rm -f "$work/scale.db" "$work/scale.db.paths"
+done
+
+echo "==> 4. In-process: ReplayAPIClient and key normalization"
+"$benchbin/bench-tool" inprocess "$work/replay.db" >"$results/inprocess.json"
+"$benchbin/bench-tool" schema 10 >"$results/schema.json"
+
+echo "==> 5. Start-up"
+"$benchbin/bench-tool" startup "$bin/cassette" "$work/replay.db" >"$results/startup.json"
+
+"$benchbin/bench-tool" report "$results" "$duration" "$rounds" >"$root/BENCHMARKS.md"
+echo
+cat "$root/BENCHMARKS.md"
