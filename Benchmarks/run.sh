@@ -12,11 +12,11 @@ scales="${SCALES:-10000 100000 1000000}"
 
 scripts/ensure-deps.sh wrk
 
+source scripts/lib.sh
+
 echo "==> Building in release mode"
-swift build -c release --product cassette >/dev/null
-swift build -c release --product sample-api >/dev/null
+bin="$(CONFIGURATION=release build_products cassette)"
 swift build -c release --package-path Benchmarks >/dev/null
-bin="$(swift build -c release --show-bin-path)"
 benchbin="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
 work="$(mktemp -d)"
@@ -29,22 +29,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-start_server() {  # LOG CMD... -> prints "PID URL"
-    local log="$1"; shift
-    "$@" >"$log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 400); do
-        if grep -q '^listening on ' "$log" 2>/dev/null; then
-            echo "$pid $(sed -n 's/^listening on //p' "$log" | head -n1)"
-            return 0
-        fi
-        kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; return 1; }
-        sleep 0.05
-    done
-    echo "error: $* did not start" >&2; return 1
-}
-stop_server() { kill -TERM "$1" 2>/dev/null; wait "$1" 2>/dev/null || true; }
 
 run_wrk() {  # NAME CONNECTIONS THREADS URL PATHS
     local name="$1" connections="$2" threads="$3" url="$4" paths="$5"

@@ -7,10 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh
 
+source scripts/lib.sh
+
 echo "==> Building (debug)"
-swift build --product cassette >/dev/null
-swift build --product sample-api >/dev/null
-bin="$(swift build --show-bin-path)"
+bin="$(build_products cassette sample-api)"
 export CASSETTE_BIN="$bin/cassette"
 
 work="$(mktemp -d)"
@@ -21,27 +21,6 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-
-# Starts a server in the background and prints "PID URL" once it says "listening on URL".
-start_server() {
-    local log="$1"; shift
-    "$@" >"$log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 200); do
-        if grep -q '^listening on ' "$log" 2>/dev/null; then
-            echo "$pid $(sed -n 's/^listening on //p' "$log" | head -n1)"
-            return 0
-        fi
-        kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; return 1; }
-        sleep 0.05
-    done
-    echo "error: $* did not start within 10 s" >&2
-    return 1
-}
-
-stop_server() {
-    kill -TERM "$1" && wait "$1" 2>/dev/null || true
-}
 
 db="$work/demo.db"
 
