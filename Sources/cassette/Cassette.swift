@@ -15,6 +15,8 @@ struct Cassette: AsyncParsableCommand {
               cassette run --strict -- swift test               # the same, around one command
               cassette list                                     # what was recorded
               cassette show 'GET /api/users'                    # one recording in full
+              cassette diff --fixtures Tests/Fixtures           # fixtures against what the API sends
+              cassette schema --out Schemas                     # JSON Schema per endpoint
 
 
             """ + ProxyConfig.fileFormatHelp,
@@ -22,6 +24,7 @@ struct Cassette: AsyncParsableCommand {
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,
             ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self,
+            DiffCommand.self, SchemaCommand.self,
             RequestCommand.self, ConfigCommand.self,
         ]
     )
@@ -42,6 +45,9 @@ enum CassetteMain {
         } catch let error as CLIError {
             Terminal.printError(error.message)
             exit(error.exitStatus)
+        } catch let code as ExitCode where code != .validationFailure {
+            // A command's own status (a wrapped child's, or `diff` finding drift): nothing to print.
+            exit(code.rawValue)
         } catch {
             let code = Cassette.exitCode(for: error)
             if code == .success || error is CleanExit {

@@ -317,6 +317,6 @@ struct SchemaDiffTests {
         let notes = SchemaFinding.Rule.allCases.filter { $0.severity == .note }
         #expect(errors == [.fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch])
         #expect(warnings == [.fieldMissingInFixture, .fixtureHasNull, .formatChanged])
-        #expect(notes == [.fieldOptionalInAPI])
+        #expect(notes == [.fieldOptionalInAPI, .fixtureWithoutRecording, .endpointWithoutFixture])
     }
 }

@@ -17,12 +17,18 @@
 /// - Arrays on both sides: their items are compared at `[*]`, unless either side only ever had
 ///   empty arrays, which say nothing about the items.
 /// - Findings under an ignored path (a pattern matching the path or one of its ancestors) are dropped.
+///
+/// The same rules compare two recordings (last week's against today's): the baseline plays the
+/// fixture, the newer recording plays the API, and `sides` names them in the messages.
 public struct SchemaDiff: Sendable {
     /// Patterns whose findings, and the findings of everything inside them, are dropped.
     public var ignoredPaths: [JSONPath]
+    /// How messages name the two sides.
+    public var sides: Sides
 
-    public init(ignoring ignoredPaths: [JSONPath] = []) {
+    public init(ignoring ignoredPaths: [JSONPath] = [], sides: Sides = .fixtureAndAPI) {
         self.ignoredPaths = ignoredPaths
+        self.sides = sides
     }
 
     /// Parses the ignore patterns, as a command line would pass them.
@@ -33,6 +39,26 @@ public struct SchemaDiff: Sendable {
             paths.append(try JSONPath(pattern))
         }
         self.init(ignoring: paths)
+    }
+
+    /// The names messages give the two sides: the one whose shape is checked (`fixture`) and the
+    /// one it is checked against (`api`).
+    public struct Sides: Sendable, Hashable {
+        public var fixture: String
+        public var api: String
+        /// The names with an article where a sentence needs one: "the fixture", "the API".
+        public var theFixture: String
+        public var theAPI: String
+
+        public init(fixture: String, api: String, theFixture: String? = nil, theAPI: String? = nil) {
+            self.fixture = fixture
+            self.api = api
+            self.theFixture = theFixture ?? fixture
+            self.theAPI = theAPI ?? api
+        }
+
+        /// "fixture has string, API sends number".
+        public static let fixtureAndAPI = Sides(fixture: "fixture", api: "API", theFixture: "the fixture", theAPI: "the API")
     }
 
     /// The findings, sorted by path, then rule. Empty when either side has no samples.
@@ -64,7 +90,7 @@ public struct SchemaDiff: Sendable {
             let actual = fixture.describe(.string)
             findings.append(SchemaFinding(
                 path: path, rule: .formatChanged, expected: expected, actual: actual,
-                message: "format changed: fixture has \(actual), API sends \(expected)"
+                message: "format changed: \(sides.fixture) has \(actual), \(sides.api) sends \(expected)"
             ))
         }
         if fixtureTypes.contains(.object), apiTypes.contains(.object) {
@@ -82,12 +108,12 @@ public struct SchemaDiff: Sendable {
         if api.isNullable, !fixture.isNullable {
             findings.append(SchemaFinding(
                 path: path, rule: .apiSendsNull, expected: expected, actual: actual,
-                message: "API sends null but the fixture never has null; a model must make this optional (API sends \(expected))"
+                message: "\(sides.api) sends null but \(sides.theFixture) never has null; a model must make this optional (\(sides.api) sends \(expected))"
             ))
         } else if fixture.isNullable, !api.isNullable {
             findings.append(SchemaFinding(
                 path: path, rule: .fixtureHasNull, expected: expected, actual: actual,
-                message: "fixture has null but the API never sends null here (API sends \(expected))"
+                message: "\(sides.fixture) has null but \(sides.theAPI) never sends null here (\(sides.api) sends \(expected))"
             ))
         }
     }
@@ -112,7 +138,7 @@ public struct SchemaDiff: Sendable {
             let actual = fixture.describe(type)
             findings.append(SchemaFinding(
                 path: path, rule: rule, expected: expected, actual: actual,
-                message: "\(subject): fixture has \(actual), API sends \(expected)"
+                message: "\(subject): \(sides.fixture) has \(actual), \(sides.api) sends \(expected)"
             ))
         }
         if fixtureOnly.isEmpty, !apiOnly.isEmpty {
@@ -120,7 +146,7 @@ public struct SchemaDiff: Sendable {
             let extra = apiOnly.map(api.describe).joined(separator: " | ")
             findings.append(SchemaFinding(
                 path: path, rule: rule, expected: expected, actual: actual,
-                message: "\(subject): API also sends \(extra), fixture only has \(actual)"
+                message: "\(subject): \(sides.api) also sends \(extra), \(sides.fixture) only has \(actual)"
             ))
         }
     }
@@ -134,20 +160,20 @@ public struct SchemaDiff: Sendable {
                 let actual = fixtureProperty.description
                 findings.append(SchemaFinding(
                     path: childPath, rule: .fieldNotInAPI, expected: "absent", actual: actual,
-                    message: "field not in API: fixture has \(actual), the API never sends this field"
+                    message: "field not in \(sides.api): \(sides.fixture) has \(actual), \(sides.theAPI) never sends this field"
                 ))
             case (nil, let apiProperty?):
                 let expected = apiProperty.description
                 findings.append(SchemaFinding(
                     path: childPath, rule: .fieldMissingInFixture, expected: expected, actual: "absent",
-                    message: "field missing in fixture: API sends \(expected)"
+                    message: "field missing in \(sides.fixture): \(sides.api) sends \(expected)"
                 ))
             case (let fixtureProperty?, let apiProperty?):
                 if fixture.isRequired(name), !api.isRequired(name) {
                     let omitted = api.objectCount - apiProperty.sampleCount
                     findings.append(SchemaFinding(
                         path: childPath, rule: .fieldOptionalInAPI, expected: "optional", actual: "required",
-                        message: "API omits this field in \(omitted) of \(api.objectCount) objects; the fixture always has it"
+                        message: "\(sides.api) omits this field in \(omitted) of \(api.objectCount) objects; \(sides.theFixture) always has it"
                     ))
                 }
                 compare(fixtureProperty, apiProperty, at: childPath, into: &findings)

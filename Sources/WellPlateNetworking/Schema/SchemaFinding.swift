@@ -44,12 +44,17 @@ public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStri
         /// The API sometimes omits a field that every fixture object has. A note, not a warning:
         /// fixtures usually hold one sample, in which every field looks required.
         case fieldOptionalInAPI
+        /// A fixture that no recorded endpoint matches, or whose endpoint was never recorded with a
+        /// 2xx JSON response, so nothing checks it. Reported at `$` by `DriftReport`. Note.
+        case fixtureWithoutRecording
+        /// A recorded endpoint that no fixture covers. Reported at `$` by `DriftReport`. Note.
+        case endpointWithoutFixture
 
         public var severity: Severity {
             switch self {
             case .fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch: .error
             case .fieldMissingInFixture, .fixtureHasNull, .formatChanged: .warning
-            case .fieldOptionalInAPI: .note
+            case .fieldOptionalInAPI, .fixtureWithoutRecording, .endpointWithoutFixture: .note
             }
         }
     }
