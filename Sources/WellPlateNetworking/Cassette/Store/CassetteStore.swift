@@ -53,23 +53,24 @@ public actor CassetteStore {
             throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is empty, not a cassette store; record into it first or pass the right --db")
         }
         do {
+            if writing && FileManager.default.fileExists(atPath: path) {
+                // Vetted without write access first: a writable connection switches the file to WAL
+                // journaling, which would rewrite another application's database or a newer store.
+                let probe = try SQLiteConnection(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+                _ = try refuseForeignOrNewer(probe, path: path)
+                try probe.close()
+            }
             let connection = try SQLiteConnection(path: path, mode: writing ? .readWriteCreate : .readOnly, busyTimeout: busyTimeout)
             if writing && connection.isReadOnly {
                 throw CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable or pass another --db")
             }
-            let version = try connection.userVersion
-            let tables = Set(try connection.tableNames())
-            if version == 0 && !tables.isEmpty && !CassetteSchema.tables.isSubset(of: tables) {
-                throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is an SQLite database of another application (tables: \(tables.sorted().joined(separator: ", "))); pass a different --db")
-            }
+            let (version, tables) = try refuseForeignOrNewer(connection, path: path)
             if writing {
                 do {
                     try CassetteSchema.migrator.migrate(connection)
                 } catch let error as SQLiteSchemaTooNewError {
                     throw CassetteStoreError(.schemaTooNew, path: path, message: error.description)
                 }
-            } else if version > CassetteSchema.migrator.latestVersion {
-                throw CassetteStoreError(.schemaTooNew, path: path, message: SQLiteSchemaTooNewError(path: path, fileVersion: version, supportedVersion: CassetteSchema.migrator.latestVersion, applicationName: "cassette").description)
             } else if version < CassetteSchema.migrator.latestVersion {
                 throw CassetteStoreError(.notACassetteStore, path: path, message: tables.isEmpty
                     ? "\(path) is an empty SQLite database, not a cassette store; record into it first"
@@ -83,6 +84,20 @@ public actor CassetteStore {
         } catch {
             throw CassetteStoreError(.io, path: path, message: "\(path): \(error)")
         }
+    }
+
+    /// Refuses another application's database and a store written by a newer build; returns the
+    /// file's schema version and tables otherwise.
+    private static func refuseForeignOrNewer(_ connection: SQLiteConnection, path: String) throws -> (version: Int, tables: Set<String>) {
+        let version = try connection.userVersion
+        let tables = Set(try connection.tableNames())
+        if version == 0 && !tables.isEmpty && !CassetteSchema.tables.isSubset(of: tables) {
+            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is an SQLite database of another application (tables: \(tables.sorted().joined(separator: ", "))); pass a different --db")
+        }
+        if version > CassetteSchema.migrator.latestVersion {
+            throw CassetteStoreError(.schemaTooNew, path: path, message: SQLiteSchemaTooNewError(path: path, fileVersion: version, supportedVersion: CassetteSchema.migrator.latestVersion, applicationName: "cassette").description)
+        }
+        return (version, tables)
     }
 
     // MARK: Recording

@@ -1,0 +1,37 @@
+import Foundation
+import WellPlateNetworking
+
+/// What a caller can observe of one client call: the decoded value, or the error with its
+/// category, status and message. Two clients agree on a call when their outcomes are equal.
+enum CallOutcome: Equatable, CustomStringConvertible {
+    /// The value re-encoded as JSON with sorted keys (`void` for calls without one).
+    case value(String)
+    case apiError(category: APIError.Category, statusCode: Int?, message: String)
+    /// Anything that is not an `APIError` (a `CassetteMiss`, for instance).
+    case otherError(String)
+
+    static func of(_ call: () async throws -> String) async -> CallOutcome {
+        do {
+            return .value(try await call())
+        } catch let error as APIError {
+            return .apiError(category: error.category, statusCode: error.statusCode, message: error.localizedDescription)
+        } catch {
+            return .otherError("\(type(of: error)): \(error)")
+        }
+    }
+
+    /// `value` encoded the way `.value` holds it.
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONCoding.makeEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    var description: String {
+        switch self {
+        case .value(let json): "value \(json)"
+        case .apiError(let category, let statusCode, let message): "APIError.\(category) \(statusCode.map(String.init) ?? "-"): \(message)"
+        case .otherError(let text): text
+        }
+    }
+}
