@@ -15,13 +15,14 @@ struct Cassette: AsyncParsableCommand {
               cassette run --strict -- swift test               # the same, around one command
               cassette list                                     # what was recorded
               cassette show 'GET /api/users'                    # one recording in full
+              cassette export --fixtures Fixtures               # mock fixtures + registry.json
 
 
             """ + ProxyConfig.fileFormatHelp,
         version: version,
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,
-            ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self,
+            ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self, ExportCommand.self,
             RequestCommand.self, ConfigCommand.self,
         ]
     )
