@@ -15,7 +15,8 @@ struct Cassette: AsyncParsableCommand {
               cassette run --strict -- swift test               # the same, around one command
               cassette list                                     # what was recorded
               cassette show 'GET /api/users'                    # one recording in full
-              cassette diff --fixtures Tests/Fixtures           # fixtures against what the API sends
+              cassette export --fixtures Fixtures               # mock fixtures + registry.json
+              cassette diff --fixtures Fixtures                 # fixtures against what the API sends
               cassette schema --out Schemas                     # JSON Schema per endpoint
 
 
@@ -24,7 +25,7 @@ struct Cassette: AsyncParsableCommand {
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,
             ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self,
-            DiffCommand.self, SchemaCommand.self,
+            ExportCommand.self, DiffCommand.self, SchemaCommand.self,
             RequestCommand.self, ConfigCommand.self,
         ]
     )

@@ -12,7 +12,7 @@ struct StoreOptions: ParsableArguments {
     var config: String?
 
     @Option(help: ArgumentHelp(
-        "The cassette. Recording and replaying default to the --env name, else dev; list, show, delete and prune cover every cassette without it; schema uses the only cassette, else dev.",
+        "The cassette. Recording and replaying default to the --env name, else dev; list, show, delete and prune cover every cassette without it; export and schema use the only cassette, else dev.",
         valueName: "name"
     ))
     var cassette: String?

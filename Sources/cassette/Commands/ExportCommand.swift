@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// `cassette export`: harvests recorded JSON responses into `MockAPIClient` fixtures.
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write recorded JSON responses as mock fixtures, with their routes in registry.json.",
+        discussion: """
+            Turns one cassette into fixtures for MockAPIClient: afterwards a MockAPIClient over DIR \
+            answers the recorded requests with the same decoded values as replaying the cassette does.
+
+            Endpoints: each recording belongs to the route in DIR/registry.json that matches it, and \
+            keeps that route's pattern and fixture name, so hand-made registries are respected. \
+            Otherwise path segments that are ids (numbers, UUIDs, hexadecimal strings of 16 or more \
+            characters) become parameters ({id}, {id2}, ...) and the fixture is named like \
+            mock_api_users_id_get (with _2, _3, ... appended if another endpoint has that name). The \
+            query is ignored, as MockAPIClient ignores it.
+
+            Fixtures: only 2xx responses with a JSON body become fixtures (a Content-Type of .../json \
+            or ...+json, or no Content-Type and a body that parses as JSON). Other statuses, empty \
+            bodies (void requests need no fixture) and non-JSON bodies are listed as skipped with the \
+            reason. Of several recordings of one endpoint the most recent wins (latest recording time, \
+            then highest id). Files are pretty-printed JSON with sorted keys and a final newline; the \
+            configuration's "redact" "jsonFields" are applied again (the store holds bodies redacted \
+            with the rules of recording time).
+
+            Files: a new file is created; a file that holds the same JSON is left as it is; a file \
+            that differs is overwritten only with --force, otherwise it is listed with "would \
+            overwrite" and the command exits with status 1 after writing everything else. Every file \
+            is written atomically, fixtures first and registry.json last, and registry.json gains only \
+            the routes of fixtures that were written or already equal (existing routes are kept; the \
+            file is rewritten in its canonical form only when routes are added). \
+            Running the command twice changes nothing. DIR is created when missing. --dry-run writes \
+            nothing and lists what would change (with the same exit status).
+
+            Without --cassette the store must hold exactly one cassette.
+
+            Examples:
+              cassette export --fixtures Tests/Fixtures
+              cassette export --fixtures Fixtures --cassette staging --dry-run
+              cassette export --fixtures Fixtures --force
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: ArgumentHelp("The fixtures directory (created when missing); its registry.json is read and updated.", valueName: "dir"))
+    var fixtures: String
+
+    @Flag(help: "Overwrite fixture files whose contents differ.")
+    var force = false
+
+    @Flag(help: "List what would be written without writing anything.")
+    var dryRun = false
+
+    func validate() throws {
+        if fixtures.isEmpty { throw ValidationError("--fixtures needs a directory path") }
+    }
+
+    enum Selection: Sendable {
+        case found(cassette: String, interactions: [Interaction])
+        case noSuchCassette(String, known: [String])
+        case empty
+        case ambiguous([String])
+    }
+
+    func run() async throws {
+        let settings = try store.loadConfig()
+        let directory = URL(fileURLWithPath: fixtures, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CLIError.usage("--fixtures \(fixtures) is a file, not a directory; pass a directory (it is created when missing)")
+        }
+        let existing: MockResponseRegistry
+        do {
+            existing = try MockResponseRegistry.load(fixturesDirectory: directory)
+        } catch {
+            throw CLIError.usage("\(error.description); fix it (or move it away) before exporting")
+        }
+
+        let filter = store.cassette
+        let opened = try await store.openStore(settings, access: .readOnly)
+        let selection = try await opened.use { store throws(CassetteStoreError) -> Selection in
+            let cassettes = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
+            if let filter {
+                guard cassettes.contains(filter) else { return .noSuchCassette(filter, known: cassettes) }
+                return .found(cassette: filter, interactions: try store.interactions(cassette: filter))
+            }
+            guard let only = cassettes.first else { return .empty }
+            guard cassettes.count == 1 else { return .ambiguous(cassettes) }
+            return .found(cassette: only, interactions: try store.interactions(cassette: only))
+        }
+        let path = settings.databasePath
+        let (cassette, interactions): (String, [Interaction])
+        switch selection {
+        case let .found(name, found):
+            (cassette, interactions) = (name, found)
+        case .empty:
+            throw CLIError("\(path) holds no recordings; record a session first (`cassette record`) or pass --db with the right path")
+        case .ambiguous(let names):
+            throw CLIError.usage("\(path) holds several cassettes (\(names.joined(separator: ", "))); choose one with --cassette NAME")
+        case let .noSuchCassette(name, known):
+            let list = known.isEmpty ? "it has none with recordings" : "cassettes: \(known.joined(separator: ", "))"
+            throw CLIError("\(path) has no recordings in a cassette named '\(name)' (\(list)); check the --cassette name")
+        }
+
+        let harvest = FixtureHarvester(registry: existing, redactor: settings.redactor).harvest(interactions)
+        let plan = try FixtureExport(harvest: harvest, existing: existing, directory: directory, force: force)
+        if !dryRun {
+            try plan.apply()
+        }
+        Terminal.printLine(report(plan, cassette: cassette, recordings: interactions.count).joined(separator: "\n"))
+        if plan.refusedCount > 0 {
+            let one = plan.refusedCount == 1
+            let files = Formatting.count(plan.refusedCount, "fixture file")
+            throw CLIError("\(files) in \(fixtures) \(one ? "differs" : "differ") from the recordings and \(one ? "was" : "were") not overwritten; check \(one ? "it" : "them") and rerun with --force to replace \(one ? "it" : "them")")
+        }
+    }
+
+    // MARK: Report
+
+    private func report(_ plan: FixtureExport, cassette: String, recordings: Int) -> [String] {
+        var lines: [String] = []
+        for step in plan.steps {
+            let verb: String
+            var detail = Self.describe(step.fixture)
+            switch step.action {
+            case .create: verb = dryRun ? "would create" : "created"
+            case .unchanged: verb = "unchanged"
+            case .overwrite:
+                verb = dryRun ? "would overwrite" : "overwrote"
+                detail += dryRun ? "; differs" : "; differed"
+            case .refuse:
+                verb = "would overwrite"
+                detail += "; differs; use --force"
+            }
+            lines.append("\(verb)  \(step.fixture.fileName)  (\(detail))")
+        }
+        for skipped in plan.skipped {
+            let count = skipped.recordingCount > 1 ? "; \(Formatting.count(skipped.recordingCount, "recording"))" : ""
+            lines.append("skipped  \(skipped.endpoint)  (\(skipped.reason)\(count))")
+        }
+        let routes = Formatting.count(plan.registry.registrations.count, "route")
+        switch plan.registryAction {
+        case .create:
+            lines.append("\(dryRun ? "would create" : "created")  \(MockResponseRegistry.fileName)  (\(routes))")
+        case .update:
+            let added = plan.registry.registrations.count - plan.existingRouteCount
+            lines.append("\(dryRun ? "would update" : "updated")  \(MockResponseRegistry.fileName)  (\(routes), \(added) new)")
+        case .unchanged:
+            lines.append("unchanged  \(MockResponseRegistry.fileName)  (\(routes))")
+        case .none:
+            break
+        }
+        lines.append(summary(plan, cassette: cassette, recordings: recordings))
+        return lines
+    }
+
+    private func summary(_ plan: FixtureExport, cassette: String, recordings: Int) -> String {
+        func count(_ action: FixtureExport.Action) -> Int { plan.steps.count(where: { $0.action == action }) }
+        let parts = [
+            (count(.create), dryRun ? "to create" : "created"),
+            (count(.overwrite), dryRun ? "to overwrite" : "overwritten"),
+            (count(.unchanged), "unchanged"),
+            (count(.refuse), "not overwritten (use --force)"),
+        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        let fixtures = Formatting.count(plan.steps.count, "fixture")
+        let outcome = parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
+        let skipped = plan.skipped.isEmpty ? "" : "; \(Formatting.count(plan.skipped.count, "endpoint")) skipped"
+        let source = "cassette \(cassette) (\(Formatting.count(recordings, "recording")))"
+        let lead = (dryRun ? "Dry run, nothing written. Would export" : "Exported") + " \(fixtures) from \(source) to \(self.fixtures)"
+        return lead + outcome + skipped + "."
+    }
+
+    /// `GET /api/users/{id}, from 3 recordings`.
+    private static func describe(_ fixture: HarvestedFixture) -> String {
+        var text = fixture.endpoints.map(\.description).joined(separator: " and ")
+        text += ", from \(Formatting.count(fixture.recordingCount, "recording"))"
+        if fixture.skippedCount > 0 {
+            text += ", \(fixture.skippedCount) more skipped as not 2xx JSON"
+        }
+        return text
+    }
+}
