@@ -8,6 +8,9 @@ struct HTTPConnection {
     let channel: HTTPConnectionChannel
     let router: Router
     let log: RequestLog
+    /// Asked after every response: during shutdown the connection closes instead of waiting for
+    /// another request (the quiesce event alone can miss a pipelined request it raced with).
+    let isShuttingDown: @Sendable () -> Bool
 
     /// Never throws: one connection's failure must not stop the server.
     func run() async {
@@ -24,7 +27,7 @@ struct HTTPConnection {
                     case .end:
                         guard let request = pending.take() else { continue }
                         let keepAlive = try await respond(to: request, outbound: outbound)
-                        if !keepAlive { return }
+                        if !keepAlive || isShuttingDown() { return }
                     }
                 }
             }
