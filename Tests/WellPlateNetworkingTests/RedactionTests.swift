@@ -179,4 +179,33 @@ final class RedactionTests {
         #expect(misses[0].description.contains("query parameter extra not recorded"))
         #expect(misses[1].description.contains("body differs"))
     }
+
+    @Test func aServerRepeatingASecretDoesNotCarryItIntoTheStore() async throws {
+        try await withSampleAPI { base in
+            try await withRecordingTransport(path: store, mode: .missing, redactor: redactor) { transport in
+                // /api/echo repeats headers, query and body in its JSON answer.
+                var headers = Self.headers("a")
+                headers[.contentType] = "application/json"
+                let live = try await transport.send(.post, base, "/api/echo" + Self.query("a"), headers: headers, body: Self.jsonBody("a"))
+                #expect(String(decoding: live.body, as: UTF8.self).contains(Self.secret("Authorization")), "the caller still gets the live answer")
+            }
+        }
+        #expect(try leaks("a") == [])
+        let echo = try #require(try await storedInteractions(store).first)
+        #expect(echo.responseHeaders[.contentLength] == String(echo.responseBody.count), "Content-Length describes the scrubbed body")
+        #expect(try JSONValue(parsing: echo.responseBody)["method"] == "POST", "the scrubbed body is still JSON")
+    }
+
+    @Test func redactingAResponseFieldKeepsContentLengthTrue() async throws {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/json"
+        fields[.contentLength] = "60"
+        let upstream = FixedUpstream(response: TransportResponse(statusCode: 200, headerFields: fields, body: Data(#"{"access_token":"abcdefghijklmnopqrstuvwxyz0123456789"}"#.utf8)))
+        try await withRecordingTransport(path: store, mode: .missing, redactor: redactor, upstream: upstream) { transport in
+            _ = try await transport.send(.get, URL(string: "http://127.0.0.1:1")!, "/token")
+        }
+        let row = try #require(try await storedInteractions(store).first)
+        #expect(row.responseBody == Data(#"{"access_token":"REDACTED"}"#.utf8))
+        #expect(row.responseHeaders[.contentLength] == String(row.responseBody.count))
+    }
 }

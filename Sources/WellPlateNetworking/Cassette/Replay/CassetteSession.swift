@@ -171,6 +171,11 @@ public final class CassetteSession: Sendable {
         let recordedAt = Date()
         let response = try await upstream.send(request)
         let contentType = response.headerFields[.contentType]
+        // A server may repeat a credential it was sent (an echo, an error quoting the request).
+        let secrets = options.redactor.secretValues(url: request.url, headerFields: request.headerFields, body: request.body)
+        // Redaction can change the body's length; Content-Length must describe the stored body.
+        let storedBody = options.redactor.scrub(options.redactor.redact(body: response.body, contentType: contentType), secrets: secrets)
+        let storedHeaders = Interaction.storedResponseHeaders(response.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
         let interaction = Interaction(
             cassette: options.cassette,
             method: request.method,
@@ -179,8 +184,8 @@ public final class CassetteSession: Sendable {
             requestHeaders: redacted.headerFields,
             requestBody: redacted.body,
             statusCode: response.statusCode,
-            responseHeaders: options.redactor.redact(headers: Interaction.storedResponseHeaders(response.headerFields, bodyCount: response.body.count, statusCode: response.statusCode, method: request.method)),
-            responseBody: options.redactor.redact(body: response.body, contentType: contentType),
+            responseHeaders: options.redactor.scrub(options.redactor.redact(headers: storedHeaders), secrets: secrets),
+            responseBody: storedBody,
             contentEncoding: response.decodedContentEncoding,
             recordedAt: recordedAt,
             duration: response.duration
