@@ -99,7 +99,7 @@ enum ChildCommand {
             exited.continuation.finish()
         }
         do {
-            try process.run()
+            try await start(process)
         } catch {
             Terminal.printError("cannot run \(command[0]): \(error.localizedDescription)")
             return 127
@@ -113,5 +113,20 @@ enum ChildCommand {
         for await value in exited.stream { status = value }
         forwarder.cancel()
         return status
+    }
+
+    /// Swift's pool threads block nearly every signal, and on Linux `Process` hands the starting
+    /// thread's signal mask to the child: started from one of them, COMMAND could be neither
+    /// interrupted nor terminated, not even by the signals forwarded to it. So it is started from
+    /// a thread that blocks none (the proxy's own handlers still receive any signal arriving there).
+    private static func start(_ process: Process) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                var none = sigset_t()
+                sigemptyset(&none)
+                pthread_sigmask(SIG_SETMASK, &none, nil)
+                continuation.resume(with: Result { try process.run() })
+            }
+        }
     }
 }

@@ -27,6 +27,22 @@ final class ProxyServer: Sendable {
     static func start(context: ProxyServerContext) async throws -> ProxyServer {
         let configuration = context.configuration
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+        do {
+            return try await bind(context: context, group: group)
+        } catch {
+            // The quiescing helper's deinit completes a promise on these loops, so it must be gone
+            // before they stop: `bind` has returned, and one task on every loop waits out the loop
+            // threads' last references to it (held by the bind attempt's tasks).
+            for loop in group.makeIterator() {
+                try? await loop.submit {}.get()
+            }
+            try? await group.shutdownGracefully()
+            throw CLIError(BindFailure.describe(error, host: configuration.host, port: configuration.port))
+        }
+    }
+
+    private static func bind(context: ProxyServerContext, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
+        let configuration = context.configuration
         let quiescing = ServerQuiescingHelper(group: group)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
@@ -44,13 +60,7 @@ final class ProxyServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(ProxyHandler(server: context))
                 }
             }
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
-        } catch {
-            try? await group.shutdownGracefully()
-            throw CLIError(BindFailure.describe(error, host: configuration.host, port: configuration.port))
-        }
+        let channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         let port = channel.localAddress?.port ?? configuration.port
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         return ProxyServer(context: context, group: group, quiescing: quiescing, channel: channel, address: "http://\(host):\(port)")

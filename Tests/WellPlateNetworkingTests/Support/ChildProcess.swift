@@ -40,8 +40,9 @@ final class ChildProcess: Sendable {
     private let reapLock = Mutex(false)
 
     /// Starts `executable` (a path) with `arguments`; `environment` entries override the
-    /// test process's own environment.
-    init(executable: String, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// test process's own environment. With `standardOutputOnTerminal` the child's stdout is a
+    /// pseudo-terminal (as for a person at a terminal; lines then end in `\r\n`).
+    init(executable: String, arguments: [String] = [], environment: [String: String] = [:], standardOutputOnTerminal: Bool = false) throws {
         self.executable = executable
         self.arguments = arguments
         var mergedEnvironment = ProcessInfo.processInfo.environment
@@ -50,8 +51,20 @@ final class ChildProcess: Sendable {
             // Glibc's module does not export pipe2, so close-on-exec is set after pipe(). The
             // lock keeps another test's spawn from inheriting these pipes in between: a child
             // holding our write end would delay end-of-file until it exits.
-            let output = try Self.makePipe()
-            let errors = try Self.makePipe()
+            let output: (read: Int32, write: Int32)
+            if standardOutputOnTerminal {
+                let terminal = try PseudoTerminal.open(columns: 120)
+                output = (terminal.master, terminal.replica)
+            } else {
+                output = try Self.makePipe()
+            }
+            let errors: (read: Int32, write: Int32)
+            do {
+                errors = try Self.makePipe()
+            } catch {
+                [output.read, output.write].forEach { _ = close($0) }
+                throw error
+            }
             do {
                 let pid = try Self.spawn(
                     executable,
@@ -93,6 +106,17 @@ final class ChildProcess: Sendable {
             throw ChildProcessError("\(executable) closed stdout without writing a line; stderr: \(standardError)")
         }
         return line
+    }
+
+    /// Waits until stdout satisfies `predicate`, e.g. for a line the child logs after answering.
+    func waitForOutput(timeout: Duration = .seconds(10), _ what: String, until predicate: @escaping @Sendable (String) -> Bool) async throws {
+        let stdout = outputCapture
+        let satisfied = try await withTimeout(timeout, "\(what) on the stdout of \(executable)") {
+            try await stdout.wait(until: predicate)
+        }
+        guard satisfied else {
+            throw ChildProcessError("\(executable) closed stdout before \(what); stdout: \(standardOutput) stderr: \(standardError)")
+        }
     }
 
     /// Sends `signal` unless the child has already exited.
@@ -147,6 +171,23 @@ final class ChildProcess: Sendable {
         termination.fulfil(status)
     }
 
+    /// Closes every descriptor from 3 up in the child. Descriptors the test process opens without
+    /// close-on-exec (Foundation's `Pipe`, used by `runCassette`) would otherwise leak into a
+    /// long-lived child, and another test waiting for end-of-file on that pipe would wait for the
+    /// unrelated child to exit.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        // glibc 2.34+; Swift's Glibc module does not export it. A nil handle is RTLD_DEFAULT.
+        if let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+        for descriptor in open where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+    }
+
     /// Serializes pipe creation and spawning across all children started by the tests.
     private static let spawnLock = Mutex(())
 
@@ -174,6 +215,7 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
+        closeInheritedDescriptors(&actions)
 
         // The test runner may block or ignore signals; the child starts with the defaults.
         var attributes = posix_spawnattr_t()
@@ -211,11 +253,12 @@ func withChildProcess<Result>(
     _ executable: String,
     arguments: [String] = [],
     environment: [String: String] = [:],
+    standardOutputOnTerminal: Bool = false,
     gracePeriod: Duration = .seconds(5),
     _ body: (ChildProcess) async throws -> Result
 ) async throws -> Result {
     let path = executable.contains("/") ? executable : try BuiltProducts.executable(named: executable)
-    let process = try ChildProcess(executable: path, arguments: arguments, environment: environment)
+    let process = try ChildProcess(executable: path, arguments: arguments, environment: environment, standardOutputOnTerminal: standardOutputOnTerminal)
     let outcome: Swift.Result<Result, any Error>
     do {
         outcome = .success(try await body(process))

@@ -9,29 +9,46 @@ struct PseudoTerminalError: Error, CustomStringConvertible {
     var description: String { "\(call) failed: \(String(cString: strerror(code)))" }
 }
 
+enum PseudoTerminal {
+    /// A new pseudo-terminal `columns` wide: the master (for reading what is written to the
+    /// terminal) and the replica (to hand to a child as its stdout). Both are close-on-exec.
+    static func open(columns: Int) throws -> (master: Int32, replica: Int32) {
+        // posix_openpt and friends are not visible from Swift's Glibc module; these are the calls they
+        // make on Linux (the request numbers are the same on every architecture Swift supports there).
+        let master = Glibc.open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard master >= 0 else { throw PseudoTerminalError(call: "open(/dev/ptmx)", code: errno) }
+        let getNumber: UInt = 0x8004_5430 // TIOCGPTN
+        let setLock: UInt = 0x4004_5431 // TIOCSPTLCK
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
+            let error = PseudoTerminalError(call: "ioctl(TIOCSPTLCK/TIOCGPTN)", code: errno)
+            close(master)
+            throw error
+        }
+        let replicaPath = "/dev/pts/\(number)"
+        let replica = Glibc.open(replicaPath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard replica >= 0 else {
+            let error = PseudoTerminalError(call: "open(\(replicaPath))", code: errno)
+            close(master)
+            throw error
+        }
+        var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        guard ioctl(replica, UInt(TIOCSWINSZ), &size) == 0 else {
+            let error = PseudoTerminalError(call: "ioctl(TIOCSWINSZ)", code: errno)
+            close(replica)
+            close(master)
+            throw error
+        }
+        return (master, replica)
+    }
+}
+
 /// Runs `cassette` with stdout on a pseudo-terminal `columns` wide (stderr to a pipe), as a person
 /// at a terminal would, and returns what it printed with the terminal's `\r\n` turned into `\n`.
 func runCassetteOnTerminal(_ arguments: [String], cwd: URL, columns: Int, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String) {
-    // posix_openpt and friends are not visible from Swift's Glibc module; these are the calls they
-    // make on Linux (the request numbers are the same on every architecture Swift supports there).
-    let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
-    guard master >= 0 else { throw PseudoTerminalError(call: "open(/dev/ptmx)", code: errno) }
+    let (master, replica) = try PseudoTerminal.open(columns: columns)
     defer { close(master) }
-    let getNumber: UInt = 0x8004_5430 // TIOCGPTN
-    let setLock: UInt = 0x4004_5431 // TIOCSPTLCK
-    var unlock: Int32 = 0
-    var number: UInt32 = 0
-    guard ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
-        throw PseudoTerminalError(call: "ioctl(TIOCSPTLCK/TIOCGPTN)", code: errno)
-    }
-    let replicaPath = "/dev/pts/\(number)"
-    let replica = open(replicaPath, O_RDWR | O_NOCTTY)
-    guard replica >= 0 else { throw PseudoTerminalError(call: "open(\(replicaPath))", code: errno) }
-    var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
-    guard ioctl(replica, UInt(TIOCSWINSZ), &size) == 0 else {
-        close(replica)
-        throw PseudoTerminalError(call: "ioctl(TIOCSWINSZ)", code: errno)
-    }
 
     let process = Process()
     process.executableURL = try cassetteExecutable()
@@ -53,7 +70,7 @@ func runCassetteOnTerminal(_ arguments: [String], cwd: URL, columns: Int, enviro
     // Only the child holds the terminal now, so reading the master ends (EIO) when it exits.
     close(replica)
     let output = await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             var bytes: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {

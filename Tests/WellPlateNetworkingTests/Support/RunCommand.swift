@@ -41,7 +41,8 @@ func cassetteExecutable() throws -> URL {
 
 /// Runs `cassette` with `arguments` in `cwd` and returns its exit status and output. stdin is
 /// empty, stdout and stderr are pipes (so the tool sees no terminal) and `NO_COLOR` is set.
-/// The blocking reads and the wait run on Dispatch threads, never on the cooperative pool.
+/// The blocking reads and the wait run on threads of their own: on Linux Dispatch's global queues
+/// are the cooperative pool, which a few blocked reads would starve.
 func runCassette(_ arguments: [String], cwd: URL, environment: [String: String] = [:]) async throws -> CommandResult {
     let process = Process()
     process.executableURL = try cassetteExecutable()
@@ -62,7 +63,7 @@ func runCassette(_ arguments: [String], cwd: URL, environment: [String: String] 
     async let output = readToEnd(stdout.fileHandleForReading)
     async let errors = readToEnd(stderr.fileHandleForReading)
     let (outData, errData) = await (output, errors)
-    let status = await onDispatchThread {
+    let status = await onDedicatedThread {
         process.waitUntilExit()
         return process.terminationStatus
     }
@@ -70,11 +71,11 @@ func runCassette(_ arguments: [String], cwd: URL, environment: [String: String] 
 }
 
 private func readToEnd(_ handle: FileHandle) async -> Data {
-    await onDispatchThread { handle.readDataToEndOfFile() }
+    await onDedicatedThread { handle.readDataToEndOfFile() }
 }
 
-private func onDispatchThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+private func onDedicatedThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(returning: work()) }
+        Thread.detachNewThread { continuation.resume(returning: work()) }
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import WellPlateNetworking
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `cassette run -- COMMAND`: the proxy around one command, whose exit status becomes the tool's.
+@Suite("cassette run")
+final class ProxyRunCommandTests {
+    let workspace: CLIWorkspace
+
+    init() throws {
+        workspace = try CLIWorkspace()
+    }
+
+    static let healthBody = #"{"status":"ok"}"#
+
+    func recordHealth() async throws {
+        try await workspace.record([Recordings.make(.get, "/api/health", body: Recordings.json(Self.healthBody))])
+    }
+
+    func run(_ arguments: String...) async throws -> CommandResult {
+        try await workspace.run(arguments: ["run", "--db", workspace.storePath] + arguments)
+    }
+
+    @Test func theCommandReachesTheProxyThroughItsEnvironmentAndItsSuccessIsTheExitStatus() async throws {
+        try await recordHealth()
+        let result = try await run("--", "sh", "-c", #"curl -sf "$CASSETTE_URL/api/health" && test "$API_BASE_URL" = "$CASSETTE_URL""#)
+        #expect(result.status == 0, "\(result)")
+        // The command owns stdout; the proxy's lines go to stderr.
+        #expect(result.stdout == Self.healthBody)
+        #expect(result.stderr.hasPrefix("listening on http://127.0.0.1:"))
+        #expect(result.stderr.contains("GET /api/health 200 "))
+    }
+
+    @Test func aFailingCommandsStatusIsPassedThrough() async throws {
+        try await recordHealth()
+        let result = try await run("--", "sh", "-c", "exit 7")
+        #expect(result.status == 7, "\(result)")
+    }
+
+    @Test func aCommandKilledBySignalExitsWith128PlusTheSignal() async throws {
+        try await recordHealth()
+        let result = try await run("--", "sh", "-c", "kill -TERM $$")
+        #expect(result.status == 128 + 15, "\(result)")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalToCassetteIsForwardedToTheCommand(signal: Int32) async throws {
+        try await recordHealth()
+        let arguments = ["run", "--db", workspace.storePath, "--quiet", "--", "sh", "-c", "echo ready; exec sleep 30"]
+        try await withChildProcess("cassette", arguments: arguments, environment: ["NO_COLOR": "1"]) { process async throws in
+            #expect(try await process.firstLineOfOutput() == "ready")
+            process.send(signal: signal)
+            #expect(try await process.waitForExit(timeout: .seconds(5)) == .exited(128 + signal))
+        }
+    }
+
+    @Test func strictTurnsAMissIntoStatus1WhenTheCommandSucceeded() async throws {
+        try await recordHealth()
+        let missing = #"curl -s "$CASSETTE_URL/api/not-recorded" > /dev/null"#
+        let strict = try await run("--strict", "--", "sh", "-c", missing)
+        #expect(strict.status == 1, "\(strict)")
+        #expect(strict.stderr.contains("--strict: 1 request(s) had no recording"))
+
+        let lenient = try await run("--", "sh", "-c", missing)
+        #expect(lenient.status == 0, "\(lenient)")
+    }
+
+    @Test func aCommandThatDoesNotExistExitsWith127() async throws {
+        try await recordHealth()
+        let result = try await run("--", "no-such-command-for-cassette")
+        #expect(result.status == 127, "\(result)")
+        #expect(result.stderr.contains("no-such-command-for-cassette"))
+    }
+
+    @Test func noCommandIsAUsageError() async throws {
+        try await recordHealth()
+        let result = try await run()
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.split(separator: "\n").first?.contains("give the command to run after --") == true)
+        #expect(result.stdout.isEmpty)
+    }
+}
