@@ -2,8 +2,10 @@ import Foundation
 import HTTPTypes
 
 extension Redactor {
-    /// Secret values are only hunted for when at least this long: shorter ones would match ordinary text.
-    static let minimumSecretLength = 4
+    /// Secret values are only hunted for in responses when at least this long: shorter ones
+    /// (`?key=users`, `Bearer expired`) are ordinary words that a response may rightly contain.
+    /// Real credentials are far longer; the structural redaction of the request covers the rest.
+    static let minimumSecretLength = 8
 
     /// The secret values a request carries (credentials in headers, secret query and form
     /// parameters, configured JSON fields), so they can be scrubbed wherever a server repeats them,
