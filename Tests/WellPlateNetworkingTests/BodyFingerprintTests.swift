@@ -33,6 +33,16 @@ struct BodyFingerprintTests {
         #expect(left.hex != right.hex)
     }
 
+    /// Keys already in cassette stores (the committed cassettes.db among them) must keep matching.
+    @Test("fingerprints of stored recordings stay the same", arguments: [
+        (#"{"name":"Katherine Johnson","email":"katherine@example.com","role":"member"}"#, "de50765e86d23e38"),
+        (#"{"role":"admin"}"#, "78f00e6526ea5134"),
+        (#"{"food":"banana","grams":120}"#, "e5b1bafba432c327"),
+    ])
+    func storedFingerprints(body: String, hex: String) throws {
+        #expect(try #require(F.fingerprint(body, contentType: "application/json")).hex == hex)
+    }
+
     @Test func canonicalJSONIsKeptAndHashed() throws {
         let result = try #require(F.fingerprint(#"{ "b": 2.50, "a": [1, 2] }"#, contentType: "application/json"))
         #expect(result.canonical == CanonicalBody(kind: .json, text: #"{"a":[1,2],"b":2.5}"#))

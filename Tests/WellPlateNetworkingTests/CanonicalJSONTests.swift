@@ -1,29 +1,39 @@
+import Foundation
 import Testing
 @testable import WellPlateNetworking
 
 @Suite("Canonical JSON")
 struct CanonicalJSONTests {
-    private static func canonical(_ text: String) -> String? {
-        CanonicalJSON.parse(text).map { String(decoding: CanonicalJSON.serialize($0), as: UTF8.self) }
+    private static func canonical(_ text: String, ignoring ignoredFields: Set<String> = []) -> String? {
+        canonical(Data(text.utf8), ignoring: ignoredFields)
     }
 
-    @Test("numbers are compared by exact decimal value", arguments: [
+    private static func canonical(_ bytes: Data, ignoring ignoredFields: Set<String> = []) -> String? {
+        CanonicalJSON.canonicalText(of: bytes, ignoring: ignoredFields).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("numbers are written in one canonical decimal form", arguments: [
         ("1", "1"), ("1.0", "1"), ("1e0", "1"), ("10e-1", "1"), ("0.1e1", "1"), ("1.000E+0", "1"),
         ("-0", "0"), ("-0.0e5", "0"), ("0e10", "0"),
         ("100", "100"), ("1e2", "100"), ("2E+3", "2000"), ("-12.50", "-12.5"), ("1.5", "1.5"),
         ("0.001", "0.001"), ("0.000001", "0.000001"), ("1e-7", "1e-7"), ("1.5e-10", "1.5e-10"),
         ("1e20", "100000000000000000000"), ("1e21", "1e21"), ("-1.25e300", "-1.25e300"),
         ("123456789012345678901234567890", "1.2345678901234567890123456789e29"),
-        ("0.10000000000000001", "0.10000000000000001"),
+        ("-98765432109876543210", "-98765432109876543210"),
         ("9007199254740993", "9007199254740993"),
+        ("-9223372036854775808", "-9223372036854775808"),
+        ("0.1", "0.1"), ("123456789.123456789", "123456789.12345679"),
+        ("1.7976931348623157e308", "1.7976931348623157e308"), ("5e-324", "5e-324"), ("1e-400", "0"),
     ])
     func numbers(input: String, expected: String) {
         #expect(Self.canonical(input) == expected)
     }
 
-    @Test func numbersThatOnlyADoubleWouldMergeStayDifferent() {
-        #expect(Self.canonical("0.1") != Self.canonical("0.10000000000000001"))
+    @Test func integersStayExactWhileDecimalsAreComparedAsDoubles() {
         #expect(Self.canonical("9007199254740992") != Self.canonical("9007199254740993"))
+        #expect(Self.canonical("100000000000000000000001") != Self.canonical("100000000000000000000000"))
+        #expect(Self.canonical("0.10000000000000001") == "0.1")
+        #expect(Self.canonical("9007199254740993.0") == Self.canonical("9007199254740992"))
     }
 
     @Test("objects are sorted by key bytes and whitespace dropped", arguments: [
@@ -41,6 +51,11 @@ struct CanonicalJSONTests {
         #expect(Self.canonical(input) == expected)
     }
 
+    @Test func keysThatDifferOnlyInUnicodeNormalizationStayApart() {
+        let canonical = Self.canonical("{\"\u{E9}\":1,\"e\u{301}\":2}")
+        #expect(canonical.map { Array($0.utf8) } == Array("{\"e\u{301}\":2,\"\u{E9}\":1}".utf8))
+    }
+
     @Test("strings are unescaped where JSON allows and control characters escaped", arguments: [
         (#""\u00e9""#, "\"\u{e9}\""),
         (#""\/""#, #""/""#),
@@ -56,30 +71,32 @@ struct CanonicalJSONTests {
     @Test("text that is not JSON is rejected", arguments: [
         "", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul", "{'a':1}",
         "\"unterminated", "\"tab\there\"", #""\x""#, #""\ud800""#, #""\udc00x""#, "[1] [2]", "1e1000000000", "NaN",
+        "1e400", "[-1.8e308]",
     ])
     func rejected(input: String) {
-        #expect(CanonicalJSON.parse(input) == nil)
+        #expect(Self.canonical(input) == nil)
     }
 
     @Test func invalidUTF8InsideAStringIsRejected() {
         for bytes: [UInt8] in [[0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xFF, 0x22], [0x22, 0xE0, 0x80, 0x80, 0x22]] {
-            #expect(bytes.withUnsafeBufferPointer { CanonicalJSON.parse($0) } == nil)
+            #expect(Self.canonical(Data(bytes)) == nil)
         }
-        let valid: [UInt8] = [0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22]
-        #expect(valid.withUnsafeBufferPointer { CanonicalJSON.parse($0) } == .string("\u{1F600}"))
+        #expect(Self.canonical(Data([0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22])) == "\"\u{1F600}\"")
     }
 
     @Test func nestingBeyondTheDepthLimitIsRejectedWithoutCrashing() {
-        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        #expect(CanonicalJSON.parse(deep) == nil)
-        let allowed = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        #expect(CanonicalJSON.parse(allowed) != nil)
+        func nested(_ levels: Int) -> String { String(repeating: "[", count: levels) + "1" + String(repeating: "]", count: levels) }
+        #expect(Self.canonical(nested(10_000)) == nil)
+        #expect(Self.canonical(nested(CanonicalJSON.maximumDepth + 1)) == nil)
+        #expect(Self.canonical(nested(CanonicalJSON.maximumDepth)) == nested(CanonicalJSON.maximumDepth))
     }
 
     @Test func ignoredKeysAreDroppedAtAnyDepth() {
-        var text = #"{"ts":1,"meal":{"TS":2,"grams":100},"list":[{"ts":3}]}"#
-        let value = text.withUTF8 { CanonicalJSON.parse($0, ignoring: ["ts"]) }
-        let canonical = value.map { String(decoding: CanonicalJSON.serialize($0), as: UTF8.self) }
-        #expect(canonical == #"{"list":[{}],"meal":{"grams":100}}"#)
+        let text = #"{"ts":1,"meal":{"TS":2,"grams":100},"list":[{"ts":3}]}"#
+        #expect(Self.canonical(text, ignoring: ["ts"]) == #"{"list":[{}],"meal":{"grams":100}}"#)
+    }
+
+    @Test func aDuplicateOfAnIgnoredKeyIsDroppedToo() {
+        #expect(Self.canonical(#"{"ts":1,"a":2,"TS":3,"ts":4}"#, ignoring: ["ts"]) == #"{"a":2}"#)
     }
 }

@@ -71,6 +71,17 @@ struct JSONParserTests {
         #expect(object["k0"] == "last")
     }
 
+    @Test("keys that are equal only under Unicode normalization stay two members, in small and wide objects", arguments: [3, 20])
+    func keysAreComparedByCodePoints(width: Int) throws {
+        let others = (0..<width).map { "\"k\($0)\":\($0)" }
+        let value = try JSONValue(parsing: "{" + (others + ["\"\u{E9}\":1", "\"e\u{301}\":2", "\"\u{E9}\":3"]).joined(separator: ",") + "}")
+        let object = try #require(value.objectValue)
+        #expect(object.keys.suffix(2).map { Array($0.utf8) } == [Array("\u{E9}".utf8), Array("e\u{301}".utf8)])
+        #expect(object["\u{E9}"] == 3)
+        #expect(object["e\u{301}"] == 2)
+        #expect(value == value)
+    }
+
     @Test("object equality ignores key order, number equality does not ignore integer versus fraction")
     func equalitySemantics() throws {
         #expect(try JSONValue(parsing: #"{"a":1,"b":2}"#) == JSONValue(parsing: #"{"b":2,"a":1}"#))

@@ -41,6 +41,8 @@ struct KeyDifferenceTests {
         (#"{"a":"x"}"#, #"{"a":{"b":1}}"#, #"body differs: $.a "x" vs {"b":1}"#),
         (#"[1]"#, #"{"a":1}"#, #"body differs: $ [1] vs {"a":1}"#),
         (#"{"password":"one"}"#, #"{"password":"two"}"#, "body differs: $.password differs"),
+        (#"{"password":"same","z":1}"#, #"{"password":"same","z":2}"#, "body differs: $.z 1 vs 2"),
+        (#"{"grams":1.50,"n":[1e21]}"#, #"{"grams":1.5,"n":[1.0]}"#, "body differs: $.n[0] 1e21 vs 1"),
         (#"{"a":{"Access_Token":{"x":"one"}}}"#, #"{"a":{"Access_Token":{"x":"two"}}}"#, "body differs: $.a.Access_Token differs"),
     ])
     func jsonDetail(request: String, recorded: String, expected: String) {

@@ -1,7 +1,9 @@
 /// The members of a JSON object in document order, with unique keys.
 ///
-/// Lookups are linear: response objects are small, and keeping one array (rather than an array
-/// plus a dictionary) makes parsing cheaper. Equality ignores member order.
+/// Keys are compared by their UTF-8 bytes (Unicode code points), as JSON and JavaScript compare
+/// them: `"é"` written precomposed and as `e` + U+0301 are two keys, although `String ==` calls them
+/// equal. Lookups are linear: response objects are small, and keeping one array (rather than an
+/// array plus a dictionary) makes parsing cheaper. Equality ignores member order.
 public struct JSONObject: Sendable {
     public typealias Element = (key: String, value: JSONValue)
 
@@ -28,7 +30,14 @@ public struct JSONObject: Sendable {
     public var keys: [String] { members.map(\.key) }
 
     public func index(forKey key: String) -> Int? {
-        members.firstIndex { $0.key == key }
+        members.firstIndex { Self.isSameKey($0.key, key) }
+    }
+
+    /// Byte-for-byte key equality. `String ==` goes first because it is the fast way to a "no";
+    /// its "yes" also covers canonically equivalent keys, which the byte check then tells apart.
+    @inline(__always)
+    static func isSameKey(_ lhs: String, _ rhs: String) -> Bool {
+        lhs == rhs && lhs.utf8.elementsEqual(rhs.utf8)
     }
 
     /// Reading returns the member's value; assigning replaces it in place or appends a new member;
@@ -67,6 +76,7 @@ extension JSONObject: RandomAccessCollection {
     public subscript(position: Int) -> Element { members[position] }
 }
 
+// Hashing a key's String is normalization-insensitive, so keys equal byte for byte hash alike.
 extension JSONObject: Hashable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }

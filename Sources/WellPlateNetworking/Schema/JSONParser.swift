@@ -160,7 +160,7 @@ struct JSONParser {
         }
         // Small objects find duplicate keys by a linear scan; larger ones switch to a dictionary
         // so that wide objects stay linear overall.
-        var keyIndex: [String: Int]?
+        var keyIndex: [ExactKey: Int]?
         while true {
             guard position < bytes.count else {
                 throw error(.unexpectedEndOfInput, at: position, "the input ends inside an object; add the missing '}'")
@@ -185,16 +185,16 @@ struct JSONParser {
             let value = try parseValue()
 
             if keyIndex == nil, members.count >= 8 {
-                keyIndex = Dictionary(members.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+                keyIndex = Dictionary(members.enumerated().map { (ExactKey($1.key), $0) }, uniquingKeysWith: { first, _ in first })
             }
             if keyIndex != nil {
-                if let existing = keyIndex![key] {
+                if let existing = keyIndex![ExactKey(key)] {
                     members[existing].value = value
                 } else {
-                    keyIndex![key] = members.count
+                    keyIndex![ExactKey(key)] = members.count
                     members.append((key, value))
                 }
-            } else if let existing = members.firstIndex(where: { $0.key == key }) {
+            } else if let existing = members.firstIndex(where: { JSONObject.isSameKey($0.key, key) }) {
                 members[existing].value = value
             } else {
                 members.append((key, value))
@@ -218,6 +218,24 @@ struct JSONParser {
         }
         depth -= 1
         return .object(JSONObject(uniqueMembers: members))
+    }
+
+    /// An object key for the duplicate index, equal to another only byte for byte, as `JSONObject` compares keys.
+    private struct ExactKey: Hashable {
+        let text: String
+
+        init(_ text: String) {
+            self.text = text
+        }
+
+        static func == (lhs: ExactKey, rhs: ExactKey) -> Bool {
+            JSONObject.isSameKey(lhs.text, rhs.text)
+        }
+
+        // String hashing ignores normalization: keys equal byte for byte hash alike, equivalent ones merely collide.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(text)
+        }
     }
 
     @inline(__always)

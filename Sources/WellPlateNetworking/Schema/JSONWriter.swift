@@ -39,14 +39,31 @@ extension JSONValue {
     }
 }
 
-private struct JSONWriter {
+/// Writes `JSONValue`s, either as `JSONWritingOptions` say or in the canonical form of request
+/// keys (`CanonicalJSON`), which shares everything but how numbers are written and which keys are left out.
+struct JSONWriter {
     let isPretty: Bool
     let sortsKeys: Bool
+    /// Numbers in the canonical decimal form of `CanonicalJSON.appendNumber` (`1` for `1.0`, `1e21` for `1e+21`).
+    let writesCanonicalNumbers: Bool
+    /// Lower-cased names of object keys left out at any depth, compared with the key lower-cased.
+    let omittedKeys: Set<String>
     var output: [UInt8] = []
 
     init(options: JSONWritingOptions) {
         isPretty = options.contains(.prettyPrinted)
         sortsKeys = options.contains(.sortedKeys)
+        writesCanonicalNumbers = false
+        omittedKeys = []
+        output.reserveCapacity(256)
+    }
+
+    /// Compact, keys sorted by their UTF-8 bytes, canonical numbers, `omittedKeys` left out.
+    init(canonicalOmitting omittedKeys: Set<String>) {
+        isPretty = false
+        sortsKeys = true
+        writesCanonicalNumbers = true
+        self.omittedKeys = omittedKeys
         output.reserveCapacity(256)
     }
 
@@ -54,13 +71,21 @@ private struct JSONWriter {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
+        // Already canonical in both forms: whole, below 1e21, and `-0` parses as 0.
         case .integer(let integer): output.append(contentsOf: String(integer).utf8)
-        case .bigInteger(let literal): output.append(contentsOf: literal.utf8)
-        case .number(let number):
-            if number.isFinite {
-                output.append(contentsOf: number.description.utf8)
+        case .bigInteger(let literal):
+            if writesCanonicalNumbers {
+                CanonicalJSON.appendNumber(bigInteger: literal, to: &output)
             } else {
+                output.append(contentsOf: literal.utf8)
+            }
+        case .number(let number):
+            if !number.isFinite {
                 append("null")
+            } else if writesCanonicalNumbers {
+                CanonicalJSON.appendNumber(number, to: &output)
+            } else {
+                output.append(contentsOf: number.description.utf8)
             }
         case .string(let string): write(string: string)
         case .array(let elements):
@@ -68,7 +93,10 @@ private struct JSONWriter {
                 $0.write(elements[$1], indentation: indentation + 2)
             }
         case .object(let object):
-            let members = sortsKeys ? object.sortedMembers : object.members
+            var members = sortsKeys ? object.sortedMembers : object.members
+            if !omittedKeys.isEmpty {
+                members.removeAll { omittedKeys.contains($0.key.lowercased()) }
+            }
             writeContainer(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), count: members.count, indentation: indentation) {
                 $0.write(string: members[$1].key)
                 $0.output.append(UInt8(ascii: ":"))

@@ -24,11 +24,14 @@ enum BodyDifference {
     // MARK: JSON
 
     /// Depth-first in canonical order (sorted keys, then array positions), so the answer is deterministic.
-    private static func firstDifference(_ left: CanonicalJSONValue, _ right: CanonicalJSONValue, path: String, isSecret: Bool) -> String? {
-        if left == right { return nil }
-        if isSecret { return "\(path) differs" }
+    /// Values are compared by their canonical text, byte for byte, as the fingerprint compares them.
+    private static func firstDifference(_ left: JSONValue, _ right: JSONValue, path: String, isSecret: Bool) -> String? {
+        if isSecret {
+            return CanonicalJSON.canonicalText(of: left) == CanonicalJSON.canonicalText(of: right) ? nil : "\(path) differs"
+        }
         switch (left, right) {
-        case let (.object(leftMembers), .object(rightMembers)):
+        case let (.object(leftObject), .object(rightObject)):
+            let leftMembers = leftObject.sortedMembers, rightMembers = rightObject.sortedMembers
             var leftIndex = 0, rightIndex = 0
             while leftIndex < leftMembers.count || rightIndex < rightMembers.count {
                 if rightIndex == rightMembers.count
@@ -58,9 +61,12 @@ enum BodyDifference {
                 }
             }
             if leftElements.count < rightElements.count { return "\(path)[\(leftElements.count)] missing" }
-            return "\(path)[\(rightElements.count)] not recorded"
+            if leftElements.count > rightElements.count { return "\(path)[\(rightElements.count)] not recorded" }
+            return nil
         default:
-            return "\(path) \(render(left)) vs \(render(right))"
+            let leftText = CanonicalJSON.canonicalText(of: left), rightText = CanonicalJSON.canonicalText(of: right)
+            if leftText == rightText { return nil }
+            return "\(path) \(rendered(leftText)) vs \(rendered(rightText))"
         }
     }
 
@@ -75,13 +81,11 @@ enum BodyDifference {
             }
         }
         if isIdentifier { return "\(path).\(key)" }
-        var quoted = [UInt8]()
-        CanonicalJSON.writeString(key, to: &quoted)
-        return "\(path)[\(String(decoding: quoted, as: UTF8.self))]"
+        return "\(path)[\(String(decoding: CanonicalJSON.canonicalText(of: .string(key)), as: UTF8.self))]"
     }
 
-    private static func render(_ value: CanonicalJSONValue) -> String {
-        shortened(String(decoding: CanonicalJSON.serialize(value), as: UTF8.self))
+    private static func rendered(_ canonicalText: [UInt8]) -> String {
+        shortened(String(decoding: canonicalText, as: UTF8.self))
     }
 
     private static func shortened(_ text: String) -> String {

@@ -40,18 +40,17 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
         body: Data?, contentType: String?, rules: MatchingRules = .default
     ) -> (fingerprint: BodyFingerprint, canonicalBody: CanonicalBody?)? {
         guard let body, !body.isEmpty else { return nil }
+        let declared = MediaType(contentType)
+        if declared == .json || (declared == .absent && mayStartJSON(body)),
+           let text = CanonicalJSON.canonicalText(of: body, ignoring: rules.ignoredBodyFields) {
+            return canonical(text, kind: .json)
+        }
         return body.withUnsafeBytes { raw -> (BodyFingerprint, CanonicalBody?) in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            let declared = MediaType(contentType)
             if declared == .form {
-                let text = URLNormalizer.normalizedFormEncoded(bytes, ignoring: rules.ignoredBodyFields).text
+                let text = URLNormalizer.normalizedFormEncoded(raw.bindMemory(to: UInt8.self), ignoring: rules.ignoredBodyFields).text
                 return canonical(text, kind: .form)
             }
-            if declared == .json || (declared == .absent && mayStartJSON(bytes)),
-               let value = CanonicalJSON.parse(bytes, ignoring: rules.ignoredBodyFields) {
-                return canonical(CanonicalJSON.serialize(value), kind: .json)
-            }
-            return (BodyFingerprint(digest: SHA256.digest(UnsafeRawBufferPointer(bytes))), nil)
+            return (BodyFingerprint(digest: SHA256.digest(raw)), nil)
         }
     }
 
@@ -62,7 +61,7 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
     }
 
     /// Cheap pre-check before a parse attempt on a body without Content-Type.
-    private static func mayStartJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func mayStartJSON(_ bytes: Data) -> Bool {
         guard let first = bytes.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }) else {
             return false
         }
