@@ -9,12 +9,16 @@ let package = Package(
     dependencies: [
         .package(name: "WellPlateNetworking", path: ".."),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // Store generation, scale, in-process and schema measurements.
         .executableTarget(
             name: "bench-tool",
-            dependencies: [.product(name: "WellPlateNetworking", package: "WellPlateNetworking")]
+            dependencies: [
+                .product(name: "WellPlateNetworking", package: "WellPlateNetworking"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         // The baseline: a minimal SwiftNIO server returning the same bytes as the replay proxy.
         .executableTarget(

@@ -21,7 +21,7 @@ final class ProxyOutputTests {
 
     /// Whether `line` is a request line such as `GET /api/users 200 1.2ms replayed`.
     static func isRequestLine(_ line: String, _ method: String, _ target: String, _ status: Int, _ outcome: String) -> Bool {
-        let pattern = "^\(method) \(NSRegularExpression.escapedPattern(for: target)) \(status) [0-9]+\\.[0-9]ms \(outcome)$"
+        let pattern = "^\(method) \(NSRegularExpression.escapedPattern(for: target)) \(status) [0-9]+\\.[0-9]{2}ms \(outcome)$"
         return line.range(of: pattern, options: .regularExpression) != nil
     }
 

@@ -21,6 +21,13 @@ do {
         try SchemaBench.run(megabytes: Int(arguments[1])!)
     case "startup" where arguments.count == 3:
         try StartupBench.run(cassette: arguments[1], store: arguments[2])
+    case "open-only" where arguments.count == 2:
+        let store = try await CassetteStore.open(path: arguments[1], access: .readOnly)
+        _ = try await CassetteSession.open(store: store, options: .init(cassette: StoreGenerator.cassette))
+    case "open-breakdown" where arguments.count == 2:
+        try await MemoryProbe.openBreakdown(path: arguments[1])
+    case "memory-probe" where arguments.count == 2:
+        try await MemoryProbe.run(path: arguments[1])
     case "count" where arguments.count == 2:
         let store = try await CassetteStore.open(path: arguments[1], access: .readOnly)
         Measure.printJSON(["interactions": try await store.count(cassette: nil)])

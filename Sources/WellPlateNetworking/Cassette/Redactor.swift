@@ -97,18 +97,44 @@ public struct Redactor: Sendable, Equatable {
     /// Redacts `name=value` pairs of a query string or an `application/x-www-form-urlencoded` body,
     /// keeping everything else byte for byte.
     public func redact(formEncoded text: String) -> String {
-        guard isEnabled else { return text }
-        var changed = false
+        guard isEnabled, containsSecretParameter(formEncoded: text) else { return text }
         let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> Substring in
-            guard let equals = pair.firstIndex(of: "=") else { return pair }
-            let rawName = pair[..<equals]
-            let name = (rawName.removingPercentEncoding ?? String(rawName)).replacingOccurrences(of: "+", with: " ")
-            guard queryParameters.contains(name.lowercased()) else { return pair }
-            if pair[pair.index(after: equals)...] == Self.placeholder { return pair }
-            changed = true
-            return rawName + "=" + Self.placeholder
+            guard let equals = pair.firstIndex(of: "="), isSecretParameter(pair[..<equals]) else { return pair }
+            return pair[..<equals] + "=" + Self.placeholder
         }
-        return changed ? pairs.joined(separator: "&") : text
+        return pairs.joined(separator: "&")
+    }
+
+    /// `/path?query` with secret query values replaced: for callers that hold a request target
+    /// rather than a URL (a proxy), without parsing one.
+    public func redact(target: String) -> String {
+        guard isEnabled, let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        let query = String(target[target.index(after: question)...])
+        guard containsSecretParameter(formEncoded: query) else { return target }
+        return String(target[...question]) + redact(formEncoded: query)
+    }
+
+    /// A scan without allocations for the common case of a query without secrets.
+    private func containsSecretParameter(formEncoded text: String) -> Bool {
+        var remaining = Substring(text)
+        while !remaining.isEmpty {
+            let end = remaining.firstIndex(of: "&") ?? remaining.endIndex
+            let pair = remaining[..<end]
+            if let equals = pair.firstIndex(of: "="), isSecretParameter(pair[..<equals]),
+               pair[pair.index(after: equals)...] != Self.placeholder {
+                return true
+            }
+            remaining = end == remaining.endIndex ? remaining[end...] : remaining[remaining.index(after: end)...]
+        }
+        return false
+    }
+
+    private func isSecretParameter(_ rawName: Substring) -> Bool {
+        if !rawName.contains("%") && !rawName.contains("+") {
+            return queryParameters.contains(rawName.lowercased())
+        }
+        let name = (rawName.removingPercentEncoding ?? String(rawName)).replacingOccurrences(of: "+", with: " ")
+        return queryParameters.contains(name.lowercased())
     }
 
     // MARK: Bodies

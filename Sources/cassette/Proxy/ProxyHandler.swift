@@ -62,16 +62,16 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(server.endpoints.answer(for: head), context: context, head: head, started: started)
             return
         }
+        let responder = server.responder
+        if responder.answersSynchronously {
+            replayNow(context: context, head: head, body: body, started: started)
+            return
+        }
         let request: TransportRequest
         do {
             request = try server.requestBuilder.transportRequest(head: head, body: body)
         } catch {
             send(.json(error.status, ["error": .string(error.code), "message": .string(error.message)], source: .error), context: context, head: head, started: started)
-            return
-        }
-        let responder = server.responder
-        if responder.answersSynchronously {
-            send(responder.answerNow(request), context: context, head: head, started: started)
             return
         }
         let promise = context.eventLoop.makePromise(of: ProxyAnswer.self)
@@ -80,6 +80,37 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         promise.futureResult.whenSuccess { answer in
             boundSelf.value.send(answer, context: boundContext.value, head: head, started: started)
+        }
+    }
+
+    /// The replay-only hot path: the key from the target text, the answer prepared at start-up.
+    private func replayNow(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline) {
+        let interaction: Interaction
+        do {
+            let method = try ProxyRequestBuilder.method(head)
+            let target = try server.requestBuilder.upstreamTarget(head.uri)
+            let bodyData = body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
+            interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: bodyData)
+        } catch let error as ProxyRequestError {
+            send(.json(error.status, ["error": .string(error.code), "message": .string(error.message)], source: .error), context: context, head: head, started: started)
+            return
+        } catch {
+            send(server.responder.answer(for: error), context: context, head: head, started: started)
+            return
+        }
+        let delay = server.responder.delay(for: interaction)
+        guard head.method != .HEAD, let prepared = server.prepared.response(for: interaction) else {
+            send(ProxyAnswer(interaction.response, source: .replayed, delay: delay), context: context, head: head, started: started)
+            return
+        }
+        guard delay > .zero else {
+            write(prepared, context: context, head: head, started: started)
+            return
+        }
+        let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: Self.timeAmount(delay)) {
+            boundSelf.value.write(prepared, context: boundContext.value, head: head, started: started)
         }
     }
 
@@ -102,9 +133,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-        let (seconds, attoseconds) = answer.delay.components
-        let delay = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        context.eventLoop.scheduleTask(in: delay) {
+        context.eventLoop.scheduleTask(in: Self.timeAmount(answer.delay)) {
             boundSelf.value.write(answer, context: boundContext.value, head: head, started: started, forceClose: forceClose)
         }
     }
@@ -131,6 +160,33 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
         }
         server.log(head: head, statusCode: answer.statusCode, source: answer.source, started: started)
+    }
+
+    private func write(_ prepared: PreparedResponse, context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
+        var headers = prepared.headers
+        let close = !head.isKeepAlive
+        if close {
+            headers.replaceOrAdd(name: "connection", value: "close")
+        } else if head.version.major == 1 && head.version.minor == 0 {
+            headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        }
+        context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: prepared.status, headers: headers))), promise: nil)
+        if let body = prepared.body {
+            context.write(Self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        }
+        if close {
+            context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
+                channel.close(promise: nil)
+            }
+        } else {
+            context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
+        }
+        server.log(head: head, statusCode: Int(prepared.status.code), source: .replayed, started: started)
+    }
+
+    private static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -18,11 +18,29 @@ struct ProxyRequestBuilder: Sendable {
     /// The upstream base URL without a trailing slash, such as `http://127.0.0.1:8081` or
     /// `https://api.example.com/v2`. Replay-only proxies use the cassette's recorded upstream.
     let upstreamBase: String
+    /// The base URL's path (`/v2`, or empty), which prefixes every forwarded target.
+    let basePath: String
 
     init(upstream: URL?) {
         var base = upstream?.absoluteString ?? "http://upstream.invalid"
         while base.hasSuffix("/") { base.removeLast() }
         upstreamBase = base
+        var path = upstream.map { $0.path(percentEncoded: true) } ?? ""
+        while path.hasSuffix("/") { path.removeLast() }
+        basePath = path
+    }
+
+    /// The target as the upstream sees it (`/v2/users?limit=1`), which is what keys are made of.
+    func upstreamTarget(_ uri: String) throws(ProxyRequestError) -> String {
+        basePath + (try Self.originForm(uri))
+    }
+
+    /// The method, or a 501 for one the proxy does not handle.
+    static func method(_ head: HTTPRequestHead) throws(ProxyRequestError) -> WellPlateNetworking.HTTPMethod {
+        guard let method = WellPlateNetworking.HTTPMethod(rawValue: head.method.rawValue) else {
+            throw ProxyRequestError(status: 501, code: "method_not_supported", message: "the proxy does not support \(head.method.rawValue); it handles GET, POST, PUT, PATCH, DELETE, HEAD and OPTIONS")
+        }
+        return method
     }
 
     static let droppedHeaders: Set<String> = [
@@ -31,9 +49,7 @@ struct ProxyRequestBuilder: Sendable {
     ]
 
     func transportRequest(head: HTTPRequestHead, body: ByteBuffer?) throws(ProxyRequestError) -> TransportRequest {
-        guard let method = WellPlateNetworking.HTTPMethod(rawValue: head.method.rawValue) else {
-            throw ProxyRequestError(status: 501, code: "method_not_supported", message: "the proxy does not support \(head.method.rawValue); it handles GET, POST, PUT, PATCH, DELETE, HEAD and OPTIONS")
-        }
+        let method = try Self.method(head)
         let target = try Self.originForm(head.uri)
         guard let url = URL(string: upstreamBase + target) else {
             throw ProxyRequestError(status: 400, code: "bad_request_target", message: "the request target \(Self.shortened(head.uri)) is not a valid URL path; percent-encode spaces and special characters")

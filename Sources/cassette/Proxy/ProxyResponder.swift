@@ -15,14 +15,6 @@ struct ProxyResponder: Sendable {
         session.options.mode == .none && configuration.missPolicy == .error
     }
 
-    /// The answer for a replay-only proxy, computed on the calling thread.
-    func answerNow(_ request: TransportRequest) -> ProxyAnswer {
-        do {
-            return replayed(try session.replay(request))
-        } catch {
-            return answer(for: error, request: request)
-        }
-    }
 
     func answer(_ request: TransportRequest) async -> ProxyAnswer {
         do {
@@ -38,24 +30,27 @@ struct ProxyResponder: Sendable {
             case .replayed: return replayed(exchange)
             case .recorded: return ProxyAnswer(exchange.response, source: .recorded)
             case .passthrough: return ProxyAnswer(exchange.response, source: .passthrough)
-            case .miss: return answer(for: CassetteMiss(method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: []), request: request)
+            case .miss: return answer(for: CassetteMiss(method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: []))
             }
         } catch {
-            return answer(for: error, request: request)
+            return answer(for: error)
         }
     }
 
     private func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
-        let delay: Duration
-        switch configuration.latency {
-        case .none: delay = .zero
-        case .recorded: delay = exchange.interaction?.duration ?? .zero
-        case .fixed(let fixed): delay = fixed
-        }
-        return ProxyAnswer(exchange.response, source: .replayed, delay: delay)
+        ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map(delay(for:)) ?? .zero)
     }
 
-    func answer(for error: any Error, request: TransportRequest) -> ProxyAnswer {
+    /// The replay latency the configuration asks for.
+    func delay(for interaction: Interaction) -> Duration {
+        switch configuration.latency {
+        case .none: .zero
+        case .recorded: interaction.duration
+        case .fixed(let fixed): fixed
+        }
+    }
+
+    func answer(for error: any Error) -> ProxyAnswer {
         switch error {
         case let miss as CassetteMiss:
             let nearest: [JSONValue] = miss.nearest.map { difference in

@@ -98,7 +98,7 @@ struct ProxyRunner {
     /// Graceful stop: no new connections, in-flight requests answered, store closed, summary printed.
     func stop(_ running: Running) async -> CassetteSession.Counters {
         await running.server.shutdown()
-        running.requestLog?.flush()
+        running.requestLog?.close()
         do {
             try await running.store.close()
         } catch {

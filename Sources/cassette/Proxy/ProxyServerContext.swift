@@ -10,6 +10,9 @@ final class ProxyServerContext: Sendable {
     let requestBuilder: ProxyRequestBuilder
     let endpoints: ProxyEndpoints
     let requestLog: RequestLog?
+    let session: CassetteSession
+    /// Filled only for replay-only proxies, whose answers never change after start-up.
+    let prepared: PreparedResponses
     private let redactor: Redactor
 
     init(session: CassetteSession, configuration: ProxyConfiguration, modeName: String, requestLog: RequestLog?) {
@@ -19,14 +22,17 @@ final class ProxyServerContext: Sendable {
         requestBuilder = ProxyRequestBuilder(upstream: upstream)
         endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now)
         self.requestLog = requestLog
+        self.session = session
+        prepared = responder.answersSynchronously ? PreparedResponses(session.index.allInteractions) : .empty
         redactor = session.options.redactor
     }
 
     /// One line per request: method, path (secrets redacted), status, duration, outcome.
     func log(head: HTTPRequestHead, statusCode: Int, source: ProxyAnswer.Source, started: NIODeadline) {
         guard let requestLog else { return }
-        let elapsed = NIODeadline.now() - started
-        let milliseconds = Double(elapsed.nanoseconds) / 1_000_000
+        // Hundredths of a millisecond by integer arithmetic: String(format:) costs more than the lookup.
+        let hundredths = (Int((NIODeadline.now() - started).nanoseconds) + 5_000) / 10_000
+        let fraction = hundredths % 100
         let path = redactedTarget(head.uri)
         let status = Terminal.paint(String(statusCode), statusCode >= 500 ? .red : statusCode >= 400 ? .yellow : .green)
         let outcome: String
@@ -38,12 +44,10 @@ final class ProxyServerContext: Sendable {
         case .error: outcome = Terminal.paint("error", .red)
         case .endpoint: outcome = Terminal.paint("cassette", .dim)
         }
-        requestLog.log("\(head.method.rawValue) \(path) \(status) \(String(format: "%.1f", milliseconds))ms \(outcome)")
+        requestLog.log("\(head.method.rawValue) \(path) \(status) \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)ms \(outcome)")
     }
 
     private func redactedTarget(_ target: String) -> String {
-        guard let question = target.firstIndex(of: "?") else { return target }
-        let query = String(target[target.index(after: question)...])
-        return String(target[..<question]) + "?" + redactor.redact(formEncoded: query)
+        redactor.redact(target: target)
     }
 }

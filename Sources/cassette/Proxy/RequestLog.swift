@@ -2,58 +2,69 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Writes the proxy's per-request lines without ever blocking an event loop: lines go into a
-/// buffer under a lock and one background queue writes the buffer out in large chunks. When the
-/// reader of the output stalls and the buffer passes its cap, lines are dropped and counted
-/// rather than stalling the server.
+/// Writes the proxy's per-request lines without ever blocking an event loop or waking a thread
+/// per request: lines go into a buffer under a lock, and a background thread writes the buffer
+/// out every few milliseconds in one system call. When the reader of the output stalls and
+/// the buffer passes its cap, lines are dropped and counted rather than stalling the server.
 final class RequestLog: Sendable {
     private struct State {
         var buffer: [UInt8] = []
-        var flushScheduled = false
         var dropped = 0
     }
 
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "cassette.request-log")
+    /// Serializes writes between the background thread and `flush()`.
+    private let writing = Mutex(())
+    private let closed = Atomic(false)
     private let descriptor: Int32
     private let maxBufferedBytes: Int
 
-    init(descriptor: Int32 = STDOUT_FILENO, maxBufferedBytes: Int = 4 * 1024 * 1024) {
+    init(descriptor: Int32 = STDOUT_FILENO, maxBufferedBytes: Int = 4 * 1024 * 1024, interval: Duration = .milliseconds(20)) {
         self.descriptor = descriptor
         self.maxBufferedBytes = maxBufferedBytes
+        let microseconds = UInt32(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+        let thread = Thread { [self] in
+            while !closed.load(ordering: .acquiring) {
+                usleep(microseconds)
+                flush()
+            }
+        }
+        thread.name = "cassette-request-log"
+        thread.start()
     }
 
     func log(_ line: String) {
-        let schedule = state.withLock { state -> Bool in
+        state.withLock { state in
             guard state.buffer.count < maxBufferedBytes else {
                 state.dropped += 1
-                return false
+                return
             }
             state.buffer.append(contentsOf: line.utf8)
             state.buffer.append(UInt8(ascii: "\n"))
-            guard !state.flushScheduled else { return false }
-            state.flushScheduled = true
-            return true
-        }
-        if schedule {
-            queue.async { self.drain() }
         }
     }
 
     /// Writes out everything logged so far; call before printing anything else to the same stream.
     func flush() {
-        queue.sync { drain() }
+        writing.withLock { _ in drain() }
+    }
+
+    /// Stops the background thread after a last flush.
+    func close() {
+        closed.store(true, ordering: .releasing)
+        flush()
     }
 
     private func drain() {
         let (bytes, dropped) = state.withLock { state -> ([UInt8], Int) in
+            guard !state.buffer.isEmpty || state.dropped > 0 else { return ([], 0) }
             let taken = state.buffer
             let dropped = state.dropped
             state.buffer.removeAll(keepingCapacity: true)
             state.dropped = 0
-            state.flushScheduled = false
             return (taken, dropped)
         }
+        guard !bytes.isEmpty || dropped > 0 else { return }
         var output = bytes
         if dropped > 0 {
             output.append(contentsOf: "(\(dropped) request lines dropped: the output was not being read)\n".utf8)

@@ -94,14 +94,9 @@ public final class CassetteSession: Sendable {
             if let upstream = options.upstream { info.upstream = upstream.absoluteString }
             try await store.saveCassette(info)
         }
-        var interactions = try await store.interactions(cassette: options.cassette)
-        if let saved, saved.matchingRules != rules {
-            // Keys were computed with other rules; recompute them from what was stored.
-            for position in interactions.indices {
-                interactions[position].key = Self.key(for: interactions[position], rules: rules).rawValue
-            }
-        }
-        let index = ReplayIndex(cassette: options.cassette, interactions: interactions, sequencePolicy: options.sequencePolicy)
+        // Keys computed with other rules are recomputed from what was stored.
+        let rekeying = saved.flatMap { $0.matchingRules != rules ? rules : nil }
+        let index = try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying)
         let rowsBeforeSession = try await store.maxRowID()
         let recordedUpstream = options.upstream ?? saved?.upstream.flatMap { URL(string: $0) }
         return CassetteSession(store: store, options: options, matchingRules: rules, index: index, recordedUpstream: recordedUpstream, upstream: upstream, rowsBeforeSession: rowsBeforeSession)
@@ -152,11 +147,31 @@ public final class CassetteSession: Sendable {
         return RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
     }
 
+    /// The replay hot path for a server that holds the request target (`/path?query`) rather
+    /// than a URL: redaction and key computation work on the target text, nothing is parsed twice
+    /// and no response copy is made. Throws `CassetteMiss` like `replay(_:)`.
+    public func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?) throws -> Interaction {
+        let redactor = options.redactor
+        var fields = HTTPFields()
+        var redactedBody = body
+        if let body, method.carriesBody {
+            if let contentType { fields[.contentType] = contentType }
+            redactedBody = redactor.redact(body: body, contentType: contentType)
+        }
+        let key = RequestKey(method: method, target: redactor.redact(target: target), headerFields: fields, body: redactedBody, rules: matchingRules)
+        return try lookup(key: key)
+    }
+
     private func replay(key: RequestKey) throws -> Exchange {
+        let interaction = try lookup(key: key)
+        return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
+    }
+
+    private func lookup(key: RequestKey) throws -> Interaction {
         switch index.next(for: key.rawValue) {
         case .hit(let interaction, _):
             counters.withLock { $0.replayed += 1 }
-            return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
+            return interaction
         case .exhausted(let count):
             counters.withLock { $0.missed += 1 }
             throw miss(for: key, exhaustedAfter: count)

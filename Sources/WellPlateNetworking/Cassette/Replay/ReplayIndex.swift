@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Synchronization
 
 /// A cassette held in memory for replay: every lookup is one hash lookup under a lock, so no
@@ -21,7 +22,7 @@ public final class ReplayIndex: Sendable {
         public var interactionCount: Int
     }
 
-    private struct Entry {
+    fileprivate struct Entry {
         var interactions: [Interaction]
         /// Position of the next recording to serve (recordings made this session count as served).
         var served = 0
@@ -39,18 +40,46 @@ public final class ReplayIndex: Sendable {
     private let state: Mutex<State>
 
     /// `interactions` in any order; they are grouped by key and ordered by sequence.
-    public init(cassette: String, interactions: [Interaction], sequencePolicy: SequencePolicy = .repeatLast) {
+    public convenience init(cassette: String, interactions: [Interaction], sequencePolicy: SequencePolicy = .repeatLast) {
+        var builder = Builder()
+        for interaction in interactions { builder.add(interaction) }
+        self.init(cassette: cassette, sequencePolicy: sequencePolicy, builder: builder)
+    }
+
+    init(cassette: String, sequencePolicy: SequencePolicy, builder: Builder) {
         self.cassette = cassette
         self.sequencePolicy = sequencePolicy
-        var entries: [String: Entry] = [:]
-        entries.reserveCapacity(interactions.count)
-        for interaction in interactions {
-            entries[interaction.key, default: Entry(interactions: [])].interactions.append(interaction)
-        }
-        for key in entries.keys where entries[key]!.interactions.count > 1 {
+        var entries = builder.entries
+        for key in builder.keysWithSequences {
             entries[key]!.interactions.sort { $0.sequence < $1.sequence }
         }
-        state = Mutex(State(entries: entries, interactionCount: interactions.count))
+        state = Mutex(State(entries: entries, interactionCount: builder.count))
+    }
+
+    /// Collects recordings one at a time, so a store can build the index while it reads rows and
+    /// never holds the whole cassette twice.
+    struct Builder {
+        fileprivate var entries: [String: Entry] = [:]
+        fileprivate var keysWithSequences: Set<String> = []
+        fileprivate var count = 0
+        private var pool = HeaderPool()
+
+        /// Sizes the table for `count` recordings up front, avoiding rehashing while loading.
+        mutating func reserveCapacity(_ count: Int) {
+            entries.reserveCapacity(count)
+        }
+
+        /// `headersShared`: the caller already shares header sets (`InteractionRowReader`).
+        mutating func add(_ interaction: Interaction, headersShared: Bool = false) {
+            let compacted = headersShared ? interaction : pool.compact(interaction)
+            if entries[compacted.key] == nil {
+                entries[compacted.key] = Entry(interactions: [compacted])
+            } else {
+                entries[compacted.key]!.interactions.append(compacted)
+                keysWithSequences.insert(compacted.key)
+            }
+            count += 1
+        }
     }
 
     /// Takes the next recording of `key`, following the sequence policy.
@@ -116,6 +145,11 @@ public final class ReplayIndex: Sendable {
         }
     }
 
+    /// Every recording, for callers that prepare something per recording up front.
+    public var allInteractions: [Interaction] {
+        state.withLock { state in state.entries.values.flatMap(\.interactions) }
+    }
+
     /// Every stored key, sorted, for miss explanations and listings.
     public var keys: [String] {
         state.withLock { Array($0.entries.keys) }.sorted()
@@ -131,5 +165,29 @@ public final class ReplayIndex: Sendable {
             }
             return Statistics(hits: hits, unusedKeys: unused.sorted(), keyCount: state.entries.count, interactionCount: state.interactionCount)
         }
+    }
+}
+
+/// Recordings of one API repeat the same header sets (the client's request headers, the server's
+/// response headers but for `Content-Length`); sharing one copy of each keeps a large cassette's
+/// memory close to its body bytes. `Interaction.response` puts `Content-Length` back.
+private struct HeaderPool {
+    private var sets: [HTTPFields: HTTPFields] = [:]
+
+    mutating func compact(_ interaction: Interaction) -> Interaction {
+        var compacted = interaction
+        compacted.requestHeaders = shared(interaction.requestHeaders)
+        var response = interaction.responseHeaders
+        if interaction.method != .head, response[.contentLength] == String(interaction.responseBody.count) {
+            response[.contentLength] = nil
+        }
+        compacted.responseHeaders = shared(response)
+        return compacted
+    }
+
+    private mutating func shared(_ fields: HTTPFields) -> HTTPFields {
+        if let existing = sets[fields] { return existing }
+        sets[fields] = fields
+        return fields
     }
 }

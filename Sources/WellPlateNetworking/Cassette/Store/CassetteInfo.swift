@@ -46,29 +46,3 @@ public struct InteractionSummary: Sendable, Equatable {
     public var recordedAt: Date
     public var durationMilliseconds: Double
 }
-
-extension Interaction {
-    /// Reads a row selected with `CassetteSchema.interactionColumns`.
-    init(row: SQLiteStatement) throws {
-        let methodText = row.text(at: 2)
-        guard let method = HTTPMethod(rawValue: methodText) else {
-            throw SQLiteError.library(.mismatch, "interaction \(row.int64(at: 0)) has an unknown method '\(methodText)'", path: "")
-        }
-        self.init(
-            id: row.int64(at: 0),
-            cassette: row.text(at: 1),
-            method: method,
-            url: row.text(at: 3),
-            key: row.text(at: 4),
-            sequence: row.int(at: 5),
-            requestHeaders: HeaderLines.decode(row.text(at: 6)),
-            requestBody: row.isNull(at: 7) ? nil : row.blob(at: 7),
-            statusCode: row.int(at: 8),
-            responseHeaders: HeaderLines.decode(row.text(at: 9)),
-            responseBody: row.blob(at: 10),
-            contentEncoding: row.isNull(at: 11) ? nil : row.text(at: 11),
-            recordedAt: Date(timeIntervalSince1970: row.double(at: 12)),
-            duration: .microseconds(Int64((row.double(at: 13) * 1000).rounded()))
-        )
-    }
-}

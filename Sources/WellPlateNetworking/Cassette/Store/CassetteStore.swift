@@ -65,6 +65,8 @@ public actor CassetteStore {
                 throw CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable or pass another --db")
             }
             let (version, tables) = try refuseForeignOrNewer(connection, path: path)
+            // Memory-mapped reads skip a copy per page: loading a large cassette is mostly reading.
+            try connection.execute("PRAGMA mmap_size = 1073741824")
             if writing {
                 do {
                     try CassetteSchema.migrator.migrate(connection)
@@ -187,7 +189,35 @@ public actor CassetteStore {
             } else {
                 statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions ORDER BY cassette, request_key, sequence")
             }
-            return try statement.mapRows(Interaction.init(row:))
+            var reader = InteractionRowReader()
+            return try statement.mapRows { try reader.read($0) }
+        }
+    }
+
+    /// Loads a cassette straight into a replay index, row by row, so the cassette is never held
+    /// twice in memory. With `rekeyingWith`, keys are recomputed from the stored requests (the
+    /// cassette was recorded with other matching rules).
+    public func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil) throws(CassetteStoreError) -> ReplayIndex {
+        try reading { connection in
+            let statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions WHERE cassette = ?")
+            try statement.bind(cassette, at: 1)
+            var builder = ReplayIndex.Builder()
+            let count = try connection.prepare("SELECT count(*) FROM interactions WHERE cassette = ?")
+            try count.bind(cassette, at: 1)
+            builder.reserveCapacity(try count.firstRow { $0.int(at: 0) } ?? 0)
+            var reader = InteractionRowReader(derivesContentLength: true)
+            while try statement.step() {
+                var interaction = try reader.read(statement)
+                if let rules {
+                    interaction.key = CassetteSession.key(for: interaction, rules: rules).rawValue
+                }
+                builder.add(interaction, headersShared: true)
+            }
+            statement.reset()
+            // The mapping made the load fast; unmapped, the file's pages stop counting as ours.
+            try connection.execute("PRAGMA mmap_size = 0")
+            try connection.execute("PRAGMA mmap_size = 1073741824")
+            return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, builder: builder)
         }
     }
 
@@ -200,7 +230,8 @@ public actor CassetteStore {
                 """)
             try statement.bind(key, at: 1)
             try statement.bind(cassette, at: 2)
-            return try statement.mapRows(Interaction.init(row:))
+            var reader = InteractionRowReader()
+            return try statement.mapRows { try reader.read($0) }
         }
     }
 

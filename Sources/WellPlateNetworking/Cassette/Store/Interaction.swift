@@ -18,6 +18,7 @@ public struct Interaction: Sendable, Equatable {
     public var requestBody: Data?
     public var statusCode: Int
     /// Response headers; `Content-Encoding` is never present because bodies are stored decoded.
+    /// Interactions from a replay index have no `Content-Length` here: use `response`.
     public var responseHeaders: HTTPFields
     /// The decoded body, byte-exact.
     public var responseBody: Data
@@ -59,9 +60,15 @@ public struct Interaction: Sendable, Equatable {
         self.duration = duration
     }
 
-    /// The response as a transport returns it: body decoded, `Content-Length` matching it.
+    /// The response as a transport returns it: body decoded, `Content-Length` matching it (a
+    /// replay index keeps headers without it, so identical header sets can be shared).
     public var response: TransportResponse {
-        TransportResponse(statusCode: statusCode, headerFields: responseHeaders, body: responseBody, decodedContentEncoding: contentEncoding, duration: duration)
+        var headers = responseHeaders
+        let bodiless = method == .head || statusCode == 204 || statusCode == 304 || (100..<200).contains(statusCode)
+        if !bodiless, headers[.contentLength] == nil {
+            headers[.contentLength] = String(responseBody.count)
+        }
+        return TransportResponse(statusCode: statusCode, headerFields: headers, body: responseBody, decodedContentEncoding: contentEncoding, duration: duration)
     }
 
     /// Milliseconds, as stored and displayed.
