@@ -30,6 +30,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+warm_up() {  # URL PATHS: a discarded run, so first-touch costs (page faults, allocator growth) are not measured
+    PATHS_FILE="$2" wrk -t2 -c64 -d2s -s Benchmarks/paths.lua "$1" >/dev/null
+}
+
 run_wrk() {  # NAME CONNECTIONS THREADS URL PATHS
     local name="$1" connections="$2" threads="$3" url="$4" paths="$5"
     PATHS_FILE="$paths" wrk -t"$threads" -c"$connections" -d"${duration}s" --latency -s Benchmarks/paths.lua "$url" >"$results/$name.wrk"
@@ -42,6 +46,8 @@ read -r base_pid base_url < <(start_server "$work/baseline.log" "$benchbin/bench
 pids+=("$base_pid")
 read -r rep_pid rep_url < <(start_server "$work/replay.log" "$bin/cassette" replay --db "$work/replay.db" --cassette bench --port 0)
 pids+=("$rep_pid")
+warm_up "$base_url" "$work/replay.db.paths"
+warm_up "$rep_url" "$work/replay.db.paths"
 for round in $(seq 1 "$rounds"); do
     run_wrk "baseline-$round" 64 2 "$base_url" "$work/replay.db.paths"
     run_wrk "replay-$round" 64 2 "$rep_url" "$work/replay.db.paths"
@@ -55,6 +61,8 @@ read -r up_pid up_url < <(start_server "$work/upstream.log" "$benchbin/bench-bas
 pids+=("$up_pid")
 read -r rec_pid rec_url < <(start_server "$work/record.log" "$bin/cassette" record --upstream "$up_url" --mode all --db "$work/recorded.db" --port 0)
 pids+=("$rec_pid")
+warm_up "$up_url" "$work/upstream.db.paths"
+warm_up "$rec_url" "$work/upstream.db.paths"
 for round in $(seq 1 "$rounds"); do
     run_wrk "direct-c1-$round" 1 1 "$up_url" "$work/upstream.db.paths"
     run_wrk "record-c1-$round" 1 1 "$rec_url" "$work/upstream.db.paths"

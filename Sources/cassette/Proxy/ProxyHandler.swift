@@ -20,6 +20,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let server: ProxyServerContext
     private var state = State.idle
+    private var keyCache: [KeyCacheEntry: String] = [:]
 
     init(server: ProxyServerContext) {
         self.server = server
@@ -88,9 +89,12 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         let interaction: Interaction
         do {
             let method = try ProxyRequestBuilder.method(head)
-            let target = try server.requestBuilder.upstreamTarget(head.uri)
-            let bodyData = body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
-            interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: bodyData)
+            if let body, body.readableBytes > 0 {
+                let target = try server.requestBuilder.upstreamTarget(head.uri)
+                interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: Data(body.readableBytesView))
+            } else {
+                interaction = try server.session.replayInteraction(keyText: try keyText(method: method, uri: head.uri))
+            }
         } catch let error as ProxyRequestError {
             send(.json(error.status, ["error": .string(error.code), "message": .string(error.message)], source: .error), context: context, head: head, started: started)
             return
@@ -113,6 +117,24 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             boundSelf.value.write(prepared, context: boundContext.value, head: head, started: started)
         }
     }
+
+    /// A client on a keep-alive connection repeats the same few requests; their keys are kept
+    /// per connection (no lock), so normalization runs once per distinct target.
+    private func keyText(method: WellPlateNetworking.HTTPMethod, uri: String) throws(ProxyRequestError) -> String {
+        let cacheKey = KeyCacheEntry(method: method, uri: uri)
+        if let cached = keyCache[cacheKey] { return cached }
+        let text = server.session.keyText(method: method, target: try server.requestBuilder.upstreamTarget(uri))
+        if keyCache.count >= Self.keyCacheLimit { keyCache.removeAll(keepingCapacity: true) }
+        keyCache[cacheKey] = text
+        return text
+    }
+
+    private struct KeyCacheEntry: Hashable {
+        let method: WellPlateNetworking.HTTPMethod
+        let uri: String
+    }
+
+    private static let keyCacheLimit = 512
 
     private func rejectTooLarge(context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
         state = .discarding

@@ -27,25 +27,45 @@ final class ProxyServerContext: Sendable {
         redactor = session.options.redactor
     }
 
-    /// One line per request: method, path (secrets redacted), status, duration, outcome.
+    /// One line per request: method, path (secrets redacted), status, duration, outcome. Written
+    /// straight into the log's buffer: this runs for every request on an event loop.
     func log(head: HTTPRequestHead, statusCode: Int, source: ProxyAnswer.Source, started: NIODeadline) {
         guard let requestLog else { return }
         // Hundredths of a millisecond by integer arithmetic: String(format:) costs more than the lookup.
         let hundredths = (Int((NIODeadline.now() - started).nanoseconds) + 5_000) / 10_000
         let fraction = hundredths % 100
-        let path = redactedTarget(head.uri)
-        let status = Terminal.paint(String(statusCode), statusCode >= 500 ? .red : statusCode >= 400 ? .yellow : .green)
-        let outcome: String
-        switch source {
-        case .replayed: outcome = Terminal.paint("replayed", .blue)
-        case .recorded: outcome = Terminal.paint("recorded", .green)
-        case .passthrough: outcome = Terminal.paint("passthrough", .yellow)
-        case .miss: outcome = Terminal.paint("miss", .red)
-        case .error: outcome = Terminal.paint("error", .red)
-        case .endpoint: outcome = Terminal.paint("cassette", .dim)
+        let target = redactedTarget(head.uri)
+        let status = Terminal.useColor ? Terminal.paint(String(statusCode), statusCode >= 500 ? .red : statusCode >= 400 ? .yellow : .green) : String(statusCode)
+        let outcome = Self.outcomeWords[source] ?? source.rawValue
+        requestLog.log { line in
+            line.append(contentsOf: head.method.rawValue.utf8)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: target.utf8)
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: status.utf8)
+            line.append(UInt8(ascii: " "))
+            Self.appendDecimal(hundredths / 100, to: &line)
+            line.append(UInt8(ascii: "."))
+            if fraction < 10 { line.append(UInt8(ascii: "0")) }
+            Self.appendDecimal(fraction, to: &line)
+            line.append(contentsOf: "ms ".utf8)
+            line.append(contentsOf: outcome.utf8)
         }
-        requestLog.log("\(head.method.rawValue) \(path) \(status) \(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)ms \(outcome)")
     }
+
+    private static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &line) }
+        line.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    private static let outcomeWords: [ProxyAnswer.Source: String] = [
+        .replayed: Terminal.paint("replayed", .blue),
+        .recorded: Terminal.paint("recorded", .green),
+        .passthrough: Terminal.paint("passthrough", .yellow),
+        .miss: Terminal.paint("miss", .red),
+        .error: Terminal.paint("error", .red),
+        .endpoint: Terminal.paint("cassette", .dim),
+    ]
 
     private func redactedTarget(_ target: String) -> String {
         redactor.redact(target: target)

@@ -34,12 +34,17 @@ final class RequestLog: Sendable {
     }
 
     func log(_ line: String) {
+        log { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Appends one line written straight into the buffer, without building a `String` first.
+    func log(_ write: (inout [UInt8]) -> Void) {
         state.withLock { state in
             guard state.buffer.count < maxBufferedBytes else {
                 state.dropped += 1
                 return
             }
-            state.buffer.append(contentsOf: line.utf8)
+            write(&state.buffer)
             state.buffer.append(UInt8(ascii: "\n"))
         }
     }

@@ -55,6 +55,13 @@ public final class CassetteSession: Sendable {
         public var recorded = 0
         public var passthrough = 0
         public var missed = 0
+
+        public init(replayed: Int = 0, recorded: Int = 0, passthrough: Int = 0, missed: Int = 0) {
+            self.replayed = replayed
+            self.recorded = recorded
+            self.passthrough = passthrough
+            self.missed = missed
+        }
     }
 
     public let store: CassetteStore
@@ -67,7 +74,11 @@ public final class CassetteSession: Sendable {
     /// Rows that existed when the session began; `all` mode replaces only those.
     private let rowsBeforeSession: Int64
     private let overwritten = Mutex<Set<String>>([])
-    private let counters = Mutex(Counters())
+    // Atomics rather than a lock: every replayed request counts, from several event loops at once.
+    private let replayedCount = Atomic(0)
+    private let recordedCount = Atomic(0)
+    private let passthroughCount = Atomic(0)
+    private let missedCount = Atomic(0)
     private let parsedKeys = Mutex<[RequestKey]?>(nil)
 
     private init(store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, recordedUpstream: URL?, upstream: (any HTTPTransport)?, rowsBeforeSession: Int64) {
@@ -102,7 +113,14 @@ public final class CassetteSession: Sendable {
         return CassetteSession(store: store, options: options, matchingRules: rules, index: index, recordedUpstream: recordedUpstream, upstream: upstream, rowsBeforeSession: rowsBeforeSession)
     }
 
-    public var statistics: Counters { counters.withLock { $0 } }
+    public var statistics: Counters {
+        Counters(
+            replayed: replayedCount.load(ordering: .relaxed),
+            recorded: recordedCount.load(ordering: .relaxed),
+            passthrough: passthroughCount.load(ordering: .relaxed),
+            missed: missedCount.load(ordering: .relaxed)
+        )
+    }
 
     // MARK: Answering
 
@@ -135,7 +153,7 @@ public final class CassetteSession: Sendable {
     public func passthrough(_ request: TransportRequest) async throws -> Exchange {
         let upstream = try requireUpstream()
         let response = try await upstream.send(request)
-        counters.withLock { $0.passthrough += 1 }
+        passthroughCount.add(1, ordering: .relaxed)
         let redacted = redact(request)
         let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
         return Exchange(response: response, outcome: .passthrough, key: key, interaction: nil)
@@ -162,22 +180,40 @@ public final class CassetteSession: Sendable {
         return try lookup(key: key)
     }
 
+    /// The key `replayInteraction(method:target:contentType:body:)` would look up, for callers
+    /// that cache it per target.
+    public func keyText(method: HTTPMethod, target: String) -> String {
+        RequestKey(method: method, target: options.redactor.redact(target: target), rules: matchingRules).rawValue
+    }
+
+    /// Replays by a key from `keyText(method:target:)`; a miss is explained like any other.
+    public func replayInteraction(keyText: String) throws -> Interaction {
+        try resolve(index.next(for: keyText)) {
+            // Key text this session produced always parses back.
+            RequestKey(rawValue: keyText) ?? RequestKey(method: .get, target: "/")
+        }
+    }
+
     private func replay(key: RequestKey) throws -> Exchange {
         let interaction = try lookup(key: key)
         return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
     }
 
     private func lookup(key: RequestKey) throws -> Interaction {
-        switch index.next(for: key.rawValue) {
+        try resolve(index.next(for: key.rawValue)) { key }
+    }
+
+    private func resolve(_ lookup: ReplayIndex.Lookup, key: () -> RequestKey) throws -> Interaction {
+        switch lookup {
         case .hit(let interaction, _):
-            counters.withLock { $0.replayed += 1 }
+            replayedCount.add(1, ordering: .relaxed)
             return interaction
         case .exhausted(let count):
-            counters.withLock { $0.missed += 1 }
-            throw miss(for: key, exhaustedAfter: count)
+            missedCount.add(1, ordering: .relaxed)
+            throw miss(for: key(), exhaustedAfter: count)
         case .miss:
-            counters.withLock { $0.missed += 1 }
-            throw miss(for: key, exhaustedAfter: nil)
+            missedCount.add(1, ordering: .relaxed)
+            throw miss(for: key(), exhaustedAfter: nil)
         }
     }
 
@@ -218,7 +254,7 @@ public final class CassetteSession: Sendable {
             index.appendServed(stored)
         }
         parsedKeys.withLock { $0 = nil }
-        counters.withLock { $0.recorded += 1 }
+        recordedCount.add(1, ordering: .relaxed)
         return Exchange(response: response, outcome: .recorded, key: key, interaction: stored)
     }
 

@@ -85,25 +85,24 @@ public final class ReplayIndex: Sendable {
     /// Takes the next recording of `key`, following the sequence policy.
     public func next(for key: String) -> Lookup {
         state.withLock { state in
-            guard var entry = state.entries[key], !entry.interactions.isEmpty else { return .miss }
-            let count = entry.interactions.count
-            let position = entry.served
-            entry.served += 1
-            defer { state.entries[key] = entry }
+            // One hash of the key, and the entry updated in place: this runs for every replayed request.
+            guard let slot = state.entries.index(forKey: key) else { return .miss }
+            let count = state.entries.values[slot].interactions.count
+            guard count > 0 else { return .miss }
+            let position = state.entries.values[slot].served
+            state.entries.values[slot].served = position + 1
+            let chosen: Int
             if position < count {
-                entry.replayed += 1
-                return .hit(entry.interactions[position], repeated: false)
+                chosen = position
+            } else {
+                switch sequencePolicy {
+                case .repeatLast: chosen = count - 1
+                case .cycle: chosen = position % count
+                case .fail: return .exhausted(count: count)
+                }
             }
-            switch sequencePolicy {
-            case .repeatLast:
-                entry.replayed += 1
-                return .hit(entry.interactions[count - 1], repeated: true)
-            case .cycle:
-                entry.replayed += 1
-                return .hit(entry.interactions[position % count], repeated: true)
-            case .fail:
-                return .exhausted(count: count)
-            }
+            state.entries.values[slot].replayed += 1
+            return .hit(state.entries.values[slot].interactions[chosen], repeated: position >= count)
         }
     }
 
