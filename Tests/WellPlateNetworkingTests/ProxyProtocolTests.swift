@@ -111,4 +111,24 @@ final class ProxyProtocolTests {
             }
         }
     }
+
+    @Test func aReplayedHeadAnswerHasTheRecordedLengthAndNoBody() async throws {
+        try await workspace.record([
+            Recordings.make(.head, "/api/first", responseHeaders: [.contentType: "application/json", .contentLength: "7"], body: Data()),
+            Recordings.make(.get, "/api/second", body: Recordings.json(#"{"n":2}"#)),
+        ])
+        try await withReplayer(store: store) { replayer async throws in
+            let connection = try await replayer.connect()
+            try await connection.send("HEAD /api/first HTTP/1.1\r\nHost: localhost\r\n\r\n" + RawConnection.get("/api/second"))
+            let bytes = try await connection.receive { $0.text.hasSuffix(#"{"n":2}"#) }
+            let text = bytes.text
+            let heads = text.components(separatedBy: "\r\n\r\n")
+            #expect(heads.count == 3, "\(text)")
+            #expect(heads[0].hasPrefix("HTTP/1.1 200"), "\(text)")
+            #expect(heads[0].lowercased().contains("content-length: 7"), "the GET's length, as recorded: \(text)")
+            // The second answer starts right after the first head: the HEAD answer wrote no body.
+            #expect(heads[1].hasPrefix("HTTP/1.1 200"), "\(text)")
+            #expect(heads[2] == #"{"n":2}"#)
+        }
+    }
 }

@@ -35,4 +35,13 @@ struct ProxyConfiguration: Sendable {
     var logRequests: Bool = true
     /// Event-loop threads; one per core by default.
     var threads: Int = System.coreCount
+
+    /// The replay latency the configuration asks for, given a recording's duration.
+    func replayDelay(recorded: Duration) -> Duration {
+        switch latency {
+        case .none: .zero
+        case .recorded: recorded
+        case .fixed(let fixed): fixed
+        }
+    }
 }

@@ -20,7 +20,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let server: ProxyServerContext
     private var state = State.idle
-    private var keyCache: [KeyCacheEntry: String] = [:]
+    private var targetCache: [CachedTarget.Key: CachedTarget] = [:]
 
     init(server: ProxyServerContext) {
         self.server = server
@@ -63,11 +63,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(server.endpoints.answer(for: head), context: context, head: head, started: started)
             return
         }
-        let responder = server.responder
-        if responder.answersSynchronously {
+        if server.answersSynchronously {
             replayNow(context: context, head: head, body: body, started: started)
             return
         }
+        let responder = server.responder
         let request: TransportRequest
         do {
             request = try server.requestBuilder.transportRequest(head: head, body: body)
@@ -86,14 +86,30 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// The replay-only hot path: the key from the target text, the answer prepared at start-up.
     private func replayNow(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline) {
-        let interaction: Interaction
+        let prepared: PreparedResponse
+        var logTarget: String?
         do {
             let method = try ProxyRequestBuilder.method(head)
-            if let body, body.readableBytes > 0 {
+            let responses = server.prepared
+            if head.method == .HEAD {
+                // Headers only, with the recorded GET length: not the prepared form.
+                let interaction = try server.session.replayInteraction(keyText: try cachedTarget(method: method, uri: head.uri).keyText)
+                send(ProxyAnswer(interaction.response, source: .replayed, delay: server.configuration.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
+                return
+            } else if let body, body.readableBytes > 0 {
                 let target = try server.requestBuilder.upstreamTarget(head.uri)
-                interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: Data(body.readableBytesView))
+                let interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: Data(body.readableBytesView))
+                prepared = responses.response(for: interaction)
             } else {
-                interaction = try server.session.replayInteraction(keyText: try keyText(method: method, uri: head.uri))
+                let cached = try cachedTarget(method: method, uri: head.uri)
+                logTarget = cached.logTarget
+                let id = try server.session.replayRecordingID(keyText: cached.keyText)
+                guard let found = id.flatMap(responses.response(id:)) else {
+                    // Every recording of a replay-only proxy is prepared at start-up.
+                    send(.json(500, ["error": "internal_error", "message": .string("recording \(id.map(String.init) ?? "without id") of \(cached.keyText) was not prepared")], source: .error), context: context, head: head, started: started)
+                    return
+                }
+                prepared = found
             }
         } catch let error as ProxyRequestError {
             send(.json(error.status, ["error": .string(error.code), "message": .string(error.message)], source: .error), context: context, head: head, started: started)
@@ -102,39 +118,43 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(server.responder.answer(for: error), context: context, head: head, started: started)
             return
         }
-        let delay = server.responder.delay(for: interaction)
-        guard head.method != .HEAD, let prepared = server.prepared.response(for: interaction) else {
-            send(ProxyAnswer(interaction.response, source: .replayed, delay: delay), context: context, head: head, started: started)
-            return
-        }
+        let delay = server.configuration.replayDelay(recorded: prepared.duration)
+        let target = logTarget
         guard delay > .zero else {
-            write(prepared, context: context, head: head, started: started)
+            write(prepared, context: context, head: head, logTarget: target, started: started)
             return
         }
         let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.eventLoop.scheduleTask(in: Self.timeAmount(delay)) {
-            boundSelf.value.write(prepared, context: boundContext.value, head: head, started: started)
+            boundSelf.value.write(prepared, context: boundContext.value, head: head, logTarget: target, started: started)
         }
     }
 
-    /// A client on a keep-alive connection repeats the same few requests; their keys are kept
-    /// per connection (no lock), so normalization runs once per distinct target.
-    private func keyText(method: WellPlateNetworking.HTTPMethod, uri: String) throws(ProxyRequestError) -> String {
-        let cacheKey = KeyCacheEntry(method: method, uri: uri)
-        if let cached = keyCache[cacheKey] { return cached }
-        let text = server.session.keyText(method: method, target: try server.requestBuilder.upstreamTarget(uri))
-        if keyCache.count >= Self.keyCacheLimit { keyCache.removeAll(keepingCapacity: true) }
-        keyCache[cacheKey] = text
-        return text
+    /// A client on a keep-alive connection repeats the same few requests; their keys and log
+    /// paths are kept per connection (no lock), so normalization and redaction run once per
+    /// distinct target.
+    private func cachedTarget(method: WellPlateNetworking.HTTPMethod, uri: String) throws(ProxyRequestError) -> CachedTarget {
+        let cacheKey = CachedTarget.Key(method: method, uri: uri)
+        if let cached = targetCache[cacheKey] { return cached }
+        let keyText = server.session.keyText(method: method, target: try server.requestBuilder.upstreamTarget(uri))
+        let cached = CachedTarget(keyText: keyText, logTarget: server.redactedTarget(uri))
+        if targetCache.count >= Self.targetCacheLimit { targetCache.removeAll(keepingCapacity: true) }
+        targetCache[cacheKey] = cached
+        return cached
     }
 
-    private struct KeyCacheEntry: Hashable {
-        let method: WellPlateNetworking.HTTPMethod
-        let uri: String
+    private struct CachedTarget {
+        struct Key: Hashable {
+            let method: WellPlateNetworking.HTTPMethod
+            let uri: String
+        }
+
+        let keyText: String
+        let logTarget: String
     }
 
-    private static let keyCacheLimit = 512
+    private static let targetCacheLimit = 512
 
     private func rejectTooLarge(context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
         state = .discarding
@@ -184,7 +204,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         server.log(head: head, statusCode: answer.statusCode, source: answer.source, started: started)
     }
 
-    private func write(_ prepared: PreparedResponse, context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
+    /// `logTarget`: the request's target already redacted, when the caller has it.
+    private func write(_ prepared: PreparedResponse, context: ChannelHandlerContext, head: HTTPRequestHead, logTarget: String?, started: NIODeadline) {
         var headers = prepared.headers
         let close = !head.isKeepAlive
         if close {
@@ -203,7 +224,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         } else {
             context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
         }
-        server.log(head: head, statusCode: Int(prepared.status.code), source: .replayed, started: started)
+        server.logReplayed(method: head.method, redactedTarget: logTarget ?? server.redactedTarget(head.uri), prepared: prepared, started: started)
     }
 
     private static func timeAmount(_ duration: Duration) -> TimeAmount {

@@ -41,13 +41,8 @@ struct ProxyResponder: Sendable {
         ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map(delay(for:)) ?? .zero)
     }
 
-    /// The replay latency the configuration asks for.
     func delay(for interaction: Interaction) -> Duration {
-        switch configuration.latency {
-        case .none: .zero
-        case .recorded: interaction.duration
-        case .fixed(let fixed): fixed
-        }
+        configuration.replayDelay(recorded: interaction.duration)
     }
 
     func answer(for error: any Error) -> ProxyAnswer {

@@ -13,6 +13,8 @@ final class ProxyServerContext: Sendable {
     let session: CassetteSession
     /// Filled only for replay-only proxies, whose answers never change after start-up.
     let prepared: PreparedResponses
+    /// `responder.answersSynchronously`, read once: every request asks.
+    let answersSynchronously: Bool
     private let redactor: Redactor
 
     init(session: CassetteSession, configuration: ProxyConfiguration, modeName: String, requestLog: RequestLog?) {
@@ -23,51 +25,33 @@ final class ProxyServerContext: Sendable {
         endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now)
         self.requestLog = requestLog
         self.session = session
-        prepared = responder.answersSynchronously ? PreparedResponses(session.index.allInteractions) : .empty
+        answersSynchronously = responder.answersSynchronously
+        prepared = answersSynchronously ? PreparedResponses(session.index.allInteractions) : .empty
         redactor = session.options.redactor
     }
 
-    /// One line per request: method, path (secrets redacted), status, duration, outcome. Written
-    /// straight into the log's buffer: this runs for every request on an event loop.
+    /// One line per request: method, path (secrets redacted), status, duration, outcome.
     func log(head: HTTPRequestHead, statusCode: Int, source: ProxyAnswer.Source, started: NIODeadline) {
         guard let requestLog else { return }
-        // Hundredths of a millisecond by integer arithmetic: String(format:) costs more than the lookup.
-        let hundredths = (Int((NIODeadline.now() - started).nanoseconds) + 5_000) / 10_000
-        let fraction = hundredths % 100
         let target = redactedTarget(head.uri)
-        let status = Terminal.useColor ? Terminal.paint(String(statusCode), statusCode >= 500 ? .red : statusCode >= 400 ? .yellow : .green) : String(statusCode)
-        let outcome = Self.outcomeWords[source] ?? source.rawValue
+        let status = RequestLogLine.status(statusCode)
+        let outcome = RequestLogLine.outcome(source)
         requestLog.log { line in
-            line.append(contentsOf: head.method.rawValue.utf8)
-            line.append(UInt8(ascii: " "))
-            line.append(contentsOf: target.utf8)
-            line.append(UInt8(ascii: " "))
-            line.append(contentsOf: status.utf8)
-            line.append(UInt8(ascii: " "))
-            Self.appendDecimal(hundredths / 100, to: &line)
-            line.append(UInt8(ascii: "."))
-            if fraction < 10 { line.append(UInt8(ascii: "0")) }
-            Self.appendDecimal(fraction, to: &line)
-            line.append(contentsOf: "ms ".utf8)
-            line.append(contentsOf: outcome.utf8)
+            RequestLogLine.append(method: head.method, target: target, status: status, started: started, outcome: outcome, to: &line)
         }
     }
 
-    private static func appendDecimal(_ value: Int, to line: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &line) }
-        line.append(UInt8(ascii: "0") + UInt8(value % 10))
+    /// The replay hot path's line, from pieces prepared at start-up or cached per connection.
+    func logReplayed(method: NIOHTTP1.HTTPMethod, redactedTarget: String, prepared: PreparedResponse, started: NIODeadline) {
+        guard let requestLog else { return }
+        requestLog.log { line in
+            RequestLogLine.append(method: method, target: redactedTarget, status: prepared.logStatus, started: started, outcome: Self.replayedWord, to: &line)
+        }
     }
 
-    private static let outcomeWords: [ProxyAnswer.Source: String] = [
-        .replayed: Terminal.paint("replayed", .blue),
-        .recorded: Terminal.paint("recorded", .green),
-        .passthrough: Terminal.paint("passthrough", .yellow),
-        .miss: Terminal.paint("miss", .red),
-        .error: Terminal.paint("error", .red),
-        .endpoint: Terminal.paint("cassette", .dim),
-    ]
+    private static let replayedWord = RequestLogLine.outcome(.replayed)
 
-    private func redactedTarget(_ target: String) -> String {
+    func redactedTarget(_ target: String) -> String {
         redactor.redact(target: target)
     }
 }

@@ -188,7 +188,17 @@ public final class CassetteSession: Sendable {
 
     /// Replays by a key from `keyText(method:target:)`; a miss is explained like any other.
     public func replayInteraction(keyText: String) throws -> Interaction {
-        try resolve(index.next(for: keyText)) {
+        try replay(keyText: keyText) { $0 }
+    }
+
+    /// The row id of the recording `replayInteraction(keyText:)` would return, without copying
+    /// the recording: for the replay proxy's hot path, which holds its prepared answers by row id.
+    public func replayRecordingID(keyText: String) throws -> Int64? {
+        try replay(keyText: keyText) { $0.id }
+    }
+
+    private func replay<Value>(keyText: String, read: (Interaction) -> Value) throws -> Value {
+        try resolve(index.next(for: keyText, read: read)) {
             // Key text this session produced always parses back.
             RequestKey(rawValue: keyText) ?? RequestKey(method: .get, target: "/")
         }
@@ -203,11 +213,11 @@ public final class CassetteSession: Sendable {
         try resolve(index.next(for: key.rawValue)) { key }
     }
 
-    private func resolve(_ lookup: ReplayIndex.Lookup, key: () -> RequestKey) throws -> Interaction {
+    private func resolve<Value>(_ lookup: ReplayIndex.Selection<Value>, key: () -> RequestKey) throws -> Value {
         switch lookup {
-        case .hit(let interaction, _):
+        case .hit(let value, _):
             replayedCount.add(1, ordering: .relaxed)
-            return interaction
+            return value
         case .exhausted(let count):
             missedCount.add(1, ordering: .relaxed)
             throw miss(for: key(), exhaustedAfter: count)

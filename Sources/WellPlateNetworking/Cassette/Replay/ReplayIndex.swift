@@ -5,14 +5,16 @@ import Synchronization
 /// A cassette held in memory for replay: every lookup is one hash lookup under a lock, so no
 /// SQLite call and no I/O ever happens on the request path.
 public final class ReplayIndex: Sendable {
-    /// The outcome of asking for the next recording of a key.
-    public enum Lookup: Sendable {
+    /// The outcome of asking for the next recording of a key, or for something read from it.
+    public enum Selection<Value> {
         /// A recording to serve; `repeated` when the sequence was exhausted and a policy reused one.
-        case hit(Interaction, repeated: Bool)
+        case hit(Value, repeated: Bool)
         /// Every recording of the key was served and the policy says to stop.
         case exhausted(count: Int)
         case miss
     }
+
+    public typealias Lookup = Selection<Interaction>
 
     /// Hit counts for `/__cassette/stats` and the summary printed on exit.
     public struct Statistics: Sendable, Equatable {
@@ -84,6 +86,12 @@ public final class ReplayIndex: Sendable {
 
     /// Takes the next recording of `key`, following the sequence policy.
     public func next(for key: String) -> Lookup {
+        next(for: key) { $0 }
+    }
+
+    /// Takes the next recording of `key` and returns what `read` takes from it, under the lock:
+    /// the recording itself is never copied, which matters on a replay proxy's hot path.
+    public func next<Value>(for key: String, read: (Interaction) -> Value) -> Selection<Value> {
         state.withLock { state in
             // One hash of the key, and the entry updated in place: this runs for every replayed request.
             guard let slot = state.entries.index(forKey: key) else { return .miss }
@@ -102,7 +110,7 @@ public final class ReplayIndex: Sendable {
                 }
             }
             state.entries.values[slot].replayed += 1
-            return .hit(state.entries.values[slot].interactions[chosen], repeated: position >= count)
+            return .hit(read(state.entries.values[slot].interactions[chosen]), repeated: position >= count)
         }
     }
 
@@ -166,6 +174,8 @@ public final class ReplayIndex: Sendable {
         }
     }
 }
+
+extension ReplayIndex.Selection: Sendable where Value: Sendable {}
 
 /// Recordings of one API repeat the same header sets (the client's request headers, the server's
 /// response headers but for `Content-Length`); sharing one copy of each keeps a large cassette's
