@@ -19,16 +19,9 @@ bin="$(CONFIGURATION=release build_products cassette)"
 swift build -c release --package-path Benchmarks >/dev/null
 benchbin="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 
-work="$(mktemp -d)"
+open_workspace
 results="$work/results"
 mkdir -p "$results"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
 
 warm_up() {  # URL PATHS: a discarded run, so first-touch costs (page faults, allocator growth) are not measured
     PATHS_FILE="$2" wrk -t2 -c64 -d2s -s Benchmarks/paths.lua "$1" >/dev/null

@@ -13,14 +13,7 @@ echo "==> Building (debug)"
 bin="$(build_products cassette sample-api)"
 export CASSETTE_BIN="$bin/cassette"
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+open_workspace
 
 db="$work/demo.db"
 

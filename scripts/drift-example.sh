@@ -9,55 +9,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh >/dev/null
 
-swift build --product cassette >/dev/null
-swift build --product sample-api >/dev/null
-bin="$(swift build --show-bin-path)"
+source scripts/lib.sh
+bin="$(build_products cassette sample-api)"
+open_workspace
 
-workdir="$(mktemp -d)"
-api_pid=""
-proxy_pid=""
-cleanup() {
-    for pid in $proxy_pid $api_pid; do
-        kill "$pid" 2>/dev/null || true
-    done
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-
-# Starts a server in the background and waits for its "listening on URL" line.
-start_server() {
-    local log="$1"; shift
-    "$@" >"$log" 2>&1 &
-    local pid=$!
-    for _ in $(seq 1 100); do
-        if grep -q '^listening on ' "$log" 2>/dev/null; then
-            echo "$pid $(sed -n 's/^listening on //p' "$log" | head -n1)"
-            return 0
-        fi
-        kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; return 1; }
-        sleep 0.1
-    done
-    echo "error: $* did not start within 10 s" >&2
-    return 1
-}
-
-cd "$workdir"
+cd "$work"
 read -r api_pid api_url < <(start_server sample-api.log "$bin/sample-api" --port 0)
+pids+=("$api_pid")
 read -r proxy_pid proxy_url < <(start_server proxy.log "$bin/cassette" record --upstream "$api_url" --port 0 --quiet)
+pids+=("$proxy_pid")
 
 for path in /api/health /api/users/1 /api/users/2 '/api/users?limit=2'; do
     "$bin/cassette" request "$proxy_url$path" >/dev/null
 done
 "$bin/cassette" request -X POST -d '{"food":"banana","grams":120}' "$proxy_url/api/nutrition/analyze" >/dev/null
 
-# The proxy is not a child of this shell (it was started in a subshell), so poll for its exit: the
-# store is closed, and every recording in the file, once it is gone.
-kill -INT "$proxy_pid"
-for _ in $(seq 1 100); do
-    kill -0 "$proxy_pid" 2>/dev/null || break
-    sleep 0.1
-done
-proxy_pid=""
+# Once the proxy has exited, the store is closed and every recording is in the file.
+stop_server "$proxy_pid"
 
 # One fixture per recorded GET, named as the mocks expect, from the recorded bodies. The users
 # fixture drifts on purpose: "id" becomes a string and "email" is gone.

@@ -38,3 +38,17 @@ stop_server() {
     echo "warning: process $1 did not stop within 20 s; killing it" >&2
     kill -KILL "$1" 2>/dev/null || true
 }
+
+# open_workspace : a temporary folder in $work and a list $pids of started servers; on exit the
+# servers are stopped and the folder removed. Add each server's pid with `pids+=("$pid")`.
+open_workspace() {
+    work="$(mktemp -d)"
+    pids=()
+    trap close_workspace EXIT
+}
+
+close_workspace() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}

@@ -10,9 +10,7 @@ source scripts/lib.sh
 bin="$(build_products cassette sample-api)"
 export CASSETTE_BIN="$bin/cassette"
 
-work="$(mktemp -d)"
-pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"' EXIT
+open_workspace
 
 read -r api_pid api_url < <(start_server "$work/api.log" "$bin/sample-api" --port 0)
 pids+=("$api_pid")

@@ -39,6 +39,12 @@ public struct MockDataLoader: Sendable {
         guard let url = url(for: name) else {
             throw MockDataError(kind: .notFound, fixture: name, searched: searchedPlaces(for: name), registeredRoutes: registry?.registrations ?? [])
         }
+        return try Self.read(fixture: name, at: url).data
+    }
+
+    /// A fixture file's bytes and their parse: an unreadable file or bad JSON becomes an error
+    /// that names the fixture, the file and (for JSON) the line and column.
+    static func read(fixture name: String, at url: URL) throws(MockDataError) -> (data: Data, value: JSONValue) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -46,11 +52,10 @@ public struct MockDataLoader: Sendable {
             throw MockDataError(kind: .unreadable, fixture: name, file: url.path, reason: error.localizedDescription)
         }
         do {
-            _ = try JSONValue(parsing: data)
+            return (data, try JSONValue(parsing: data))
         } catch {
             throw MockDataError(kind: .invalidJSON, fixture: name, file: url.path, line: error.line, column: error.column, reason: error.reason)
         }
-        return data
     }
 
     /// The fixture decoded as `T`.

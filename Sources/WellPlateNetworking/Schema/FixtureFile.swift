@@ -33,17 +33,7 @@ public struct FixtureFile: Sendable, Hashable {
         var fixtures: [FixtureFile] = []
         for name in names {
             let url = directory.appendingPathComponent(name + ".json")
-            let data: Data
-            do {
-                data = try Data(contentsOf: url)
-            } catch {
-                throw MockDataError(kind: .unreadable, fixture: name, file: url.path, reason: error.localizedDescription)
-            }
-            do {
-                fixtures.append(FixtureFile(name: name, value: try JSONValue(parsing: data)))
-            } catch {
-                throw MockDataError(kind: .invalidJSON, fixture: name, file: url.path, line: error.line, column: error.column, reason: error.reason)
-            }
+            fixtures.append(FixtureFile(name: name, value: try MockDataLoader.read(fixture: name, at: url).value))
         }
         return fixtures
     }

@@ -37,16 +37,7 @@ final class CLIWorkspace {
     /// Returns them as stored, with ids and sequences.
     @discardableResult
     func record(_ interactions: [Interaction], cassettes: [CassetteInfo] = [], into name: String = "cassettes.db") async throws -> [Interaction] {
-        let store = try await CassetteStore.open(path: path(name), access: .readWrite)
-        for info in cassettes {
-            try await store.saveCassette(info)
-        }
-        var stored: [Interaction] = []
-        for interaction in interactions {
-            stored.append(try await store.record(interaction))
-        }
-        try await store.close()
-        return stored
+        try await fillStore(path(name), with: interactions, cassettes: cassettes)
     }
 
     /// Runs the real `cassette` binary in the workspace.

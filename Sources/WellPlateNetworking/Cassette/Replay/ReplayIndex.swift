@@ -52,8 +52,8 @@ public final class ReplayIndex: Sendable {
         self.cassette = cassette
         self.sequencePolicy = sequencePolicy
         var entries = builder.entries
-        for key in builder.keysWithSequences {
-            entries[key]!.interactions.sort { $0.sequence < $1.sequence }
+        for slot in entries.values.indices where entries.values[slot].interactions.count > 1 {
+            entries.values[slot].interactions.sort { $0.sequence < $1.sequence }
         }
         state = Mutex(State(entries: entries, interactionCount: builder.count))
     }
@@ -62,7 +62,6 @@ public final class ReplayIndex: Sendable {
     /// never holds the whole cassette twice.
     struct Builder {
         fileprivate var entries: [String: Entry] = [:]
-        fileprivate var keysWithSequences: Set<String> = []
         fileprivate var count = 0
         private var pool = HeaderPool()
 
@@ -72,14 +71,12 @@ public final class ReplayIndex: Sendable {
         }
 
         /// `headersShared`: the caller already shares header sets (`InteractionRowReader`).
-        mutating func add(_ interaction: Interaction, headersShared: Bool = false) {
-            let compacted = headersShared ? interaction : pool.compact(interaction)
-            if entries[compacted.key] == nil {
-                entries[compacted.key] = Entry(interactions: [compacted])
-            } else {
-                entries[compacted.key]!.interactions.append(compacted)
-                keysWithSequences.insert(compacted.key)
-            }
+        /// Consumes the recording and hashes its key once: this runs for every row of a cassette.
+        mutating func add(_ interaction: consuming Interaction, headersShared: Bool = false) {
+            var interaction = interaction
+            if !headersShared { pool.compact(&interaction) }
+            let key = interaction.key
+            entries[key, default: Entry(interactions: [])].interactions.append(interaction)
             count += 1
         }
     }
@@ -183,15 +180,13 @@ extension ReplayIndex.Selection: Sendable where Value: Sendable {}
 private struct HeaderPool {
     private var sets: [HTTPFields: HTTPFields] = [:]
 
-    mutating func compact(_ interaction: Interaction) -> Interaction {
-        var compacted = interaction
-        compacted.requestHeaders = shared(interaction.requestHeaders)
+    mutating func compact(_ interaction: inout Interaction) {
+        interaction.requestHeaders = shared(interaction.requestHeaders)
         var response = interaction.responseHeaders
         if interaction.method != .head, response[.contentLength] == String(interaction.responseBody.count) {
             response[.contentLength] = nil
         }
-        compacted.responseHeaders = shared(response)
-        return compacted
+        interaction.responseHeaders = shared(response)
     }
 
     private mutating func shared(_ fields: HTTPFields) -> HTTPFields {

@@ -260,6 +260,17 @@ public final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
     }
 
+    /// Column `index`'s (0-based) text as UTF-8 bytes, valid only inside `body`: for readers that
+    /// would otherwise make a `String` only to take it apart again.
+    public func withTextBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let column = CInt(clamping: index)
+        guard let start = sqlite3_column_text(handle, column) else {
+            checkNoMemory(column)
+            return try body(UnsafeBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     /// A copy of column `index`'s (0-based) bytes; NULL and empty BLOBs read as empty `Data`.
     public func blob(at index: Int) -> Data {
         let column = CInt(clamping: index)

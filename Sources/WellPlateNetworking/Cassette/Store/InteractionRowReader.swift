@@ -8,7 +8,7 @@ struct InteractionRowReader {
     /// Leave out a response's `Content-Length` when it only restates the body's length, so blocks
     /// that differ by nothing else are shared (`Interaction.response` puts it back).
     let derivesContentLength: Bool
-    private var decoded: [String: HTTPFields] = [:]
+    private var headerBlocks = HeaderBlockCache()
 
     init(derivesContentLength: Bool = false) {
         self.derivesContentLength = derivesContentLength
@@ -20,9 +20,9 @@ struct InteractionRowReader {
             throw SQLiteError.library(.mismatch, "interaction \(row.int64(at: 0)) has an unknown method '\(methodText)'", path: "")
         }
         let responseBody = row.blob(at: 10)
-        var responseText = row.text(at: 9)
-        if derivesContentLength && method != .head {
-            responseText = Self.removingContentLength(responseText, equalTo: responseBody.count)
+        let stripsLength = derivesContentLength && method != .head
+        let responseHeaders = row.withTextBytes(at: 9) { bytes in
+            headerBlocks.fields(bytes, skipping: stripsLength ? Self.contentLengthLine(in: bytes, equalTo: responseBody.count) : nil)
         }
         return Interaction(
             id: row.int64(at: 0),
@@ -31,10 +31,10 @@ struct InteractionRowReader {
             url: row.text(at: 3),
             key: row.text(at: 4),
             sequence: row.int(at: 5),
-            requestHeaders: headers(row.text(at: 6)),
+            requestHeaders: row.withTextBytes(at: 6) { headerBlocks.fields($0) },
             requestBody: row.isNull(at: 7) ? nil : row.blob(at: 7),
             statusCode: row.int(at: 8),
-            responseHeaders: headers(responseText),
+            responseHeaders: responseHeaders,
             responseBody: responseBody,
             contentEncoding: row.isNull(at: 11) ? nil : row.text(at: 11),
             recordedAt: Date(timeIntervalSince1970: row.double(at: 12)),
@@ -42,34 +42,28 @@ struct InteractionRowReader {
         )
     }
 
-    private mutating func headers(_ text: String) -> HTTPFields {
-        if let shared = decoded[text] { return shared }
-        let fields = HeaderLines.decode(text)
-        decoded[text] = fields
-        return fields
+    /// The byte range of the line `Content-Length: N` when N is `length`. `HeaderLines` writes the
+    /// field as a line of its own; a byte scan without allocations, since it runs for every row
+    /// when a large cassette opens.
+    static func contentLengthLine(in bytes: UnsafeBufferPointer<UInt8>, equalTo length: Int) -> Range<Int>? {
+        let prefix = contentLengthPrefix
+        var start = 0
+        while start + prefix.count < bytes.count {
+            let lineEnd = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            // Field names are case-insensitive; `| 0x20` lower-cases letters and leaves "-: " alone.
+            if bytes[start] | 0x20 == prefix[0], lineEnd - start > prefix.count, bytes[start..<(start + prefix.count)].elementsEqual(prefix, by: { $0 | 0x20 == $1 }) {
+                var value = 0
+                for byte in bytes[(start + prefix.count)..<lineEnd] {
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < Int.max / 10 - 9 else { return nil }
+                    value = value * 10 + Int(byte - UInt8(ascii: "0"))
+                }
+                guard value == length else { return nil }
+                return start..<min(lineEnd + 1, bytes.count)
+            }
+            start = lineEnd + 1
+        }
+        return nil
     }
 
-    /// `HeaderLines` writes `Content-Length: N` as a line of its own. A byte scan: Foundation's
-    /// `range(of:)` would dominate the time it takes to open a large cassette.
-    static func removingContentLength(_ text: String, equalTo length: Int) -> String {
-        let needle = Array("Content-Length: \(length)\n".utf8)
-        var utf8 = text.utf8
-        let found: Range<Int>? = utf8.withContiguousStorageIfAvailable { bytes -> Range<Int>? in
-            var start = 0
-            while start + needle.count <= bytes.count {
-                if bytes[start] == needle[0], bytes[start..<(start + needle.count)].elementsEqual(needle) {
-                    return start..<(start + needle.count)
-                }
-                // Only line starts can begin the field.
-                guard let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-                start = newline + 1
-            }
-            return nil
-        } ?? nil
-        guard let found else { return text }
-        var bytes = Array(utf8)
-        bytes.removeSubrange(found)
-        utf8 = String(decoding: bytes, as: UTF8.self).utf8
-        return String(utf8)
-    }
+    private static let contentLengthPrefix = Array("content-length: ".utf8)
 }

@@ -1,0 +1,41 @@
+import HTTPTypes
+
+/// Decoded header blocks by their stored text, looked up straight from the bytes SQLite hands
+/// out: a cassette repeats a few blocks over and over, so a row costs one hash and one compare,
+/// and neither a `String` nor an allocation unless its block is new.
+struct HeaderBlockCache {
+    private struct Block {
+        let text: [UInt8]
+        let fields: HTTPFields
+    }
+
+    /// By hash; a bucket holds more than one block only on a hash collision.
+    private var blocks: [Int: [Block]] = [:]
+
+    /// The fields of `bytes` less the byte range `skipping`.
+    mutating func fields(_ bytes: UnsafeBufferPointer<UInt8>, skipping: Range<Int>? = nil) -> HTTPFields {
+        let skipped = skipping ?? bytes.count..<bytes.count
+        let head = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<skipped.lowerBound]))
+        let tail = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[skipped.upperBound...]))
+        var hasher = Hasher()
+        hasher.combine(bytes: head)
+        hasher.combine(bytes: tail)
+        let hash = hasher.finalize()
+        if let bucket = blocks[hash] {
+            for block in bucket where Self.equals(block.text, head, tail) {
+                return block.fields
+            }
+        }
+        let text = Array(head) + Array(tail)
+        let fields = HeaderLines.decode(String(decoding: text, as: UTF8.self))
+        blocks[hash, default: []].append(Block(text: text, fields: fields))
+        return fields
+    }
+
+    private static func equals(_ text: [UInt8], _ head: UnsafeRawBufferPointer, _ tail: UnsafeRawBufferPointer) -> Bool {
+        guard text.count == head.count + tail.count else { return false }
+        return text.withUnsafeBytes { stored in
+            stored.prefix(head.count).elementsEqual(head) && stored.suffix(tail.count).elementsEqual(tail)
+        }
+    }
+}
