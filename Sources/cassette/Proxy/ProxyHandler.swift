@@ -103,7 +103,12 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             } else {
                 let cached = try cachedTarget(method: method, uri: head.uri)
                 logTarget = cached.logTarget
-                let id = try server.session.replayRecordingID(keyText: cached.keyText)
+                let session = server.session
+                let id = if let slot = cached.slot {
+                    try session.replayRecordingID(slot: slot, keyText: cached.keyText)
+                } else {
+                    try session.replayRecordingID(keyText: cached.keyText)
+                }
                 guard let found = id.flatMap(responses.response(id:)) else {
                     // Every recording of a replay-only proxy is prepared at start-up.
                     send(.json(500, ["error": "internal_error", "message": .string("recording \(id.map(String.init) ?? "without id") of \(cached.keyText) was not prepared")], source: .error), context: context, head: head, started: started)
@@ -131,14 +136,14 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// A client on a keep-alive connection repeats the same few requests; their keys and log
-    /// paths are kept per connection (no lock), so normalization and redaction run once per
-    /// distinct target.
+    /// A client on a keep-alive connection repeats the same few requests; their keys, index slots
+    /// and log paths are kept per connection (no lock), so normalization, redaction and hashing
+    /// the key run once per distinct target.
     private func cachedTarget(method: WellPlateNetworking.HTTPMethod, uri: String) throws(ProxyRequestError) -> CachedTarget {
         let cacheKey = CachedTarget.Key(method: method, uri: uri)
         if let cached = targetCache[cacheKey] { return cached }
         let keyText = server.session.keyText(method: method, target: try server.requestBuilder.upstreamTarget(uri))
-        let cached = CachedTarget(keyText: keyText, logTarget: server.redactedTarget(uri))
+        let cached = CachedTarget(keyText: keyText, slot: server.session.index.slot(for: keyText), logTarget: server.redactedTarget(uri))
         if targetCache.count >= Self.targetCacheLimit { targetCache.removeAll(keepingCapacity: true) }
         targetCache[cacheKey] = cached
         return cached
@@ -151,6 +156,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
 
         let keyText: String
+        /// `nil` for a key without recordings: looked up by text again, as a miss is rare.
+        let slot: ReplayIndex.Slot?
         let logTarget: String
     }
 

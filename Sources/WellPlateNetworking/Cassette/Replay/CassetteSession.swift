@@ -197,11 +197,19 @@ public final class CassetteSession: Sendable {
         try replay(keyText: keyText) { $0.id }
     }
 
-    private func replay<Value>(keyText: String, read: (Interaction) -> Value) throws -> Value {
-        try resolve(index.next(for: keyText, read: read)) {
-            // Key text this session produced always parses back.
-            RequestKey(rawValue: keyText) ?? RequestKey(method: .get, target: "/")
-        }
+    /// `replayRecordingID(keyText:)` by the key's slot in the index (`index.slot(for:)`), which a
+    /// caller keeps to skip hashing the key; `keyText` only explains an exhausted sequence.
+    public func replayRecordingID(slot: ReplayIndex.Slot, keyText: String) throws -> Int64? {
+        try resolve(index.next(at: slot) { $0.id }) { Self.parsedKey(keyText) }
+    }
+
+    private func replay<Value: Sendable>(keyText: String, read: (Interaction) -> Value) throws -> Value {
+        try resolve(index.next(for: keyText, read: read)) { Self.parsedKey(keyText) }
+    }
+
+    private static func parsedKey(_ keyText: String) -> RequestKey {
+        // Key text this session produced always parses back.
+        RequestKey(rawValue: keyText) ?? RequestKey(method: .get, target: "/")
     }
 
     private func replay(key: RequestKey) throws -> Exchange {

@@ -32,8 +32,34 @@ public final class ReplayIndex: Sendable {
         var replayed = 0
     }
 
+    /// Where a key's recordings sit in the index. Slots never move or disappear, so a caller that
+    /// asks for the same key again and again (the proxy, per connection) keeps the slot and skips
+    /// hashing the key.
+    public struct Slot: Sendable, Hashable {
+        fileprivate let position: Int
+    }
+
+    /// Entries by slot position, and slot positions by key: one table with stable positions.
+    fileprivate struct Table {
+        var positions: [String: Int] = [:]
+        var entries: [Entry] = []
+
+        /// The entry of `key`, created empty when absent; one hash either way.
+        mutating func withEntry<Result>(_ key: String, _ body: (inout Entry) -> Result) -> Result {
+            let position = Self.settle(&positions[key, default: entries.count])
+            if position == entries.count { entries.append(Entry(interactions: [])) }
+            return body(&entries[position])
+        }
+
+        private static func settle(_ position: inout Int) -> Int { position }
+
+        func entry(_ key: String) -> Entry? {
+            positions[key].map { entries[$0] }
+        }
+    }
+
     private struct State {
-        var entries: [String: Entry] = [:]
+        var table = Table()
         var interactionCount = 0
     }
 
@@ -51,23 +77,24 @@ public final class ReplayIndex: Sendable {
     init(cassette: String, sequencePolicy: SequencePolicy, builder: Builder) {
         self.cassette = cassette
         self.sequencePolicy = sequencePolicy
-        var entries = builder.entries
-        for slot in entries.values.indices where entries.values[slot].interactions.count > 1 {
-            entries.values[slot].interactions.sort { $0.sequence < $1.sequence }
+        var table = builder.table
+        for position in table.entries.indices where table.entries[position].interactions.count > 1 {
+            table.entries[position].interactions.sort { $0.sequence < $1.sequence }
         }
-        state = Mutex(State(entries: entries, interactionCount: builder.count))
+        state = Mutex(State(table: table, interactionCount: builder.count))
     }
 
     /// Collects recordings one at a time, so a store can build the index while it reads rows and
     /// never holds the whole cassette twice.
     struct Builder {
-        fileprivate var entries: [String: Entry] = [:]
+        fileprivate var table = Table()
         fileprivate var count = 0
         private var pool = HeaderPool()
 
         /// Sizes the table for `count` recordings up front, avoiding rehashing while loading.
         mutating func reserveCapacity(_ count: Int) {
-            entries.reserveCapacity(count)
+            table.positions.reserveCapacity(count)
+            table.entries.reserveCapacity(count)
         }
 
         /// `headersShared`: the caller already shares header sets (`InteractionRowReader`).
@@ -76,9 +103,14 @@ public final class ReplayIndex: Sendable {
             var interaction = interaction
             if !headersShared { pool.compact(&interaction) }
             let key = interaction.key
-            entries[key, default: Entry(interactions: [])].interactions.append(interaction)
+            table.withEntry(key) { $0.interactions.append(interaction) }
             count += 1
         }
+    }
+
+    /// The slot of `key`, or `nil` while it has no recordings.
+    public func slot(for key: String) -> Slot? {
+        state.withLock { $0.table.positions[key].map(Slot.init) }
     }
 
     /// Takes the next recording of `key`, following the sequence policy.
@@ -88,43 +120,53 @@ public final class ReplayIndex: Sendable {
 
     /// Takes the next recording of `key` and returns what `read` takes from it, under the lock:
     /// the recording itself is never copied, which matters on a replay proxy's hot path.
-    public func next<Value>(for key: String, read: (Interaction) -> Value) -> Selection<Value> {
+    public func next<Value: Sendable>(for key: String, read: (Interaction) -> Value) -> Selection<Value> {
         state.withLock { state in
-            // One hash of the key, and the entry updated in place: this runs for every replayed request.
-            guard let slot = state.entries.index(forKey: key) else { return .miss }
-            let count = state.entries.values[slot].interactions.count
-            guard count > 0 else { return .miss }
-            let position = state.entries.values[slot].served
-            state.entries.values[slot].served = position + 1
-            let chosen: Int
-            if position < count {
-                chosen = position
-            } else {
-                switch sequencePolicy {
-                case .repeatLast: chosen = count - 1
-                case .cycle: chosen = position % count
-                case .fail: return .exhausted(count: count)
-                }
-            }
-            state.entries.values[slot].replayed += 1
-            return .hit(read(state.entries.values[slot].interactions[chosen]), repeated: position >= count)
+            guard let position = state.table.positions[key] else { return .miss }
+            return Self.take(&state.table.entries[position], policy: sequencePolicy, read: read)
         }
+    }
+
+    /// `next(for:read:)` by a slot from `slot(for:)`, without hashing the key.
+    public func next<Value: Sendable>(at slot: Slot, read: (Interaction) -> Value) -> Selection<Value> {
+        state.withLock { state in
+            Self.take(&state.table.entries[slot.position], policy: sequencePolicy, read: read)
+        }
+    }
+
+    private static func take<Value>(_ entry: inout Entry, policy: SequencePolicy, read: (Interaction) -> Value) -> Selection<Value> {
+        let count = entry.interactions.count
+        guard count > 0 else { return .miss }
+        let position = entry.served
+        entry.served = position + 1
+        let chosen: Int
+        if position < count {
+            chosen = position
+        } else {
+            switch policy {
+            case .repeatLast: chosen = count - 1
+            case .cycle: chosen = position % count
+            case .fail: return .exhausted(count: count)
+            }
+        }
+        entry.replayed += 1
+        return .hit(read(entry.interactions[chosen]), repeated: position >= count)
     }
 
     /// The first recording of `key`, without counting it as served.
     public func peek(_ key: String) -> Interaction? {
-        state.withLock { $0.entries[key]?.interactions.first }
+        state.withLock { $0.table.entry(key)?.interactions.first }
     }
 
     /// Whether the key has at least one recording.
     public func contains(_ key: String) -> Bool {
-        state.withLock { $0.entries[key]?.interactions.isEmpty == false }
+        state.withLock { $0.table.entry(key)?.interactions.isEmpty == false }
     }
 
     /// The number of recordings of `key` not yet served (for `missing` mode, which records repeats).
     public func hasUnservedRecording(for key: String) -> Bool {
         state.withLock { state in
-            guard let entry = state.entries[key] else { return false }
+            guard let entry = state.table.entry(key) else { return false }
             return entry.served < entry.interactions.count
         }
     }
@@ -132,10 +174,10 @@ public final class ReplayIndex: Sendable {
     /// Adds a recording made during this session; it counts as served, since the caller got it live.
     public func appendServed(_ interaction: Interaction) {
         state.withLock { state in
-            var entry = state.entries[interaction.key] ?? Entry(interactions: [])
-            entry.interactions.append(interaction)
-            entry.served = max(entry.served, entry.interactions.count)
-            state.entries[interaction.key] = entry
+            state.table.withEntry(interaction.key) { entry in
+                entry.interactions.append(interaction)
+                entry.served = max(entry.served, entry.interactions.count)
+            }
             state.interactionCount += 1
         }
     }
@@ -143,31 +185,38 @@ public final class ReplayIndex: Sendable {
     /// Replaces every recording of a key with one served recording (`all` mode's first occurrence).
     public func replaceServed(_ interaction: Interaction) {
         state.withLock { state in
-            let removed = state.entries[interaction.key]?.interactions.count ?? 0
-            state.entries[interaction.key] = Entry(interactions: [interaction], served: 1, replayed: 0)
+            let removed = state.table.withEntry(interaction.key) { entry in
+                let removed = entry.interactions.count
+                entry = Entry(interactions: [interaction], served: 1, replayed: 0)
+                return removed
+            }
             state.interactionCount += 1 - removed
         }
     }
 
     /// Every recording, for callers that prepare something per recording up front.
     public var allInteractions: [Interaction] {
-        state.withLock { state in state.entries.values.flatMap(\.interactions) }
+        state.withLock { state in state.table.entries.flatMap(\.interactions) }
     }
 
-    /// Every stored key, sorted, for miss explanations and listings.
+    /// Every key with recordings, sorted, for miss explanations and listings.
     public var keys: [String] {
-        state.withLock { Array($0.entries.keys) }.sorted()
+        state.withLock { state in state.table.positions.compactMap { key, position in state.table.entries[position].interactions.isEmpty ? nil : key } }.sorted()
     }
 
     public var statistics: Statistics {
         state.withLock { state in
             var hits: [String: Int] = [:]
             var unused: [String] = []
-            for (key, entry) in state.entries {
+            var keyCount = 0
+            for (key, position) in state.table.positions {
+                let entry = state.table.entries[position]
+                guard !entry.interactions.isEmpty else { continue }
+                keyCount += 1
                 if entry.replayed > 0 { hits[key] = entry.replayed }
                 if entry.served == 0 { unused.append(key) }
             }
-            return Statistics(hits: hits, unusedKeys: unused.sorted(), keyCount: state.entries.count, interactionCount: state.interactionCount)
+            return Statistics(hits: hits, unusedKeys: unused.sorted(), keyCount: keyCount, interactionCount: state.interactionCount)
         }
     }
 }
