@@ -81,6 +81,6 @@ echo "==> 4. In-process: ReplayAPIClient and key normalization"
 echo "==> 5. Start-up"
 "$benchbin/bench-tool" startup "$bin/cassette" "$work/replay.db" >"$results/startup.json"
 
-"$benchbin/bench-tool" report "$results" "$duration" "$rounds" >"$root/BENCHMARKS.md"
+{ "$benchbin/bench-tool" report "$results" "$duration" "$rounds"; cat Benchmarks/profiling.md; } >"$root/BENCHMARKS.md"
 echo
 cat "$root/BENCHMARKS.md"
