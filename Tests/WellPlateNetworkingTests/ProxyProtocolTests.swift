@@ -38,6 +38,10 @@ final class ProxyProtocolTests {
             let answer = RawHTTPResponse.parseAll(try await broken.receiveUntilClosed())
             #expect(answer.count == 1)
             #expect(answer.first?.status == 400)
+            #expect(answer.first?.header("Connection")?.lowercased() == "close")
+            let explanation = try JSONSerialization.jsonObject(with: Data(answer.first?.body ?? [])) as? [String: Any]
+            #expect(explanation?["error"] as? String == "bad_request")
+            #expect((explanation?["message"] as? String)?.contains("not valid HTTP/1.1") == true, "\(answer.first?.bodyText ?? "")")
 
             try await keptOpen.send(RawConnection.get("/api/second"))
             let again = try await keptOpen.receiveResponses(1)
