@@ -8,9 +8,9 @@ import HTTPTypes
 /// The format and every normalization rule are documented in docs/matching.md. Redact the request
 /// (`Redactor`) before computing its key: keys are stored and printed.
 public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConvertible, Codable {
-    /// Bumped whenever a rule change gives an existing request a different key, so a cassette store
-    /// can tell that its stored keys need re-recording or migrating.
-    public static let formatVersion = 1
+    /// Bumped whenever a rule change gives an existing request a different key. Cassettes remember
+    /// the version of their keys (`CassetteInfo.keyFormat`) and are rekeyed when it differs.
+    public static let formatVersion = 2
 
     /// One `name=value` pair of a normalized query (or form body): percent-encoding normalized,
     /// `+` written as `%20`, and a name without `=` given the empty value.

@@ -99,14 +99,21 @@ public final class CassetteSession: Sendable {
         }
         let saved = try await store.cassette(named: options.cassette)
         let rules = options.matchingRules ?? saved?.matchingRules ?? .default
+        // Keys computed with other rules, or by another key format, are recomputed from what was
+        // stored: in the file when recording (its new recordings get keys of the new kind), in
+        // memory only when replaying.
+        var rekeying = saved?.needsRekeying(for: rules) == true ? rules : nil
         if options.mode != .none {
+            if let rekeying {
+                try await store.rekey(cassette: options.cassette, rules: rekeying)
+            }
+            rekeying = nil
             var info = saved ?? CassetteInfo(name: options.cassette)
             info.matchingRules = rules
+            info.keyFormat = RequestKey.formatVersion
             if let upstream = options.upstream { info.upstream = upstream.absoluteString }
             try await store.saveCassette(info)
         }
-        // Keys computed with other rules are recomputed from what was stored.
-        let rekeying = saved.flatMap { $0.matchingRules != rules ? rules : nil }
         let index = try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying)
         let rowsBeforeSession = try await store.maxRowID()
         let recordedUpstream = options.upstream ?? saved?.upstream.flatMap { URL(string: $0) }

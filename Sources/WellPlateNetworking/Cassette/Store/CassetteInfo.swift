@@ -7,21 +7,60 @@ public struct CassetteInfo: Sendable, Equatable {
     public var upstream: String?
     /// The rules keys were computed with; replay uses the same ones.
     public var matchingRules: MatchingRules
+    /// The `RequestKey.formatVersion` the stored keys were computed with; keys of another
+    /// version are recomputed when the cassette is opened.
+    public var keyFormat: Int
     public var createdAt: Date
 
-    public init(name: String, upstream: String? = nil, matchingRules: MatchingRules = .default, createdAt: Date = Date()) {
+    public init(name: String, upstream: String? = nil, matchingRules: MatchingRules = .default, keyFormat: Int = RequestKey.formatVersion, createdAt: Date = Date()) {
         self.name = name
         self.upstream = upstream
         self.matchingRules = matchingRules
+        self.keyFormat = keyFormat
         self.createdAt = createdAt
     }
 
     init(row: SQLiteStatement) {
         name = row.text(at: 0)
         upstream = row.isNull(at: 1) ? nil : row.text(at: 1)
-        let rulesText = row.isNull(at: 2) ? nil : row.text(at: 2)
-        matchingRules = rulesText.flatMap { try? JSONDecoder().decode(MatchingRules.self, from: Data($0.utf8)) } ?? .default
+        let rulesData = row.isNull(at: 2) ? nil : Data(row.text(at: 2).utf8)
+        matchingRules = rulesData.flatMap { try? JSONDecoder().decode(MatchingRules.self, from: $0) } ?? .default
+        // Stores written before the format was remembered hold version 1 keys.
+        keyFormat = rulesData.flatMap { try? JSONDecoder().decode(StoredRules.KeyFormat.self, from: $0).keyFormat } ?? 1
         createdAt = Date(timeIntervalSince1970: row.double(at: 3))
+    }
+
+    /// Whether keys stored under this info must be recomputed to match requests keyed with `rules`
+    /// by this version of the code.
+    public func needsRekeying(for rules: MatchingRules) -> Bool {
+        matchingRules != rules || keyFormat != RequestKey.formatVersion
+    }
+
+    /// The `matching_rules` column: the rules' JSON with the key format beside them, so older
+    /// readers still decode the rules.
+    var storedRules: String {
+        get throws {
+            String(decoding: try JSONEncoder().encode(StoredRules(rules: matchingRules, keyFormat: keyFormat)), as: UTF8.self)
+        }
+    }
+}
+
+private struct StoredRules: Encodable {
+    struct KeyFormat: Decodable {
+        let keyFormat: Int?
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case keyFormat
+    }
+
+    let rules: MatchingRules
+    let keyFormat: Int
+
+    func encode(to encoder: any Encoder) throws {
+        try rules.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(keyFormat, forKey: .keyFormat)
     }
 }
 
