@@ -41,6 +41,24 @@ final class ProxyRunCommandTests {
         #expect(result.status == 7, "\(result)")
     }
 
+    /// The command starts as from a shell: SIGPIPE (ignored inside cassette, by SwiftNIO) and every
+    /// other signal at its default, none blocked.
+    @Test func theCommandStartsWithDefaultSignalDispositions() async throws {
+        try await recordHealth()
+        let result = try await run("--", "grep", "-E", "^Sig(Ign|Blk):", "/proc/self/status")
+        #expect(result.status == 0, "\(result)")
+        let masks = Dictionary(uniqueKeysWithValues: result.stdout.split(separator: "\n").compactMap { line -> (String, UInt64)? in
+            let parts = line.split(separator: ":")
+            guard parts.count == 2, let mask = UInt64(parts[1].trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+            return (String(parts[0]), mask)
+        })
+        let pipeBit: UInt64 = 1 << (UInt64(SIGPIPE) - 1)
+        #expect(masks["SigIgn"].map { $0 & pipeBit } == 0, "SIGPIPE is not ignored: \(result.stdout)")
+        // Signals 1-31: glibc keeps two real-time signals of its own out of reach.
+        #expect(masks["SigIgn"].map { $0 & 0x7FFF_FFFF } == 0, "\(result.stdout)")
+        #expect(masks["SigBlk"] == 0, "\(result.stdout)")
+    }
+
     @Test func aCommandKilledBySignalExitsWith128PlusTheSignal() async throws {
         try await recordHealth()
         let result = try await run("--", "sh", "-c", "kill -TERM $$")
@@ -73,7 +91,7 @@ final class ProxyRunCommandTests {
         try await recordHealth()
         let result = try await run("--", "no-such-command-for-cassette")
         #expect(result.status == 127, "\(result)")
-        #expect(result.stderr.contains("no-such-command-for-cassette"))
+        #expect(result.stderr.contains("cannot run no-such-command-for-cassette: command not found"), "\(result)")
     }
 
     @Test func noCommandIsAUsageError() async throws {
