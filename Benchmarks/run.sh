@@ -71,6 +71,14 @@ for count in $scales; do
     "$benchbin/bench-tool" make-store "$work/scale.db" "$count" small >"$results/make-$count.json"
     "$benchbin/bench-tool" scale "$work/scale.db" >"$results/scale-$count.json"
     echo "    $count: $(cat "$results/scale-$count.json")"
+    # The whole proxy on the same store: index, prepared answers, event loops.
+    started=$(date +%s%N)
+    read -r scale_pid _ < <(START_TRIES=2400 start_server "$work/scale-proxy.log" "$bin/cassette" replay --db "$work/scale.db" --cassette bench --port 0 --quiet)
+    listening=$(( $(date +%s%N) - started ))
+    resident_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$scale_pid/status")
+    stop_server "$scale_pid"
+    echo "{\"listeningSeconds\": $(echo "scale=6; $listening / 1000000000" | bc), \"residentBytes\": $(( resident_kb * 1024 ))}" >"$results/proxy-$count.json"
+    echo "    $count, cassette replay: $(cat "$results/proxy-$count.json")"
     rm -f "$work/scale.db" "$work/scale.db.paths"
 done
 

@@ -10,12 +10,13 @@ build_products() {
 }
 
 # start_server LOG COMMAND... : starts COMMAND in the background and prints "PID URL" once it has
-# printed its "listening on URL" line; fails with the log when it exits or takes over 20 s.
+# printed its "listening on URL" line; fails with the log when it exits or takes over 20 s
+# (START_TRIES times 0.05 s).
 start_server() {
     local log="$1"; shift
     "$@" >"$log" 2>&1 &
     local pid=$!
-    for _ in $(seq 1 400); do
+    for _ in $(seq 1 "${START_TRIES:-400}"); do
         if grep -q '^listening on ' "$log" 2>/dev/null; then
             echo "$pid $(sed -n 's/^listening on //p' "$log" | head -n1)"
             return 0
@@ -23,7 +24,7 @@ start_server() {
         kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; return 1; }
         sleep 0.05
     done
-    echo "error: $* did not print 'listening on' within 20 s" >&2
+    echo "error: $* did not print 'listening on' in time" >&2
     return 1
 }
 

@@ -87,6 +87,19 @@ enum Report {
             out += "\nOpening 100,000 interactions: **\(fixed(openAt100k * 1000)) ms** (target < 500 ms: \(verdict(openAt100k < 0.5))). Memory at most **\(fixed(worstMemory))×** the body bytes from 100,000 interactions up (target about 2×: \(verdict(worstMemory <= 2.2))); smaller stores show a higher ratio because fixed costs (SQLite's page cache, allocator arenas) dominate a few megabytes.\n\n"
         }
 
+        let proxyFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("proxy-") }.sorted { Int($0.dropFirst(6).dropLast(5))! < Int($1.dropFirst(6).dropLast(5))! }
+        if !proxyFiles.isEmpty {
+            out += "The whole `cassette replay --quiet` process on the same stores (index, answers prepared for writing, event loops, runtime):\n\n"
+            out += "| interactions | until `listening on` | resident memory | body bytes | memory / body bytes |\n|---:|---:|---:|---:|---:|\n"
+            for file in proxyFiles {
+                let proxy = try json(file)
+                let count = Int(file.dropFirst(6).dropLast(5))!
+                let bodyBytes = try json("scale-\(count).json")["bodyBytes"] as! Int
+                let resident = proxy["residentBytes"] as! Int
+                out += "| \(count) | \(fixed(proxy["listeningSeconds"] as! Double * 1000)) ms | \(mb(resident)) | \(mb(bodyBytes)) | \(fixed(Double(resident) / Double(bodyBytes)))× |\n"
+            }
+            out += "\nThe proxy holds each body once, in the buffers it writes from (the index shares them); the rest is the index, one prepared answer per recording, and the runtime's fixed cost.\n\n"
+        }
         out += "## 4. In-process\n\n"
         out += "| measurement | per second | baseline in the same run | ratio |\n|---|---:|---:|---:|\n"
         out += "| `ReplayAPIClient.get` (lookup + decode of the mixed recordings) | \(int(inprocess["replayRequestsPerSecond"] as! Double)) | `JSONDecoder` alone on the same bodies: \(int(inprocess["decodeOnlyPerSecond"] as! Double)) | \(pct(inprocess["replayVersusDecodeOnly"] as! Double)) |\n"

@@ -1,5 +1,7 @@
+import Foundation
 import HTTPTypes
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 import WellPlateNetworking
 
@@ -15,15 +17,24 @@ final class PreparedResponse: Sendable {
     /// The status as the request log prints it (coloured on a terminal).
     let logStatus: String
 
-    init(_ interaction: Interaction) {
-        var headers = ResponseHeaders.make(from: interaction.responseHeaders, bodyCount: interaction.responseBody.count, requestMethod: .GET, statusCode: interaction.statusCode)
-        headers.add(name: "X-Cassette", value: ProxyAnswer.Source.replayed.headerValue)
-        let hasBody = !interaction.responseBody.isEmpty && ResponseHeaders.mayHaveBody(statusCode: interaction.statusCode)
+    init(_ interaction: Interaction, headers: HTTPHeaders, body: ByteBuffer?) {
         status = HTTPResponseStatus(statusCode: interaction.statusCode)
         self.headers = headers
-        body = hasBody ? ByteBuffer(bytes: interaction.responseBody) : nil
+        self.body = body
         duration = interaction.duration
         logStatus = RequestLogLine.status(interaction.statusCode)
+    }
+
+    /// Prepared on its own: for a recording made after start-up.
+    convenience init(_ interaction: Interaction) {
+        let hasBody = !interaction.responseBody.isEmpty && ResponseHeaders.mayHaveBody(statusCode: interaction.statusCode)
+        self.init(interaction, headers: Self.headers(for: interaction), body: hasBody ? ByteBuffer(bytes: interaction.responseBody) : nil)
+    }
+
+    static func headers(for interaction: Interaction) -> HTTPHeaders {
+        var headers = ResponseHeaders.make(from: interaction.responseHeaders, bodyCount: interaction.responseBody.count, requestMethod: .GET, statusCode: interaction.statusCode)
+        headers.add(name: "X-Cassette", value: ProxyAnswer.Source.replayed.headerValue)
+        return headers
     }
 }
 
@@ -32,17 +43,42 @@ final class PreparedResponse: Sendable {
 struct PreparedResponses: Sendable {
     private let byID: [Int64: PreparedResponse]
 
-    init(_ interactions: [Interaction]) {
+    /// Prepares every recording of `index` and leaves the index holding views of the prepared
+    /// bodies instead of its own copies, so each body is in memory once. Bodies share a few large
+    /// buffers (`BodyArena`); header blocks are shared between recordings with the same headers,
+    /// status and body length.
+    init(sharingBodiesOf index: ReplayIndex) {
+        var arena = BodyArena()
+        var places: [Int64: BodyArena.Place] = [:]
+        index.forEachInteraction { interaction in
+            guard let id = interaction.id, Self.hasBody(interaction) else { return }
+            places[id] = arena.store(interaction.responseBody)
+        }
         var byID: [Int64: PreparedResponse] = [:]
-        byID.reserveCapacity(interactions.count)
-        for interaction in interactions {
-            guard let id = interaction.id else { continue }
-            byID[id] = PreparedResponse(interaction)
+        byID.reserveCapacity(places.count)
+        var headerBlocks: [HeaderBlock: HTTPHeaders] = [:]
+        index.shareResponseBodies { interaction in
+            guard let id = interaction.id else { return interaction.responseBody }
+            let body = places[id].map { arena.slice($0) }
+            let block = HeaderBlock(fields: interaction.responseHeaders, bodyCount: interaction.responseBody.count, statusCode: interaction.statusCode)
+            let headers = headerBlocks[block] ?? PreparedResponse.headers(for: interaction)
+            headerBlocks[block] = headers
+            byID[id] = PreparedResponse(interaction, headers: headers, body: body)
+            return body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? interaction.responseBody
         }
         self.byID = byID
+        Self.returnFreedMemory()
     }
 
-    static let empty = PreparedResponses([])
+    private static func hasBody(_ interaction: Interaction) -> Bool {
+        !interaction.responseBody.isEmpty && ResponseHeaders.mayHaveBody(statusCode: interaction.statusCode)
+    }
+
+    private init() {
+        byID = [:]
+    }
+
+    static let empty = PreparedResponses()
 
     func response(id: Int64) -> PreparedResponse? {
         byID[id]
@@ -51,5 +87,22 @@ struct PreparedResponses: Sendable {
     /// The prepared form of `interaction`, built now if it was not loaded at start-up.
     func response(for interaction: Interaction) -> PreparedResponse {
         interaction.id.flatMap { byID[$0] } ?? PreparedResponse(interaction)
+    }
+
+    /// glibc's `malloc_trim`, looked up at run time: Swift's Glibc module leaves out malloc.h.
+    /// Elsewhere there is nothing to call, and nothing is lost but the trim.
+    private static func returnFreedMemory() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
+            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        }
+        #endif
+    }
+
+    private struct HeaderBlock: Hashable {
+        let fields: HTTPFields
+        let bodyCount: Int
+        let statusCode: Int
     }
 }

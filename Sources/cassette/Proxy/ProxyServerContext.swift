@@ -26,7 +26,7 @@ final class ProxyServerContext: Sendable {
         self.requestLog = requestLog
         self.session = session
         answersSynchronously = responder.answersSynchronously
-        prepared = answersSynchronously ? PreparedResponses(session.index.allInteractions) : .empty
+        prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index) : .empty
         redactor = session.options.redactor
     }
 

@@ -194,6 +194,29 @@ public final class ReplayIndex: Sendable {
         }
     }
 
+    /// Swaps every stored response body for what `share` returns, which must hold the same bytes:
+    /// a caller that keeps each body in a form of its own (the replay proxy's prepared buffers)
+    /// hands back a view of its copy, so the bytes are held once.
+    public func shareResponseBodies(_ share: (Interaction) -> Data) {
+        state.withLock { state in
+            for position in state.table.entries.indices {
+                for item in state.table.entries[position].interactions.indices {
+                    let body = share(state.table.entries[position].interactions[item])
+                    state.table.entries[position].interactions[item].responseBody = body
+                }
+            }
+        }
+    }
+
+    /// Calls `body` with every recording, under the lock and without copying them out.
+    public func forEachInteraction(_ body: (Interaction) -> Void) {
+        state.withLock { state in
+            for entry in state.table.entries {
+                entry.interactions.forEach(body)
+            }
+        }
+    }
+
     /// Every recording, for callers that prepare something per recording up front.
     public var allInteractions: [Interaction] {
         state.withLock { state in state.table.entries.flatMap(\.interactions) }
