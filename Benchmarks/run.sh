@@ -77,7 +77,7 @@ for count in $scales; do
     listening=$(( $(date +%s%N) - started ))
     resident_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$scale_pid/status")
     stop_server "$scale_pid"
-    echo "{\"listeningSeconds\": $(echo "scale=6; $listening / 1000000000" | bc), \"residentBytes\": $(( resident_kb * 1024 ))}" >"$results/proxy-$count.json"
+    awk -v ns="$listening" -v kb="$resident_kb" 'BEGIN { printf "{\"listeningSeconds\": %.6f, \"residentBytes\": %d}\n", ns / 1e9, kb * 1024 }' >"$results/proxy-$count.json"
     echo "    $count, cassette replay: $(cat "$results/proxy-$count.json")"
     rm -f "$work/scale.db" "$work/scale.db.paths"
 done
@@ -89,6 +89,9 @@ echo "==> 4. In-process: ReplayAPIClient and key normalization"
 echo "==> 5. Start-up"
 "$benchbin/bench-tool" startup "$bin/cassette" "$work/replay.db" >"$results/startup.json"
 
-{ "$benchbin/bench-tool" report "$results" "$duration" "$rounds"; cat Benchmarks/profiling.md; } >"$root/BENCHMARKS.md"
+# Written aside first: a report that fails leaves the last BENCHMARKS.md as it was.
+"$benchbin/bench-tool" report "$results" "$duration" "$rounds" >"$work/BENCHMARKS.md"
+cat Benchmarks/profiling.md >>"$work/BENCHMARKS.md"
+mv "$work/BENCHMARKS.md" "$root/BENCHMARKS.md"
 echo
 cat "$root/BENCHMARKS.md"
