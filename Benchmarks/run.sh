@@ -16,6 +16,9 @@ source scripts/lib.sh
 
 echo "==> Building in release mode"
 bin="$(CONFIGURATION=release build_products cassette)"
+# SwiftPM keeps the build plan of a path dependency and misses source files added to it since:
+# dropping the cached plan makes it look at the project's files again.
+rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
 swift build -c release --package-path Benchmarks >/dev/null
 benchbin="$(swift build -c release --package-path Benchmarks --show-bin-path)"
 

@@ -104,7 +104,7 @@ enum Report {
         out += "| measurement | per second | baseline in the same run | ratio |\n|---|---:|---:|---:|\n"
         out += "| `ReplayAPIClient.get` (lookup + decode of the mixed recordings) | \(int(inprocess["replayRequestsPerSecond"] as! Double)) | `JSONDecoder` alone on the same bodies: \(int(inprocess["decodeOnlyPerSecond"] as! Double)) | \(pct(inprocess["replayVersusDecodeOnly"] as! Double)) |\n"
         out += "| request key normalization (`RequestKey`, 7 query parameters) | \(int(inprocess["keysPerSecond"] as! Double)) | `URLComponents` parsing the same targets: \(int(inprocess["urlComponentsPerSecond"] as! Double)) | \(fixed(inprocess["keysVersusURLComponents"] as! Double))× |\n"
-        out += "| schema inference of a \(mb(schema["bytes"] as! Int)) response (parse + infer) | \(fixed(schema["parseAndInferSeconds"] as! Double * 1000)) ms | `JSONSerialization` parse alone: \(fixed(schema["jsonSerializationSeconds"] as! Double * 1000)) ms | parse \(fixed(schema["parseVersusJSONSerialization"] as! Double))× faster |\n\n"
+        out += "| schema inference of a \(mb(schema["bytes"] as! Int)) response (parse + infer, median of \(schema["repetitions"] as? Int ?? 1)) | \(fixed(schema["parseAndInferSeconds"] as! Double * 1000)) ms | `JSONSerialization` parse alone: \(fixed(schema["jsonSerializationSeconds"] as! Double * 1000)) ms | parse \(fixed(schema["parseVersusJSONSerialization"] as! Double))× faster |\n\n"
 
         out += "## 5. Start-up\n\n"
         out += "| measurement | median of 15 |\n|---|---:|\n"

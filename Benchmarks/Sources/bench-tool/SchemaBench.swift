@@ -15,11 +15,17 @@ enum SchemaBench {
             index += 1
         }
         let data = Data(("[" + parts.joined(separator: ",") + "]").utf8)
-        var value: JSONValue = .null
-        let parseSeconds = try Measure.seconds { value = try JSONValue(parsing: data) }
+        // Medians of alternating repetitions: one pass is at the mercy of a noisy machine.
+        var parses: [Double] = [], infers: [Double] = [], foundations: [Double] = []
         var schema = InferredSchema()
-        let inferSeconds = Measure.seconds { schema.add(value) }
-        let foundationSeconds = try Measure.seconds { _ = try JSONSerialization.jsonObject(with: data) }
+        for _ in 0..<repetitions {
+            var value: JSONValue = .null
+            parses.append(try Measure.seconds { value = try JSONValue(parsing: data) })
+            schema = InferredSchema()
+            infers.append(Measure.seconds { schema.add(value) })
+            foundations.append(try Measure.seconds { _ = try JSONSerialization.jsonObject(with: data) })
+        }
+        let parseSeconds = median(parses), inferSeconds = median(infers), foundationSeconds = median(foundations)
         Measure.printJSON([
             "bytes": data.count,
             "parseSeconds": parseSeconds,
@@ -28,6 +34,13 @@ enum SchemaBench {
             "jsonSerializationSeconds": foundationSeconds,
             "parseVersusJSONSerialization": foundationSeconds / parseSeconds,
             "properties": schema.items?.propertyNames.count ?? 0,
+            "repetitions": repetitions,
         ])
+    }
+
+    private static let repetitions = 5
+
+    private static func median(_ values: [Double]) -> Double {
+        values.sorted()[values.count / 2]
     }
 }

@@ -271,6 +271,17 @@ public final class SQLiteStatement {
         return try body(UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
+    /// Column `index`'s (0-based) bytes, valid only inside `body`; NULL reads as no bytes.
+    public func withBlobBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let column = CInt(clamping: index)
+        // Order matters: sqlite3_column_bytes must follow sqlite3_column_blob.
+        guard let start = sqlite3_column_blob(handle, column) else {
+            checkNoMemory(column)
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeRawBufferPointer(start: start, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     /// A copy of column `index`'s (0-based) bytes; NULL and empty BLOBs read as empty `Data`.
     public func blob(at index: Int) -> Data {
         let column = CInt(clamping: index)

@@ -236,7 +236,7 @@ public actor CassetteStore {
             let count = try connection.prepare("SELECT count(*) FROM interactions WHERE cassette = ?")
             try count.bind(cassette, at: 1)
             builder.reserveCapacity(try count.firstRow { $0.int(at: 0) } ?? 0)
-            var reader = InteractionRowReader(derivesContentLength: true)
+            var reader = InteractionRowReader(derivesContentLength: true, packsBodies: true)
             while try statement.step() {
                 var interaction = try reader.read(statement)
                 if let rules {

@@ -9,9 +9,12 @@ struct InteractionRowReader {
     /// that differ by nothing else are shared (`Interaction.response` puts it back).
     let derivesContentLength: Bool
     private var headerBlocks = HeaderBlockCache()
+    /// Set when loading for replay: bodies packed into shared blocks (`BodyBlocks`).
+    private var bodyBlocks: BodyBlocks?
 
-    init(derivesContentLength: Bool = false) {
+    init(derivesContentLength: Bool = false, packsBodies: Bool = false) {
         self.derivesContentLength = derivesContentLength
+        bodyBlocks = packsBodies ? BodyBlocks() : nil
     }
 
     mutating func read(_ row: SQLiteStatement) throws -> Interaction {
@@ -19,7 +22,7 @@ struct InteractionRowReader {
         guard let method = HTTPMethod(rawValue: methodText) else {
             throw SQLiteError.library(.mismatch, "interaction \(row.int64(at: 0)) has an unknown method '\(methodText)'", path: "")
         }
-        let responseBody = row.blob(at: 10)
+        let responseBody = bodyBlocks == nil ? row.blob(at: 10) : row.withBlobBytes(at: 10) { bodyBlocks!.copy($0) }
         let stripsLength = derivesContentLength && method != .head
         let responseHeaders = row.withTextBytes(at: 9) { bytes in
             headerBlocks.fields(bytes, skipping: stripsLength ? Self.contentLengthLine(in: bytes, equalTo: responseBody.count) : nil)

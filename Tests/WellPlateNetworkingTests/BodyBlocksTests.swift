@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import WellPlateNetworking
+
+/// Bodies loaded for replay share large blocks; each stays intact and readable for as long as
+/// anyone holds it, whatever happens to the loader or to the other bodies.
+@Suite("Body blocks")
+struct BodyBlocksTests {
+    func bytes(_ count: Int, seed: UInt8) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) &+ seed }
+    }
+
+    @Test func everyBodyKeepsItsBytesAfterTheLoaderIsGone() {
+        let sizes = [0, 1, 14, 15, 200, 1_000, 40_000, 300_000, 700, 5_000_000, 3]
+        var kept: [Data] = []
+        do {
+            var blocks = BodyBlocks(blockSize: 1 << 20)
+            for (index, size) in sizes.enumerated() {
+                let original = bytes(size, seed: UInt8(index))
+                kept.append(original.withUnsafeBytes { blocks.copy($0) })
+            }
+        }
+        for (index, size) in sizes.enumerated() {
+            #expect(Array(kept[index]) == bytes(size, seed: UInt8(index)), "body \(index) of \(size) bytes")
+        }
+    }
+
+    @Test func aBodyOutlivesTheOthersOfItsBlock() {
+        var blocks = BodyBlocks(blockSize: 4096)
+        var first: Data? = bytes(100, seed: 1).withUnsafeBytes { blocks.copy($0) }
+        let second = bytes(100, seed: 2).withUnsafeBytes { blocks.copy($0) }
+        first = nil
+        #expect(first == nil)
+        #expect(Array(second) == bytes(100, seed: 2))
+        var copy = second
+        copy[0] = 0xFF
+        #expect(Array(second) == bytes(100, seed: 2), "a changed copy is a copy, the block is never written again")
+    }
+}
