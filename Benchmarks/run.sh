@@ -72,8 +72,16 @@ stop_server "$up_pid"
 echo "==> 3. Scale: open time, memory and lookup time"
 for count in $scales; do
     "$benchbin/bench-tool" make-store "$work/scale.db" "$count" small >"$results/make-$count.json"
-    "$benchbin/bench-tool" scale "$work/scale.db" >"$results/scale-$count.json"
-    echo "    $count: $(cat "$results/scale-$count.json")"
+    # Three fresh processes, so one slow moment of the machine does not make the number.
+    {
+        echo "["
+        for run in 1 2 3; do
+            [ "$run" = 1 ] || echo ","
+            "$benchbin/bench-tool" scale "$work/scale.db"
+        done
+        echo "]"
+    } >"$results/scale-$count.json"
+    echo "    $count: $(tr -d '\n' <"$results/scale-$count.json")"
     # The whole proxy on the same store: index, prepared answers, event loops.
     started=$(date +%s%N)
     read -r scale_pid _ < <(START_TRIES=2400 start_server "$work/scale-proxy.log" "$bin/cassette" replay --db "$work/scale.db" --cassette bench --port 0 --quiet)

@@ -66,14 +66,26 @@ enum Report {
         let added = recordC1.p50 - directC1.p50
         out += "Added median latency per request: **\(ms(added))** (target < 1 ms: \(verdict(added < 1))).\n\n"
 
-        out += "## 3. Scale\n\n"
-        out += "Stores of small JSON recordings (200 B to 1 KB), opened in a fresh process: `CassetteStore.open` + `CassetteSession.open` (the whole cassette loaded into the in-memory index).\n\n"
-        out += "| interactions | open | resident memory added | body bytes | memory / body bytes | replay lookup (redact + key + index) | index lookup |\n|---:|---:|---:|---:|---:|---:|---:|\n"
         var openAt100k: Double?
         var worstMemory = 0.0
         let scaleFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("scale-") }.sorted { Int($0.dropFirst(6).dropLast(5))! < Int($1.dropFirst(6).dropLast(5))! }
+        // Each file holds the runs of one store size, each in a fresh process: their medians.
+        func scaleMedians(_ file: String) throws -> [String: Any] {
+            let runs = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))) as! [[String: Any]]
+            var result = runs[0]
+            for name in ["openSeconds", "memoryPerBodyByte", "replayLookupMicroseconds", "indexLookupMicroseconds"] {
+                result[name] = median(runs.map { $0[name] as! Double })
+            }
+            result["residentBytesAdded"] = Int(median(runs.map { Double($0["residentBytesAdded"] as! Int) }))
+            result["runs"] = runs.count
+            return result
+        }
+        let scaleRuns = try scaleFiles.first.map { try scaleMedians($0)["runs"] as! Int } ?? 1
+        out += "## 3. Scale\n\n"
+        out += "Stores of small JSON recordings (200 B to 1 KB), opened in a fresh process: `CassetteStore.open` + `CassetteSession.open` (the whole cassette loaded into the in-memory index). Medians of \(scaleRuns) fresh processes per size.\n\n"
+        out += "| interactions | open | resident memory added | body bytes | memory / body bytes | replay lookup (redact + key + index) | index lookup |\n|---:|---:|---:|---:|---:|---:|---:|\n"
         for file in scaleFiles {
-            let scale = try json(file)
+            let scale = try scaleMedians(file)
             let count = scale["interactions"] as! Int
             let open = scale["openSeconds"] as! Double
             if count == 100_000 { openAt100k = open }
@@ -89,12 +101,13 @@ enum Report {
 
         let proxyFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("proxy-") }.sorted { Int($0.dropFirst(6).dropLast(5))! < Int($1.dropFirst(6).dropLast(5))! }
         if !proxyFiles.isEmpty {
+            if openAt100k == nil { out += "\n" }
             out += "The whole `cassette replay --quiet` process on the same stores (index, answers prepared for writing, event loops, runtime):\n\n"
             out += "| interactions | until `listening on` | resident memory | body bytes | memory / body bytes |\n|---:|---:|---:|---:|---:|\n"
             for file in proxyFiles {
                 let proxy = try json(file)
                 let count = Int(file.dropFirst(6).dropLast(5))!
-                let bodyBytes = try json("scale-\(count).json")["bodyBytes"] as! Int
+                let bodyBytes = try scaleMedians("scale-\(count).json")["bodyBytes"] as! Int
                 let resident = proxy["residentBytes"] as! Int
                 out += "| \(count) | \(fixed(proxy["listeningSeconds"] as! Double * 1000)) ms | \(mb(resident)) | \(mb(bodyBytes)) | \(fixed(Double(resident) / Double(bodyBytes)))× |\n"
             }
