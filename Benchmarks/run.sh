@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Benchmarks: builds in release mode, measures, prints a table and writes BENCHMARKS.md.
 # Kept out of the test suite and out of .ci/run. Needs the machine to itself: no builds meanwhile.
-#   Benchmarks/run.sh            # full run (about 15 minutes after the build)
+#   Benchmarks/run.sh            # full run (about 20 minutes after the build)
 #   DURATION=5 ROUNDS=1 Benchmarks/run.sh   # quicker, noisier
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 duration="${DURATION:-10}"
-rounds="${ROUNDS:-5}"
+# Nine rounds: on a shared machine single rounds swing by ±10%, and the median of nine holds still.
+rounds="${ROUNDS:-9}"
 scales="${SCALES:-10000 100000 1000000}"
 
 scripts/ensure-deps.sh wrk

@@ -12,6 +12,8 @@ final class PreparedResponse: Sendable {
     let status: HTTPResponseStatus
     /// Includes `Content-Length` and `X-Cassette: hit`.
     let headers: HTTPHeaders
+    /// The response head for an HTTP/1.1 keep-alive request, which needs no change per request.
+    let keepAliveHead: HTTPResponseHead
     let body: ByteBuffer?
     let duration: Duration
     /// The status as the request log prints it (coloured on a terminal).
@@ -20,6 +22,7 @@ final class PreparedResponse: Sendable {
     init(_ interaction: Interaction, headers: HTTPHeaders, body: ByteBuffer?) {
         status = HTTPResponseStatus(statusCode: interaction.statusCode)
         self.headers = headers
+        keepAliveHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
         self.body = body
         duration = interaction.duration
         logStatus = RequestLogLine.status(interaction.statusCode)

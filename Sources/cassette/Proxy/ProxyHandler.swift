@@ -213,14 +213,19 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// `logTarget`: the request's target already redacted, when the caller has it.
     private func write(_ prepared: PreparedResponse, context: ChannelHandlerContext, head: HTTPRequestHead, logTarget: String?, started: NIODeadline) {
-        var headers = prepared.headers
         let close = !head.isKeepAlive
-        if close {
-            headers.replaceOrAdd(name: "connection", value: "close")
-        } else if head.version.major == 1 && head.version.minor == 0 {
-            headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        if !close && head.version == .http1_1 {
+            // The usual case: the head built at start-up, shared rather than made per request.
+            context.write(Self.wrapOutboundOut(.head(prepared.keepAliveHead)), promise: nil)
+        } else {
+            var headers = prepared.headers
+            if close {
+                headers.replaceOrAdd(name: "connection", value: "close")
+            } else if head.version.major == 1 && head.version.minor == 0 {
+                headers.replaceOrAdd(name: "connection", value: "keep-alive")
+            }
+            context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: prepared.status, headers: headers))), promise: nil)
         }
-        context.write(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: prepared.status, headers: headers))), promise: nil)
         if let body = prepared.body {
             context.write(Self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }
