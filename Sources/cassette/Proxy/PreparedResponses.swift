@@ -70,7 +70,6 @@ struct PreparedResponses: Sendable {
             return body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? interaction.responseBody
         }
         self.byID = byID
-        Self.returnFreedMemory()
     }
 
     private static func hasBody(_ interaction: Interaction) -> Bool {
@@ -90,17 +89,6 @@ struct PreparedResponses: Sendable {
     /// The prepared form of `interaction`, built now if it was not loaded at start-up.
     func response(for interaction: Interaction) -> PreparedResponse {
         interaction.id.flatMap { byID[$0] } ?? PreparedResponse(interaction)
-    }
-
-    /// glibc's `malloc_trim`, looked up at run time: Swift's Glibc module leaves out malloc.h.
-    /// Elsewhere there is nothing to call, and nothing is lost but the trim.
-    private static func returnFreedMemory() {
-        #if canImport(Glibc)
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") {
-            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-        }
-        #endif
     }
 
     private struct HeaderBlock: Hashable {

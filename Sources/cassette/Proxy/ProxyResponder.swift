@@ -38,11 +38,7 @@ struct ProxyResponder: Sendable {
     }
 
     private func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
-        ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map(delay(for:)) ?? .zero)
-    }
-
-    func delay(for interaction: Interaction) -> Duration {
-        configuration.replayDelay(recorded: interaction.duration)
+        ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map { configuration.replayDelay(recorded: $0.duration) } ?? .zero)
     }
 
     func answer(for error: any Error) -> ProxyAnswer {
