@@ -27,7 +27,7 @@ struct ReadmeExampleTests {
     /// The repository root's cassettes.db, found from this file's location.
     static let committedStore = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("cassettes.db").path
+        .deletingLastPathComponent().appendingPathComponent("cassettes.db").path
 
     @Test func theCommittedCassetteReplaysTheSampleSession() async throws {
         let directory = try TemporaryDirectory(prefix: "readme")
