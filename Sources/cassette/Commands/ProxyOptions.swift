@@ -3,7 +3,7 @@ import Foundation
 import WellPlateNetworking
 
 /// Options every command that starts the proxy shares.
-struct ProxyOptions: ParsableArguments {
+struct ProxyFlags: ParsableArguments {
     @Option(help: ArgumentHelp("The address to listen on (default: \"host\" from the configuration file, else 127.0.0.1). Anything but loopback exposes recordings to the network.", valueName: "address"))
     var host: String?
 
@@ -28,18 +28,19 @@ struct ProxyOptions: ParsableArguments {
         }
     }
 
-    func configuration(settings: ProxyConfig) -> ProxyConfiguration {
-        var configuration = ProxyConfiguration()
-        configuration.host = host ?? settings.host
-        configuration.port = port ?? settings.port
-        configuration.maxBodySize = maxBodySize
-        configuration.logRequests = !quiet
-        return configuration
+    /// The server settings these flags ask for, on top of the configuration file's.
+    func settings(from configFile: CassetteConfigFile) -> ProxySettings {
+        var settings = ProxySettings()
+        settings.host = host ?? configFile.host
+        settings.port = port ?? configFile.port
+        settings.maxBodySize = maxBodySize
+        settings.logRequests = !quiet
+        return settings
     }
 }
 
 /// `--env NAME` or `--upstream URL`: where forwarded requests go.
-struct UpstreamOptions: ParsableArguments {
+struct UpstreamFlags: ParsableArguments {
     @Option(help: ArgumentHelp("An environment from the configuration file whose upstream to use; also the default cassette name.", valueName: "name"))
     var env: String?
 
@@ -56,9 +57,9 @@ struct UpstreamOptions: ParsableArguments {
     }
 
     /// The upstream named on the command line, if any.
-    func resolve(settings: ProxyConfig) throws -> URL? {
+    func resolve(_ configFile: CassetteConfigFile) throws -> URL? {
         if let upstream { return try Self.parseURL(upstream) }
-        if let env { return try settings.upstream(forEnvironment: env) }
+        if let env { return try configFile.upstream(forEnvironment: env) }
         return nil
     }
 
@@ -86,7 +87,7 @@ enum RecordModeOption: String, ExpressibleByArgument, CaseIterable {
 enum MissPolicyOption: String, ExpressibleByArgument, CaseIterable {
     case error, passthrough, record
 
-    var policy: ProxyConfiguration.MissPolicy {
+    var policy: ProxySettings.MissPolicy {
         switch self {
         case .error: .error
         case .passthrough: .passthrough
@@ -109,7 +110,7 @@ enum SequenceOption: String, ExpressibleByArgument, CaseIterable {
 
 /// `none`, `recorded`, or a number of milliseconds.
 struct LatencyOption: ExpressibleByArgument {
-    let latency: ProxyConfiguration.Latency
+    let latency: ProxySettings.Latency
 
     init?(argument: String) {
         switch argument.lowercased() {
@@ -125,7 +126,7 @@ struct LatencyOption: ExpressibleByArgument {
 }
 
 /// Replay behaviour shared by `replay` and `run`.
-struct ReplayOptions: ParsableArguments {
+struct ReplayFlags: ParsableArguments {
     @Flag(help: "Exit with status 1 when any request found no recording.")
     var strict = false
 
@@ -147,9 +148,9 @@ struct ReplayOptions: ParsableArguments {
         }
     }
 
-    func apply(to configuration: inout ProxyConfiguration) {
-        configuration.missPolicy = onMiss.policy
-        configuration.latency = latency.latency
-        configuration.missStatus = missStatus
+    func apply(to settings: inout ProxySettings) {
+        settings.missPolicy = onMiss.policy
+        settings.latency = latency.latency
+        settings.missStatus = missStatus
     }
 }

@@ -30,13 +30,13 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch (Self.unwrapInboundIn(data), state) {
         case (.head(let head), _):
             let started = NIODeadline.now()
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > server.configuration.maxBodySize {
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > server.settings.maxBodySize {
                 rejectTooLarge(context: context, head: head, started: started)
                 return
             }
             state = .receiving(head, nil, started: started)
         case (.body(var chunk), .receiving(let head, var body, let started)):
-            if (body?.readableBytes ?? 0) + chunk.readableBytes > server.configuration.maxBodySize {
+            if (body?.readableBytes ?? 0) + chunk.readableBytes > server.settings.maxBodySize {
                 rejectTooLarge(context: context, head: head, started: started)
                 return
             }
@@ -94,7 +94,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             if head.method == .HEAD {
                 // Headers only, with the recorded GET length: not the prepared form.
                 let interaction = try server.session.replayInteraction(keyText: try cachedTarget(method: method, uri: head.uri).keyText)
-                send(ProxyAnswer(interaction.response, source: .replayed, delay: server.configuration.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
+                send(ProxyAnswer(interaction.response, source: .replayed, delay: server.settings.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
                 return
             } else if let body, body.readableBytes > 0 {
                 let target = try server.requestBuilder.upstreamTarget(head.uri)
@@ -123,7 +123,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(server.responder.answer(for: error), context: context, head: head, started: started)
             return
         }
-        let delay = server.configuration.replayDelay(recorded: prepared.duration)
+        let delay = server.settings.replayDelay(recorded: prepared.duration)
         let target = logTarget
         guard delay > .zero else {
             write(prepared, context: context, head: head, logTarget: target, started: started)
@@ -165,7 +165,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func rejectTooLarge(context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
         state = .discarding
-        let limit = server.configuration.maxBodySize
+        let limit = server.settings.maxBodySize
         let answer = ProxyAnswer.json(413, [
             "error": "payload_too_large",
             "message": .string("the request body is larger than the proxy's limit of \(limit) bytes; raise it with --max-body-size"),
