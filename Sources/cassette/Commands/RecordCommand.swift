@@ -54,16 +54,3 @@ struct RecordCommand: AsyncParsableCommand {
         try await runner.serveUntilSignalled()
     }
 }
-
-extension ProxyRunner {
-    /// Serves until SIGINT or SIGTERM, then stops gracefully; `strict` turns misses into status 1.
-    func serveUntilSignalled(strict: Bool = false) async throws {
-        let signals = SignalWaiter()
-        let running = try await start()
-        _ = await signals.next()
-        let counters = await stop(running)
-        if strict && counters.missed > 0 {
-            throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
-        }
-    }
-}

@@ -26,6 +26,17 @@ struct ProxyRunner {
         let requestLog: RequestLog?
     }
 
+    /// Serves until SIGINT or SIGTERM, then stops gracefully; `strict` turns misses into status 1.
+    func serveUntilSignalled(strict: Bool = false) async throws {
+        let signals = SignalWaiter()
+        let running = try await start()
+        _ = await signals.next()
+        let counters = await stop(running)
+        if strict && counters.missed > 0 {
+            throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
+        }
+    }
+
     /// Opens everything and starts listening; the `listening on` line is printed once bound.
     func start() async throws -> Running {
         let recording = mode != .none || settings.missPolicy == .record
