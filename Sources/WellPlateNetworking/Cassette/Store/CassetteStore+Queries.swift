@@ -61,7 +61,7 @@ extension CassetteStore {
             while try statement.step() {
                 var interaction = try reader.read(statement)
                 if let rules {
-                    interaction.key = CassetteSession.key(for: interaction, rules: rules).rawValue
+                    interaction.key = RequestKey(recording: interaction, rules: rules).rawValue
                 }
                 builder.add(interaction, headersShared: true)
             }

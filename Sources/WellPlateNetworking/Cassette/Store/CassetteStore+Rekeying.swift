@@ -16,7 +16,7 @@ extension CassetteStore {
                 var reader = InteractionRowReader()
                 let rows = try select.mapRows { row in
                     let interaction = try reader.read(row)
-                    return (id: interaction.id ?? 0, old: interaction.key, new: CassetteSession.key(for: interaction, rules: rules).rawValue)
+                    return (id: interaction.id ?? 0, old: interaction.key, new: RequestKey(recording: interaction, rules: rules).rawValue)
                 }
                 // Parked on negative sequences first: (cassette, key, sequence) stays unique meanwhile.
                 try connection.cachedStatement("UPDATE interactions SET sequence = -1 - sequence WHERE cassette = ?").run(cassette)
