@@ -68,10 +68,12 @@ struct ProxyResponder: Sendable {
                 "upstream": .string(upstream),
                 "message": .string("\(upstream) failed: \(transport.message)"),
             ], source: .error)
+        case let request as ProxyRequestError:
+            return .error(request.status, code: request.code, message: request.message)
         case is CancellationError:
-            return .json(503, ["error": "shutting_down", "message": "the proxy is shutting down"], source: .error)
+            return .error(503, code: "shutting_down", message: "the proxy is shutting down")
         default:
-            return .json(500, ["error": "internal_error", "message": .string((error as? LocalizedError)?.errorDescription ?? String(describing: error))], source: .error)
+            return .error(500, code: "internal_error", message: (error as? LocalizedError)?.errorDescription ?? String(describing: error))
         }
     }
 }
