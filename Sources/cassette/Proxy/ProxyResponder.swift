@@ -49,7 +49,7 @@ struct ProxyResponder: Sendable {
             }
             return .json(settings.missStatus, [
                 "error": "cassette_miss",
-                "message": .string(miss.description),
+                "message": .string(miss.summary + ". Record it with `cassette record --mode missing`, or replay with --on-miss passthrough."),
                 "key": .string(miss.key),
                 "cassette": .string(miss.cassette),
                 "nearest": .array(nearest),
