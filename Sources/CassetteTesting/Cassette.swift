@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import WellPlateNetworking
+
+/// The cassette of the running test, set up by the `.cassette` trait. Its `client` is the live
+/// client (same decoding, errors and retries) over the cassette; its `urlSession` answers through
+/// `CassetteURLProtocol`. Both record through libcurl in a recording mode and replay otherwise.
+public final class Cassette: Sendable {
+    /// Task-local: each test (each case of a parameterized test) sees its own cassette, and tasks
+    /// it starts inherit it; nothing is registered globally.
+    @TaskLocal static var bound: Cassette?
+
+    /// The running test's cassette. Outside a `.cassette` trait it records a test failure that
+    /// says to add the trait, and returns a stand-in whose every request fails the same way.
+    public static var current: Cassette {
+        if let bound { return bound }
+        Issue.record(Comment(rawValue: CassetteTestingError.noTrait.message))
+        return Cassette(binding: CassetteBinding(settings: CassetteSettings(cassette: "", storePath: "", mode: .none), session: nil), protocolClass: CassetteURLProtocol.self)
+    }
+
+    public var name: String { binding.settings.cassette }
+    public var storePath: String { binding.settings.storePath }
+    public var mode: RecordMode { binding.settings.mode }
+    /// The open cassette, for checks beyond the client (statistics, recorded keys).
+    public var session: CassetteSession? { binding.session }
+
+    public let client: any APIClientProtocol
+    public let urlSession: URLSession
+    let binding: CassetteBinding
+    /// The `CassetteURLProtocol` class bound to this cassette (see `CassetteURLProtocol`).
+    let protocolClass: CassetteURLProtocol.Type
+
+    init(binding: CassetteBinding, protocolClass: CassetteURLProtocol.Type) {
+        self.binding = binding
+        self.protocolClass = protocolClass
+        // Replay answers a recorded retry sequence without waiting; recording keeps live timing.
+        let configuration = binding.settings.mode == .none ? ReplayAPIClient.defaultConfiguration : APIClient.Configuration()
+        client = APIClient(transport: binding, configuration: configuration)
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.installCassetteProtocol(protocolClass)
+        urlSession = URLSession(configuration: sessionConfiguration)
+    }
+
+    /// Opens `settings.cassette` for one test; `close()` must follow.
+    static func open(_ settings: CassetteSettings, store: CassetteStore) async throws -> Cassette {
+        let options = CassetteSession.Options(cassette: settings.cassette, mode: settings.mode)
+        let session = try await CassetteSession.open(store: store, options: options, upstream: settings.mode == .none ? nil : CurlTransport.shared)
+        let binding = CassetteBinding(settings: settings, session: session)
+        return Cassette(binding: binding, protocolClass: CassetteURLProtocol.bind(binding))
+    }
+
+    /// Ends the session's tasks and frees the protocol class for another test.
+    func close() {
+        urlSession.invalidateAndCancel()
+        CassetteURLProtocol.unbind(protocolClass)
+    }
+}
+
+extension URLSessionConfiguration {
+    /// Answers this configuration's HTTP and HTTPS requests from the running test's cassette
+    /// (`Cassette.current`), recording through libcurl in a recording mode. Only sessions made
+    /// from this configuration are affected; nothing is registered globally.
+    public func useCassette(_ cassette: Cassette = .current) {
+        installCassetteProtocol(cassette.protocolClass)
+    }
+
+    func installCassetteProtocol(_ protocolClass: CassetteURLProtocol.Type) {
+        protocolClasses = [protocolClass] + (protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+    }
+}
