@@ -89,15 +89,26 @@ public struct CassetteSettings: Sendable, Equatable {
     }
 
     /// The arguments of a parameterized test's case, described as Swift Testing prints them.
-    /// `Test.Case` does not publish its arguments, so they are read by reflection; when that finds
-    /// nothing every case shares the test's cassette (still correct, only less separated).
+    /// `Test.Case` does not publish its arguments (only tools get them, through SPI), so they are
+    /// read by reflection; when that finds nothing every case shares the test's cassette (still
+    /// correct, only less separated).
     static func argumentDescriptions(_ testCase: Test.Case) -> [String]? {
-        guard testCase.isParameterized else { return nil }
-        guard let arguments = Mirror(reflecting: testCase).children.first(where: { $0.label == "arguments" })?.value else { return nil }
+        guard testCase.isParameterized, let arguments = child(labeled: "arguments", in: testCase, depth: 3) else { return nil }
         let descriptions = Mirror(reflecting: arguments).children.compactMap { argument -> String? in
             guard let value = Mirror(reflecting: argument.value).children.first(where: { $0.label == "value" })?.value else { return nil }
             return String(describingForTest: value)
         }
         return descriptions.isEmpty ? nil : descriptions
+    }
+
+    /// The first property called `label` within `depth` levels (the arguments sit inside the
+    /// case's kind, an enum payload).
+    private static func child(labeled label: String, in value: Any, depth: Int) -> Any? {
+        guard depth > 0 else { return nil }
+        for child in Mirror(reflecting: value).children {
+            if child.label == label { return child.value }
+            if let found = Self.child(labeled: label, in: child.value, depth: depth - 1) { return found }
+        }
+        return nil
     }
 }
