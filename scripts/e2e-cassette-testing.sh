@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 source scripts/lib.sh
-bin="$(build_products sample-api)"
+# SAMPLE_API_BIN: an already built sample-api (saves building it when checking a copy of the tree).
+sample_api="${SAMPLE_API_BIN:-$(build_products sample-api)/sample-api}"
 open_workspace
 
 package="$work/CassetteConsumer"
@@ -92,10 +93,10 @@ swift build --package-path "$package" --scratch-path "$package/.build" --build-t
 build_seconds=$(( $(date +%s) - started ))
 echo "scratch package built in ${build_seconds} s"
 
-read -r api_pid api_url < <(start_server "$work/api.log" "$bin/sample-api" --port 0)
+read -r api_pid api_url < <(start_server "$work/api.log" "$sample_api" --port 0)
 pids+=("$api_pid")
 swift_test SAMPLE_API_URL="$api_url" >"$work/run1.log" || { cat "$work/run1.log"; echo "run 1 (recording) failed" >&2; exit 1; }
-store="$package/Tests/CassetteConsumerTests/__Cassettes__/cassettes.db"
+store="$package/Tests/__Cassettes__/CassetteConsumerTests.db"
 [[ -s "$store" ]] || { echo "run 1 did not create $store" >&2; exit 1; }
 echo "run 1: recorded into $store"
 

@@ -44,11 +44,22 @@ public final class Cassette: Sendable {
         urlSession = URLSession(configuration: sessionConfiguration)
     }
 
-    /// Opens `settings.cassette` for one test; `close()` must follow.
-    static func open(_ settings: CassetteSettings, store: CassetteStore) async throws -> Cassette {
-        let options = CassetteSession.Options(cassette: settings.cassette, mode: settings.mode)
-        let session = try await CassetteSession.open(store: store, options: options, upstream: settings.mode == .none ? nil : CurlTransport.shared)
-        let binding = CassetteBinding(settings: settings, session: session)
+    /// Opens `settings.cassette` for one test; `close()` must follow. With `lazyRecording` the
+    /// store is read-only and a writable one is taken from the pool at the first request to record.
+    static func open(_ settings: CassetteSettings, store: CassetteStore, lazyRecording: Bool = false) async throws -> Cassette {
+        let upstream: (any HTTPTransport)? = settings.mode == .none ? nil : CurlTransport.shared
+        let options = CassetteSession.Options(cassette: settings.cassette, mode: lazyRecording ? .none : settings.mode)
+        let session = try await CassetteSession.open(store: store, options: options, upstream: lazyRecording ? nil : upstream)
+        let openRecorder: (@Sendable () async throws -> CassetteSession)? = lazyRecording ? { @Sendable in
+            let writable = try await StorePool.shared.acquire(path: settings.storePath, writable: true)
+            do {
+                return try await CassetteSession.open(store: writable, options: CassetteSession.Options(cassette: settings.cassette, mode: settings.mode), upstream: upstream)
+            } catch {
+                await StorePool.shared.release(path: settings.storePath, writable: true)
+                throw error
+            }
+        } : nil
+        let binding = CassetteBinding(settings: settings, session: session, openRecorder: openRecorder)
         return Cassette(binding: binding, protocolClass: CassetteURLProtocol.bind(binding))
     }
 

@@ -6,7 +6,9 @@ import WellPlateNetworking
 /// cassette saw (misses as failures, unused recordings as warnings or failures) and close.
 enum CassetteScope {
     static func run(_ settings: CassetteSettings, sourceLocation: SourceLocation, _ function: @Sendable () async throws -> Void) async throws {
-        let writable = settings.mode != .none
+        // `once` over an existing store starts read-only (see `CassetteBinding`).
+        let lazyRecording = settings.mode == .once && FileManager.default.fileExists(atPath: settings.storePath)
+        let writable = settings.mode != .none && !lazyRecording
         let store: CassetteStore
         do {
             store = try await StorePool.shared.acquire(path: settings.storePath, writable: writable)
@@ -16,7 +18,7 @@ enum CassetteScope {
         }
         let cassette: Cassette
         do {
-            cassette = try await Cassette.open(settings, store: store)
+            cassette = try await Cassette.open(settings, store: store, lazyRecording: lazyRecording)
         } catch {
             await StorePool.shared.release(path: settings.storePath, writable: writable)
             Issue.record(Comment(rawValue: "cassette \"\(settings.cassette)\" could not be opened: \(error)"), sourceLocation: sourceLocation)
@@ -30,6 +32,11 @@ enum CassetteScope {
         }
         cassette.close()
         report(cassette, settings: settings, sourceLocation: sourceLocation)
+        if let recorder = cassette.binding.openedRecorder {
+            if (try? await recorder.value) != nil {
+                await StorePool.shared.release(path: settings.storePath, writable: true)
+            }
+        }
         await StorePool.shared.release(path: settings.storePath, writable: writable)
         // A miss that escaped the test is already an issue with its explanation; one report is enough.
         if let thrown, !cassette.binding.reported(thrown) { throw thrown }

@@ -10,9 +10,10 @@ import WellPlateNetworking
 ///   brackets (`UserTests/loads(id:)[7]`), so that every case records and replays on its own.
 /// - Store: the trait's `store:` (a relative path is taken from the test target's directory),
 ///   else `CASSETTE_DB` (relative to the working directory), else
-///   `<test target directory>/__Cassettes__/cassettes.db`, where the test target directory is the
-///   folder directly under `Tests/` that holds the test's source file (the source file's own
-///   folder when no `Tests/` is above it).
+///   `Tests/__Cassettes__/<TestTarget>.db`, where `<TestTarget>` is the folder directly under
+///   `Tests/` that holds the test's source file. Outside the target's folder, so SwiftPM does
+///   not ask for it to be declared as a resource; without a `Tests/` folder above the source
+///   file, `__Cassettes__/cassettes.db` beside it.
 /// - Mode: the trait's `mode:`, else `CASSETTE_RECORD` (`none`, `once`, `missing`, `all`), else
 ///   `none` when `CI` is set (to anything but `0` or `false`) and `once` otherwise.
 public struct CassetteSettings: Sendable, Equatable {
@@ -54,6 +55,10 @@ public struct CassetteSettings: Sendable, Equatable {
         }
         if let database = environment["CASSETTE_DB"], !database.isEmpty {
             return database.hasPrefix("/") ? database : URL(fileURLWithPath: database).standardizedFileURL.path
+        }
+        let folder = targetDirectory.deletingLastPathComponent()
+        if folder.lastPathComponent == "Tests" {
+            return folder.appendingPathComponent("__Cassettes__").appendingPathComponent(targetDirectory.lastPathComponent + ".db").path
         }
         return targetDirectory.appendingPathComponent("__Cassettes__").appendingPathComponent(CassetteStore.defaultPath).path
     }

@@ -11,9 +11,9 @@ struct CassetteSettingsTests {
         #expect(CassetteSettings.cassetteName(nameComponents: ["T", "pair(a:b:)"], arguments: ["1", "\"x\""]) == "T/pair(a:b:)[1, \"x\"]")
     }
 
-    @Test func theDefaultStoreSitsInTheTestTargetsCassettesFolder() {
+    @Test func theDefaultStoreIsNamedAfterTheTestTargetInTestsCassettes() {
         let file = "/repo/Tests/AppTests/Networking/UserTests.swift"
-        #expect(CassetteSettings.storePath(trait: nil, environment: [:], testFile: file) == "/repo/Tests/AppTests/__Cassettes__/cassettes.db")
+        #expect(CassetteSettings.storePath(trait: nil, environment: [:], testFile: file) == "/repo/Tests/__Cassettes__/AppTests.db")
         // Without a Tests/ folder above it, the store sits beside the file.
         #expect(CassetteSettings.storePath(trait: nil, environment: [:], testFile: "/src/UserTests.swift") == "/src/__Cassettes__/cassettes.db")
     }

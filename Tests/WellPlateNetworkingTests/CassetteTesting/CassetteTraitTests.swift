@@ -60,6 +60,9 @@ struct CassetteTraitTests {
         let settings = CassetteSettings(cassette: "shared", storePath: Self.store, mode: .none)
         try await withKnownIssue {
             try await CassetteScope.run(settings, sourceLocation: #_sourceLocation) {
+                for id in 1...2 {
+                    _ = try await Cassette.current.client.get(url: Self.base.appending(path: "api/items/\(id)"), responseType: Item.self)
+                }
                 _ = try await Cassette.current.client.get(url: Self.base.appending(path: "api/items/3"), responseType: Item.self)
             }
         } matching: { issue in

@@ -79,6 +79,7 @@ struct CassetteURLProtocolTests {
         replay.mode = .none
         try await withKnownIssue {
             try await CassetteScope.run(replay, sourceLocation: #_sourceLocation) {
+                _ = try await Cassette.current.urlSession.data(from: URL(string: "http://127.0.0.1:1/api/users/1")!)
                 do {
                     _ = try await Cassette.current.urlSession.data(from: URL(string: "http://127.0.0.1:1/api/users/2")!)
                     Issue.record("an unrecorded request was answered")

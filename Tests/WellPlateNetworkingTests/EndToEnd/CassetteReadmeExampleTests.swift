@@ -7,8 +7,8 @@ import Testing
 import WellPlateNetworking
 
 // The README's "Testing with cassettes" example, kept identical to the snippet so it cannot drift
-// from the API. It replays Tests/WellPlateNetworkingTests/__Cassettes__/cassettes.db (the default
-// store of this test target), recorded once from the sample API on port 8080; the host is not
+// from the API. It replays Tests/__Cassettes__/WellPlateNetworkingTests.db (the default store of
+// this test target), recorded once from the sample API on port 8080; the host is not
 // part of a recording's key, so replay needs no server.
 
 @Suite(.cassette)  // every test below gets its own cassette, named "UserAPITests/<function>"
