@@ -77,7 +77,9 @@ struct SampleAPITests {
         #expect(try JSONCoding.decode(User.self, from: data).name == "Grace Hopper")
     }
 
-    @Test func everyRecordedUserDecodes() async throws {
+    // Checks the recordings, so only once they exist (the recording run is parallel).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["CI"] != nil))
+    func everyRecordedUserDecodes() async throws {
         try await Cassette.decodeAll(User.self, endpoint: "GET /api/users/{id}", store: Cassette.current.storePath)
     }
 }

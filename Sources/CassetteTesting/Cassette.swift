@@ -41,7 +41,7 @@ public final class Cassette: Sendable {
         client = APIClient(transport: binding, configuration: configuration)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.installCassetteProtocol(protocolClass)
-        urlSession = URLSession(configuration: sessionConfiguration)
+        urlSession = URLSession(configuration: sessionConfiguration, delegate: SlotRelease(protocolClass), delegateQueue: nil)
     }
 
     /// Opens `settings.cassette` for one test; `close()` must follow. With `lazyRecording` the
@@ -63,10 +63,11 @@ public final class Cassette: Sendable {
         return Cassette(binding: binding, protocolClass: CassetteURLProtocol.bind(binding))
     }
 
-    /// Ends the session's tasks and frees the protocol class for another test.
+    /// Lets the session's tasks finish, after which `SlotRelease` frees the protocol class for
+    /// another test. Not `invalidateAndCancel()`: FoundationNetworking can then cancel a task that
+    /// has just completed and resume its caller twice.
     func close() {
-        urlSession.invalidateAndCancel()
-        CassetteURLProtocol.unbind(protocolClass)
+        urlSession.finishTasksAndInvalidate()
     }
 }
 
@@ -80,5 +81,21 @@ extension URLSessionConfiguration {
 
     func installCassetteProtocol(_ protocolClass: CassetteURLProtocol.Type) {
         protocolClasses = [protocolClass] + (protocolClasses ?? []).filter { !($0 is CassetteURLProtocol.Type) }
+    }
+}
+
+/// Frees a cassette's protocol class once its session is invalidated and its last task is over:
+/// only then can no request of that session reach the class, so only then may another test get
+/// it. `@unchecked Sendable`: URLSession holds delegates as objects of any thread; this one has a
+/// single immutable property.
+private final class SlotRelease: NSObject, URLSessionDelegate, @unchecked Sendable {
+    let protocolClass: CassetteURLProtocol.Type
+
+    init(_ protocolClass: CassetteURLProtocol.Type) {
+        self.protocolClass = protocolClass
+    }
+
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        CassetteURLProtocol.unbind(protocolClass)
     }
 }

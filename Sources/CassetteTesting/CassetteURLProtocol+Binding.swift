@@ -13,8 +13,8 @@ import Synchronization
 // gets a class of its own, `CassetteURLProtocolSlot<Tag>` with a distinct `Tag`, and the table
 // below maps that class to the cassette's binding. Two tests running in parallel hold different
 // classes, so a request can only ever reach the cassette of the session that sent it. A class
-// goes back to the pool when its test ends (its session is invalidated first), so the number of
-// classes stays at the number of tests running at once.
+// goes back to the pool once its test's session is invalidated and its last task has finished
+// (`SlotRelease`), so the number of classes stays near the number of tests running at once.
 
 /// Gives each slot its own type: `SlotTag<SlotTag<…<SlotZero>>>`, nested once per slot number.
 enum SlotZero {}
@@ -50,6 +50,11 @@ extension CassetteURLProtocol {
             state.byClass[id] = nil
             if let slot = state.slotOfClass.removeValue(forKey: id) { state.freeSlots.append(slot) }
         }
+    }
+
+    /// Protocol classes bound to a cassette at the moment.
+    static var boundCount: Int {
+        bindings.withLock { $0.byClass.count }
     }
 
     static func binding(for protocolClass: AnyClass) -> CassetteBinding? {

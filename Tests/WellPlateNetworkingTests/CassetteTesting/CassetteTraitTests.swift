@@ -1,4 +1,8 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
 import Testing
 @testable import CassetteTesting
 import WellPlateNetworking
@@ -85,6 +89,25 @@ struct CassetteTraitTests {
             #expect(findings.first?.severity == (allowUnused ? .warning : .error))
             #expect(findings.first?.text.contains("has 1 recording(s) this test never used: GET /api/items/2") == true)
         }
+    }
+
+    @Test func theProtocolClassServesNoOtherCassetteUntilItsSessionIsInvalidated() async throws {
+        let settings = CassetteSettings(cassette: "shared", storePath: Self.store, mode: .none)
+        let bound = Mutex<(CassetteURLProtocol.Type, CassetteBinding)?>(nil)
+        try await CassetteScope.run(settings, sourceLocation: #_sourceLocation) {
+            for id in 1...2 {
+                _ = try await Cassette.current.urlSession.data(from: Self.base.appending(path: "api/items/\(id)"))
+            }
+            let cassette = Cassette.current
+            #expect(CassetteURLProtocol.binding(for: cassette.protocolClass) === cassette.binding)
+            bound.withLock { $0 = (cassette.protocolClass, cassette.binding) }
+        }
+        let (protocolClass, binding) = try #require(bound.withLock { $0 })
+        // The session's invalidation is reported on its delegate queue, shortly after the scope.
+        for _ in 0..<500 where CassetteURLProtocol.binding(for: protocolClass) === binding {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(CassetteURLProtocol.binding(for: protocolClass) !== binding)
     }
 
     @Test func aStoreThatDoesNotExistFailsReplaySayingHowToRecord() async throws {
