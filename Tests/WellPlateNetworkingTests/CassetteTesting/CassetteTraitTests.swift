@@ -48,6 +48,18 @@ struct CassetteTraitTests {
         }
     }
 
+    @Test(.cassette("shared", store: TraitFixture.store, mode: RecordMode.none, allowUnused: false))
+    func aConfigurationOfTheTestsOwnAnswersFromItsCassette() async throws {
+        let configuration = URLSessionConfiguration.default
+        configuration.useCassette()
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        for (id, name) in [(1, "shared"), (2, "second")] {
+            let (data, _) = try await session.data(from: Self.base.appending(path: "api/items/\(id)"))
+            #expect(try JSONDecoder().decode(Item.self, from: data) == Item(name: name))
+        }
+    }
+
     @Test func outsideTheTraitCurrentFailsTheTestSayingToAddIt() async throws {
         var cassette: Cassette?
         withKnownIssue {
