@@ -16,6 +16,7 @@ final class CassetteBinding: HTTPTransport {
     private let openRecorder: (@Sendable () async throws -> CassetteSession)?
     private let recorder = Mutex<Task<CassetteSession, any Error>?>(nil)
     private let misses = Mutex<[CassetteMiss]>([])
+    private let shadowed = Atomic(false)
 
     init(settings: CassetteSettings, session: CassetteSession?, openRecorder: (@Sendable () async throws -> CassetteSession)? = nil) {
         self.settings = settings
@@ -50,6 +51,13 @@ final class CassetteBinding: HTTPTransport {
     /// The session that recorded during the test, if one was opened.
     var openedRecorder: Task<CassetteSession, any Error>? {
         recorder.withLock { $0 }
+    }
+
+    /// A trait nearer the test (on the test, this one on its suite) opened the cassette the test
+    /// actually uses; this one then reports nothing.
+    var isShadowed: Bool {
+        get { shadowed.load(ordering: .relaxed) }
+        set { shadowed.store(newValue, ordering: .relaxed) }
     }
 
     /// Every miss so far, first occurrence of each key only.

@@ -24,6 +24,9 @@ enum CassetteScope {
             Issue.record(Comment(rawValue: "cassette \"\(settings.cassette)\" could not be opened: \(error)"), sourceLocation: sourceLocation)
             return
         }
+        // With the trait on both a suite and its test, the inner scope wins: its cassette is the
+        // one the test sees, and the outer one stays silent.
+        Cassette.bound?.binding.isShadowed = true
         var thrown: (any Error)?
         do {
             try await Cassette.$bound.withValue(cassette) { try await function() }
@@ -57,7 +60,7 @@ enum CassetteScope {
     /// explanation) and the recordings it never used (a warning, or a failure with
     /// `allowUnused: false`).
     static func findings(_ cassette: Cassette) -> [Finding] {
-        guard let session = cassette.session else { return [] }
+        guard let session = cassette.session, !cassette.binding.isShadowed else { return [] }
         let settings = cassette.binding.settings
         let statistics = session.index.statistics
         var findings = cassette.binding.recordedMisses.map {

@@ -60,6 +60,19 @@ struct CassetteTraitTests {
         }
     }
 
+    /// On both the suite and the test, the test's own trait decides; the suite's cassette, never
+    /// used, reports nothing (it would fail the test: `allowUnused: false`).
+    @Suite(.cassette(store: TraitFixture.store, mode: RecordMode.none, allowUnused: false))
+    struct OnTheSuiteAndTheTest {
+        @Test(.cassette("errors", store: TraitFixture.store, mode: RecordMode.none))
+        func theTestsOwnTraitWins() async throws {
+            #expect(Cassette.current.name == "errors")
+            await #expect(throws: APIError.self) {
+                _ = try await Cassette.current.client.get(url: CassetteTraitTests.base.appending(path: "api/items/404"), responseType: Item.self)
+            }
+        }
+    }
+
     @Test func outsideTheTraitCurrentFailsTheTestSayingToAddIt() async throws {
         var cassette: Cassette?
         withKnownIssue {
@@ -149,6 +162,7 @@ enum TraitFixture {
             CassetteFixture.recording(cassette: "errors", .get, "/api/items/404", status: 404, json: #"{"message":"no item 404"}"#),
             CassetteFixture.recording(cassette: "CassetteTraitTests/OnASuite/first()", .get, "/api/items/1", json: #"{"name":"first"}"#),
             CassetteFixture.recording(cassette: "CassetteTraitTests/OnASuite/second()", .get, "/api/items/1", json: #"{"name":"second"}"#),
+            CassetteFixture.recording(cassette: "CassetteTraitTests/OnTheSuiteAndTheTest/theTestsOwnTraitWins()", .get, "/api/items/1", json: #"{"name":"unused"}"#),
         ]
     }
 }
