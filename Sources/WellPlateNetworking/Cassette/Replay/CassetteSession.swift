@@ -175,22 +175,28 @@ public final class CassetteSession: Sendable {
     /// The replay hot path for a server that holds the request target (`/path?query`) rather
     /// than a URL: redaction and key computation work on the target text, nothing is parsed twice
     /// and no response copy is made. Throws `CassetteMiss` like `replay(_:)`.
-    public func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?) throws -> Interaction {
-        let redactor = options.redactor
-        var fields = HTTPFields()
-        var redactedBody = body
-        if let body, method.carriesBody {
-            if let contentType { fields[.contentType] = contentType }
-            redactedBody = redactor.redact(body: body, contentType: contentType)
-        }
-        let key = RequestKey(method: method, target: redactor.redact(target: target), headerFields: fields, body: redactedBody, rules: matchingRules)
+    /// `secretHeaders`: the request's secret headers (credentials, cookies), whose values are
+    /// scrubbed from the target and body as when the request was recorded.
+    public func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
+        var fields = secretHeaders
+        if let contentType, body != nil, method.carriesBody { fields[.contentType] = contentType }
+        let redacted = options.redactor.redact(requestURL: target, headerFields: fields, body: method.carriesBody ? body : nil)
+        var keyFields = HTTPFields()
+        if let contentType, body != nil, method.carriesBody { keyFields[.contentType] = contentType }
+        let key = RequestKey(method: method, target: redacted.url, headerFields: keyFields, body: method.carriesBody ? redacted.body : body, rules: matchingRules)
         return try lookup(key: key)
     }
 
     /// The key `replayInteraction(method:target:contentType:body:)` would look up, for callers
-    /// that cache it per target.
-    public func keyText(method: HTTPMethod, target: String) -> String {
-        RequestKey(method: method, target: options.redactor.redact(target: target), rules: matchingRules).rawValue
+    /// that cache it per target (and request it only for requests without secret headers).
+    public func keyText(method: HTTPMethod, target: String, secretHeaders: HTTPFields = [:]) -> String {
+        RequestKey(method: method, target: redactedTarget(target, secretHeaders: secretHeaders), rules: matchingRules).rawValue
+    }
+
+    /// The target as keyed, logged and stored: secret query values replaced, and the values of
+    /// the secret headers and query parameters scrubbed from the path and query.
+    public func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
+        options.redactor.redact(requestURL: target, headerFields: secretHeaders, body: nil).url
     }
 
     /// Replays by a key from `keyText(method:target:)`; a miss is explained like any other.
@@ -246,12 +252,12 @@ public final class CassetteSession: Sendable {
         let upstream = try requireUpstream()
         let recordedAt = Date()
         let response = try await upstream.send(request)
-        let contentType = response.headerFields[.contentType]
         // A server may repeat a credential it was sent (an echo, an error quoting the request).
         let secrets = options.redactor.secretValues(url: request.url, headerFields: request.headerFields, body: request.body)
+        let redactedResponse = options.redactor.redact(responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
         // Redaction can change the body's length; Content-Length must describe the stored body.
-        let storedBody = options.redactor.scrub(options.redactor.redact(body: response.body, contentType: contentType), secrets: secrets)
-        let storedHeaders = Interaction.storedResponseHeaders(response.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
+        let storedBody = redactedResponse.body
+        let storedHeaders = Interaction.storedResponseHeaders(redactedResponse.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
         let interaction = Interaction(
             cassette: options.cassette,
             method: request.method,
@@ -260,7 +266,7 @@ public final class CassetteSession: Sendable {
             requestHeaders: redacted.headerFields,
             requestBody: redacted.body,
             statusCode: response.statusCode,
-            responseHeaders: options.redactor.scrub(options.redactor.redact(headers: storedHeaders), secrets: secrets),
+            responseHeaders: storedHeaders,
             responseBody: storedBody,
             contentEncoding: response.decodedContentEncoding,
             recordedAt: recordedAt,
@@ -293,13 +299,11 @@ public final class CassetteSession: Sendable {
     // MARK: Redaction and keys
 
     private func redact(_ request: TransportRequest) -> TransportRequest {
-        let redactor = options.redactor
+        let result = options.redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body)
         var redacted = request
-        redacted.url = redactor.redactedURL(request.url)
-        redacted.headerFields = redactor.redact(headers: request.headerFields)
-        if let body = request.body {
-            redacted.body = redactor.redact(body: body, contentType: request.headerFields[.contentType])
-        }
+        redacted.url = URL(string: result.url) ?? options.redactor.redactedURL(request.url)
+        redacted.headerFields = result.headerFields
+        redacted.body = result.body
         return redacted
     }
 

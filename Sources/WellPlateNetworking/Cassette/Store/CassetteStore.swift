@@ -387,7 +387,7 @@ public actor CassetteStore {
         return stored
     }
 
-    private func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
+    func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
         guard let connection else {
             throw CassetteStoreError(.io, path: path, message: "\(path) was already closed")
         }
@@ -402,7 +402,7 @@ public actor CassetteStore {
         }
     }
 
-    private func writing<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
+    func writing<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
         guard access == .readWrite else {
             throw CassetteStoreError(.readOnly, path: path, message: "\(path) was opened read-only; open it for writing to change it")
         }
