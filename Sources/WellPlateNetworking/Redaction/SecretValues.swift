@@ -31,12 +31,14 @@ public struct SecretValues: Sendable, Equatable {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed != Redactor.placeholder, values.insert(trimmed).inserted else { return }
         forms.insert(trimmed)
-        if let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: Self.unreserved) {
-            forms.insert(encoded)
-            forms.insert(encoded.replacingOccurrences(of: "%20", with: "+"))
-        }
-        if let lowerEncoded = trimmed.addingPercentEncoding(withAllowedCharacters: Self.unreserved)?.lowercasedPercentEscapes() {
-            forms.insert(lowerEncoded)
+        // Clients escape the minimum (RFC 3986's unreserved characters stay) or everything but
+        // letters and digits, with upper- or lower-case hex.
+        for allowed in [Self.unreserved, Self.alphanumerics] {
+            guard let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) else { continue }
+            for form in [encoded, encoded.replacingOccurrences(of: "%20", with: "+")] {
+                forms.insert(form)
+                forms.insert(form.lowercasedPercentEscapes())
+            }
         }
         forms.insert(Self.jsonEscaped(trimmed))
         forms.remove(Redactor.placeholder)
@@ -59,6 +61,7 @@ public struct SecretValues: Sendable, Equatable {
     }
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let alphanumerics = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
     private static func jsonEscaped(_ text: String) -> String {
         var result = ""
