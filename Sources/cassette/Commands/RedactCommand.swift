@@ -51,8 +51,9 @@ struct RedactCommand: AsyncParsableCommand {
             throw CLIError("\(path) has no cassette named '\(filter)' (\(result.known.isEmpty ? "it has none" : "cassettes: " + result.known.joined(separator: ", "))); nothing redacted")
         }
         for change in result.changes {
-            var line = "\(change.cassette) \(change.key) #\(change.sequence): \(change.parts.joined(separator: ", "))"
-            if let newKey = change.newKey { line += "; key becomes \(newKey)" }
+            // The old key may hold the very secret being removed: only the new one is shown.
+            var line = "\(change.cassette) \(change.newKey ?? change.key) #\(change.sequence): \(change.parts.joined(separator: ", "))"
+            if change.newKey != nil { line += "; key changed" }
             Terminal.printLine(line)
         }
         let count = "\(result.changes.count) of \(Formatting.count(result.total, "interaction"))"
