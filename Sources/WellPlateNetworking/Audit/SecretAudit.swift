@@ -16,7 +16,7 @@ public struct SecretAudit: Sendable {
         }
         auditHeaders(interaction.responseHeaders, side: "response", into: &collector)
         auditBody(interaction.responseBody, contentType: interaction.responseHeaders[.contentType], side: "response", into: &collector)
-        return collector.findings
+        return collector.findingsWithSharedRemedies()
     }
 
     /// Checks one value found at a named place (or at no name, for free text).
@@ -139,6 +139,7 @@ public struct SecretAudit: Sendable {
     struct Collector {
         let interaction: Interaction
         var findings: [AuditFinding] = []
+        private var values: [String] = []
         private var seen: [String: Int] = [:]
 
         init(interaction: Interaction) {
@@ -153,6 +154,30 @@ public struct SecretAudit: Sendable {
             }
             seen[identity] = findings.count
             findings.append(finding(match, place: place, remedy: remedy))
+            values.append(match.value)
+        }
+
+        /// A value found in several places needs one rule: the one for a header or parameter
+        /// (redaction then follows the value everywhere else), rather than one per place.
+        func findingsWithSharedRemedies() -> [AuditFinding] {
+            var best: [String: AuditRemedy] = [:]
+            for (index, finding) in findings.enumerated() where Self.rank(finding.remedy) > Self.rank(best[values[index]] ?? .none) {
+                best[values[index]] = finding.remedy
+            }
+            return findings.enumerated().map { index, finding in
+                var finding = finding
+                if let remedy = best[values[index]] { finding.remedy = remedy }
+                return finding
+            }
+        }
+
+        private static func rank(_ remedy: AuditRemedy) -> Int {
+            switch remedy {
+            case .header: 3
+            case .queryParameter: 2
+            case .jsonField: 1
+            case .none: 0
+            }
         }
 
         private func finding(_ match: SecretMatch, place: String, remedy: AuditRemedy) -> AuditFinding {

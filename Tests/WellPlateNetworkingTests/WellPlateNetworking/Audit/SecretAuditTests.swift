@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Testing
 import WellPlateNetworking
 
@@ -30,6 +31,15 @@ struct SecretAuditTests {
         #expect(field.remedy.configEntry == #""redact": {"jsonFields": ["refresh_token"]}"#)
         let query = try #require(findings.first { $0.place == "request query parameter private_token" })
         #expect(query.remedy.configEntry == #""redact": {"queryParameters": ["private_token"]}"#)
+    }
+
+    @Test func aValueEchoedElsewhereGetsTheRuleOfItsSecretPlace() {
+        var generator = SecretCorpus.Generator(state: 5)
+        let token = "ghp_" + generator.string(36)
+        let echoed = Recordings.make(.get, "/api/echo", requestHeaders: [HTTPField.Name("X-Upstream-Credential")!: token], body: Data(#"{"headers": [["X-Upstream-Credential", "\#(token)"]]}"#.utf8))
+        let findings = audit.findings(in: echoed)
+        #expect(findings.map(\.place) == ["request header X-Upstream-Credential", "response body $.headers[0][1]"])
+        #expect(findings.allSatisfy { $0.remedy == .header("X-Upstream-Credential") })
     }
 
     @Test func masksKeepOnlyAPrefixAndTheLength() {
