@@ -22,7 +22,7 @@ struct Cassette: AsyncParsableCommand {
               cassette redact                                   # apply today's rules to the store
 
 
-            """ + ProxyConfig.fileFormatHelp,
+            """ + CassetteConfigFile.fileFormatHelp,
         version: version,
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,

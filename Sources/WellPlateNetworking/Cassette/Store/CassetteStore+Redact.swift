@@ -29,7 +29,7 @@ extension CassetteStore {
             try select.forEachRow { row in
                 let old = try reader.read(row)
                 var new = redactor.redact(old)
-                new.key = CassetteSession.key(for: new, rules: rules).rawValue
+                new.key = RequestKey(recording: new, rules: rules).rawValue
                 let parts = Self.changedParts(old, new)
                 if !parts.isEmpty {
                     changes.append(StoredRedaction(cassette: cassette, key: old.key, sequence: old.sequence, newKey: new.key == old.key ? nil : new.key, parts: parts))
