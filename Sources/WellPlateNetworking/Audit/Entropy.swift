@@ -4,15 +4,15 @@ import Foundation
 /// random tokens score high, words and ids with repeated characters low.
 enum Entropy {
     static func bitsPerCharacter(_ text: some StringProtocol) -> Double {
-        var counts: [UInt8: Int] = [:]
+        var counts = [Int](repeating: 0, count: 256)
         var total = 0
         for byte in text.utf8 {
-            counts[byte, default: 0] += 1
+            counts[Int(byte)] += 1
             total += 1
         }
         guard total > 0 else { return 0 }
         var entropy = 0.0
-        for count in counts.values {
+        for count in counts where count > 0 {
             let probability = Double(count) / Double(total)
             entropy -= probability * log2(probability)
         }

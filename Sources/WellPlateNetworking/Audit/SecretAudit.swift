@@ -20,9 +20,10 @@ public struct SecretAudit: Sendable {
     }
 
     /// Checks one value found at a named place (or at no name, for free text).
-    func audit(value: String, name: String?, place: String, remedy: AuditRemedy, into collector: inout Collector) {
+    /// `place` is described only when something is found: most values are clean.
+    func audit(value: String, name: String?, place: @autoclosure () -> String, remedy: AuditRemedy, into collector: inout Collector) {
         var matches = SecretScanner.scan(value)
-        if let name, !SecretNames.isPlaceholderValue(value), let kind = SecretNames.kind(of: name) {
+        if let name, let kind = collector.kind(of: name), !SecretNames.isPlaceholderValue(value) {
             let secret = kind == .credential || Entropy.looksRandom(value)
             if secret, !matches.contains(where: { $0.severity == .high }) {
                 matches.append(SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: .high, value: value))
@@ -30,8 +31,10 @@ public struct SecretAudit: Sendable {
         } else if name != nil, matches.isEmpty, Entropy.isHighEntropyBase64(value) {
             matches.append(SecretMatch(rule: "high-entropy", description: "high-entropy base64 string", severity: .medium, value: value))
         }
+        guard !matches.isEmpty else { return }
+        let described = place()
         for match in matches {
-            collector.add(match, place: place, remedy: remedy)
+            collector.add(match, place: described, remedy: remedy)
         }
     }
 
@@ -115,15 +118,15 @@ public struct SecretAudit: Sendable {
             if case .key(let key) = component { return key }
             return nil
         }.first
-        let place = "\(side) body \(JSONPathComponent.describe(span.path))"
+        let place = { "\(side) body \(JSONPathComponent.describe(span.path))" }
         let remedy: AuditRemedy = nearestKey.map { .jsonField($0) } ?? .none
         switch span.kind {
         case .string(let text):
-            audit(value: text, name: fieldName ?? nearestKey, place: place, remedy: remedy, into: &collector)
+            audit(value: text, name: fieldName ?? nearestKey, place: place(), remedy: remedy, into: &collector)
         case .number(let text):
             // A number is a secret only where the name says so: a PIN, a one-time code.
-            if let name = fieldName, SecretNames.kind(of: name) == .credential {
-                collector.add(SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: .high, value: text), place: place, remedy: remedy)
+            if let name = fieldName, collector.kind(of: name) == .credential {
+                collector.add(SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: .high, value: text), place: place(), remedy: remedy)
             }
         case .literal, .container:
             break
@@ -141,6 +144,15 @@ public struct SecretAudit: Sendable {
         var findings: [AuditFinding] = []
         private var values: [String] = []
         private var seen: [String: Int] = [:]
+        /// Names repeat (every object of a list has the same keys): each is classified once.
+        private var nameKinds: [String: SecretNames.Kind?] = [:]
+
+        mutating func kind(of name: String) -> SecretNames.Kind? {
+            if let known = nameKinds[name] { return known }
+            let kind = SecretNames.kind(of: name)
+            nameKinds[name] = kind
+            return kind
+        }
 
         init(interaction: Interaction) {
             self.interaction = interaction

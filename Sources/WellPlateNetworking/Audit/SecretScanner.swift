@@ -25,7 +25,7 @@ enum SecretScanner {
         while index < count {
             let byte = bytes[index]
             let startsToken = index == 0 || !ByteClass.alphanumeric.contains(bytes[index - 1])
-            if startsToken, let shapes = SecretShape.byFirstByte[byte] {
+            if startsToken, case let shapes = SecretShape.byFirstByte[Int(byte)], !shapes.isEmpty {
                 var matched = false
                 for shape in shapes {
                     if let length = shape.match(bytes, at: index) {

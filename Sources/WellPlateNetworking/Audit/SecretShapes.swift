@@ -106,6 +106,11 @@ extension SecretShape {
         SecretShape("digitalocean-token", "DigitalOcean token", prefix: "dop_v1_", body: .lowerHex, length: 64...64),
     ]
 
-    /// Shapes by their first byte, so each position is checked against a few at most.
-    static let byFirstByte: [UInt8: [SecretShape]] = Dictionary(grouping: all) { $0.prefix[0] }
+    /// Shapes by their first byte (an array, not a dictionary: it is consulted for every byte
+    /// of the store), so each position is checked against a few at most.
+    static let byFirstByte: [[SecretShape]] = {
+        var table = [[SecretShape]](repeating: [], count: 256)
+        for shape in all { table[Int(shape.prefix[0])].append(shape) }
+        return table
+    }()
 }
