@@ -7,10 +7,10 @@ extension CassetteStore {
         try reading { connection in
             let statement: SQLiteStatement
             if let cassette {
-                statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions WHERE cassette = ? ORDER BY request_key, sequence")
+                statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY request_key, sequence")
                 try statement.bind(cassette, at: 1)
             } else {
-                statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions ORDER BY cassette, request_key, sequence")
+                statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions ORDER BY cassette, request_key, sequence")
             }
             var reader = InteractionRowReader()
             while try statement.step() {

@@ -21,7 +21,7 @@ extension CassetteStore {
         let work = { (connection: SQLiteConnection) throws -> [StoredRedaction] in
             // Zeroes the bytes of every row this connection deletes or rewrites.
             try connection.execute("PRAGMA secure_delete = ON")
-            let select = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions WHERE cassette = ? ORDER BY recorded_at, sequence, id")
+            let select = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY recorded_at, sequence, id")
             try select.bind(cassette, at: 1)
             var reader = InteractionRowReader()
             var rows: [(old: Interaction, new: Interaction)] = []
