@@ -13,6 +13,12 @@ for extra in "$@"; do
     command -v "$extra" >/dev/null 2>&1 || missing+=("$extra")
 done
 
+# The `cassette openapi` tests validate the document with openapi-spec-validator from PyPI.
+if ! command -v openapi-spec-validator >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    python3 -m pip install --quiet openapi-spec-validator >/dev/null 2>&1 \
+        || echo "warning: pip could not install openapi-spec-validator; the OpenAPI validation test will try again" >&2
+fi
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing missing system packages: ${missing[*]}" >&2
