@@ -17,6 +17,8 @@ struct EndpointModelNames: Equatable {
     /// The elements when the response is an array.
     var responseItem: String
     var request: String
+    /// Whether the path ends in an action (`/api/nutrition/analyze`) rather than a resource.
+    var hasAction = false
 
     init(_ endpoint: Endpoint) {
         let segments = endpoint.pattern.split(separator: "/").map(String.init).filter { !Self.isPrefix($0) }
@@ -31,6 +33,7 @@ struct EndpointModelNames: Equatable {
             request = SwiftNaming.typeName(from: verb + " " + item + " request")
         } else if segments.count >= 2, !isParameter(segments[segments.count - 2]) {
             let action = segments[segments.count - 1], subject = segments[segments.count - 2]
+            hasAction = true
             response = SwiftNaming.typeName(from: action + " " + subject + " response")
             responseItem = SwiftNaming.typeName(from: subject, singular: true, itemSuffix: false)
             request = SwiftNaming.typeName(from: action + " " + subject + " request")

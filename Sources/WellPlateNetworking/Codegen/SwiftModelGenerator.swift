@@ -20,27 +20,36 @@ public struct SwiftModelGenerator: Sendable {
     }
 
     public func generate(_ operations: RecordedOperations) -> GeneratedSwiftModels {
+        var bodies: [RootBody] = []
+        for endpoint in operations.endpoints {
+            guard let operation = operations[endpoint] else { continue }
+            let names = EndpointModelNames(endpoint)
+            let response = operation.successSchema
+            if !response.isEmpty {
+                let isArray = response.nonNullTypes == [.array]
+                bodies.append(RootBody(
+                    root: GeneratedSwiftModels.Root(endpoint: endpoint, role: .response, typeName: "", recordingIDs: operation.successRecordingIDs),
+                    schema: response, hint: isArray ? names.responseItem : names.response,
+                    resource: names.hasAction ? nil : names.responseItem
+                ))
+            }
+            let request = operation.requestSchema
+            if !request.isEmpty {
+                let isArray = request.nonNullTypes == [.array]
+                bodies.append(RootBody(
+                    root: GeneratedSwiftModels.Root(endpoint: endpoint, role: .request, typeName: "", recordingIDs: operation.requestRecordingIDs),
+                    schema: request, hint: isArray ? SwiftNaming.typeName(from: names.request + " item") : names.request, resource: nil
+                ))
+            }
+        }
+        Self.mergeResources(&bodies)
+
         var builder = SwiftModelBuilder()
         var roots: [(GeneratedSwiftModels.Root, SwiftModelType, String)] = []
-        for endpoint in operations.endpoints {
-            guard let operation = operations[endpoint] else { continue }
-            let names = EndpointModelNames(endpoint)
-            let schema = operation.successSchema
-            guard !schema.isEmpty else { continue }
-            let ids = operation.successRecordingIDs
-            let type = builder.rootType(for: schema, source: "\(endpoint) response", ids: Set(ids))
-            let hint = schema.nonNullTypes == [.array] ? names.responseItem : names.response
-            roots.append((GeneratedSwiftModels.Root(endpoint: endpoint, role: .response, typeName: "", recordingIDs: ids), type, hint))
-        }
-        for endpoint in operations.endpoints {
-            guard let operation = operations[endpoint] else { continue }
-            let schema = operation.requestSchema
-            guard !schema.isEmpty else { continue }
-            let names = EndpointModelNames(endpoint)
-            let ids = operation.requestRecordingIDs
-            let type = builder.rootType(for: schema, source: "\(endpoint) request", ids: Set(ids))
-            let hint = schema.nonNullTypes == [.array] ? SwiftNaming.typeName(from: names.request + " item") : names.request
-            roots.append((GeneratedSwiftModels.Root(endpoint: endpoint, role: .request, typeName: "", recordingIDs: ids), type, hint))
+        for body in bodies {
+            let source = "\(body.root.endpoint) \(body.root.role.rawValue)"
+            let type = builder.rootType(for: body.schema, source: source, ids: Set(body.root.recordingIDs))
+            roots.append((body.root, type, body.hint))
         }
 
         var naming = SwiftModelNaming(structs: builder.structs)
@@ -62,6 +71,45 @@ public struct SwiftModelGenerator: Sendable {
             return root
         }
         return GeneratedSwiftModels(cassette: cassette, files: files, roots: namedRoots.sorted())
+    }
+
+    /// One body to model: an endpoint's responses or requests.
+    struct RootBody {
+        var root: GeneratedSwiftModels.Root
+        var schema: InferredSchema
+        var hint: String
+        /// The resource whose objects the body holds (`User` for `GET /api/users`,
+        /// `GET /api/users/{id}` and `POST /api/users`); `nil` for actions and requests.
+        var resource: String?
+    }
+
+    /// The objects of one resource seen through several endpoints are one model: a list whose
+    /// users sometimes lack `avatarURL` and an item endpoint that always had it describe the same
+    /// `User`, whose `avatarURL` is then optional. Object schemas of one resource are merged when
+    /// the keys of one are a subset of the other's; anything else keeps its own shape.
+    static func mergeResources(_ bodies: inout [RootBody]) {
+        var groups: [String: [Int]] = [:]
+        for (index, body) in bodies.enumerated() {
+            if let resource = body.resource, body.schema.resourceObject != nil { groups[resource, default: []].append(index) }
+        }
+        for indices in groups.values where indices.count > 1 {
+            var remaining = indices
+            while let first = remaining.first {
+                var merged = bodies[first].schema.resourceObject!
+                var members = [first]
+                for index in remaining.dropFirst() {
+                    let object = bodies[index].schema.resourceObject!
+                    let keys = Set(object.properties.keys), mergedKeys = Set(merged.properties.keys)
+                    guard keys.isSubset(of: mergedKeys) || mergedKeys.isSubset(of: keys) else { continue }
+                    merged.merge(object)
+                    members.append(index)
+                }
+                for index in members {
+                    bodies[index].schema.replaceResourceObject(with: merged)
+                }
+                remaining.removeAll { members.contains($0) }
+            }
+        }
     }
 
     /// Who names a shared shape first: a resource's own GET item endpoint (`User` from
@@ -110,4 +158,25 @@ public struct GeneratedSwiftModels: Sendable {
     public var files: [File]
     /// Sorted by endpoint, the response before the request.
     public var roots: [Root]
+}
+
+extension InferredSchema {
+    /// The object a body holds: the body itself when it is only ever an object, or the items of
+    /// an array of objects.
+    var resourceObject: InferredSchema? {
+        if nonNullTypes == [.object] { return self }
+        if nonNullTypes == [.array], let items, items.nonNullTypes == [.object] { return items }
+        return nil
+    }
+
+    mutating func replaceResourceObject(with object: InferredSchema) {
+        if nonNullTypes == [.object] {
+            // Keep this body's own counts of null, so only the object's properties change.
+            properties = object.properties
+            objectCount = object.objectCount
+        } else if !itemStorage.isEmpty {
+            itemStorage[0].properties = object.properties
+            itemStorage[0].objectCount = object.objectCount
+        }
+    }
 }

@@ -20,15 +20,13 @@ enum GeneratedModelsCompiler {
             for (index, body) in RecordedBodies.bodies(of: interactions, endpoint: root.endpoint, role: root.role).enumerated() {
                 let file = bodiesDirectory.appendingPathComponent("\(checks.count)-\(index).json")
                 try body.write(to: file)
-                checks.append("    check(\(root.typeName).self, \(literal(file.path)), \(literal("\(root.endpoint) \(root.role.rawValue)")))")
+                checks.append("    failures += check(\(root.typeName).self, \(literal(file.path)), \(literal("\(root.endpoint) \(root.role.rawValue)")))")
             }
         }
         let main = """
             import Foundation
 
-            @MainActor var failures = 0
-
-            @MainActor func check<T: Decodable>(_ type: T.Type, _ path: String, _ what: String) {
+            func check<T: Decodable>(_ type: T.Type, _ path: String, _ what: String) -> Int {
                 let decoder = JSONDecoder()
                 decoder.dateDecodingStrategy = .custom { decoder in
                     let container = try decoder.singleValueContainer()
@@ -39,13 +37,15 @@ enum GeneratedModelsCompiler {
                 }
                 do {
                     _ = try decoder.decode(T.self, from: try Data(contentsOf: URL(fileURLWithPath: path)))
+                    return 0
                 } catch {
-                    failures += 1
                     print("FAIL \\(what) as \\(T.self): \\(error)")
+                    return 1
                 }
             }
 
-            @MainActor func main() {
+            func main() {
+                var failures = 0
             \(checks.joined(separator: "\n"))
                 print("decoded \(checks.count) bodies, \\(failures) failures")
                 exit(failures == 0 ? 0 : 1)
