@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 
 /// An OpenAPI 3.1 document of a recorded API: `cassette openapi`.
 ///
@@ -84,8 +83,8 @@ public struct OpenAPIDocumentBuilder: Sendable {
         for status in operation.statuses {
             let bodies = operation.responses[status] ?? [:]
             let recordings = bodies.values.reduce(operation.emptyResponses[status] ?? 0) { $0 + $1.count }
-            let reason = HTTPResponse.Status(code: status).reasonPhrase
-            var response: JSONObject = ["description": .string("\(reason.isEmpty ? "Status \(status)" : reason) (\(recordings) recording\(recordings == 1 ? "" : "s"))")]
+            let reason = StatusReason.phrase(status) ?? "Status \(status)"
+            var response: JSONObject = ["description": .string("\(reason) (\(recordings) recording\(recordings == 1 ? "" : "s"))")]
             if !bodies.isEmpty {
                 var content = JSONObject()
                 for (mediaType, body) in bodies {

@@ -86,7 +86,7 @@ final class VerifyCommandTests {
         try await withSampleAPI(arguments: ["--drifted"]) { liveURL in
             let updated = try await workspace.run("verify", "--upstream", liveURL.absoluteString, "--update")
             #expect(updated.status == 1, "the drift found is still reported: \(updated)")
-            #expect(updated.stdout.contains("--update: re-recorded 3 requests of 2 drifted endpoints into cassette dev"), "\(updated)")
+            #expect(updated.stdout.contains("--update: re-recorded 4 requests of 2 drifted endpoints into cassette dev"), "\(updated)")
             let again = try await workspace.run("verify", "--upstream", liveURL.absoluteString)
             #expect(again.status == 0, "\(again)")
         }
