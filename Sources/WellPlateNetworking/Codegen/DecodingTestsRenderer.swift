@@ -36,7 +36,7 @@ extension GeneratedSwiftModels {
                     @Test(\(SwiftModelRenderer.literal("\(root.endpoint) \(root.role.rawValue) decodes as \(root.typeName)")))
                     func \(name)() async throws {
                         let bodies = try await Self.bodies(\(endpoint), .\(root.role.rawValue))
-                        #expect(!bodies.isEmpty, "no recorded \(root.role.rawValue) bodies of \\(\(endpoint)) left; record it again or regenerate")
+                        #expect(!bodies.isEmpty, \(SwiftModelRenderer.literal("no recorded \(root.role.rawValue) bodies of \(root.endpoint) left; record it again or regenerate")))
                         for body in bodies {
                             _ = try JSONCoding.decode(\(root.typeName).self, from: body)
                         }

@@ -126,6 +126,22 @@ final class CodegenCommandTests {
         #expect(bodies.count == 3)
     }
 
+    @Test("the --tests suite type-checks with the models against the built WellPlateNetworking and Swift Testing")
+    func testsSuiteTypeChecks() async throws {
+        try await workspace.record(CodegenSamples.interactions)
+        let result = try await workspace.run("codegen", "swift", "--out", "Models", "--tests", "Tests")
+        #expect(result.status == 0, "\(result)")
+        let root = Self.sampleStore.deletingLastPathComponent()
+        let modules = try cassetteExecutable().deletingLastPathComponent().appendingPathComponent("Modules").path
+        let sources = try (FileManager.default.contentsOfDirectory(atPath: workspace.path("Models")).map { "Models/" + $0 } + ["Tests/RecordedModelDecodingTests.swift"]).sorted()
+        let check = try await ExternalTool.run("swiftc", [
+            "-typecheck", "-swift-version", "6", "-module-name", "GeneratedSuite", "-I", modules,
+            "-Xcc", "-fmodule-map-file=" + root.appendingPathComponent("Sources/CCurl/module.modulemap").path,
+            "-Xcc", "-fmodule-map-file=" + root.appendingPathComponent("Sources/CSQLite/module.modulemap").path,
+        ] + sources, cwd: workspace.directory)
+        #expect(check.status == 0, "\(check)")
+    }
+
     @Test("usage errors exit 2")
     func usageErrors() async throws {
         try await workspace.record(CodegenSamples.interactions)
