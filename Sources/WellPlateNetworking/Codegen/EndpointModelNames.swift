@@ -17,6 +17,9 @@ struct EndpointModelNames: Equatable {
     /// The elements when the response is an array.
     var responseItem: String
     var request: String
+    /// The resource the path's resource belongs to (`User` for `/api/users/{id}/meals`): the prefix
+    /// that tells apart two same-named shapes (`UserMeal`, `OrderMeal`).
+    var parent: String?
     /// Whether the path ends in an action (`/api/nutrition/analyze`) rather than a resource.
     var hasAction = false
 
@@ -26,6 +29,9 @@ struct EndpointModelNames: Equatable {
         let literals = segments.filter { !isParameter($0) }
         let resource = literals.last ?? "root"
         let verb = Self.verb(endpoint.method)
+        if literals.count >= 2 {
+            parent = SwiftNaming.typeName(from: literals[literals.count - 2], singular: true, itemSuffix: false)
+        }
         if let last = segments.last, isParameter(last) {
             let item = SwiftNaming.typeName(from: resource, singular: true, itemSuffix: false)
             response = endpoint.method == .get || endpoint.method == .head ? item : SwiftNaming.typeName(from: verb + " " + item + " response")

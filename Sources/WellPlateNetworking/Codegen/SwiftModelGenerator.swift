@@ -45,16 +45,16 @@ public struct SwiftModelGenerator: Sendable {
         Self.mergeResources(&bodies)
 
         var builder = SwiftModelBuilder()
-        var roots: [(GeneratedSwiftModels.Root, SwiftModelType, String)] = []
+        var roots: [(GeneratedSwiftModels.Root, SwiftModelType, String, String?)] = []
         for body in bodies {
             let source = "\(body.root.endpoint) \(body.root.role.rawValue)"
             let type = builder.rootType(for: body.schema, source: source, ids: Set(body.root.recordingIDs))
-            roots.append((body.root, type, body.hint))
+            roots.append((body.root, type, body.hint, EndpointModelNames(body.root.endpoint).parent))
         }
 
         var naming = SwiftModelNaming(structs: builder.structs)
-        for (_, type, hint) in roots.sorted(by: { Self.namingRank($0.0) < Self.namingRank($1.0) }) {
-            naming.name(type, hint: hint, parent: nil)
+        for (_, type, hint, parent) in roots.sorted(by: { Self.namingRank($0.0) < Self.namingRank($1.0) }) {
+            naming.name(type, hint: hint, parent: parent)
         }
         let renderer = SwiftModelRenderer(cassette: cassette, names: naming.names)
         var files: [GeneratedSwiftModels.File] = builder.structs.values.compactMap { model in
@@ -65,7 +65,7 @@ public struct SwiftModelGenerator: Sendable {
             files.append(GeneratedSwiftModels.File(typeName: "JSONValue", contents: renderer.renderJSONValue()))
         }
         files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        let namedRoots = roots.map { root, type, _ in
+        let namedRoots = roots.map { root, type, _, _ in
             var root = root
             root.typeName = type.spelled(naming.names)
             return root
