@@ -23,7 +23,7 @@ struct Cassette: AsyncParsableCommand {
               cassette verify --env staging                     # drift against the live API
 
 
-            """ + ProxyConfig.fileFormatHelp,
+            """ + CassetteConfigFile.fileFormatHelp,
         version: version,
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,
