@@ -44,7 +44,7 @@ struct VerifyCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamOptions: UpstreamOptions
+    @OptionGroup var upstreamOptions: UpstreamFlags
 
     @Option(help: ArgumentHelp("Methods to send, comma-separated (default: GET,HEAD). Others change data on the live API.", valueName: "list"))
     var methods: String?
@@ -117,7 +117,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try store.loadConfig()
-        guard let upstream = try upstreamOptions.resolve(settings: settings) else { return }
+        guard let upstream = try upstreamOptions.resolve(settings) else { return }
         let methods = try parsedMethods()
         let unsafe = methods.subtracting(LiveDriftCheck.defaultMethods).map(\.rawValue).sorted()
         if !unsafe.isEmpty {
@@ -177,7 +177,7 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     /// Sends the drifted endpoints' requests again through a recording session (mode all).
-    private func reRecord(_ outcome: LiveDriftCheck.Outcome, settings: ProxyConfig, cassette: String) async throws {
+    private func reRecord(_ outcome: LiveDriftCheck.Outcome, settings: CassetteConfigFile, cassette: String) async throws {
         let drifted = Set(outcome.report.endpoints.filter { entry in entry.findings.contains { $0.severity >= failOn.severity } }.compactMap(\.endpoint))
         let requests = outcome.exchanges.filter { exchange in
             guard exchange.response != nil, let url = URL(string: exchange.recorded.url) else { return false }
