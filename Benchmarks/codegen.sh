@@ -4,19 +4,21 @@
 # of the whole command, measured with /usr/bin/time. Prints a Markdown table. Separate from run.sh
 # so it can run alone:
 #   Benchmarks/codegen.sh              # 10,000 recordings, 5 rounds
-#   COUNT=1000 ROUNDS=1 Benchmarks/codegen.sh   # a smoke run
+#   COUNT=1000 ROUNDS=1 CONFIGURATION=debug Benchmarks/codegen.sh   # a smoke run, no release build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count="${COUNT:-10000}"
 rounds="${ROUNDS:-5}"
+configuration="${CONFIGURATION:-release}"
 
 source scripts/lib.sh
 
-echo "==> Building in release mode" >&2
-bin="$(CONFIGURATION=release build_products cassette)"
-rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
-swift build -c release --package-path Benchmarks >/dev/null
-benchbin="$(swift build -c release --package-path Benchmarks --show-bin-path)"
+echo "==> Building ($configuration)" >&2
+bin="$(CONFIGURATION="$configuration" build_products cassette)"
+# As in run.sh: drop the cached plan so files added to the project since are seen.
+rm -f "Benchmarks/.build/$configuration.yaml" "Benchmarks/.build/$configuration/description.json"
+swift build -c "$configuration" --package-path Benchmarks --product bench-tool >/dev/null
+benchbin="$(swift build -c "$configuration" --package-path Benchmarks --show-bin-path)"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
