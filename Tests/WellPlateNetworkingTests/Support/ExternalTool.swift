@@ -1,7 +1,8 @@
 import Foundation
 
-/// A command-line tool from outside the package (detect-secrets), installed on demand by
-/// scripts/ensure-pip-tool.sh and run like `cassette` is: output read on threads of their own.
+/// A command-line program from outside the package (swiftc, detect-secrets, openapi-spec-validator),
+/// run to completion like `cassette` is: output read on threads of their own. Python tools are
+/// installed on demand by scripts/ensure-pip-tool.sh, so the tests work on a fresh machine.
 enum ExternalTool {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -14,7 +15,18 @@ enum ExternalTool {
         }
     }
 
-    /// Runs `arguments` (looked up on PATH, with ~/.local/bin added) in `cwd`.
+    /// openapi-spec-validator, installed with pip when missing.
+    static func openAPIValidator() async throws -> String {
+        try await ensure("openapi-spec-validator")
+        return "openapi-spec-validator"
+    }
+
+    /// Runs `name` with `arguments` in `cwd`; stdin is empty, output captured.
+    static func run(_ name: String, _ arguments: [String], cwd: URL) async throws -> CommandResult {
+        try await run([name] + arguments, cwd: cwd)
+    }
+
+    /// Runs `arguments` (looked up on PATH, with ~/.local/bin added, where user installs of pip go) in `cwd`.
     static func run(_ arguments: [String], cwd: URL) async throws -> CommandResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -29,6 +41,7 @@ enum ExternalTool {
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // Blocking reads must not sit on the cooperative pool.
         async let output = onOwnThread { stdout.fileHandleForReading.readDataToEndOfFile() }
         async let errors = onOwnThread { stderr.fileHandleForReading.readDataToEndOfFile() }
         let (outData, errData) = await (output, errors)
