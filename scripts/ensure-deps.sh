@@ -13,6 +13,13 @@ for extra in "$@"; do
     command -v "$extra" >/dev/null 2>&1 || missing+=("$extra")
 done
 
+# mitmproxy (PyPI) writes and reads the HAR files the HAR tests exchange with `cassette`;
+# about two minutes to install on a busy two-core machine.
+if ! command -v mitmdump >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
+    echo "Installing mitmproxy from PyPI (for the HAR tests)" >&2
+    python3 -m pip install -q mitmproxy >&2 || echo "warning: pip could not install mitmproxy; the HAR tests will try again" >&2
+fi
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing missing system packages: ${missing[*]}" >&2

@@ -18,6 +18,8 @@ struct Cassette: AsyncParsableCommand {
               cassette export --fixtures Fixtures               # mock fixtures + registry.json
               cassette diff --fixtures Fixtures                 # fixtures against what the API sends
               cassette schema --out Schemas                     # JSON Schema per endpoint
+              cassette import session.har                       # recordings from DevTools/mitmproxy
+              cassette dump --db cassettes.db                   # the store as reviewable text
 
 
             """ + ProxyConfig.fileFormatHelp,
@@ -25,7 +27,8 @@ struct Cassette: AsyncParsableCommand {
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,
             ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self,
-            ExportCommand.self, DiffCommand.self, SchemaCommand.self,
+            ExportCommand.self, ImportCommand.self, DumpCommand.self, MergeCommand.self,
+            DiffCommand.self, SchemaCommand.self,
             RequestCommand.self, ConfigCommand.self,
         ]
     )

@@ -19,6 +19,7 @@ struct ReplayCommand: AsyncParsableCommand {
               cassette replay --port 0 --strict
               cassette replay --cassette staging --latency recorded
               cassette replay --on-miss passthrough --upstream http://127.0.0.1:8081
+              cassette replay --max-age 90 --stale fail --strict
             """
     )
 
@@ -26,11 +27,13 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var upstreamOptions: UpstreamOptions
     @OptionGroup var proxy: ProxyOptions
     @OptionGroup var replay: ReplayOptions
+    @OptionGroup var freshness: FreshnessOptions
 
     func run() async throws {
         let settings = try store.loadConfig()
         var configuration = proxy.configuration(settings: settings)
         replay.apply(to: &configuration)
+        configuration.stalePolicy = try freshness.policy(settings: settings)
         configuration.upstream = try upstreamOptions.resolve(settings: settings)
         let runner = ProxyRunner(
             storePath: settings.databasePath,
@@ -40,7 +43,8 @@ struct ReplayCommand: AsyncParsableCommand {
             matchingRules: settings.explicitMatchingRules,
             redactor: settings.redactor,
             sequencePolicy: replay.sequence.policy,
-            modeName: "replay"
+            modeName: "replay",
+            tracksUsage: freshness.tracksUsage(settings: settings)
         )
         try await runner.serveUntilSignalled(strict: replay.strict)
     }

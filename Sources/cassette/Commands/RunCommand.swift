@@ -28,6 +28,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var upstreamOptions: UpstreamOptions
     @OptionGroup var proxy: ProxyOptions
     @OptionGroup var replay: ReplayOptions
+    @OptionGroup var freshness: FreshnessOptions
 
     @Option(help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
     var mode: Mode = .replay
@@ -48,6 +49,7 @@ struct RunCommand: AsyncParsableCommand {
         let settings = try store.loadConfig()
         var configuration = proxy.configuration(settings: settings)
         replay.apply(to: &configuration)
+        configuration.stalePolicy = try freshness.policy(settings: settings)
         configuration.upstream = try upstreamOptions.resolve(settings: settings)
         if proxy.port == nil { configuration.port = 0 }
         let sessionMode: RecordMode = switch mode {
@@ -64,6 +66,7 @@ struct RunCommand: AsyncParsableCommand {
             redactor: settings.redactor,
             sequencePolicy: replay.sequence.policy,
             modeName: mode == .replay ? "replay" : "record",
+            tracksUsage: freshness.tracksUsage(settings: settings),
             outputDescriptor: STDERR_FILENO
         )
         let signals = SignalWaiter()

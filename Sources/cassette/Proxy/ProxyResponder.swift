@@ -38,7 +38,14 @@ struct ProxyResponder: Sendable {
     }
 
     private func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
-        ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map { configuration.replayDelay(recorded: $0.duration) } ?? .zero)
+        if let policy = configuration.stalePolicy, let interaction = exchange.interaction, policy.isStale(interaction) {
+            let line = policy.report(method: interaction.method.rawValue, target: exchange.key.path, notice: policy.notice(for: interaction))
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            if policy.fails {
+                return .json(configuration.missStatus, policy.refusal(for: interaction), source: .miss)
+            }
+        }
+        return ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map { configuration.replayDelay(recorded: $0.duration) } ?? .zero)
     }
 
     func answer(for error: any Error) -> ProxyAnswer {

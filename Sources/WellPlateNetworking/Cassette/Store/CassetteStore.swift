@@ -73,7 +73,7 @@ public actor CassetteStore {
                 } catch let error as SQLiteSchemaTooNewError {
                     throw CassetteStoreError(.schemaTooNew, path: path, message: error.description)
                 }
-            } else if version < CassetteSchema.migrator.latestVersion {
+            } else if version < CassetteSchema.oldestReadableVersion {
                 throw CassetteStoreError(.notACassetteStore, path: path, message: tables.isEmpty
                     ? "\(path) is an empty SQLite database, not a cassette store; record into it first"
                     : "\(path) was written by an older cassette (schema \(version)); open it once with `cassette record` to upgrade it")
@@ -365,7 +365,7 @@ public actor CassetteStore {
 
     /// Inserts one row at the next sequence position of its key; the caller holds a transaction.
     @discardableResult
-    private static func insert(_ interaction: Interaction, into connection: SQLiteConnection) throws -> Interaction {
+    static func insert(_ interaction: Interaction, into connection: SQLiteConnection) throws -> Interaction {
         var stored = interaction
         let next = try connection.cachedStatement("SELECT coalesce(max(sequence) + 1, 0) FROM interactions WHERE cassette = ? AND request_key = ?")
         next.reset()
@@ -387,7 +387,7 @@ public actor CassetteStore {
         return stored
     }
 
-    private func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
+    func reading<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
         guard let connection else {
             throw CassetteStoreError(.io, path: path, message: "\(path) was already closed")
         }
@@ -402,7 +402,7 @@ public actor CassetteStore {
         }
     }
 
-    private func writing<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
+    func writing<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
         guard access == .readWrite else {
             throw CassetteStoreError(.readOnly, path: path, message: "\(path) was opened read-only; open it for writing to change it")
         }
