@@ -34,7 +34,7 @@ public struct HARExporter: Sendable {
         let query = URLComponents(string: interaction.url)?.queryItems ?? []
         var postData: HARPostData?
         if let body = interaction.requestBody {
-            let (text, encoding) = Self.text(of: body)
+            let (text, encoding) = Self.text(of: body, contentType: interaction.requestHeaders[.contentType])
             postData = HARPostData(mimeType: interaction.requestHeaders[.contentType] ?? "", text: text, params: nil, encoding: encoding)
         }
         return HARRequest(
@@ -52,7 +52,7 @@ public struct HARExporter: Sendable {
             headers[.contentEncoding] = encoding
         }
         let body = interaction.responseBody
-        let (text, encoding) = Self.text(of: body)
+        let (text, encoding) = Self.text(of: body, contentType: interaction.responseHeaders[.contentType])
         let contentType = interaction.responseHeaders[.contentType] ?? ""
         return HARResponse(
             status: interaction.statusCode,
@@ -69,11 +69,11 @@ public struct HARExporter: Sendable {
         fields.map { HARNameValue(name: $0.name.rawName, value: $0.value) }
     }
 
-    /// Printable UTF-8 as text; anything else (images, compressed data, control bytes) base64.
-    static func text(of body: Data) -> (text: String, encoding: String?) {
-        // Decoded and compared back: a byte-order mark or anything else the decoding drops is binary.
-        if let text = String(data: body, encoding: .utf8), Data(text.utf8) == body, !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\r" && $0 != "\t" }) {
-            return (text, nil)
+    /// Text when every reader gets the same bytes back (`HARText.isSafeAsText`); base64 otherwise
+    /// (images, compressed data, control bytes, non-ASCII text without a UTF-8 charset).
+    static func text(of body: Data, contentType: String?) -> (text: String, encoding: String?) {
+        if HARText.isSafeAsText(body, contentType: contentType) {
+            return (String(decoding: body, as: UTF8.self), nil)
         }
         return (body.base64EncodedString(), "base64")
     }

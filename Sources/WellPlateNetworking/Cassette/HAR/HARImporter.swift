@@ -32,9 +32,10 @@ public struct HARImporter: Sendable {
 
     public func convert(_ archive: HARArchive) -> Result {
         var result = Result(interactions: [], skipped: [], warnings: [])
+        let mitmproxy = archive.log.creator.name.lowercased() == "mitmproxy"
         for (offset, entry) in archive.log.entries.enumerated() {
             var warnings: [String] = []
-            switch interaction(from: entry, warnings: &warnings) {
+            switch interaction(from: entry, mitmproxy: mitmproxy, warnings: &warnings) {
             case .success(let interaction):
                 result.interactions.append(interaction)
                 let request = "\(interaction.method.rawValue) \(interaction.url)"
@@ -51,7 +52,7 @@ public struct HARImporter: Sendable {
         let reason: String
     }
 
-    private func interaction(from entry: HAREntry, warnings: inout [String]) -> Swift.Result<Interaction, Skip> {
+    private func interaction(from entry: HAREntry, mitmproxy: Bool, warnings: inout [String]) -> Swift.Result<Interaction, Skip> {
         guard let method = HTTPMethod(token: entry.request.method) else {
             return .failure(Skip(reason: "method \(entry.request.method) cannot be replayed (supported: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))"))
         }
@@ -65,7 +66,7 @@ public struct HARImporter: Sendable {
         let requestHeaders = Self.fields(entry.request.headers, warnings: &warnings)
         var requestBody: Data?
         do {
-            requestBody = try entry.request.postData.flatMap(Self.body(of:))
+            requestBody = try entry.request.postData.flatMap { try Self.body(of: $0, contentType: requestHeaders[.contentType], mitmproxy: mitmproxy) }
         } catch {
             return .failure(Skip(reason: "its request body is marked base64 but is not valid base64"))
         }
@@ -77,7 +78,7 @@ public struct HARImporter: Sendable {
                 }
                 responseBody = decoded
             } else {
-                responseBody = Data(text.utf8)
+                responseBody = HARText.bytes(of: text, contentType: entry.response.headers.last { $0.name.lowercased() == "content-type" }?.value ?? entry.response.content.mimeType, writtenByMitmproxy: mitmproxy)
             }
         } else if let size = entry.response.content.size, size > 0 {
             warnings.append("the HAR holds no response body (\(size) bytes were sent); imported with an empty body")
@@ -115,9 +116,11 @@ public struct HARImporter: Sendable {
         return fields
     }
 
-    private static func body(of postData: HARPostData) throws -> Data? {
+    private static func body(of postData: HARPostData, contentType: String?, mitmproxy: Bool) throws -> Data? {
         if let text = postData.text {
-            guard postData.encoding?.lowercased() == "base64" else { return Data(text.utf8) }
+            guard postData.encoding?.lowercased() == "base64" else {
+                return HARText.bytes(of: text, contentType: contentType ?? postData.mimeType, writtenByMitmproxy: mitmproxy)
+            }
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else { throw Skip(reason: "") }
             return data
         }

@@ -151,6 +151,22 @@ final class HARImportExportTests {
         #expect(recording.key == "GET /api/me?api_key=REDACTED")
     }
 
+    @Test func textBodiesBecomeBytesThroughTheCharsetTheWriterDecodedThemWith() {
+        let bytes = Data((0..<256).map(UInt8.init))
+        // mitmproxy decodes bytes it does not find binary enough as ISO 8859-1.
+        let latin1 = String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
+        #expect(HARText.bytes(of: latin1, contentType: "application/octet-stream", writtenByMitmproxy: true) == bytes)
+        #expect(HARText.bytes(of: latin1, contentType: "application/octet-stream", writtenByMitmproxy: false) == bytes)
+        #expect(HARText.bytes(of: "café", contentType: "text/plain; charset=utf-8", writtenByMitmproxy: true) == Data("café".utf8))
+        #expect(HARText.bytes(of: "café", contentType: "text/plain", writtenByMitmproxy: true) == Data([0x63, 0x61, 0x66, 0xE9]))
+        #expect(HARText.bytes(of: "café", contentType: "text/plain", writtenByMitmproxy: false) == Data("café".utf8))
+        #expect(HARText.bytes(of: #"{"a":"é"}"#, contentType: "application/json", writtenByMitmproxy: true) == Data(#"{"a":"é"}"#.utf8))
+        // Export: non-ASCII text goes as text only where the type says UTF-8.
+        #expect(HARExporter.text(of: Data("café".utf8), contentType: "text/plain").encoding == "base64")
+        #expect(HARExporter.text(of: Data("café".utf8), contentType: "text/plain; charset=UTF-8").encoding == nil)
+        #expect(HARExporter.text(of: Data("plain".utf8), contentType: nil) == ("plain", nil))
+    }
+
     @Test func startedDateTimesOfEveryCommonShapeAreRead() {
         let expected = Date(timeIntervalSince1970: 1_750_000_000.123)
         for text in ["2025-06-15T15:06:40.123Z", "2025-06-15T15:06:40.123456+00:00", "2025-06-15T17:06:40.123+02:00"] {
