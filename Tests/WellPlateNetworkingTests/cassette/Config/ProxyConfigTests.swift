@@ -130,7 +130,7 @@ final class ProxyConfigTests {
 
     @Test func anUnknownKeyNamesTheFileTheKeyAndTheAcceptedKeys() async throws {
         let message = try await configError(#"{"databse": "x.db"}"#)
-        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, redact, host, port)\n")
+        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, redact, host, port, maxAge, stale, trackUsage)\n")
     }
 
     @Test func anUnknownNestedKeyNamesItsPath() async throws {
