@@ -128,12 +128,14 @@ struct ProxyRunner {
         }
         var counters = running.session.statistics
         let unused = running.session.index.statistics.unusedKeys
-        var summary = "recorded \(counters.recorded), replayed \(counters.replayed), missed \(counters.missed)"
+        let refused = proxy.stalePolicy.map { $0.fails ? $0.count : 0 } ?? 0
+        var summary = "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed)"
         if let stale = proxy.stalePolicy, stale.count > 0 {
             summary += ", \(stale.fails ? "refused as stale" : "stale") \(stale.count)"
-            // A refusal is a miss for --strict.
-            if stale.fails { counters.missed += stale.count }
         }
+        // A refusal is a miss for --strict, not a replay.
+        counters.missed += refused
+        counters.replayed -= refused
         if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
         if tracksUsage { summary += ", " + (await saveUsage(running.session)) }
         summary += ", unused recordings \(unused.count)"

@@ -47,7 +47,7 @@ final class StalePolicy: Sendable {
     func refusal(for interaction: Interaction) -> JSONValue {
         [
             "error": "cassette_stale",
-            "message": .string("\(interaction.method.rawValue) \(interaction.key) has only a stale recording (\(notice(for: interaction))); record it again"),
+            "message": .string("\(interaction.key) has only a stale recording (\(notice(for: interaction))); record it again"),
             "key": .string(interaction.key),
             "cassette": .string(interaction.cassette),
             "recordedAt": .string(Formatting.timestamp(interaction.recordedAt)),
