@@ -22,7 +22,7 @@ struct Cassette: AsyncParsableCommand {
               cassette dump --db cassettes.db                   # the store as reviewable text
 
 
-            """ + ProxyConfig.fileFormatHelp,
+            """ + CassetteConfigFile.fileFormatHelp,
         version: version,
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,

@@ -31,9 +31,9 @@ struct DumpCommand: AsyncParsableCommand {
     var timestamps = false
 
     func run() async throws {
-        let settings = try store.loadConfig()
+        let configFile = try store.loadConfig()
         let filter = store.cassette
-        let opened = try await store.openStore(settings, access: .readOnly)
+        let opened = try await store.openStore(configFile, access: .readOnly)
         let (infos, interactions) = try await opened.use { store throws(CassetteStoreError) in
             (try store.cassetteInfos().filter { filter == nil || $0.name == filter }, try store.interactions(cassette: filter))
         }

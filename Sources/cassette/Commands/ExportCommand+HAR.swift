@@ -4,13 +4,13 @@ import WellPlateNetworking
 extension ExportCommand {
     /// `--har FILE`: the recordings of --cassette (or of every cassette) as HAR 1.2, written atomically.
     func exportHAR(to file: String) async throws {
-        let settings = try store.loadConfig()
+        let configFile = try store.loadConfig()
         let filter = store.cassette
-        let opened = try await store.openStore(settings, access: .readOnly)
+        let opened = try await store.openStore(configFile, access: .readOnly)
         let (interactions, known) = try await opened.use { store throws(CassetteStoreError) in
             (try store.interactions(cassette: filter), try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name))
         }
-        let path = settings.databasePath
+        let path = configFile.databasePath
         if let filter, !known.contains(filter) {
             let list = known.isEmpty ? "it has none with recordings" : "cassettes: \(known.joined(separator: ", "))"
             throw CLIError("\(path) has no recordings in a cassette named '\(filter)' (\(list)); check the --cassette name")

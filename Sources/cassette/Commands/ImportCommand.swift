@@ -40,12 +40,12 @@ struct ImportCommand: AsyncParsableCommand {
     var mode: ImportModeOption = .missing
 
     func run() async throws {
-        let settings = try store.loadConfig()
+        let configFile = try store.loadConfig()
         let archive = try Self.readArchive(file)
         let cassette = store.cassetteName(environment: nil)
-        let opened = try await store.openStore(settings, access: .readWrite, creatingIfMissing: true)
-        let explicitRules = settings.explicitMatchingRules
-        let redactor = settings.redactor
+        let opened = try await store.openStore(configFile, access: .readWrite, creatingIfMissing: true)
+        let explicitRules = configFile.explicitMatchingRules
+        let redactor = configFile.redactor
         let mode = mode.mode
         let (result, existing) = try await opened.use { store throws(CassetteStoreError) -> (HARImporter.Result, Set<String>) in
             let saved = try store.cassette(named: cassette)
@@ -60,7 +60,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
             return (result, try store.importInteractions(result.interactions, mode: mode))
         }
-        Terminal.printLine(report(result, existing: existing, cassette: cassette, path: settings.databasePath).joined(separator: "\n"))
+        Terminal.printLine(report(result, existing: existing, cassette: cassette, path: configFile.databasePath).joined(separator: "\n"))
         if result.interactions.isEmpty {
             throw CLIError("\(file) has no entry that can be imported (\(Formatting.count(result.skipped.count, "entry", "entries")) skipped)")
         }

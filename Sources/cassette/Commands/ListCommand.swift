@@ -60,8 +60,8 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        let opened = try await store.openStore(settings, access: .readOnly)
+        let configFile = try store.loadConfig()
+        let opened = try await store.openStore(configFile, access: .readOnly)
         let filter = store.cassette
         let wantsRecordings = !cassettes
         let (allSummaries, cassetteList, usage) = try await opened.use { store throws(CassetteStoreError) in
@@ -77,7 +77,7 @@ struct ListCommand: AsyncParsableCommand {
             summaries = summaries.filter { (usage[$0.id]?.lastReplayedAt).map { $0 < date } ?? true }
         }
 
-        let path = settings.databasePath
+        let path = configFile.databasePath
         let shown = cassetteList.filter { filter == nil || $0.name == filter }
         if let filter, shown.isEmpty, !cassetteList.isEmpty {
             let known = cassetteList.map(\.name).joined(separator: ", ")

@@ -24,28 +24,28 @@ struct ReplayCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamOptions: UpstreamOptions
-    @OptionGroup var proxy: ProxyOptions
-    @OptionGroup var replay: ReplayOptions
-    @OptionGroup var freshness: FreshnessOptions
+    @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup var replayFlags: ReplayFlags
+    @OptionGroup var freshnessFlags: FreshnessFlags
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        var configuration = proxy.configuration(settings: settings)
-        replay.apply(to: &configuration)
-        configuration.stalePolicy = try freshness.policy(settings: settings)
-        configuration.upstream = try upstreamOptions.resolve(settings: settings)
+        let configFile = try store.loadConfig()
+        var settings = proxyFlags.settings(from: configFile)
+        replayFlags.apply(to: &settings)
+        settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
+        settings.upstream = try upstreamFlags.resolve(configFile)
         let runner = ProxyRunner(
-            storePath: settings.databasePath,
-            cassette: store.cassetteName(environment: upstreamOptions.env),
+            storePath: configFile.databasePath,
+            cassette: store.cassetteName(environment: upstreamFlags.env),
             mode: .none,
-            proxy: configuration,
-            matchingRules: settings.explicitMatchingRules,
-            redactor: settings.redactor,
-            sequencePolicy: replay.sequence.policy,
+            settings: settings,
+            matchingRules: configFile.explicitMatchingRules,
+            redactor: configFile.redactor,
+            sequencePolicy: replayFlags.sequence.policy,
             modeName: "replay",
-            tracksUsage: freshness.tracksUsage(settings: settings)
+            tracksUsage: freshnessFlags.tracksUsage(configFile: configFile)
         )
-        try await runner.serveUntilSignalled(strict: replay.strict)
+        try await runner.serveUntilSignalled(strict: replayFlags.strict)
     }
 }

@@ -5,7 +5,7 @@ import WellPlateNetworking
 
 /// What every connection of one proxy shares.
 final class ProxyServerContext: Sendable {
-    let configuration: ProxyConfiguration
+    let settings: ProxySettings
     let responder: ProxyResponder
     let requestBuilder: ProxyRequestBuilder
     let endpoints: ProxyEndpoints
@@ -17,16 +17,16 @@ final class ProxyServerContext: Sendable {
     let answersSynchronously: Bool
     private let redactor: Redactor
 
-    init(session: CassetteSession, configuration: ProxyConfiguration, modeName: String, requestLog: RequestLog?) {
-        self.configuration = configuration
-        let upstream = configuration.upstream ?? session.recordedUpstream
-        responder = ProxyResponder(session: session, configuration: configuration, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
+    init(session: CassetteSession, settings: ProxySettings, modeName: String, requestLog: RequestLog?) {
+        self.settings = settings
+        let upstream = settings.upstream ?? session.recordedUpstream
+        responder = ProxyResponder(session: session, settings: settings, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
         requestBuilder = ProxyRequestBuilder(upstream: upstream)
         endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now)
         self.requestLog = requestLog
         self.session = session
         answersSynchronously = responder.answersSynchronously
-        prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index, stale: configuration.stalePolicy, missStatus: configuration.missStatus) : .empty
+        prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index, stale: settings.stalePolicy, missStatus: settings.missStatus) : .empty
         redactor = session.options.redactor
     }
 
@@ -43,7 +43,7 @@ final class ProxyServerContext: Sendable {
 
     /// The replay hot path's line, from pieces prepared at start-up or cached per connection.
     func logReplayed(method: NIOHTTP1.HTTPMethod, redactedTarget: String, prepared: PreparedResponse, started: NIODeadline) {
-        if let notice = prepared.staleNotice, let policy = configuration.stalePolicy {
+        if let notice = prepared.staleNotice, let policy = settings.stalePolicy {
             warn(policy.report(method: method.rawValue, target: redactedTarget, notice: notice))
         }
         guard let requestLog else { return }

@@ -19,7 +19,7 @@ extension Interaction {
         let headers = Interaction.storedResponseHeaders(responseHeaders, bodyCount: body.count, statusCode: statusCode, method: method)
         stored.responseBody = body
         stored.responseHeaders = redactor.scrub(redactor.redact(headers: headers), secrets: secrets)
-        stored.key = CassetteSession.key(for: stored, rules: rules).rawValue
+        stored.key = RequestKey(recording: stored, rules: rules).rawValue
         return stored
     }
 }

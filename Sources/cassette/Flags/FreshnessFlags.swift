@@ -3,7 +3,7 @@ import Foundation
 
 /// `--max-age`, `--stale` and `--track-usage`, shared by `replay` and `run`; each falls back to
 /// the configuration file's `maxAge`, `stale` and `trackUsage`.
-struct FreshnessOptions: ParsableArguments {
+struct FreshnessFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Warn for every request answered from a recording older than this many days (default: \"maxAge\" from the configuration file; none).", valueName: "days"))
     var maxAge: Int?
 
@@ -20,9 +20,9 @@ struct FreshnessOptions: ParsableArguments {
     }
 
     /// The policy the flags and the file ask for; `nil` when no maximum age is set.
-    func policy(settings: ProxyConfig) throws(CLIError) -> StalePolicy? {
-        let days = maxAge ?? settings.maxAgeDays
-        let fails = (stale ?? settings.stale) == .fail
+    func policy(configFile: CassetteConfigFile) throws(CLIError) -> StalePolicy? {
+        let days = maxAge ?? configFile.maxAgeDays
+        let fails = (stale ?? configFile.stale) == .fail
         guard let days else {
             if stale != nil { throw CLIError.usage("--stale needs a maximum age: pass --max-age DAYS or set \"maxAge\" in the configuration file") }
             return nil
@@ -30,8 +30,8 @@ struct FreshnessOptions: ParsableArguments {
         return StalePolicy(maxAgeDays: days, fails: fails)
     }
 
-    func tracksUsage(settings: ProxyConfig) -> Bool {
-        trackUsage || settings.trackUsage
+    func tracksUsage(configFile: CassetteConfigFile) -> Bool {
+        trackUsage || configFile.trackUsage
     }
 }
 
