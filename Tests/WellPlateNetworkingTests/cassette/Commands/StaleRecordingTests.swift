@@ -43,6 +43,7 @@ final class StaleRecordingTests {
 
     @Test func staleFailRefusesOldRecordingsLikeAMissThatStrictCounts() async throws {
         try await recordOldAndNew()
+        try await workspace.record([Recordings.make(.head, "/old", body: Data())])
         try await withProxy(["replay", "--db", workspace.storePath, "--port", "0", "--max-age", "90", "--stale", "fail", "--strict"]) { proxy in
             let old = try await proxy.get("/old")
             #expect(old.statusCode == 404)
@@ -51,9 +52,11 @@ final class StaleRecordingTests {
             #expect(body["error"] as? String == "cassette_stale")
             #expect(body["recordedAt"] as? String == "2025-06-15T15:06:40Z")
             #expect(try await proxy.get("/new").statusCode == 200)
+            // HEAD takes another path through the proxy; it is refused all the same.
+            #expect(try await proxy.send(.head, "/old").statusCode == 404)
             #expect(try await proxy.stop() == .exited(1))
-            #expect(proxy.summaryLine?.contains("refused as stale 1") == true, "\(proxy.summaryLine ?? "")")
-            #expect(proxy.process.standardError.contains("--strict: 1 request(s) had no recording"))
+            #expect(proxy.summaryLine?.contains("refused as stale 2") == true, "\(proxy.summaryLine ?? "")")
+            #expect(proxy.process.standardError.contains("--strict: 2 request(s) had no recording"))
         }
     }
 
