@@ -58,7 +58,7 @@ final class ProxyServerContext: Sendable {
     /// when requests are not logged.
     func warn(_ line: String) {
         if let requestLog {
-            requestLog.log(line)
+            requestLog.log { $0.append(contentsOf: line.utf8) }
         } else {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
