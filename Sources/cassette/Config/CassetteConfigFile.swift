@@ -122,9 +122,9 @@ struct CassetteConfigFile: Sendable, Equatable {
             "stale": "warn",
             "trackUsage": false
           }
-        "maxAge" (days), "stale" (warn or fail) and "trackUsage" are what replay's --max-age, \
-        --stale and --track-usage default to.
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, bodies matched, nothing ignored, \
-        the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on.
+        the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
+        maximum age. "maxAge" (days), "stale" (warn or fail) and "trackUsage" are what replay's \
+        --max-age, --stale and --track-usage default to.
         """
 }
