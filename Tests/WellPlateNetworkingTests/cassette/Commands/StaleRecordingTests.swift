@@ -5,7 +5,7 @@ import WellPlateNetworking
 
 /// Old recordings made visible: `--max-age` warnings and refusals on replay, `list` ages and
 /// selections, and usage remembered only with `--track-usage`.
-@Suite("Stale recordings")
+@Suite("Stale recordings", .serialized)
 final class StaleRecordingTests {
     let workspace: CLIWorkspace
 
