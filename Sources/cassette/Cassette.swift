@@ -20,6 +20,8 @@ struct Cassette: AsyncParsableCommand {
               cassette schema --out Schemas                     # JSON Schema per endpoint
               cassette import session.har                       # recordings from DevTools/mitmproxy
               cassette dump --db cassettes.db                   # the store as reviewable text
+              cassette audit                                    # secrets redaction missed?
+              cassette redact                                   # apply today's rules to the store
 
 
             """ + CassetteConfigFile.fileFormatHelp,
@@ -30,6 +32,7 @@ struct Cassette: AsyncParsableCommand {
             ExportCommand.self, ImportCommand.self, DumpCommand.self, MergeCommand.self,
             DiffCommand.self, SchemaCommand.self,
             RequestCommand.self, ConfigCommand.self,
+            AuditCommand.self, RedactCommand.self,
         ]
     )
 }
