@@ -13,9 +13,11 @@ for extra in "$@"; do
     command -v "$extra" >/dev/null 2>&1 || missing+=("$extra")
 done
 
-# Real peers the tests compare against (PyPI); each test also installs its own on demand.
-for tool in openapi-spec-validator detect-secrets; do
-    "$(dirname "$0")/ensure-pip-tool.sh" "$tool" || echo "warning: could not install $tool now; its tests will try again" >&2
+# Real peers the tests compare against (PyPI; mitmproxy takes about two minutes to install on
+# a busy two-core machine); each test also installs its own on demand.
+for tool in openapi-spec-validator:openapi-spec-validator detect-secrets:detect-secrets mitmdump:mitmproxy; do
+    "$(dirname "$0")/ensure-pip-tool.sh" "${tool%%:*}" "${tool#*:}" \
+        || echo "warning: could not install ${tool#*:} now; its tests will try again" >&2
 done
 
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -21,6 +21,8 @@ struct Cassette: AsyncParsableCommand {
               cassette codegen swift --out Sources/Models       # Codable types per endpoint
               cassette openapi --out openapi.yaml --format yaml # OpenAPI 3.1 of the recordings
               cassette verify --env staging                     # drift against the live API
+              cassette import session.har                       # recordings from DevTools/mitmproxy
+              cassette dump --db cassettes.db                   # the store as reviewable text
               cassette audit                                    # secrets redaction missed?
               cassette redact                                   # apply today's rules to the store
 
@@ -30,7 +32,8 @@ struct Cassette: AsyncParsableCommand {
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,
             ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self,
-            ExportCommand.self, DiffCommand.self, SchemaCommand.self,
+            ExportCommand.self, ImportCommand.self, DumpCommand.self, MergeCommand.self,
+            DiffCommand.self, SchemaCommand.self,
             CodegenCommand.self, OpenAPICommand.self, VerifyCommand.self,
             RequestCommand.self, ConfigCommand.self,
             AuditCommand.self, RedactCommand.self,

@@ -67,6 +67,8 @@ struct ConfigCommand: AsyncParsableCommand {
             ("redacted query parameters", list(configFile.redactor.queryParameters)),
             ("redacted JSON fields", list(configFile.redactor.jsonFields)),
             ("cassette", cassette),
+            ("replay max age", configFile.maxAgeDays.map { "\($0) days (stale recordings: \(configFile.stale.rawValue))" } ?? "none"),
+            ("replay tracks usage", configFile.trackUsage ? "yes" : "no"),
         ]
         if let env, let upstream {
             rows.append(("upstream", "\(upstream.absoluteString) (environment \(env))"))
@@ -88,6 +90,9 @@ struct ConfigCommand: AsyncParsableCommand {
             "configFile": configFile.source.map(JSONValue.string) ?? .null,
             "database": .string(configFile.databasePath),
             "host": .string(configFile.host),
+            "maxAge": configFile.maxAgeDays.map { .integer(Int64($0)) } ?? .null,
+            "stale": .string(configFile.stale.rawValue),
+            "trackUsage": .bool(configFile.trackUsage),
             "port": .integer(Int64(configFile.port)),
             "environments": .object(environments),
             "ignoredQueryParameters": strings(configFile.matchingRules.ignoredQueryParameters),

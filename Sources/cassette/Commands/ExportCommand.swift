@@ -2,11 +2,12 @@ import ArgumentParser
 import Foundation
 import WellPlateNetworking
 
-/// `cassette export`: harvests recorded JSON responses into `MockAPIClient` fixtures.
+/// `cassette export`: harvests recorded JSON responses into `MockAPIClient` fixtures, or writes
+/// the recordings as a HAR file (`ExportCommand+HAR.swift`).
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Write recorded JSON responses as mock fixtures, with their routes in registry.json.",
+        abstract: "Write recorded JSON responses as mock fixtures (with their routes in registry.json), or recordings as HAR.",
         discussion: """
             Turns one cassette into fixtures for MockAPIClient: afterwards a MockAPIClient over DIR \
             answers the recorded requests with the same decoded values as replaying the cassette does.
@@ -37,17 +38,27 @@ struct ExportCommand: AsyncParsableCommand {
 
             Without --cassette the store must hold exactly one cassette.
 
+            --har FILE writes the cassette's recordings (every cassette's without --cassette) as a \
+            HAR 1.2 file instead, in recorded order, which browsers' DevTools and mitmproxy open: \
+            bodies as text when they are printable UTF-8, base64 otherwise; the stored \
+            Content-Encoding listed with the headers (bodies stay decoded, as HAR wants); timings \
+            from the recorded durations.
+
             Examples:
               cassette export --fixtures Tests/Fixtures
               cassette export --fixtures Fixtures --cassette staging --dry-run
               cassette export --fixtures Fixtures --force
+              cassette export --har recordings.har --cassette staging
             """
     )
 
     @OptionGroup var store: StoreOptions
 
     @Option(help: ArgumentHelp("The fixtures directory (created when missing); its registry.json is read and updated.", valueName: "dir"))
-    var fixtures: String
+    var fixtures: String?
+
+    @Option(help: ArgumentHelp("Write the recordings as a HAR 1.2 file instead of fixtures.", valueName: "file"))
+    var har: String?
 
     @Flag(help: "Overwrite fixture files whose contents differ.")
     var force = false
@@ -56,7 +67,9 @@ struct ExportCommand: AsyncParsableCommand {
     var dryRun = false
 
     func validate() throws {
-        if fixtures.isEmpty { throw ValidationError("--fixtures needs a directory path") }
+        if fixtures?.isEmpty == true { throw ValidationError("--fixtures needs a directory path") }
+        if har?.isEmpty == true { throw ValidationError("--har needs a file path") }
+        if (fixtures == nil) == (har == nil) { throw ValidationError("pass either --fixtures DIR or --har FILE") }
     }
 
     enum Selection: Sendable {
@@ -65,6 +78,11 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let har {
+            try await exportHAR(to: har)
+            return
+        }
+        let fixtures = fixtures ?? ""
         let configFile = try store.loadConfig()
         let directory = URL(fileURLWithPath: fixtures, isDirectory: true)
         var isDirectory: ObjCBool = false
@@ -163,7 +181,7 @@ struct ExportCommand: AsyncParsableCommand {
         let outcome = parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
         let skipped = plan.skipped.isEmpty ? "" : "; \(Formatting.count(plan.skipped.count, "endpoint")) skipped"
         let source = "cassette \(cassette) (\(Formatting.count(recordings, "recording")))"
-        let lead = (dryRun ? "Dry run, nothing written. Would export" : "Exported") + " \(fixtures) from \(source) to \(self.fixtures)"
+        let lead = (dryRun ? "Dry run, nothing written. Would export" : "Exported") + " \(fixtures) from \(source) to \(self.fixtures ?? "")"
         return lead + outcome + skipped + "."
     }
 

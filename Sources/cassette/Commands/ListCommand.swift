@@ -10,18 +10,27 @@ struct ListCommand: AsyncParsableCommand {
         discussion: """
             One line per recording: id, cassette, method, key, sequence (when a key was recorded more \
             than once), status, response body size and when it was recorded (ISO 8601, UTC), then one \
-            summary line per cassette. On a terminal the key column is cut with "…" to fit the width; \
+            summary line per cassette with the age of its oldest and newest recording. AGE is whole \
+            days since recording. On a terminal the key column is cut with "…" to fit the width; \
             into a pipe or a file every line is whole. Show a recording with `cassette show KEY` or \
             `cassette show --id ID`.
 
-            --json prints an array of objects with the keys cassette, durationMs, id, key, method, \
-            recordedAt, sequence, size (bytes) and status, sorted by cassette, key and sequence; with \
+            --older-than DAYS lists only recordings made more than DAYS days ago (candidates for \
+            `cassette replay --max-age`). --unused-since DATE lists only recordings that no replay \
+            served since DATE (YYYY-MM-DD or an ISO 8601 time); replays remember what they served \
+            only with --track-usage (a plain replay never writes the store), so without it every \
+            recording counts as unused.
+
+            --json prints an array of objects with the keys ageDays, cassette, durationMs, id, key, \
+            lastReplayedAt, method, recordedAt, replayCount, sequence, size (bytes) and status, sorted by cassette, key and sequence; with \
             --cassettes, objects with count, lastRecordedAt, name, size and upstream.
 
             Examples:
               cassette list
               cassette list --cassette staging
               cassette list --cassettes
+              cassette list --older-than 90
+              cassette list --unused-since 2026-01-01
               cassette list --json | jq '.[] | select(.status >= 400) | .key'
             """
     )
@@ -34,14 +43,40 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    @Option(help: ArgumentHelp("Only recordings made more than this many days ago.", valueName: "days"))
+    var olderThan: Int?
+
+    @Option(help: ArgumentHelp("Only recordings no replay served since this date (YYYY-MM-DD or ISO 8601); see --track-usage on replay.", valueName: "date"))
+    var unusedSince: String?
+
+    func validate() throws {
+        if let olderThan, olderThan < 0 { throw ValidationError("--older-than must be a number of days, 0 or more; got \(olderThan)") }
+        if let unusedSince, RecordingAge.date(unusedSince) == nil {
+            throw ValidationError("--unused-since '\(unusedSince)' is not a date such as 2026-01-31 or 2026-01-31T12:00:00Z")
+        }
+        if cassettes && (olderThan != nil || unusedSince != nil) {
+            throw ValidationError("--older-than and --unused-since select recordings; they do not apply to --cassettes")
+        }
+    }
+
     func run() async throws {
         let configFile = try store.loadConfig()
         let opened = try await store.openStore(configFile, access: .readOnly)
         let filter = store.cassette
         let wantsRecordings = !cassettes
-        let (summaries, cassetteList) = try await opened.use { store throws(CassetteStoreError) in
-            (wantsRecordings ? try store.summaries(cassette: filter) : [], try store.cassettes())
+        let (allSummaries, cassetteList, usage) = try await opened.use { store throws(CassetteStoreError) in
+            (wantsRecordings ? try store.summaries(cassette: filter) : [], try store.cassettes(), wantsRecordings ? try store.usage(cassette: filter) : [:])
         }
+        let now = Date()
+        let ages = RecordingAge(now: now, usage: usage)
+        var summaries = allSummaries
+        if let olderThan {
+            summaries = summaries.filter { ages.days($0) > olderThan }
+        }
+        if let unusedSince, let date = RecordingAge.date(unusedSince) {
+            summaries = summaries.filter { (usage[$0.id]?.lastReplayedAt).map { $0 < date } ?? true }
+        }
+
         let path = configFile.databasePath
         let shown = cassetteList.filter { filter == nil || $0.name == filter }
         if let filter, shown.isEmpty, !cassetteList.isEmpty {
@@ -50,17 +85,19 @@ struct ListCommand: AsyncParsableCommand {
         if cassettes {
             printCassettes(shown, path: path)
         } else {
-            printRecordings(summaries, cassettes: shown, path: path)
+            printRecordings(summaries, of: allSummaries, cassettes: shown, path: path, ages: ages)
         }
     }
 
-    private func printRecordings(_ summaries: [InteractionSummary], cassettes: [CassetteSummary], path: String) {
+    private func printRecordings(_ summaries: [InteractionSummary], of all: [InteractionSummary], cassettes: [CassetteSummary], path: String, ages: RecordingAge) {
         if json {
-            Terminal.printLine(JSONValue.array(summaries.map(Self.json)).prettyJSON)
+            Terminal.printLine(JSONValue.array(summaries.map { Self.json($0, ages: ages) }).prettyJSON)
             return
         }
         guard !summaries.isEmpty else {
-            if let name = store.cassette, !cassettes.isEmpty {
+            if !all.isEmpty {
+                Terminal.printLine("No recording in \(path) matches \(selectionDescription).")
+            } else if let name = store.cassette, !cassettes.isEmpty {
                 Terminal.printLine("Cassette \(name) in \(path) has no recordings.")
             } else {
                 Terminal.printLine("\(path) has no recordings yet.")
@@ -73,19 +110,27 @@ struct ListCommand: AsyncParsableCommand {
             .init(title: "KEY", shrinks: true),
         ]
         if showSequence { columns.append(.init(title: "SEQ", alignment: .right)) }
-        columns += [.init(title: "STATUS", alignment: .right), .init(title: "SIZE", alignment: .right), .init(title: "RECORDED AT")]
+        columns += [.init(title: "STATUS", alignment: .right), .init(title: "SIZE", alignment: .right), .init(title: "RECORDED AT"), .init(title: "AGE", alignment: .right)]
         var table = TextTable(columns)
         for summary in summaries {
             var row = [String(summary.id), summary.cassette, summary.method, summary.key]
             if showSequence { row.append(String(summary.sequence)) }
-            row += [String(summary.statusCode), Formatting.byteCount(summary.bodySize), Formatting.timestamp(summary.recordedAt)]
+            row += [String(summary.statusCode), Formatting.byteCount(summary.bodySize), Formatting.timestamp(summary.recordedAt), "\(ages.days(summary))d"]
             table.append(row)
         }
         let rendered = table.render(maxWidth: Terminal.outputWidth())
         var output = [Terminal.paint(rendered.header, .bold)] + rendered.lines + [""]
-        for cassette in cassettes where cassette.interactionCount > 0 {
+        let selected = olderThan != nil || unusedSince != nil
+        if selected {
+            output.append(Terminal.paint("\(Formatting.count(summaries.count, "recording")) of \(all.count) \(summaries.count == 1 ? "matches" : "match") \(selectionDescription).", .dim))
+        }
+        for cassette in cassettes where cassette.interactionCount > 0 && !selected {
             var line = "\(cassette.name): \(Formatting.count(cassette.interactionCount, "recording")), \(Formatting.byteCount(cassette.bodyBytes)) of response bodies"
             if let upstream = cassette.upstream { line += ", recorded from \(upstream)" }
+            let days = all.filter { $0.cassette == cassette.name }.map(ages.days)
+            if let oldest = days.max(), let newest = days.min() {
+                line += oldest == newest ? ", \(oldest) days old" : ", \(newest) to \(oldest) days old"
+            }
             output.append(Terminal.paint(line, .dim))
         }
         // One write: a store of 100,000 recordings should not cost 100,000 flushes.
@@ -115,8 +160,16 @@ struct ListCommand: AsyncParsableCommand {
         Terminal.printLine(([Terminal.paint(rendered.header, .bold)] + rendered.lines).joined(separator: "\n"))
     }
 
-    static func json(_ summary: InteractionSummary) -> JSONValue {
-        [
+    private var selectionDescription: String {
+        var parts: [String] = []
+        if let olderThan { parts.append("--older-than \(olderThan)") }
+        if let unusedSince { parts.append("--unused-since \(unusedSince)") }
+        return parts.joined(separator: " ")
+    }
+
+    static func json(_ summary: InteractionSummary, ages: RecordingAge) -> JSONValue {
+        let usage = ages.usage[summary.id]
+        return [
             "cassette": .string(summary.cassette),
             "method": .string(summary.method),
             "key": .string(summary.key),
@@ -126,6 +179,9 @@ struct ListCommand: AsyncParsableCommand {
             "recordedAt": .string(Formatting.timestamp(summary.recordedAt)),
             "durationMs": .number(Formatting.milliseconds(summary.durationMilliseconds)),
             "id": .integer(summary.id),
+            "ageDays": .integer(Int64(ages.days(summary))),
+            "replayCount": .integer(Int64(usage?.replayCount ?? 0)),
+            "lastReplayedAt": usage.map { .string(Formatting.timestamp($0.lastReplayedAt)) } ?? .null,
         ]
     }
 

@@ -19,6 +19,7 @@ struct ReplayCommand: AsyncParsableCommand {
               cassette replay --port 0 --strict
               cassette replay --cassette staging --latency recorded
               cassette replay --on-miss passthrough --upstream http://127.0.0.1:8081
+              cassette replay --max-age 90 --stale fail --strict
             """
     )
 
@@ -26,11 +27,13 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var upstreamFlags: UpstreamFlags
     @OptionGroup var proxyFlags: ProxyFlags
     @OptionGroup var replayFlags: ReplayFlags
+    @OptionGroup var freshnessFlags: FreshnessFlags
 
     func run() async throws {
         let configFile = try store.loadConfig()
         var settings = proxyFlags.settings(from: configFile)
         replayFlags.apply(to: &settings)
+        settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
         settings.upstream = try upstreamFlags.resolve(configFile)
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
@@ -40,7 +43,8 @@ struct ReplayCommand: AsyncParsableCommand {
             matchingRules: configFile.explicitMatchingRules,
             redactor: configFile.redactor,
             sequencePolicy: replayFlags.sequence.policy,
-            modeName: "replay"
+            modeName: "replay",
+            tracksUsage: freshnessFlags.tracksUsage(configFile: configFile)
         )
         try await runner.serveUntilSignalled(strict: replayFlags.strict)
     }

@@ -28,6 +28,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var upstreamFlags: UpstreamFlags
     @OptionGroup var proxyFlags: ProxyFlags
     @OptionGroup var replayFlags: ReplayFlags
+    @OptionGroup var freshnessFlags: FreshnessFlags
 
     @Option(help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
     var mode: Mode = .replay
@@ -48,6 +49,7 @@ struct RunCommand: AsyncParsableCommand {
         let configFile = try store.loadConfig()
         var settings = proxyFlags.settings(from: configFile)
         replayFlags.apply(to: &settings)
+        settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
         settings.upstream = try upstreamFlags.resolve(configFile)
         if proxyFlags.port == nil { settings.port = 0 }
         let sessionMode: RecordMode = switch mode {
@@ -64,6 +66,7 @@ struct RunCommand: AsyncParsableCommand {
             redactor: configFile.redactor,
             sequencePolicy: replayFlags.sequence.policy,
             modeName: mode == .replay ? "replay" : "record",
+            tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),
             outputDescriptor: STDERR_FILENO
         )
         let signals = SignalWaiter()

@@ -4,7 +4,7 @@ import WellPlateNetworking
 extension CassetteConfigFile {
     static let fileKeys = [
         "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies",
-        "redact", "host", "port",
+        "redact", "host", "port", "maxAge", "stale", "trackUsage",
     ]
     static let environmentKeys = ["upstream"]
     static let redactKeys = ["headers", "queryParameters", "jsonFields"]
@@ -69,6 +69,21 @@ extension CassetteConfigFile {
         }
         if let value = object["port"] {
             port = try reader.port(value, at: "port")
+        }
+        if let value = object["maxAge"] {
+            guard case .integer(let days) = value, days >= 0, days <= 100_000 else {
+                throw ConfigError(source: source, key: "maxAge", problem: "is \(value.compactJSON), not a number of days", accepted: "an integer such as 90")
+            }
+            maxAgeDays = Int(days)
+        }
+        if let value = object["stale"] {
+            guard case .string(let text) = value, let policy = StaleOption(rawValue: text) else {
+                throw ConfigError(source: source, key: "stale", problem: "is \(value.compactJSON)", accepted: "\"warn\" or \"fail\"")
+            }
+            stale = policy
+        }
+        if let value = object["trackUsage"] {
+            trackUsage = try reader.bool(value, at: "trackUsage")
         }
     }
 

@@ -53,6 +53,10 @@ struct CassetteConfigFile: Sendable, Equatable {
     /// Where the proxy listens.
     var host: String = defaultHost
     var port: Int = defaultPort
+    /// `maxAge`, `stale` and `trackUsage`: see `FreshnessOptions`.
+    var maxAgeDays: Int?
+    var stale: StaleOption = .warn
+    var trackUsage = false
     /// The file the settings came from; `nil` when no file was read.
     var source: String?
 
@@ -113,9 +117,14 @@ struct CassetteConfigFile: Sendable, Equatable {
               "jsonFields": ["ssn"]
             },
             "host": "127.0.0.1",
-            "port": 8080
+            "port": 8080,
+            "maxAge": 90,
+            "stale": "warn",
+            "trackUsage": false
           }
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, bodies matched, nothing ignored, \
-        the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on.
+        the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
+        maximum age. "maxAge" (days), "stale" (warn or fail) and "trackUsage" are what replay's \
+        --max-age, --stale and --track-usage default to.
         """
 }

@@ -18,8 +18,11 @@ final class PreparedResponse: Sendable {
     let duration: Duration
     /// The status as the request log prints it (coloured on a terminal).
     let logStatus: String
+    /// Set when the recording is older than `--max-age`: the warning's detail.
+    let staleNotice: String?
 
-    init(_ interaction: Interaction, headers: HTTPHeaders, body: ByteBuffer?) {
+    init(_ interaction: Interaction, headers: HTTPHeaders, body: ByteBuffer?, staleNotice: String? = nil) {
+        self.staleNotice = staleNotice
         status = HTTPResponseStatus(statusCode: interaction.statusCode)
         self.headers = headers
         keepAliveHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
@@ -50,7 +53,9 @@ struct PreparedResponses: Sendable {
     /// bodies instead of its own copies, so each body is in memory once. Bodies share a few large
     /// buffers (`BodyArena`); header blocks are shared between recordings with the same headers,
     /// status and body length.
-    init(sharingBodiesOf index: ReplayIndex) {
+    /// With a `stale` policy, recordings older than its cutoff are prepared with their warning,
+    /// or as a refusal (status `missStatus`) when the policy fails them.
+    init(sharingBodiesOf index: ReplayIndex, stale: StalePolicy? = nil, missStatus: Int = 404) {
         var arena = BodyArena()
         var places: [Int64: BodyArena.Place] = [:]
         index.forEachInteraction { interaction in
@@ -66,10 +71,26 @@ struct PreparedResponses: Sendable {
             let block = HeaderBlock(fields: interaction.responseHeaders, bodyCount: interaction.responseBody.count, statusCode: interaction.statusCode)
             let headers = headerBlocks[block] ?? PreparedResponse.headers(for: interaction)
             headerBlocks[block] = headers
-            byID[id] = PreparedResponse(interaction, headers: headers, body: body)
+            if let stale, stale.isStale(interaction) {
+                byID[id] = Self.stale(interaction, policy: stale, missStatus: missStatus, headers: headers, body: body)
+            } else {
+                byID[id] = PreparedResponse(interaction, headers: headers, body: body)
+            }
             return body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? interaction.responseBody
         }
         self.byID = byID
+    }
+
+    private static func stale(_ interaction: Interaction, policy: StalePolicy, missStatus: Int, headers: HTTPHeaders, body: ByteBuffer?) -> PreparedResponse {
+        let notice = policy.notice(for: interaction)
+        guard policy.fails else { return PreparedResponse(interaction, headers: headers, body: body, staleNotice: notice) }
+        var refusal = interaction
+        refusal.statusCode = missStatus
+        refusal.responseBody = Data((policy.refusal(for: interaction).compactJSON + "\n").utf8)
+        refusal.responseHeaders = [.contentType: "application/json; charset=utf-8"]
+        var refusalHeaders = ResponseHeaders.make(from: refusal.responseHeaders, bodyCount: refusal.responseBody.count, requestMethod: .GET, statusCode: missStatus)
+        refusalHeaders.add(name: "X-Cassette", value: "stale")
+        return PreparedResponse(refusal, headers: refusalHeaders, body: ByteBuffer(bytes: refusal.responseBody), staleNotice: notice)
     }
 
     private static func hasBody(_ interaction: Interaction) -> Bool {

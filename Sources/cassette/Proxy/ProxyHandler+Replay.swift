@@ -25,7 +25,7 @@ extension ProxyHandler {
             } else if head.method == .HEAD {
                 // Headers only, with the recorded GET length: not the prepared form.
                 let interaction = try server.session.replayInteraction(keyText: try cachedTarget(method: method, uri: head.uri).keyText)
-                send(ProxyAnswer(interaction.response, source: .replayed, delay: server.settings.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
+                send(server.responder.answer(replaying: interaction, response: interaction.response, target: server.redactedTarget(head.uri, secretHeaders: server.secretHeaders(head))), context: context, head: head, started: started)
                 return
             } else if let body, body.readableBytes > 0 {
                 let target = try server.requestBuilder.upstreamTarget(head.uri)

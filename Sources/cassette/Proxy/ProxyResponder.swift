@@ -40,7 +40,21 @@ struct ProxyResponder: Sendable {
     }
 
     private func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
-        ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map { settings.replayDelay(recorded: $0.duration) } ?? .zero)
+        guard let interaction = exchange.interaction else { return ProxyAnswer(exchange.response, source: .replayed) }
+        return answer(replaying: interaction, response: exchange.response, target: exchange.key.path)
+    }
+
+    /// A replayed answer from `interaction`, refused or warned about when it is older than
+    /// `--max-age` (`target`, redacted, names the request in the warning).
+    func answer(replaying interaction: Interaction, response: TransportResponse, target: String) -> ProxyAnswer {
+        if let policy = settings.stalePolicy, policy.isStale(interaction) {
+            let line = policy.report(method: interaction.method.rawValue, target: target, notice: policy.notice(for: interaction))
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            if policy.fails {
+                return .json(settings.missStatus, policy.refusal(for: interaction), source: .miss)
+            }
+        }
+        return ProxyAnswer(response, source: .replayed, delay: settings.replayDelay(recorded: interaction.duration))
     }
 
     func answer(for error: any Error) -> ProxyAnswer {

@@ -15,6 +15,8 @@ struct ProxyRunner {
     var sequencePolicy: SequencePolicy = .repeatLast
     /// `record` or `replay`, for the health endpoint and messages.
     var modeName: String
+    /// `--track-usage`: add each recording's replays to the store on shutdown.
+    var tracksUsage = false
     /// Where request lines and the summary go: stdout for `record`/`replay`, stderr for `run`,
     /// whose child owns stdout.
     var outputDescriptor: Int32 = STDOUT_FILENO
@@ -99,6 +101,26 @@ struct ProxyRunner {
         }
     }
 
+    /// Adds this run's replays per recording to the store (opened for writing only now, so a
+    /// replay without `--track-usage` never touches the file); returns the summary's phrase.
+    private func saveUsage(_ session: CassetteSession) async -> String {
+        let counts = session.index.replayCountsByRecording
+        do throws(CassetteStoreError) {
+            let store = try await CassetteStore.open(path: storePath, access: .readWrite)
+            do throws(CassetteStoreError) {
+                try await store.addUsage(counts)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
+            return "usage saved for \(Formatting.count(counts.count, "recording"))"
+        } catch {
+            Terminal.printError("could not save usage: \(error.message)")
+            return "usage not saved"
+        }
+    }
+
     static func isLoopback(_ host: String) -> Bool {
         host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
     }
@@ -112,10 +134,18 @@ struct ProxyRunner {
         } catch {
             Terminal.printError(error.message)
         }
-        let counters = running.session.statistics
+        var counters = running.session.statistics
         let unused = running.session.index.statistics.unusedKeys
-        var summary = "recorded \(counters.recorded), replayed \(counters.replayed), missed \(counters.missed)"
+        let refused = settings.stalePolicy.map { $0.fails ? $0.count : 0 } ?? 0
+        var summary = "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed)"
+        if let stale = settings.stalePolicy, stale.count > 0 {
+            summary += ", \(stale.fails ? "refused as stale" : "stale") \(stale.count)"
+        }
+        // A refusal is a miss for --strict, not a replay.
+        counters.missed += refused
+        counters.replayed -= refused
         if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
+        if tracksUsage { summary += ", " + (await saveUsage(running.session)) }
         summary += ", unused recordings \(unused.count)"
         var lines = [summary]
         if !unused.isEmpty && mode == .none {

@@ -27,7 +27,7 @@ final class ProxyServerContext: Sendable {
         self.requestLog = requestLog
         self.session = session
         answersSynchronously = responder.answersSynchronously
-        prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index) : .empty
+        prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index, stale: settings.stalePolicy, missStatus: settings.missStatus) : .empty
         redactor = session.options.redactor
     }
 
@@ -44,6 +44,9 @@ final class ProxyServerContext: Sendable {
 
     /// The replay hot path's line, from pieces prepared at start-up or cached per connection.
     func logReplayed(method: NIOHTTP1.HTTPMethod, redactedTarget: String, prepared: PreparedResponse, started: NIODeadline) {
+        if let notice = prepared.staleNotice, let policy = settings.stalePolicy {
+            warn(policy.report(method: method.rawValue, target: redactedTarget, notice: notice))
+        }
         guard let requestLog else { return }
         requestLog.log { line in
             RequestLogLine.append(method: method, target: redactedTarget, status: prepared.logStatus, started: started, outcome: Self.replayedWord, to: &line)
@@ -51,6 +54,16 @@ final class ProxyServerContext: Sendable {
     }
 
     private static let replayedWord = RequestLogLine.outcome(.replayed)
+
+    /// A warning in line with the request log (which never blocks an event loop), or on stderr
+    /// when requests are not logged.
+    func warn(_ line: String) {
+        if let requestLog {
+            requestLog.log { $0.append(contentsOf: line.utf8) }
+        } else {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
 
     func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
         secretHeaders.isEmpty ? redactor.redact(target: target) : session.redactedTarget(target, secretHeaders: secretHeaders)

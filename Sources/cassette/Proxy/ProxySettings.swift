@@ -34,6 +34,8 @@ struct ProxySettings: Sendable {
     var maxBodySize: Int = 64 * 1024 * 1024
     /// Print one line per request.
     var logRequests: Bool = true
+    /// `--max-age`: what happens to replies from old recordings; `nil` checks nothing.
+    var stalePolicy: StalePolicy?
     /// Event-loop threads; one per core by default.
     var threads: Int = System.coreCount
 

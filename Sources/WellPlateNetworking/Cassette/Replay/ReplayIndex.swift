@@ -237,6 +237,33 @@ public final class ReplayIndex: Sendable {
             return Statistics(hits: hits, unusedKeys: unused.sorted(), keyCount: keyCount, interactionCount: state.interactionCount)
         }
     }
+
+    /// The answers each stored recording gave, by row id, for remembering usage
+    /// (`CassetteStore.addUsage`). Derived from each key's replay count and the sequence policy
+    /// once, when asked, so the replay path counts nothing extra.
+    public var replayCountsByRecording: [Int64: Int] {
+        state.withLock { state in
+            var counts: [Int64: Int] = [:]
+            for entry in state.table.entries where entry.replayed > 0 {
+                let ids = entry.interactions.map(\.id)
+                let first = min(entry.replayed, ids.count)
+                for position in 0..<first { if let id = ids[position] { counts[id, default: 0] += 1 } }
+                let extra = entry.replayed - first
+                guard extra > 0, !ids.isEmpty else { continue }
+                switch sequencePolicy {
+                case .repeatLast, .fail:
+                    if let id = ids[ids.count - 1] { counts[id, default: 0] += extra }
+                case .cycle:
+                    for (position, id) in ids.enumerated() {
+                        guard let id else { continue }
+                        let share = extra / ids.count + (position < extra % ids.count ? 1 : 0)
+                        if share > 0 { counts[id, default: 0] += share }
+                    }
+                }
+            }
+            return counts
+        }
+    }
 }
 
 extension ReplayIndex.Selection: Sendable where Value: Sendable {}

@@ -27,7 +27,22 @@ enum CassetteSchema {
             );
             CREATE INDEX interactions_by_recorded_at ON interactions (recorded_at);
             """),
+        // Replay usage, written only when asked (`--track-usage`): a table of its own, so reading
+        // a store never writes and a version 1 file opened read-only just has no usage.
+        SQLiteMigration(version: 2, sql: """
+            CREATE TABLE interaction_usage (
+                interaction_id INTEGER PRIMARY KEY,
+                replay_count INTEGER NOT NULL,
+                last_replayed_at REAL NOT NULL
+            );
+            CREATE TRIGGER interaction_usage_follows_deletes AFTER DELETE ON interactions
+            BEGIN DELETE FROM interaction_usage WHERE interaction_id = old.id; END;
+            """),
     ])
+
+    /// The oldest schema that opens read-only without upgrading: later migrations only add
+    /// tables that readers treat as empty when missing.
+    static let oldestReadableVersion = 1
 
     static let tables: Set<String> = ["cassettes", "interactions"]
 

@@ -31,7 +31,7 @@ extension CassetteStore {
                 } catch let error as SQLiteSchemaTooNewError {
                     throw CassetteStoreError(.schemaTooNew, path: path, message: error.description)
                 }
-            } else if version < CassetteSchema.migrator.latestVersion {
+            } else if version < CassetteSchema.oldestReadableVersion {
                 throw CassetteStoreError(.notACassetteStore, path: path, message: tables.isEmpty
                     ? "\(path) is an empty SQLite database, not a cassette store; record into it first"
                     : "\(path) was written by an older cassette (schema \(version)); open it once with `cassette record` to upgrade it")

@@ -48,7 +48,7 @@ extension CassetteStore {
 
     /// Inserts one row at the next sequence position of its key; the caller holds a transaction.
     @discardableResult
-    private static func insert(_ interaction: Interaction, into connection: SQLiteConnection) throws -> Interaction {
+    static func insert(_ interaction: Interaction, into connection: SQLiteConnection) throws -> Interaction {
         var stored = interaction
         let next = try connection.cachedStatement("SELECT coalesce(max(sequence) + 1, 0) FROM interactions WHERE cassette = ? AND request_key = ?")
         next.reset()

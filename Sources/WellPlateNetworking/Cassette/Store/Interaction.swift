@@ -90,14 +90,21 @@ extension Interaction {
     static func storedResponseHeaders(_ fields: HTTPFields, bodyCount: Int, statusCode: Int, method: HTTPMethod) -> HTTPFields {
         var result = HTTPFields()
         result.reserveCapacity(fields.count + 1)
-        for field in fields where !framingHeaders.contains(field.name.canonicalName) {
-            result.append(field)
-        }
         let bodiless = method == .head || statusCode == 204 || statusCode == 304 || (100..<200).contains(statusCode)
-        if !bodiless {
+        var lengthWritten = false
+        for field in fields {
+            if field.name == .contentLength {
+                // Kept where and as the server wrote it (HAR round trips keep header order byte
+                // for byte), once, with the decoded body's length.
+                guard !lengthWritten, !bodiless || method == .head else { continue }
+                lengthWritten = true
+                result.append(HTTPField(name: field.name, value: method == .head ? field.value : String(bodyCount)))
+            } else if !framingHeaders.contains(field.name.canonicalName) {
+                result.append(field)
+            }
+        }
+        if !bodiless && !lengthWritten {
             result[.contentLength] = String(bodyCount)
-        } else if method == .head, let length = fields[.contentLength] {
-            result[.contentLength] = length
         }
         return result
     }

@@ -42,7 +42,7 @@ final class CLIManageTests {
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
         let header = try #require(lines.first)
-        #expect(header.split(separator: " ", omittingEmptySubsequences: true) == ["ID", "CASSETTE", "METHOD", "KEY", "SEQ", "STATUS", "SIZE", "RECORDED", "AT"])
+        #expect(header.split(separator: " ", omittingEmptySubsequences: true) == ["ID", "CASSETTE", "METHOD", "KEY", "SEQ", "STATUS", "SIZE", "RECORDED", "AT", "AGE"])
         let health = lines.filter { $0.contains("GET /api/health") }
         #expect(health.count == 2)
         #expect(health.allSatisfy { $0.contains("2025-06-15T15:06:40Z") && $0.contains(" 200 ") })
@@ -93,7 +93,7 @@ final class CLIManageTests {
         let long = try #require(table.first { $0.contains("/api/very-long-segment/") })
         #expect(long.count == 100)
         #expect(long.contains("…  "))
-        #expect(long.hasSuffix("2025-06-15T15:06:40Z"))
+        #expect(long.hasSuffix("2025-06-15T15:06:40Z  \(Int(Date().timeIntervalSince(Recordings.recordedAt) / 86_400))d"))
         #expect(table.contains { $0.contains("GET /api/a ") })
     }
 
@@ -130,7 +130,7 @@ final class CLIManageTests {
         #expect(first.stdout == second.stdout)
         let objects = try Self.jsonArray(first.stdout)
         #expect(objects.count == 4)
-        #expect(objects.allSatisfy { Set($0.keys) == ["cassette", "method", "key", "sequence", "status", "size", "recordedAt", "durationMs", "id"] })
+        #expect(objects.allSatisfy { Set($0.keys) == ["ageDays", "cassette", "method", "key", "lastReplayedAt", "replayCount", "sequence", "status", "size", "recordedAt", "durationMs", "id"] })
         #expect(objects.map { $0["key"] as? String } == ["GET /api/health", "GET /api/health", "GET /api/users?limit=10", stored[3].key])
         #expect(objects.map { $0["sequence"] as? Int } == [0, 1, 0, 0])
         let meal = objects[3]
@@ -148,7 +148,7 @@ final class CLIManageTests {
             guard trimmed.hasPrefix("\"") else { return nil }
             return String(trimmed.dropFirst().prefix { $0 != "\"" })
         }
-        #expect(keyOrder == ["cassette", "durationMs", "id", "key", "method", "recordedAt", "sequence", "size", "status"])
+        #expect(keyOrder == ["ageDays", "cassette", "durationMs", "id", "key", "lastReplayedAt", "method", "recordedAt", "replayCount", "sequence", "size", "status"])
     }
 
     @Test func listCassettesSummarizesEachCassette() async throws {

@@ -55,8 +55,19 @@ final class CassetteConfigFileTests {
         #expect(settings["ignoredQueryParameters"] as? [String] == [])
         #expect((settings["environments"] as? [String: Any])?.isEmpty == true)
         #expect(settings["cassette"] as? String == "dev")
+        #expect(settings["maxAge"] is NSNull)
+        #expect(settings["stale"] as? String == "warn")
+        #expect(settings["trackUsage"] as? Bool == false)
         let redact = try #require(settings["redact"] as? [String: [String]])
         #expect(redact["headers"]?.contains("authorization") == true)
+    }
+
+    @Test func maxAgeStaleAndTrackUsageAreRead() async throws {
+        try workspace.write(#"{"maxAge": 90, "stale": "fail", "trackUsage": true}"#, to: "cassette.json")
+        let settings = try await settings()
+        #expect(settings["maxAge"] as? Int == 90)
+        #expect(settings["stale"] as? String == "fail")
+        #expect(settings["trackUsage"] as? Bool == true)
     }
 
     @Test func theFileInTheWorkingDirectoryIsReadCompletely() async throws {
@@ -130,7 +141,7 @@ final class CassetteConfigFileTests {
 
     @Test func anUnknownKeyNamesTheFileTheKeyAndTheAcceptedKeys() async throws {
         let message = try await configError(#"{"databse": "x.db"}"#)
-        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, redact, host, port)\n")
+        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, redact, host, port, maxAge, stale, trackUsage)\n")
     }
 
     @Test func anUnknownNestedKeyNamesItsPath() async throws {

@@ -1,0 +1,59 @@
+import Foundation
+
+/// How often replays served a recording, as remembered with `--track-usage`.
+public struct RecordingUsage: Sendable, Equatable {
+    public var replayCount: Int
+    public var lastReplayedAt: Date
+
+    public init(replayCount: Int, lastReplayedAt: Date) {
+        self.replayCount = replayCount
+        self.lastReplayedAt = lastReplayedAt
+    }
+}
+
+extension CassetteStore {
+    /// Adds `counts` (replays per recording id) to the stored usage, stamped `date`, in one
+    /// transaction. Ids of recordings deleted meanwhile are ignored.
+    public func addUsage(_ counts: [Int64: Int], at date: Date = Date()) throws(CassetteStoreError) {
+        guard !counts.isEmpty else { return }
+        try writing { connection in
+            try connection.transaction {
+                let upsert = try connection.cachedStatement("""
+                    INSERT INTO interaction_usage (interaction_id, replay_count, last_replayed_at)
+                    SELECT id, ?2, ?3 FROM interactions WHERE id = ?1
+                    ON CONFLICT (interaction_id) DO UPDATE SET
+                        replay_count = replay_count + excluded.replay_count,
+                        last_replayed_at = max(last_replayed_at, excluded.last_replayed_at)
+                    """)
+                for (id, count) in counts.sorted(by: { $0.key < $1.key }) where count > 0 {
+                    try upsert.run(id, count, date.timeIntervalSince1970)
+                }
+            }
+        }
+    }
+
+    /// Usage by recording id (one cassette, or all). Empty for a store whose replays were never
+    /// tracked, including files of schema 1 opened read-only, which have no usage table.
+    public func usage(cassette: String?) throws(CassetteStoreError) -> [Int64: RecordingUsage] {
+        try reading { connection in
+            guard try connection.tableNames().contains("interaction_usage") else { return [:] }
+            let statement = try connection.prepare("""
+                SELECT u.interaction_id, u.replay_count, u.last_replayed_at FROM interaction_usage AS u
+                JOIN interactions AS i ON i.id = u.interaction_id WHERE (?1 IS NULL OR i.cassette = ?1)
+                """)
+            try statement.bind(cassette, at: 1)
+            var result: [Int64: RecordingUsage] = [:]
+            for (id, usage) in try statement.mapRows({ ($0.int64(at: 0), RecordingUsage(replayCount: $0.int(at: 1), lastReplayedAt: Date(timeIntervalSince1970: $0.double(at: 2)))) }) {
+                result[id] = usage
+            }
+            return result
+        }
+    }
+
+    /// Every cassette's saved metadata, by name.
+    public func cassetteInfos() throws(CassetteStoreError) -> [CassetteInfo] {
+        try reading { connection in
+            try connection.prepare("SELECT name, upstream, matching_rules, created_at FROM cassettes ORDER BY name").mapRows(CassetteInfo.init(row:))
+        }
+    }
+}

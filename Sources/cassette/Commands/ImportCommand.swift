@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// `cassette import`: recordings from a HAR file written by DevTools, mitmproxy, Charles or Proxyman.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import the entries of a HAR file as recordings.",
+        discussion: """
+            Reads a HAR 1.2 file and stores each entry as a recording of --cassette (default dev), \
+            exactly as the proxy would have recorded it: redaction applied before anything is \
+            written (the built-in rules plus the configuration's "redact"), keys computed with the \
+            cassette's matching rules, response bodies decoded (HAR holds them decoded; \
+            Content-Encoding is remembered, Transfer-Encoding and Connection dropped, Content-Length \
+            set to the body's length), headers kept in order. Identical requests become a sequence \
+            in file order. Bodies may be text or base64 ("encoding": "base64").
+
+            Entries that cannot be replayed are skipped with the reason (failed requests with status \
+            0, methods other than GET, POST, PUT, DELETE, PATCH, HEAD, OPTIONS, URLs that are not \
+            http(s), invalid base64). Entries whose response body the HAR left out (browsers omit \
+            some) are imported with an empty body and a warning naming them.
+
+            --mode missing (the default) imports only requests whose key the cassette has no \
+            recording of yet; --mode all replaces the recordings of every key the file holds. The \
+            import is one transaction: all of it is stored, or nothing.
+
+            Examples:
+              cassette import session.har
+              cassette import traffic.har --cassette staging --mode all
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Argument(help: ArgumentHelp("The HAR file to import.", valueName: "file.har"))
+    var file: String
+
+    @Option(help: ArgumentHelp("missing: only keys without recordings; all: replace the recordings of imported keys.", valueName: "mode"))
+    var mode: ImportModeOption = .missing
+
+    func run() async throws {
+        let configFile = try store.loadConfig()
+        let archive = try Self.readArchive(file)
+        let cassette = store.cassetteName(environment: nil)
+        let opened = try await store.openStore(configFile, access: .readWrite, creatingIfMissing: true)
+        let explicitRules = configFile.explicitMatchingRules
+        let redactor = configFile.redactor
+        let mode = mode.mode
+        let (result, existing) = try await opened.use { store throws(CassetteStoreError) -> (HARImporter.Result, Set<String>) in
+            let saved = try store.cassette(named: cassette)
+            let rules = explicitRules ?? saved?.matchingRules ?? .default
+            let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive)
+            guard !result.interactions.isEmpty else { return (result, []) }
+            if saved == nil || explicitRules != nil {
+                var info = saved ?? CassetteInfo(name: cassette)
+                info.matchingRules = rules
+                info.upstream = info.upstream ?? result.interactions.first.flatMap { Self.origin(of: $0.url) }
+                try store.saveCassette(info)
+            }
+            return (result, try store.importInteractions(result.interactions, mode: mode))
+        }
+        Terminal.printLine(report(result, existing: existing, cassette: cassette, path: configFile.databasePath).joined(separator: "\n"))
+        if result.interactions.isEmpty {
+            throw CLIError("\(file) has no entry that can be imported (\(Formatting.count(result.skipped.count, "entry", "entries")) skipped)")
+        }
+    }
+
+    static func readArchive(_ file: String) throws(CLIError) -> HARArchive {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw CLIError.usage("cannot read \(file) (\(error.localizedDescription)); check the path")
+        }
+        do {
+            return try HARArchive.decode(data)
+        } catch {
+            throw CLIError.usage("\(file) is not a HAR file: \(Self.describe(error)); export it again as HAR (HTTP Archive) from your tool")
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case .keyNotFound(let key, let context):
+            return "\(Self.path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(Self.path(context.codingPath)) has the wrong type"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(Self.path(context.codingPath)) is malformed"
+        @unknown default:
+            return "\(decoding)"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+
+    private static func origin(of url: String) -> String? {
+        guard var components = URLComponents(string: url) else { return nil }
+        components.path = ""
+        components.query = nil
+        components.fragment = nil
+        return components.string
+    }
+
+    private func report(_ result: HARImporter.Result, existing: Set<String>, cassette: String, path: String) -> [String] {
+        var lines: [String] = []
+        let kept = mode == .all ? result.interactions : result.interactions.filter { !existing.contains($0.key) }
+        let alreadyRecorded = result.interactions.count - kept.count
+        for warning in result.warnings {
+            lines.append("warning: \(warning)")
+        }
+        for skipped in result.skipped {
+            lines.append("skipped \(skipped)")
+        }
+        if alreadyRecorded > 0 {
+            lines.append("skipped \(Formatting.count(alreadyRecorded, "entry", "entries")) of \(Formatting.count(existing.count, "key")) the cassette already has (--mode all replaces them)")
+        }
+        let keys = Set(kept.map(\.key)).count
+        var summary = "Imported \(Formatting.count(kept.count, "entry", "entries")) (\(Formatting.count(keys, "key"))) from \(file) into cassette \(cassette) of \(path)"
+        if mode == .all && !existing.isEmpty { summary += ", replacing the recordings of \(Formatting.count(existing.count, "key"))" }
+        let skippedCount = result.skipped.count + alreadyRecorded
+        summary += skippedCount > 0 ? "; \(skippedCount) skipped." : "."
+        lines.append(summary)
+        return lines
+    }
+}
+
+enum ImportModeOption: String, ExpressibleByArgument, CaseIterable {
+    case missing, all
+
+    var mode: ImportMode {
+        switch self {
+        case .missing: .missing
+        case .all: .all
+        }
+    }
+}

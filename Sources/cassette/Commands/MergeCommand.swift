@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// `cassette merge`: a git merge driver for cassette stores.
+struct MergeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Merge two versions of a cassette store against their common base (a git merge driver).",
+        discussion: """
+            Three-way merge recording by recording (a recording is its cassette, key and sequence \
+            position): what either side added, changed or deleted against BASE is kept. A recording \
+            changed differently on both sides (or changed on one side and deleted on the other, or \
+            added differently on both) is a conflict: without --prefer the command lists the \
+            conflicts by key, leaves OURS untouched and exits with status 1; with --prefer ours or \
+            theirs it takes that side's version. The result replaces OURS atomically, and only after \
+            it passed SQLite's integrity check. An empty BASE file (no common ancestor) counts as an \
+            empty store.
+
+            As git's merge driver for cassettes.db:
+              echo 'cassettes.db merge=cassette' >> .gitattributes
+              git config merge.cassette.driver "cassette merge %O %A %B"
+              git config merge.cassette.name "cassette recordings"
+
+            Examples:
+              cassette merge base.db ours.db theirs.db
+              cassette merge base.db ours.db theirs.db --prefer theirs
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The common ancestor (git's %O).", valueName: "base"))
+    var base: String
+
+    @Argument(help: ArgumentHelp("Our version, replaced by the result (git's %A).", valueName: "ours"))
+    var ours: String
+
+    @Argument(help: ArgumentHelp("Their version (git's %B).", valueName: "theirs"))
+    var theirs: String
+
+    @Option(help: ArgumentHelp("Resolve conflicts with this side's recordings: ours or theirs.", valueName: "side"))
+    var prefer: MergeSideOption?
+
+    func run() async throws {
+        let baseSnapshot = try await Self.snapshot(base, allowEmpty: true)
+        let ourSnapshot = try await Self.snapshot(ours, allowEmpty: false)
+        let theirSnapshot = try await Self.snapshot(theirs, allowEmpty: true)
+        let result = CassetteMerge(preferring: prefer?.side).merge(base: baseSnapshot, ours: ourSnapshot, theirs: theirSnapshot)
+        if !result.conflicts.isEmpty && prefer == nil {
+            let list = result.conflicts.map { "  conflict: \($0)" }.joined(separator: "\n")
+            FileHandle.standardError.write(Data((list + "\n").utf8))
+            throw CLIError("\(Formatting.count(result.conflicts.count, "recording")) changed on both sides; \(ours) is left as it was. Re-record them, or merge again with --prefer ours or --prefer theirs")
+        }
+        try await write(result)
+        var summary = "Merged \(ours): \(Formatting.count(result.interactions.count, "recording")), \(result.takenFromTheirs) taken from theirs"
+        if !result.conflicts.isEmpty {
+            summary += ", \(Formatting.count(result.conflicts.count, "conflict")) resolved with \(prefer?.rawValue ?? "ours")"
+            for conflict in result.conflicts {
+                FileHandle.standardError.write(Data("  resolved with \(prefer?.rawValue ?? "ours"): \(conflict)\n".utf8))
+            }
+        }
+        Terminal.printLine(summary + ".")
+    }
+
+    private static func snapshot(_ path: String, allowEmpty: Bool) async throws -> CassetteMerge.Snapshot {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if allowEmpty && size == 0 { return CassetteMerge.Snapshot() }
+        let store: CassetteStore
+        do {
+            store = try await CassetteStore.open(path: path, access: .readOnly)
+        } catch {
+            throw CLIError(error)
+        }
+        return try await store.use { store throws(CassetteStoreError) in
+            CassetteMerge.Snapshot(cassettes: try store.cassetteInfos(), interactions: try store.interactions(cassette: nil))
+        }
+    }
+
+    /// Builds the result beside OURS, checks it, then renames it over OURS.
+    private func write(_ result: CassetteMerge.Result) async throws {
+        let target = URL(fileURLWithPath: ours)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).merge-\(UUID().uuidString)").path
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
+        }
+        do {
+            let store = try await CassetteStore.open(path: temporary, access: .readWrite)
+            try await store.use { store throws(CassetteStoreError) in
+                for info in result.cassettes { try store.saveCassette(info) }
+                try store.record(batch: result.interactions)
+            }
+            let check = try await CassetteStore.open(path: temporary, access: .readOnly)
+            let problems = try await check.use { store throws(CassetteStoreError) in try store.integrityCheck() }
+            guard problems.isEmpty else {
+                throw CLIError("the merged store failed SQLite's integrity check (\(problems.prefix(3).joined(separator: "; "))); \(ours) is left as it was")
+            }
+        } catch let error as CassetteStoreError {
+            throw CLIError("cannot write the merged store next to \(ours): \(error.message)")
+        }
+        guard rename(temporary, ours) == 0 else {
+            throw CLIError("cannot replace \(ours) with the merged store (\(String(cString: strerror(errno)))); it is left as it was")
+        }
+    }
+}
+
+enum MergeSideOption: String, ExpressibleByArgument, CaseIterable {
+    case ours, theirs
+
+    var side: CassetteMerge.Side {
+        switch self {
+        case .ours: .ours
+        case .theirs: .theirs
+        }
+    }
+}
