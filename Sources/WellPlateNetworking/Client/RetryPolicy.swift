@@ -61,7 +61,6 @@ public struct RetryPolicy: Sendable, Equatable {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: trimmed) else { return nil }
-        let interval = max(0, date.timeIntervalSince(now))
-        return .milliseconds(Int64(interval * 1000))
+        return .clampedSeconds(date.timeIntervalSince(now))
     }
 }

@@ -109,15 +109,23 @@ enum SequenceOption: String, ExpressibleByArgument, CaseIterable {
 
 /// `none`, `recorded`, or a number of milliseconds.
 struct LatencyOption: ExpressibleByArgument {
-    let latency: ProxyConfiguration.Latency
+    /// `nil` for a number out of range, which `ReplayOptions.validate()` reports with the accepted
+    /// range (a failing `init?(argument:)` could only say "invalid").
+    let latency: ProxyConfiguration.Latency?
+    let argument: String
 
     init?(argument: String) {
+        self.argument = argument
         switch argument.lowercased() {
-        case "none", "0": latency = .none
+        case "none": latency = ProxyConfiguration.Latency.none
         case "recorded": latency = .recorded
         default:
-            guard let milliseconds = Int(argument), milliseconds > 0 else { return nil }
-            latency = .fixed(.milliseconds(milliseconds))
+            guard let milliseconds = Double(argument) else { return nil }
+            guard milliseconds == milliseconds.rounded(), let fixed = Seconds(milliseconds: milliseconds, allowsZero: true) else {
+                latency = nil
+                return
+            }
+            latency = fixed.value == 0 ? ProxyConfiguration.Latency.none : .fixed(fixed.duration)
         }
     }
 
@@ -132,7 +140,7 @@ struct ReplayOptions: ParsableArguments {
     @Option(help: ArgumentHelp("What a request without a recording gets: error (a \(404) explaining the nearest recordings), passthrough (forwarded, not recorded) or record (forwarded and recorded).", valueName: "policy"))
     var onMiss: MissPolicyOption = .error
 
-    @Option(help: ArgumentHelp("Delay before replayed responses: none, recorded (each interaction's recorded duration) or a number of milliseconds.", valueName: "latency"))
+    @Option(help: ArgumentHelp("Delay before replayed responses: none, recorded (each interaction's recorded duration) or a number of milliseconds up to 86400000 (one day).", valueName: "latency"))
     var latency: LatencyOption = LatencyOption(argument: "none")!
 
     @Option(help: ArgumentHelp("The status of a miss response.", valueName: "code"))
@@ -142,6 +150,9 @@ struct ReplayOptions: ParsableArguments {
     var sequence: SequenceOption = .repeatLast
 
     func validate() throws {
+        guard latency.latency != nil else {
+            throw ValidationError.outOfRange("--latency", latency.argument, "a whole number of milliseconds from 0 to 86400000 (one day), none or recorded")
+        }
         guard (400...599).contains(missStatus) else {
             throw ValidationError("--miss-status must be a 4xx or 5xx status, got \(missStatus)")
         }
@@ -149,7 +160,7 @@ struct ReplayOptions: ParsableArguments {
 
     func apply(to configuration: inout ProxyConfiguration) {
         configuration.missPolicy = onMiss.policy
-        configuration.latency = latency.latency
+        configuration.latency = latency.latency ?? ProxyConfiguration.Latency.none
         configuration.missStatus = missStatus
     }
 }

@@ -131,7 +131,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.eventLoop.scheduleTask(in: Self.timeAmount(delay)) {
+        context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
             boundSelf.value.write(prepared, context: boundContext.value, head: head, logTarget: target, started: started)
         }
     }
@@ -182,7 +182,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.eventLoop.scheduleTask(in: Self.timeAmount(answer.delay)) {
+        context.eventLoop.scheduleTask(in: TimeAmount(answer.delay)) {
             boundSelf.value.write(answer, context: boundContext.value, head: head, started: started, forceClose: forceClose)
         }
     }
@@ -237,11 +237,6 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
         }
         server.logReplayed(method: head.method, redactedTarget: logTarget ?? server.redactedTarget(head.uri), prepared: prepared, started: started)
-    }
-
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -41,7 +41,7 @@ struct InteractionRowReader {
             responseBody: responseBody,
             contentEncoding: row.isNull(at: 11) ? nil : row.text(at: 11),
             recordedAt: Date(timeIntervalSince1970: row.double(at: 12)),
-            duration: .microseconds(Int64((row.double(at: 13) * 1000).rounded()))
+            duration: .clampedMilliseconds(row.double(at: 13))
         )
     }
 
