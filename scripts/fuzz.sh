@@ -51,7 +51,7 @@ for target in "${targets[@]}"; do
             source=Fuzz/Targets/ConfigFuzz.swift
             # cassette.json's reader lives in the command-line tool; it needs only CLIError besides.
             extra=(-D FUZZ_PROXY_CONFIG $(grep -l "init(parsing data: Data, source: String)" Sources/cassette/*/*.swift)
-                   $(grep -l "^struct ProxyConfig\b\|^struct CLIError\b" Sources/cassette/*/*.swift)) ;;
+                   $(grep -l "^struct CassetteConfigFile\b\|^struct CLIError\b" Sources/cassette/*/*.swift)) ;;
         request) source=Fuzz/Targets/RequestFuzz.swift ;;
         *) echo "unknown target $target (json, config, request)" >&2; exit 2 ;;
     esac

@@ -24,7 +24,7 @@ public func fuzzConfig(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     _ = RetryPolicy.parseRetryAfter(text)
     #if FUZZ_PROXY_CONFIG
-    _ = try? ProxyConfig(parsing: data, source: "cassette.json")
+    _ = try? CassetteConfigFile(parsing: data, source: "cassette.json")
     #endif
     return 0
 }

@@ -25,9 +25,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamOptions: UpstreamOptions
-    @OptionGroup var proxy: ProxyOptions
-    @OptionGroup var replay: ReplayOptions
+    @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup var replayFlags: ReplayFlags
 
     @Option(help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
     var mode: Mode = .replay
@@ -39,30 +39,30 @@ struct RunCommand: AsyncParsableCommand {
         if command.isEmpty {
             throw ValidationError("give the command to run after --, e.g. cassette run -- swift test")
         }
-        if mode != .replay && upstreamOptions.env == nil && upstreamOptions.upstream == nil {
+        if mode != .replay && upstreamFlags.env == nil && upstreamFlags.upstream == nil {
             throw ValidationError("--mode \(mode.rawValue) forwards requests: pass --env NAME or --upstream URL")
         }
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        var configuration = proxy.configuration(settings: settings)
-        replay.apply(to: &configuration)
-        configuration.upstream = try upstreamOptions.resolve(settings: settings)
-        if proxy.port == nil { configuration.port = 0 }
+        let configFile = try store.loadConfig()
+        var settings = proxyFlags.settings(from: configFile)
+        replayFlags.apply(to: &settings)
+        settings.upstream = try upstreamFlags.resolve(configFile)
+        if proxyFlags.port == nil { settings.port = 0 }
         let sessionMode: RecordMode = switch mode {
         case .replay: .none
         case .record: .all
         case .missing: .missing
         }
         let runner = ProxyRunner(
-            storePath: settings.databasePath,
-            cassette: store.cassetteName(environment: upstreamOptions.env),
+            storePath: configFile.databasePath,
+            cassette: store.cassetteName(environment: upstreamFlags.env),
             mode: sessionMode,
-            proxy: configuration,
-            matchingRules: settings.explicitMatchingRules,
-            redactor: settings.redactor,
-            sequencePolicy: replay.sequence.policy,
+            settings: settings,
+            matchingRules: configFile.explicitMatchingRules,
+            redactor: configFile.redactor,
+            sequencePolicy: replayFlags.sequence.policy,
             modeName: mode == .replay ? "replay" : "record",
             outputDescriptor: STDERR_FILENO
         )
@@ -77,7 +77,7 @@ struct RunCommand: AsyncParsableCommand {
         if status != 0 {
             throw ExitCode(status)
         }
-        if replay.strict && counters.missed > 0 {
+        if replayFlags.strict && counters.missed > 0 {
             throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import WellPlateNetworking
 
-extension ProxyConfig {
+extension CassetteConfigFile {
     static let fileKeys = [
         "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies",
         "redact", "host", "port",
