@@ -56,11 +56,7 @@ public struct RetryPolicy: Sendable, Equatable {
         if let seconds = Int(trimmed), seconds >= 0 {
             return .seconds(seconds)
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
         return .clampedSeconds(date.timeIntervalSince(now))
     }
 }
