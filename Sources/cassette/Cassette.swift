@@ -18,6 +18,8 @@ struct Cassette: AsyncParsableCommand {
               cassette export --fixtures Fixtures               # mock fixtures + registry.json
               cassette diff --fixtures Fixtures                 # fixtures against what the API sends
               cassette schema --out Schemas                     # JSON Schema per endpoint
+              cassette audit                                    # secrets redaction missed?
+              cassette redact                                   # apply today's rules to the store
 
 
             """ + CassetteConfigFile.fileFormatHelp,
@@ -27,6 +29,7 @@ struct Cassette: AsyncParsableCommand {
             ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self,
             ExportCommand.self, DiffCommand.self, SchemaCommand.self,
             RequestCommand.self, ConfigCommand.self,
+            AuditCommand.self, RedactCommand.self,
         ]
     )
 }

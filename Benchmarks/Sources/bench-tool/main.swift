@@ -6,6 +6,7 @@ import WellPlateNetworking
 //   scale DB                     open time, memory and lookup time of one store (run in a fresh process)
 //   inprocess DB                 ReplayAPIClient requests/s and key normalization/s, with baselines
 //   schema MEGABYTES             JSON parsing and schema inference of one large response, with a baseline
+//   audit DB                     `cassette audit` of the whole store: time and peak memory
 //   startup CASSETTE DB          start-up times;  count DB: rows;  report DIR DURATION ROUNDS: BENCHMARKS.md
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -19,6 +20,8 @@ do {
         try await InProcessBench.run(path: arguments[1])
     case "schema" where arguments.count == 2:
         try SchemaBench.run(megabytes: Int(arguments[1])!)
+    case "audit" where arguments.count == 2:
+        try await AuditBench.run(path: arguments[1])
     case "startup" where arguments.count == 3:
         try StartupBench.run(cassette: arguments[1], store: arguments[2])
     case "open-only" where arguments.count == 2:

@@ -25,5 +25,8 @@ struct LatencyOption: ExpressibleByArgument {
         }
     }
 
+    /// The value as it is typed: `--help` prints the default this way.
+    var defaultValueDescription: String { argument }
+
     static var defaultCompletionKind: CompletionKind { .list(["none", "recorded", "100"]) }
 }

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// A cassette held in memory for replay: every lookup is one hash lookup under a lock, so no
-/// SQLite call and no I/O ever happens on the request path.
+/// A cassette held in memory for replay: every lookup is one hash lookup (or, by slot, none)
+/// under a lock, so no SQLite call and no I/O ever happens on the request path.
 public final class ReplayIndex: Sendable {
     /// The outcome of asking for the next recording of a key, or for something read from it.
     public enum Selection<Value> {
@@ -163,7 +163,7 @@ public final class ReplayIndex: Sendable {
         state.withLock { $0.table.entry(key)?.interactions.isEmpty == false }
     }
 
-    /// The number of recordings of `key` not yet served (for `missing` mode, which records repeats).
+    /// Whether `key` has a recording not yet served (for `missing` mode, which records repeats).
     public func hasUnservedRecording(for key: String) -> Bool {
         state.withLock { state in
             guard let entry = state.table.entry(key) else { return false }
@@ -217,11 +217,6 @@ public final class ReplayIndex: Sendable {
         }
     }
 
-    /// Every recording, for callers that prepare something per recording up front.
-    public var allInteractions: [Interaction] {
-        state.withLock { state in state.table.entries.flatMap(\.interactions) }
-    }
-
     /// Every key with recordings, sorted, for miss explanations and listings.
     public var keys: [String] {
         state.withLock { state in state.table.positions.compactMap { key, position in state.table.entries[position].interactions.isEmpty ? nil : key } }.sorted()
@@ -245,25 +240,3 @@ public final class ReplayIndex: Sendable {
 }
 
 extension ReplayIndex.Selection: Sendable where Value: Sendable {}
-
-/// Recordings of one API repeat the same header sets (the client's request headers, the server's
-/// response headers but for `Content-Length`); sharing one copy of each keeps a large cassette's
-/// memory close to its body bytes. `Interaction.response` puts `Content-Length` back.
-private struct HeaderPool {
-    private var sets: [HTTPFields: HTTPFields] = [:]
-
-    mutating func compact(_ interaction: inout Interaction) {
-        interaction.requestHeaders = shared(interaction.requestHeaders)
-        var response = interaction.responseHeaders
-        if interaction.method != .head, response[.contentLength] == String(interaction.responseBody.count) {
-            response[.contentLength] = nil
-        }
-        interaction.responseHeaders = shared(response)
-    }
-
-    private mutating func shared(_ fields: HTTPFields) -> HTTPFields {
-        if let existing = sets[fields] { return existing }
-        sets[fields] = fields
-        return fields
-    }
-}
