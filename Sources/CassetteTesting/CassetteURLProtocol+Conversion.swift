@@ -20,7 +20,7 @@ extension CassetteURLProtocol {
             }
             fields.append(HTTPField(name: fieldName, value: value))
         }
-        let timeout = request.timeoutInterval > 0 ? Duration.milliseconds(Int64(request.timeoutInterval * 1000)) : nil
+        let timeout = request.timeoutInterval > 0 ? Seconds(clamping: request.timeoutInterval).duration : nil
         return TransportRequest(method: method, url: url, headerFields: fields, body: try body(of: request), timeout: timeout)
     }
 

@@ -2,12 +2,18 @@ import NIOHTTP1
 
 /// `/api/nutrition/analyze` (per-100 g table scaled by weight) and `/api/nutrition/history`.
 struct NutritionResource {
+    static let maximumGrams = 100_000
+
     var routes: [Route] {
         [
             Route(.POST, "/api/nutrition/analyze") { request throws(APIFailure) in
                 let body = try JSONObjectBody(request)
                 let food = try body.requiredString("food")
                 let grams = try body.positiveNumber("grams")
+                // Scaled calories become an Int: a weight like 1e300 would overflow it.
+                guard grams.value <= Double(Self.maximumGrams) else {
+                    throw .badRequest("Field \"grams\" must be at most \(Self.maximumGrams)")
+                }
                 let key = food.trimmingWhitespace.lowercased()
                 guard let per100 = SeedData.nutrition[key] else {
                     throw Self.unknownFood(food)

@@ -18,11 +18,15 @@ public final class APIClient: APIClientProtocol {
         /// Log every request and response through the client's `Logger`, secrets redacted.
         public var enableLogging: Bool = false
         public var redactor: Redactor = .default
+        /// What the retry backoff sleeps on; tests pass a clock that records the waits instead.
+        public var clock: any Clock<Duration> = ContinuousClock()
 
         public init() {}
 
         public init(config: AppConfig) {
-            timeout = .milliseconds(Int64(config.apiTimeout * 1000))
+            // Clamped rather than trusted: `AppConfig.validate` rejects out-of-range values, but a
+            // configuration built in code may never have been validated.
+            timeout = Seconds(clamping: config.apiTimeout).duration
             enableLogging = config.enableLogging
         }
     }
@@ -117,7 +121,7 @@ public final class APIClient: APIClientProtocol {
 
     private func wait(_ delay: Duration) async throws {
         if configuration.retryPolicy.waitsBetweenAttempts {
-            try await Task.sleep(for: delay)
+            try await configuration.clock.sleep(for: delay)
         } else {
             try Task.checkCancellation()
         }

@@ -33,13 +33,11 @@ public enum ResponseDecoding {
 
     public static func errorMessage(body: Data, contentType: String?) -> String? {
         guard !body.isEmpty else { return nil }
-        if let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] {
-            for key in ["message", "error_description", "detail", "title"] {
-                if let text = object[key] as? String, !text.isEmpty { return text }
+        if let value = try? JSONValue(parsing: body), case .object(let object) = value {
+            for key in ["message", "error_description", "detail", "title", "error"] {
+                if let text = object[key]?.stringValue, !text.isEmpty { return text }
             }
-            if let text = object["error"] as? String, !text.isEmpty { return text }
-            if let nested = object["error"] as? [String: Any], let text = nested["message"] as? String { return text }
-            return nil
+            return object["error"]?["message"]?.stringValue
         }
         let type = contentType?.lowercased() ?? ""
         guard type.isEmpty || type.hasPrefix("text/"), let text = String(data: body, encoding: .utf8) else { return nil }

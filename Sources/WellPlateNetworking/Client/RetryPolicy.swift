@@ -56,12 +56,7 @@ public struct RetryPolicy: Sendable, Equatable {
         if let seconds = Int(trimmed), seconds >= 0 {
             return .seconds(seconds)
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: trimmed) else { return nil }
-        let interval = max(0, date.timeIntervalSince(now))
-        return .milliseconds(Int64(interval * 1000))
+        guard let date = HTTPDate.parse(trimmed) else { return nil }
+        return .clampedSeconds(date.timeIntervalSince(now))
     }
 }

@@ -74,11 +74,11 @@ public struct AppConfig: Sendable, Equatable {
                 accepted: "live for production; mock, replay and record only for development and staging"
             )
         }
-        guard apiTimeout > 0, apiTimeout.isFinite else {
-            throw ConfigError(source: source, key: "apiTimeout", problem: "must be a positive number of seconds, got \(apiTimeout)", accepted: "a number > 0")
+        guard Seconds(apiTimeout, allowsZero: false) != nil else {
+            throw ConfigError(source: source, key: "apiTimeout", problem: "\(apiTimeout) is out of range", accepted: Seconds.acceptedRange(allowsZero: false))
         }
-        guard mockResponseDelay >= 0, mockResponseDelay.isFinite else {
-            throw ConfigError(source: source, key: "mockResponseDelay", problem: "must not be negative, got \(mockResponseDelay)", accepted: "a number >= 0")
+        guard Seconds(mockResponseDelay, allowsZero: true) != nil else {
+            throw ConfigError(source: source, key: "mockResponseDelay", problem: "\(mockResponseDelay) is out of range", accepted: Seconds.acceptedRange(allowsZero: true))
         }
     }
 }

@@ -48,19 +48,19 @@ extension AppConfig {
         } catch {
             throw ConfigError(source: path, key: nil, problem: "cannot be read (\(error.localizedDescription)); check its permissions")
         }
-        let root: Any
+        let root: JSONValue
         do {
-            root = try JSONSerialization.jsonObject(with: data)
+            root = try JSONValue(parsing: data)
         } catch {
-            throw ConfigError(source: path, key: nil, problem: "is not valid JSON (\(error.localizedDescription))", accepted: "a JSON object such as {\"environment\": \"development\", \"mode\": \"live\"}")
+            throw ConfigError(source: path, key: nil, problem: "is not valid JSON (\(error))", accepted: "a JSON object such as {\"environment\": \"development\", \"mode\": \"live\"}")
         }
-        guard let object = root as? [String: Any] else {
+        guard case .object(let object) = root else {
             throw ConfigError(source: path, key: nil, problem: "must contain a JSON object at the top level", accepted: "{\"environment\": \"development\", ...}")
         }
         try apply(object, source: path)
     }
 
-    mutating func apply(_ object: [String: Any], source: String) throws(ConfigError) {
+    mutating func apply(_ object: JSONObject, source: String) throws(ConfigError) {
         for key in object.keys.sorted() where !Self.fileKeys.contains(key) {
             throw ConfigError(source: source, key: key, problem: "is not a configuration key", accepted: Self.fileKeys.joined(separator: ", "))
         }
@@ -86,14 +86,14 @@ extension AppConfig {
             mockResponseDelay = try Self.seconds(from: value, source: source, key: "mockResponseDelay", allowZero: true)
         }
         if let value = object["baseURLs"] {
-            guard let table = value as? [String: Any] else {
+            guard case .object(let table) = value else {
                 throw ConfigError(source: source, key: "baseURLs", problem: "must be an object from environment name to URL", accepted: "{\"development\": \"http://127.0.0.1:8081\"}")
             }
-            for name in table.keys.sorted() {
+            for (name, entry) in table.sortedMembers {
                 guard let env = Environment(name: name) else {
                     throw ConfigError(source: source, key: "baseURLs.\(name)", problem: "is not an environment", accepted: Environment.acceptedNames)
                 }
-                let url = try Self.url(from: table[name]!, source: source, key: "baseURLs.\(name)")
+                let url = try Self.url(from: entry, source: source, key: "baseURLs.\(name)")
                 if env == environment { baseURLOverride = url }
             }
         }
@@ -119,61 +119,61 @@ extension AppConfig {
             return last!
         }
         if let value = env["WELLPLATE_ENVIRONMENT"] {
-            environment = try Self.environment(from: value, source: source("WELLPLATE_ENVIRONMENT"), key: nil)
+            environment = try Self.environment(from: .string(value), source: source("WELLPLATE_ENVIRONMENT"), key: nil)
         }
         if let value = env["WELLPLATE_MODE"] {
-            mode = try Self.mode(from: value, source: source("WELLPLATE_MODE"), key: nil)
+            mode = try Self.mode(from: .string(value), source: source("WELLPLATE_MODE"), key: nil)
         }
         if let value = env["WELLPLATE_MOCK_MODE"] {
-            mockMode = try Self.bool(from: value, source: source("WELLPLATE_MOCK_MODE"), key: nil)
+            mockMode = try Self.bool(from: .string(value), source: source("WELLPLATE_MOCK_MODE"), key: nil)
         }
         if let value = env["WELLPLATE_ENABLE_LOGGING"] {
-            enableLogging = try Self.bool(from: value, source: source("WELLPLATE_ENABLE_LOGGING"), key: nil)
+            enableLogging = try Self.bool(from: .string(value), source: source("WELLPLATE_ENABLE_LOGGING"), key: nil)
         }
         if let value = env["WELLPLATE_API_TIMEOUT"] {
-            apiTimeout = try Self.seconds(from: value, source: source("WELLPLATE_API_TIMEOUT"), key: nil, allowZero: false)
+            apiTimeout = try Self.seconds(from: .string(value), source: source("WELLPLATE_API_TIMEOUT"), key: nil, allowZero: false)
         }
         if let value = env["WELLPLATE_MOCK_RESPONSE_DELAY"] {
-            mockResponseDelay = try Self.seconds(from: value, source: source("WELLPLATE_MOCK_RESPONSE_DELAY"), key: nil, allowZero: true)
+            mockResponseDelay = try Self.seconds(from: .string(value), source: source("WELLPLATE_MOCK_RESPONSE_DELAY"), key: nil, allowZero: true)
         }
         for name in ["API_BASE_URL", "WELLPLATE_BASE_URL"] {
             if let value = env[name] {
-                baseURLOverride = try Self.url(from: value, source: source(name), key: nil)
+                baseURLOverride = try Self.url(from: .string(value), source: source(name), key: nil)
             }
         }
         if let value = env["WELLPLATE_CASSETTE_PATH"] {
-            cassettePath = try Self.string(from: value, source: source("WELLPLATE_CASSETTE_PATH"), key: nil)
+            cassettePath = try Self.string(from: .string(value), source: source("WELLPLATE_CASSETTE_PATH"), key: nil)
         }
         if let value = env["WELLPLATE_CASSETTE"] {
-            cassetteName = try Self.string(from: value, source: source("WELLPLATE_CASSETTE"), key: nil)
+            cassetteName = try Self.string(from: .string(value), source: source("WELLPLATE_CASSETTE"), key: nil)
         }
         if let value = env["WELLPLATE_FIXTURES_DIRECTORY"] {
-            fixturesDirectory = try Self.string(from: value, source: source("WELLPLATE_FIXTURES_DIRECTORY"), key: nil)
+            fixturesDirectory = try Self.string(from: .string(value), source: source("WELLPLATE_FIXTURES_DIRECTORY"), key: nil)
         }
         return last
     }
 
     // MARK: Value parsing
 
-    private static func environment(from value: Any, source: String, key: String?) throws(ConfigError) -> Environment {
-        guard let name = value as? String, let env = Environment(name: name) else {
+    private static func environment(from value: JSONValue, source: String, key: String?) throws(ConfigError) -> Environment {
+        guard case .string(let name) = value, let env = Environment(name: name) else {
             throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not an environment", accepted: Environment.acceptedNames)
         }
         return env
     }
 
-    private static func mode(from value: Any, source: String, key: String?) throws(ConfigError) -> ClientMode {
-        guard let name = value as? String, let mode = ClientMode(rawValue: name.lowercased()) else {
+    private static func mode(from value: JSONValue, source: String, key: String?) throws(ConfigError) -> ClientMode {
+        guard case .string(let name) = value, let mode = ClientMode(rawValue: name.lowercased()) else {
             throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not a mode", accepted: ClientMode.acceptedNames)
         }
         return mode
     }
 
-    private static func bool(from value: Any, source: String, key: String?) throws(ConfigError) -> Bool {
-        if let flag = FoundationJSON.boolean(value) {
+    private static func bool(from value: JSONValue, source: String, key: String?) throws(ConfigError) -> Bool {
+        if case .bool(let flag) = value {
             return flag
         }
-        if let text = value as? String {
+        if case .string(let text) = value {
             switch text.lowercased() {
             case "true", "1", "yes", "on": return true
             case "false", "0", "no", "off": return false
@@ -183,39 +183,34 @@ extension AppConfig {
         throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not a boolean", accepted: "true or false")
     }
 
-    private static func seconds(from value: Any, source: String, key: String?, allowZero: Bool) throws(ConfigError) -> TimeInterval {
-        var number: Double?
-        if let text = value as? String {
-            number = Double(text)
-        } else if FoundationJSON.boolean(value) == nil, let value = value as? NSNumber {
-            number = value.doubleValue
+    private static func seconds(from value: JSONValue, source: String, key: String?, allowZero: Bool) throws(ConfigError) -> TimeInterval {
+        let number: Double? = if case .string(let text) = value { Double(text) } else { value.doubleValue }
+        guard let number, let seconds = Seconds(number, allowsZero: allowZero) else {
+            throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not a valid number of seconds", accepted: Seconds.acceptedRange(allowsZero: allowZero))
         }
-        guard let number, number.isFinite, allowZero ? number >= 0 : number > 0 else {
-            throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not a valid number of seconds", accepted: allowZero ? "a number >= 0" : "a number > 0")
-        }
-        return number
+        return seconds.value
     }
 
-    private static func url(from value: Any, source: String, key: String?) throws(ConfigError) -> URL {
-        guard let text = value as? String, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+    private static func url(from value: JSONValue, source: String, key: String?) throws(ConfigError) -> URL {
+        guard case .string(let text) = value, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
             throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not an http or https URL", accepted: "a URL such as http://127.0.0.1:8080")
         }
         return url
     }
 
-    private static func string(from value: Any, source: String, key: String?) throws(ConfigError) -> String {
-        guard let text = value as? String, !text.isEmpty else {
+    private static func string(from value: JSONValue, source: String, key: String?) throws(ConfigError) -> String {
+        guard case .string(let text) = value, !text.isEmpty else {
             throw ConfigError(source: source, key: key, problem: "\(describe(value)) must be a non-empty string")
         }
         return text
     }
 
-    private static func describe(_ value: Any) -> String {
-        if let text = value as? String { return "\"\(text)\"" }
-        if let flag = FoundationJSON.boolean(value) { return flag ? "true" : "false" }
-        if let number = value as? NSNumber { return number.stringValue }
-        if value is NSNull { return "null" }
-        return "a \(type(of: value)) value"
+    private static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .array: "an array"
+        case .object: "an object"
+        default: value.compactJSON
+        }
     }
 }

@@ -25,14 +25,21 @@ public final class MockAPIClient: APIClientProtocol {
     public let loader: MockDataLoader
     /// How long every answer waits, to feel like a network; zero in tests.
     public let delay: Duration
+    /// What `delay` is waited on; tests pass a clock that records the waits instead.
+    let clock: any Clock<Duration>
     let state = Mutex(State())
 
-    public init(registry: MockResponseRegistry = MockResponseRegistry(), loader: MockDataLoader = MockDataLoader(), delay: Duration = .zero) {
+    public convenience init(registry: MockResponseRegistry = MockResponseRegistry(), loader: MockDataLoader = MockDataLoader(), delay: Duration = .zero) {
+        self.init(registry: registry, loader: loader, delay: delay, clock: ContinuousClock())
+    }
+
+    init(registry: MockResponseRegistry = MockResponseRegistry(), loader: MockDataLoader = MockDataLoader(), delay: Duration, clock: any Clock<Duration>) {
         var loader = loader
         loader.registry = registry
         self.registry = registry
         self.loader = loader
         self.delay = delay
+        self.clock = clock
     }
 
     /// Fixtures from `directory`, routes from its `registry.json` when there is one.
@@ -44,13 +51,12 @@ public final class MockAPIClient: APIClientProtocol {
 
     /// The configuration's fixtures directory (with its `registry.json`) and `mockResponseDelay`.
     /// Without a fixtures directory only stubs and void requests can be answered.
-    /// - Throws: `ConfigError` when the fixtures directory does not exist or the delay is negative,
+    /// - Throws: `ConfigError` when the fixtures directory does not exist or the delay is out of range,
     ///   `MockRegistryError` for a malformed `registry.json`.
     public convenience init(config: AppConfig) throws {
-        guard config.mockResponseDelay >= 0, config.mockResponseDelay.isFinite else {
-            throw ConfigError(source: "configuration", key: "mockResponseDelay", problem: "must not be negative, got \(config.mockResponseDelay)", accepted: "a number of seconds >= 0")
+        guard let delay = Seconds(config.mockResponseDelay, allowsZero: true)?.duration else {
+            throw ConfigError(source: "configuration", key: "mockResponseDelay", problem: "\(config.mockResponseDelay) is out of range", accepted: Seconds.acceptedRange(allowsZero: true))
         }
-        let delay = Duration.seconds(config.mockResponseDelay)
         guard let path = config.fixturesDirectory else {
             self.init(delay: delay)
             return
@@ -73,7 +79,7 @@ public final class MockAPIClient: APIClientProtocol {
             throw APIError.invalidURL
         }
         if delay > .zero {
-            try await Task.sleep(for: delay)
+            try await clock.sleep(for: delay)
         } else {
             try Task.checkCancellation()
         }

@@ -23,31 +23,45 @@ public final class CurlTransport: HTTPTransport {
         public init() {}
     }
 
-    /// A process-wide transport for callers that do not manage their own.
-    public static let shared: CurlTransport = {
-        do {
-            return try CurlTransport()
-        } catch {
-            fatalError("libcurl could not start: \(error)")
-        }
-    }()
+    /// A process-wide transport for callers that do not manage their own. It is created on first
+    /// use, where no caller can catch an error; should libcurl fail to start, every `send` throws
+    /// that failure as a `TransportError` instead of the process stopping.
+    public static let shared = CurlTransport(rememberingStartupFailure: Configuration())
 
     public let configuration: Configuration
-    private let loop: CurlMultiLoop
+    private let loop: Result<CurlMultiLoop, TransportError>
 
     public init(configuration: Configuration = Configuration()) throws(TransportError) {
         self.configuration = configuration
-        loop = try CurlMultiLoop(maxConnections: configuration.maxConnections)
+        loop = .success(try Self.startLoop(configuration))
+    }
+
+    /// Never fails: a libcurl that cannot start is reported by `send`.
+    init(rememberingStartupFailure configuration: Configuration) {
+        self.configuration = configuration
+        do throws(TransportError) {
+            loop = .success(try Self.startLoop(configuration))
+        } catch {
+            loop = .failure(TransportError(error.kind, "libcurl could not start, so no request can be sent: \(error.message)", curlCode: error.curlCode))
+        }
+    }
+
+    private static func startLoop(_ configuration: Configuration) throws(TransportError) -> CurlMultiLoop {
+        // libcurl takes a negative cache size without complaint; it is a mistake all the same.
+        guard configuration.maxConnections >= 0 else {
+            throw TransportError(.invalidRequest, "maxConnections is \(configuration.maxConnections); it must be 0 or more")
+        }
+        return try CurlMultiLoop(maxConnections: configuration.maxConnections)
     }
 
     deinit {
-        loop.shutdown()
+        if case .success(let loop) = loop { loop.shutdown() }
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
+        let loop = try self.loop.get()
         let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration)
-        let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation

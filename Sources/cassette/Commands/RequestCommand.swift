@@ -32,13 +32,13 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(name: [.customShort("d"), .long], help: "The request body; @FILE reads it from a file.")
     var data: String?
 
-    @Option(help: "Seconds before the request times out.")
+    @Option(help: "Seconds before the request times out, up to 86400 (one day).")
     var timeout: Double = 30
 
     @Option(help: "Retries for idempotent requests on timeouts, connection errors, 429, 502, 503 and 504.")
     var retries: Int = 2
 
-    @Option(help: "Seconds of the first retry's backoff; later retries double it.")
+    @Option(help: "Seconds of the first retry's backoff, up to 86400 (one day); later retries double it.")
     var retryDelay: Double = 0.25
 
     @Flag(name: [.customShort("i"), .long], help: "Print the status line and response headers before the body.")
@@ -51,9 +51,13 @@ struct RequestCommand: AsyncParsableCommand {
         guard HTTPMethod(token: method) != nil else {
             throw ValidationError("'\(method)' is not a supported method; use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+        guard Seconds(timeout, allowsZero: false) != nil else {
+            throw ValidationError.outOfRange("--timeout", timeout, Seconds.acceptedRange(allowsZero: false))
+        }
         guard retries >= 0 else { throw ValidationError("--retries must be 0 or more") }
-        guard retryDelay >= 0 else { throw ValidationError("--retry-delay must not be negative") }
+        guard Seconds(retryDelay, allowsZero: true) != nil else {
+            throw ValidationError.outOfRange("--retry-delay", retryDelay, Seconds.acceptedRange(allowsZero: true))
+        }
     }
 
     func run() async throws {
@@ -63,8 +67,8 @@ struct RequestCommand: AsyncParsableCommand {
         let body = try readBody()
 
         var configuration = APIClient.Configuration()
-        configuration.timeout = .milliseconds(Int64(timeout * 1000))
-        configuration.retryPolicy = RetryPolicy(maxRetries: retries, baseDelay: .milliseconds(Int64(retryDelay * 1000)))
+        configuration.timeout = Seconds(clamping: timeout).duration
+        configuration.retryPolicy = RetryPolicy(maxRetries: retries, baseDelay: Seconds(clamping: retryDelay).duration)
         let transport: CurlTransport
         do {
             transport = try CurlTransport()

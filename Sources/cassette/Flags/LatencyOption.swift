@@ -1,27 +1,32 @@
 import ArgumentParser
+import WellPlateNetworking
 
 /// `none`, `recorded`, or a number of milliseconds.
 struct LatencyOption: ExpressibleByArgument {
-    let latency: ProxySettings.Latency
+    /// `nil` for a number out of range, which `ReplayFlags.validate()` reports with the accepted
+    /// range (a failing `init?(argument:)` could only say "invalid").
+    let latency: ProxySettings.Latency?
+    let argument: String
+
+    static let accepted = "a whole number of milliseconds from 0 to 86400000 (one day), none or recorded"
 
     init?(argument: String) {
+        self.argument = argument
         switch argument.lowercased() {
-        case "none", "0": latency = .none
+        case "none": latency = ProxySettings.Latency.none
         case "recorded": latency = .recorded
         default:
-            guard let milliseconds = Int(argument), milliseconds > 0 else { return nil }
-            latency = .fixed(.milliseconds(milliseconds))
+            guard let milliseconds = Double(argument) else { return nil }
+            guard milliseconds == milliseconds.rounded(), let fixed = Seconds(milliseconds: milliseconds, allowsZero: true) else {
+                latency = nil
+                return
+            }
+            latency = fixed.value == 0 ? ProxySettings.Latency.none : .fixed(fixed.duration)
         }
     }
 
     /// The value as it is typed: `--help` prints the default this way.
-    var defaultValueDescription: String {
-        switch latency {
-        case .none: "none"
-        case .recorded: "recorded"
-        case .fixed(let delay): String(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
-        }
-    }
+    var defaultValueDescription: String { argument }
 
     static var defaultCompletionKind: CompletionKind { .list(["none", "recorded", "100"]) }
 }

@@ -8,7 +8,7 @@ struct ReplayFlags: ParsableArguments {
     @Option(help: ArgumentHelp("What a request without a recording gets: error (a \(404) explaining the nearest recordings), passthrough (forwarded, not recorded) or record (forwarded and recorded).", valueName: "policy"))
     var onMiss: MissPolicyOption = .error
 
-    @Option(help: ArgumentHelp("Delay before replayed responses: none, recorded (each interaction's recorded duration) or a number of milliseconds.", valueName: "latency"))
+    @Option(help: ArgumentHelp("Delay before replayed responses: none, recorded (each interaction's recorded duration) or a number of milliseconds up to 86400000 (one day).", valueName: "latency"))
     var latency: LatencyOption = LatencyOption(argument: "none")!
 
     @Option(help: ArgumentHelp("The status of a miss response.", valueName: "code"))
@@ -18,6 +18,9 @@ struct ReplayFlags: ParsableArguments {
     var sequence: SequenceOption = .repeatLast
 
     func validate() throws {
+        guard latency.latency != nil else {
+            throw ValidationError.outOfRange("--latency", latency.argument, LatencyOption.accepted)
+        }
         guard (400...599).contains(missStatus) else {
             throw ValidationError("--miss-status must be a 4xx or 5xx status, got \(missStatus)")
         }
@@ -25,7 +28,7 @@ struct ReplayFlags: ParsableArguments {
 
     func apply(to settings: inout ProxySettings) {
         settings.missPolicy = onMiss.policy
-        settings.latency = latency.latency
+        settings.latency = latency.latency ?? ProxySettings.Latency.none
         settings.missStatus = missStatus
     }
 }

@@ -20,7 +20,7 @@ extension ProxyHandler {
     func schedule(after delay: Duration, context: ChannelHandlerContext, _ body: @escaping @Sendable (ProxyHandler, ChannelHandlerContext) -> Void) {
         let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.eventLoop.scheduleTask(in: Self.timeAmount(delay)) {
+        context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
             body(boundSelf.value, boundContext.value)
         }
     }
@@ -71,10 +71,5 @@ extension ProxyHandler {
             headers.replaceOrAdd(name: "connection", value: "keep-alive")
         }
         return headers
-    }
-
-    private static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }

@@ -1,75 +1,75 @@
 import Foundation
+import Subprocess
+import Synchronization
+// FilePath, which swift-subprocess takes from System on Apple platforms and from swift-system elsewhere.
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
 /// Runs the user's command for `cassette run` with the proxy's address in its environment.
 ///
-/// Spawned with `posix_spawnp` rather than `Process`, so the command starts as it would from a
-/// shell: every signal at its default disposition (SwiftNIO ignores SIGPIPE in this process, and
-/// an ignored signal survives exec: a pipeline such as `yes | head` would see EPIPE errors instead
-/// of ending quietly) and none blocked (Swift's pool threads block nearly every signal).
+/// swift-subprocess starts it as a shell would, which `Process` does not: on Linux its fork/exec
+/// path sets every signal back to its default disposition and unblocks them all before exec.
+/// Both matter here: SwiftNIO ignores SIGPIPE in this process, and an ignored signal survives exec
+/// (a pipeline such as `yes | head` would see EPIPE errors instead of ending quietly); Swift's pool
+/// threads block nearly every signal, and a blocked mask survives exec too.
 enum ChildCommand {
-    /// The exit status (128 + signal number when killed by a signal; 127 when not found).
+    /// The exit status: the command's own, 128 + the signal number when a signal killed it, 127
+    /// when it was not found and 126 when it could not be executed, as a shell reports them.
     static func run(_ command: [String], environment extra: [String: String], forwarding signals: SignalWaiter) async -> Int32 {
-        let environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
-        let pid: pid_t
-        switch spawn(command, environment: environment) {
-        case .success(let spawned):
-            pid = spawned
-        case .failure(let failure):
-            let code = failure.code
-            let reason = code == ENOENT ? "command not found" : String(cString: strerror(code))
-            Terminal.printError("cannot run \(command[0]): \(reason)")
-            // As a shell does: 127 for a command not found, 126 for one that cannot be executed.
-            return code == ENOENT ? 127 : 126
-        }
+        let variables = Dictionary(uniqueKeysWithValues: extra.map { (Environment.Key(stringLiteral: $0.key), Optional($0.value)) })
+        // Signals that arrive before the command has a pid wait for it: the first one may come as
+        // soon as the command runs, before `run` hands over the pid.
+        let target = Mutex<(pid: pid_t?, pending: [Int32])>((nil, []))
         let forwarder = Task {
             while let number = await signals.next() {
-                kill(pid, number)
+                let pid = target.withLock { target in
+                    if target.pid == nil { target.pending.append(number) }
+                    return target.pid
+                }
+                if let pid { kill(pid, number) }
             }
         }
-        let status = await waitForExit(pid)
-        forwarder.cancel()
-        return status
-    }
-
-    /// `posix_spawnp`'s error number.
-    private struct SpawnFailure: Error {
-        let code: Int32
-    }
-
-    private static func spawn(_ command: [String], environment: [String: String]) -> Result<pid_t, SpawnFailure> {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let arguments = command.map { strdup($0) } + [nil]
-        let variables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            arguments.forEach { free($0) }
-            variables.forEach { free($0) }
-        }
-        var pid = pid_t()
-        let code = posix_spawnp(&pid, command[0], nil, &attributes, arguments, variables)
-        return code == 0 ? .success(pid) : .failure(SpawnFailure(code: code))
-    }
-
-    /// Waits on a thread of its own: `waitpid` blocks, which the cooperative pool must never do.
-    private static func waitForExit(_ pid: pid_t) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                // WIFEXITED / WTERMSIG are macros Swift cannot import: the low 7 bits hold the
-                // terminating signal (0 for a normal exit), the next byte the exit code.
-                let signal = status & 0x7F
-                continuation.resume(returning: signal == 0 ? (status >> 8) & 0xFF : 128 + signal)
+        defer { forwarder.cancel() }
+        do {
+            let result = try await Subprocess.run(
+                // As a shell does: a name with a slash is a path, any other is looked up in PATH.
+                command[0].contains("/") ? .path(FilePath(command[0])) : .name(command[0]),
+                arguments: Arguments(Array(command.dropFirst())),
+                environment: .inherit.updating(variables),
+                input: .fileDescriptor(.standardInput, closeAfterSpawningProcess: false),
+                output: .fileDescriptor(.standardOutput, closeAfterSpawningProcess: false),
+                error: .fileDescriptor(.standardError, closeAfterSpawningProcess: false)
+            ) { execution in
+                // `run` waits for the command to end once this returns; signals go to it meanwhile.
+                let pid = execution.processIdentifier.value
+                for number in target.withLock({ target in
+                    target.pid = pid
+                    defer { target.pending = [] }
+                    return target.pending
+                }) {
+                    kill(pid, number)
+                }
             }
+            switch result.terminationStatus {
+            case .exited(let code): return code
+            case .signaled(let signal): return 128 + signal
+            }
+        } catch let error as SubprocessError {
+            var number = error.underlyingError?.rawValue
+            if error.code == .executableNotFound {
+                // Reported for a file that exists but is not executable too; a shell tells them apart.
+                number = command[0].contains("/") && access(command[0], F_OK) == 0 ? EACCES : ENOENT
+            }
+            let notFound = number == ENOENT
+            let reason = notFound ? "command not found" : number.map { String(cString: strerror($0)) } ?? "\(error)"
+            Terminal.printError("cannot run \(command[0]): \(reason)")
+            return notFound ? 127 : 126
+        } catch {
+            Terminal.printError("cannot run \(command[0]): \(error)")
+            return 126
         }
     }
 }

@@ -185,7 +185,7 @@ struct SampleAPITests {
         }
     }
 
-    @Test(arguments: [#"{"food":"apple","grams":0}"#, #"{"food":"apple","grams":-5}"#, #"{"food":"apple","grams":"100"}"#, #"{"grams":100}"#, "{"])
+    @Test(arguments: [#"{"food":"apple","grams":0}"#, #"{"food":"apple","grams":-5}"#, #"{"food":"apple","grams":"100"}"#, #"{"grams":100}"#, "{", #"{"food":"apple","grams":1e300}"#, #"{"food":"apple","grams":100001}"#])
     func analyzeRejectsBadBodies(body: String) async throws {
         try await withSampleAPI { base in
             let response = try await send(.post, base, "/api/nutrition/analyze", body: body)

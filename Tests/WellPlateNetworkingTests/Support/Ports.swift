@@ -14,7 +14,7 @@ enum Ports {
         return try await body(port)
     }
 
-    private static func bindLoopback(_ fd: Int32) throws -> Int {
+    static func bindLoopback(_ fd: Int32) throws -> Int {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0

@@ -220,10 +220,19 @@ public enum URLNormalizer {
     }
 
     /// ASCII letters lower-cased; bytes that may not appear literally are escaped, so a key stays
-    /// free of spaces even for a malformed host.
+    /// free of spaces even for a malformed host. An escape already there keeps upper-case hex, as the
+    /// ones written here have: otherwise a key's origin would change when its text is read back
+    /// (found by scripts/fuzz.sh).
     private static func appendLowercased(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-        for byte in bytes {
-            if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index += 1
+            if byte == PercentEncoding.percent, index + 1 < bytes.endIndex,
+               let high = PercentEncoding.hexValue(bytes[index]), let low = PercentEncoding.hexValue(bytes[index + 1]) {
+                PercentEncoding.appendEscaped(high << 4 | low, to: &output)
+                index += 2
+            } else if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
                 output.append(byte + 0x20)
             } else if PercentEncoding.byteClass(byte) == .escaped, byte != UInt8(ascii: "["), byte != UInt8(ascii: "]"),
                       byte != PercentEncoding.percent {

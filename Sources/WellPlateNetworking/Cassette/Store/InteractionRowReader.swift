@@ -42,7 +42,7 @@ struct InteractionRowReader {
             responseBody: responseBody,
             contentEncoding: row.optionalText(Column.contentEncoding),
             recordedAt: row.date(Column.recordedAt),
-            duration: .microseconds(Int64((row.double(Column.durationMs) * 1000).rounded()))
+            duration: .clampedMilliseconds(row.double(Column.durationMs))
         )
     }
 

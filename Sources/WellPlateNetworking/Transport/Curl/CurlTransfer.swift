@@ -213,9 +213,9 @@ final class CurlTransfer: @unchecked Sendable {
         try CurlError.check(ccurl_easy_setopt_string(easy, option, value), what)
     }
 
+    /// At least 1: libcurl reads 0 as "no timeout".
     private static func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+        Int(max(1, duration.clampedMilliseconds))
     }
 }
 

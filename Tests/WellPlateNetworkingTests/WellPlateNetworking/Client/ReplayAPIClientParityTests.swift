@@ -185,12 +185,13 @@ final class ReplayAPIClientParityTests {
         let rows = try await storedInteractions(store).filter { $0.url.contains("/api/flaky") }
         #expect(rows.map(\.statusCode) == [503, 503, 200])
 
-        let replay = try await ReplayAPIClient.open(path: store, cassette: "dev", configuration: Self.replayConfiguration)
-        let clock = ContinuousClock()
-        let started = clock.now
+        let clock = TestClock()
+        var configuration = Self.replayConfiguration
+        configuration.clock = clock
+        let replay = try await ReplayAPIClient.open(path: store, cassette: "dev", configuration: configuration)
         let replayed = await CallOutcome.of { try await Self.calls[flaky].run(replay, base) }
-        // Waiting like the live client would take 2 s + 4 s with its 1 s base delay.
-        #expect(clock.now - started < .seconds(5))
+        // The live client waited 2 s + 4 s with its 1 s base delay; the replay does not wait at all.
+        #expect(clock.sleeps.isEmpty)
         #expect(replayed == live[flaky].redacting(Self.sentSecrets))
         #expect(replay.session.statistics.replayed == 3)
     }

@@ -54,9 +54,15 @@ struct AppConfigTests {
 
     @Test(arguments: [
         (#"{"environment": "moon"}"#, "environment", "development (dev), staging (stage), production (prod)"),
-        (#"{"apiTimeout": "soon"}"#, "apiTimeout", "a number > 0"),
-        (#"{"apiTimeout": 0}"#, "apiTimeout", "a number > 0"),
-        (#"{"mockResponseDelay": -1}"#, "mockResponseDelay", "a number >= 0"),
+        (#"{"apiTimeout": "soon"}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+        (#"{"apiTimeout": 0}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+        (#"{"apiTimeout": 1e300}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+        (#"{"apiTimeout": 86400.5}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+        (#"{"apiTimeout": 123456789012345678901234567890}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+        (#"{"apiTimeout": true}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+        (#"{"mockResponseDelay": -1}"#, "mockResponseDelay", "a number of seconds from 0 to 86400 (one day)"),
+        (#"{"mockResponseDelay": 1e300}"#, "mockResponseDelay", "a number of seconds from 0 to 86400 (one day)"),
+        (#"{"baseURLs": [1]}"#, "baseURLs", nil),
         (#"{"enableLogging": "maybe"}"#, "enableLogging", "true or false"),
         (#"{"mode": "offline"}"#, "mode", "live, mock, replay, record"),
         (#"{"baseURL": "ftp://x"}"#, "baseURL", "a URL such as http://127.0.0.1:8080"),

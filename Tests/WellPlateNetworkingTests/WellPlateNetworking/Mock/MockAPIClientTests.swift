@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
-import WellPlateNetworking
+@testable import WellPlateNetworking
 
 @Suite("MockAPIClient")
 struct MockAPIClientTests {
@@ -250,11 +250,11 @@ struct MockAPIClientTests {
     // MARK: Delay and configuration
 
     @Test func theConfiguredDelayIsHonoured() async throws {
-        let client = MockAPIClient(delay: .milliseconds(60))
-        let clock = ContinuousClock()
-        let start = clock.now
+        let clock = TestClock()
+        let client = MockAPIClient(delay: .milliseconds(60), clock: clock)
         try await client.requestVoid(url: url("/api/health"), method: .get)
-        #expect(clock.now - start >= .milliseconds(60))
+        try await client.requestVoid(url: url("/api/health"), method: .get)
+        #expect(clock.sleeps == [.milliseconds(60), .milliseconds(60)])
     }
 
     @Test func aCancelledCallStopsWaiting() async throws {

@@ -94,6 +94,22 @@ final class ProxyRunCommandTests {
         #expect(result.stderr.contains("cannot run no-such-command-for-cassette: command not found"), "\(result)")
     }
 
+    @Test func aCommandThatCannotBeExecutedExitsWith126() async throws {
+        try await recordHealth()
+        try workspace.write("echo never\n", to: "not-executable.sh")
+        let result = try await run("--", workspace.path("not-executable.sh"))
+        #expect(result.status == 126, "\(result)")
+        #expect(result.stderr.contains("cannot run \(workspace.path("not-executable.sh")): Permission denied"), "\(result)")
+    }
+
+    @Test func aCommandGivenByPathRuns() async throws {
+        try await recordHealth()
+        try workspace.write("#!/bin/sh\nexit 5\n", to: "script.sh")
+        chmod(workspace.path("script.sh"), 0o755)
+        let result = try await run("--", workspace.path("script.sh"))
+        #expect(result.status == 5, "\(result)")
+    }
+
     @Test func noCommandIsAUsageError() async throws {
         try await recordHealth()
         let result = try await run()

@@ -63,9 +63,8 @@ final class ProxyShutdownTests {
             let connection = try await replayer.connect()
             try await connection.send(RawConnection.get("/api/health"))
             #expect(try await connection.receiveResponses(1).first?.status == 200)
-            let started = ContinuousClock.now
+            // A proxy that waited for the idle connection would outlive `stop()`'s 15 s limit.
             #expect(try await replayer.stop() == .exited(0))
-            #expect(ContinuousClock.now - started < .seconds(2))
             #expect(try await connection.receiveUntilClosed().isEmpty)
         }
     }

@@ -154,3 +154,15 @@ struct BodyFingerprintTests {
         #expect(BodyFingerprint(hex: "BA7816BF8F01CFEA")?.hex == "ba7816bf8f01cfea")
     }
 }
+
+/// Found by scripts/fuzz.sh: an integer of 22 digits or more is canonical in exponent notation, which
+/// parses back as a double, so two different ones once produced no explanation for their difference.
+@Suite("Body differences beyond double precision")
+struct BodyDifferenceFuzzRegressionTests {
+    @Test func integersThatRoundToOneDoubleStillDiffer() {
+        let request = CanonicalBody(kind: .json, text: #"{"n":1.2345678901234567890123456789e29}"#)
+        let recorded = CanonicalBody(kind: .json, text: #"{"n":1.2345678901234567890123456788e29}"#)
+        #expect(BodyDifference.describe(request: request, recorded: recorded) == "$ differs in a number beyond double precision")
+        #expect(BodyDifference.describe(request: request, recorded: request) == nil)
+    }
+}

@@ -240,3 +240,15 @@ struct RequestKeyTests {
         #expect(!rules.includeHost)
     }
 }
+
+/// Found by scripts/fuzz.sh: a host with bytes that must be escaped gave a key whose text, read
+/// back, had another origin (its escapes lower-cased).
+@Suite("Request key origins read back unchanged")
+struct RequestKeyOriginFuzzRegressionTests {
+    @Test(arguments: ["tp://12\u{0}\u{0}\u{C4}:8081/", "http://a%ef%BF%bd.example/", "http://EXAMPLE.com%2e/x", "http://h%zz/"])
+    func theKeyTextParsesBackToTheSameKey(target: String) throws {
+        let key = RequestKey(method: .post, target: target, rules: MatchingRules(includeHost: true))
+        #expect(try RequestKey(parsing: key.rawValue).rawValue == key.rawValue)
+        #expect(!key.rawValue.contains("%ef"), "escapes keep upper-case hex: \(key.rawValue)")
+    }
+}

@@ -27,13 +27,22 @@ struct BodyBlocksTests {
 
     @Test func aBodyOutlivesTheOthersOfItsBlock() {
         var blocks = BodyBlocks(blockSize: 4096)
-        var first: Data? = bytes(100, seed: 1).withUnsafeBytes { blocks.copy($0) }
-        let second = bytes(100, seed: 2).withUnsafeBytes { blocks.copy($0) }
-        first = nil
-        #expect(first == nil)
-        #expect(Array(second) == bytes(100, seed: 2))
-        var copy = second
+        let kept = bytes(100, seed: 1).withUnsafeBytes { blocks.copy($0) }
+        var dropped: Data? = bytes(100, seed: 2).withUnsafeBytes { blocks.copy($0) }
+        let keptStart = kept.withUnsafeBytes { Int(bitPattern: $0.baseAddress) }
+        let droppedStart = dropped?.withUnsafeBytes { Int(bitPattern: $0.baseAddress) }
+        #expect(droppedStart == keptStart + 100, "the two bodies share one block")
+
+        dropped = nil
+        // Had the block been freed with `dropped`, this same-sized allocation would take it over
+        // and overwrite the bytes `kept` starts with.
+        let reuse = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16)
+        reuse.initializeMemory(as: UInt8.self, repeating: 0xAA, count: 4096)
+        defer { reuse.deallocate() }
+        #expect(Array(kept) == bytes(100, seed: 1))
+
+        var copy = kept
         copy[0] = 0xFF
-        #expect(Array(second) == bytes(100, seed: 2), "a changed copy is a copy, the block is never written again")
+        #expect(Array(kept) == bytes(100, seed: 1), "a changed copy is a copy, the block is never written again")
     }
 }

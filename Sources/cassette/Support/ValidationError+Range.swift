@@ -1,0 +1,8 @@
+import ArgumentParser
+
+extension ValidationError {
+    /// A flag whose value parsed but cannot be used: names the flag, the value and what is accepted.
+    static func outOfRange(_ flag: String, _ value: some CustomStringConvertible, _ accepted: String) -> ValidationError {
+        ValidationError("\(flag) \(value) is out of range; use \(accepted)")
+    }
+}
