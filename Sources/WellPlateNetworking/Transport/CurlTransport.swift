@@ -1,6 +1,6 @@
 import Foundation
 
-/// The live transport: HTTP/1.1 and HTTPS over libcurl, with connection reuse across requests,
+/// The live transport: HTTP/1.1, and HTTP/2 where an HTTPS server offers it, over libcurl, with connection reuse across requests,
 /// transparent gzip/deflate decoding, and Swift task cancellation aborting the transfer.
 public final class CurlTransport: HTTPTransport {
     public struct Configuration: Sendable {
@@ -15,6 +15,8 @@ public final class CurlTransport: HTTPTransport {
         /// Ask for compressed responses and decode them; the original encoding is kept in
         /// `TransportResponse.decodedContentEncoding`.
         public var decodeContent: Bool = true
+        /// Trusted CAs, client certificate and verification for HTTPS; checked when the transport starts.
+        public var tls = TLSConfiguration()
         /// An explicit proxy URL. Proxy environment variables are ignored unless set here.
         public var proxy: String?
         /// Rewrites a URL for messages, so that secrets in query strings never reach logs or errors.
@@ -34,9 +36,13 @@ public final class CurlTransport: HTTPTransport {
 
     public let configuration: Configuration
     private let loop: CurlMultiLoop
+    private let tls: CurlTLS
 
+    /// - Throws: `TransportError` of kind `.tls` when a file named in `configuration.tls` is
+    ///   missing or not PEM.
     public init(configuration: Configuration = Configuration()) throws(TransportError) {
         self.configuration = configuration
+        tls = try CurlTLS(configuration.tls)
         loop = try CurlMultiLoop(maxConnections: configuration.maxConnections)
     }
 
@@ -46,7 +52,7 @@ public final class CurlTransport: HTTPTransport {
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration)
+        let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration, tls: tls)
         let loop = self.loop
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -27,6 +27,7 @@ struct RecordCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamOptions: UpstreamOptions
     @OptionGroup var proxy: ProxyOptions
+    @OptionGroup(title: "Upstream connection") var forwarding: ForwardingOptions
 
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
     var mode: RecordModeOption = .missing
@@ -41,6 +42,7 @@ struct RecordCommand: AsyncParsableCommand {
         let settings = try store.loadConfig()
         let upstream = try upstreamOptions.resolve(settings: settings)
         var configuration = proxy.configuration(settings: settings)
+        forwarding.apply(to: &configuration, settings: settings, environment: upstreamOptions.env)
         configuration.upstream = upstream
         let runner = ProxyRunner(
             storePath: settings.databasePath,

@@ -25,11 +25,13 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamOptions: UpstreamOptions
     @OptionGroup var proxy: ProxyOptions
+    @OptionGroup(title: "Upstream connection") var forwarding: ForwardingOptions
     @OptionGroup var replay: ReplayOptions
 
     func run() async throws {
         let settings = try store.loadConfig()
         var configuration = proxy.configuration(settings: settings)
+        forwarding.apply(to: &configuration, settings: settings, environment: upstreamOptions.env)
         replay.apply(to: &configuration)
         configuration.upstream = try upstreamOptions.resolve(settings: settings)
         let runner = ProxyRunner(

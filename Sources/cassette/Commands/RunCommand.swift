@@ -27,6 +27,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamOptions: UpstreamOptions
     @OptionGroup var proxy: ProxyOptions
+    @OptionGroup(title: "Upstream connection") var forwarding: ForwardingOptions
     @OptionGroup var replay: ReplayOptions
 
     @Option(help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
@@ -47,6 +48,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = try store.loadConfig()
         var configuration = proxy.configuration(settings: settings)
+        forwarding.apply(to: &configuration, settings: settings, environment: upstreamOptions.env)
         replay.apply(to: &configuration)
         configuration.upstream = try upstreamOptions.resolve(settings: settings)
         if proxy.port == nil { configuration.port = 0 }

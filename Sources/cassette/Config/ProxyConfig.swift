@@ -13,8 +13,9 @@ import WellPlateNetworking
 ///   "database": "cassettes.db",
 ///   "environments": {
 ///     "dev": {"upstream": "http://127.0.0.1:8081"},
-///     "staging": {"upstream": "https://staging-api.example.com"}
+///     "staging": {"upstream": "https://staging-api.example.com", "tls": {"cacert": "corp-ca.pem"}}
 ///   },
+///   "upstreamTimeout": 30,
 ///   "ignoredQueryParameters": ["_", "cb", "timestamp"],
 ///   "ignoredBodyFields": [],
 ///   "matchBodies": true,
@@ -37,6 +38,13 @@ struct ProxyConfig: Sendable, Equatable {
     var databasePath: String = CassetteStore.defaultPath
     /// Upstream base URLs by environment name (`dev`, `staging`, ...).
     var environments: [String: URL] = [:]
+    /// Each environment's `"tls"` settings, paths resolved against the file.
+    var environmentTLS: [String: TLSConfiguration] = [:]
+    /// `upstreamTimeout`: how long a forwarded request may take; `--upstream-timeout` overrides it.
+    var upstreamTimeout: Duration?
+    static let defaultUpstreamTimeout: Duration = .seconds(30)
+    /// What `upstreamTimeout` and `--upstream-timeout` accept, in seconds.
+    static let upstreamTimeoutRange: ClosedRange<Double> = 0.1...3600
     /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, and `matchBodies`
     /// as `includeBodyFingerprint`.
     var matchingRules: MatchingRules = .default
@@ -101,8 +109,12 @@ struct ProxyConfig: Sendable, Equatable {
             "database": "cassettes.db",
             "environments": {
               "dev": {"upstream": "http://127.0.0.1:8081"},
-              "staging": {"upstream": "https://staging-api.example.com"}
+              "staging": {
+                "upstream": "https://staging-api.example.com",
+                "tls": {"cacert": "corp-ca.pem", "cert": "client.pem", "key": "client.key", "insecure": false}
+              }
             },
+            "upstreamTimeout": 30,
             "ignoredQueryParameters": ["_", "cb", "timestamp"],
             "ignoredBodyFields": [],
             "matchBodies": true,
@@ -114,7 +126,9 @@ struct ProxyConfig: Sendable, Equatable {
             "host": "127.0.0.1",
             "port": 8080
           }
-        Defaults: database cassettes.db, host 127.0.0.1, port 8080, bodies matched, nothing ignored, \
+        "tls" paths are resolved against the file's directory too; "cacert" is trusted in addition to \
+        the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600).
+        Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
         the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on.
         """
 }

@@ -66,7 +66,7 @@ struct ProxyResponder: Sendable {
             return .json(status, [
                 "error": transport.kind == .timeout ? "upstream_timeout" : "upstream_unreachable",
                 "upstream": .string(upstream),
-                "message": .string("\(upstream) failed: \(transport.message)"),
+                "message": .string("\(upstream) failed: \(TLSHint.message(transport))"),
             ], source: .error)
         case is CancellationError:
             return .json(503, ["error": "shutting_down", "message": "the proxy is shutting down"], source: .error)

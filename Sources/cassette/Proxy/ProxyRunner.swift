@@ -40,8 +40,12 @@ struct ProxyRunner {
         if recording || proxy.missPolicy == .passthrough {
             var transportConfiguration = CurlTransport.Configuration()
             transportConfiguration.maxResponseBodySize = proxy.maxBodySize
+            transportConfiguration.tls = proxy.tls
+            transportConfiguration.timeout = proxy.upstreamTimeout
             do {
                 upstream = try CurlTransport(configuration: transportConfiguration)
+            } catch where error.kind == .tls {
+                throw CLIError.usage(TLSHint.message(error))
             } catch {
                 throw CLIError("libcurl could not start: \(error)")
             }
@@ -79,7 +83,15 @@ struct ProxyRunner {
         throw CLIError("\(storePath) has no cassette named \"\(cassette)\"; it has: \(others.joined(separator: ", ")) (pass --cassette NAME)")
     }
 
+    /// Whether forwarded requests skip certificate checks (warned about at start, in the summary and health).
+    private var skipsVerification: Bool {
+        proxy.tls.insecure && (mode != .none || proxy.missPolicy != .error)
+    }
+
     private func announce(_ address: String) {
+        if skipsVerification {
+            Terminal.printWarning(TLSHint.insecureWarning)
+        }
         if !Self.isLoopback(proxy.host) {
             Terminal.printWarning("listening on \(proxy.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
         }
@@ -110,6 +122,7 @@ struct ProxyRunner {
         if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
         summary += ", unused recordings \(unused.count)"
         var lines = [summary]
+        if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
         if !unused.isEmpty && mode == .none {
             lines += unused.prefix(10).map { "  unused: \($0)" }
             if unused.count > 10 { lines.append("  … and \(unused.count - 10) more") }

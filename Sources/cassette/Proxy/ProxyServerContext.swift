@@ -22,7 +22,8 @@ final class ProxyServerContext: Sendable {
         let upstream = configuration.upstream ?? session.recordedUpstream
         responder = ProxyResponder(session: session, configuration: configuration, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
         requestBuilder = ProxyRequestBuilder(upstream: upstream)
-        endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now)
+        let forwards = session.options.mode != .none || configuration.missPolicy != .error
+        endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: configuration.tls.insecure && forwards)
         self.requestLog = requestLog
         self.session = session
         answersSynchronously = responder.answersSynchronously

@@ -130,12 +130,12 @@ final class ProxyConfigTests {
 
     @Test func anUnknownKeyNamesTheFileTheKeyAndTheAcceptedKeys() async throws {
         let message = try await configError(#"{"databse": "x.db"}"#)
-        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, redact, host, port)\n")
+        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, redact, host, port, upstreamTimeout)\n")
     }
 
     @Test func anUnknownNestedKeyNamesItsPath() async throws {
         let environment = try await configError(#"{"environments": {"dev": {"upstream": "http://a", "timeout": 3}}}"#)
-        #expect(environment == "error: cassette.json: \"environments.dev.timeout\": is not a configuration key (accepted: upstream)\n")
+        #expect(environment == "error: cassette.json: \"environments.dev.timeout\": is not a configuration key (accepted: upstream, tls)\n")
         let redact = try await configError(#"{"redact": {"cookies": ["a"]}}"#)
         #expect(redact == "error: cassette.json: \"redact.cookies\": is not a configuration key (accepted: headers, queryParameters, jsonFields)\n")
     }
