@@ -14,7 +14,7 @@ struct ForwardingOptions: ParsableArguments {
         if let upstreamTimeout {
             let range = ProxyConfig.upstreamTimeoutRange
             guard upstreamTimeout.isFinite, range.contains(upstreamTimeout) else {
-                throw ValidationError("--upstream-timeout must be a number of seconds from \(range.lowerBound.formatted()) to \(range.upperBound.formatted()), got \(upstreamTimeout.formatted())")
+                throw ValidationError("--upstream-timeout must be a number of seconds from \(ProxyConfig.plain(range.lowerBound)) to \(ProxyConfig.plain(range.upperBound)), got \(ProxyConfig.plain(upstreamTimeout))")
             }
         }
     }

@@ -164,7 +164,7 @@ struct ConfigReader {
         default: nil
         }
         guard let number, range.contains(number) else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a number of seconds from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())", accepted: "a number such as 30 or 0.5")
+            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a number of seconds from \(ProxyConfig.plain(range.lowerBound)) to \(ProxyConfig.plain(range.upperBound))", accepted: "a number such as 30 or 0.5")
         }
         return .milliseconds(Int64((number * 1000).rounded()))
     }

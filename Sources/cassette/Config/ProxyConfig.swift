@@ -45,6 +45,11 @@ struct ProxyConfig: Sendable, Equatable {
     static let defaultUpstreamTimeout: Duration = .seconds(30)
     /// What `upstreamTimeout` and `--upstream-timeout` accept, in seconds.
     static let upstreamTimeoutRange: ClosedRange<Double> = 0.1...3600
+
+    /// A number of seconds for messages: `3600`, `0.1` (no grouping, no trailing `.0`).
+    static func plain(_ seconds: Double) -> String {
+        seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    }
     /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, and `matchBodies`
     /// as `includeBodyFingerprint`.
     var matchingRules: MatchingRules = .default
