@@ -20,7 +20,7 @@ struct Cassette: AsyncParsableCommand {
               cassette schema --out Schemas                     # JSON Schema per endpoint
 
 
-            """ + ProxyConfig.fileFormatHelp,
+            """ + CassetteConfigFile.fileFormatHelp,
         version: version,
         subcommands: [
             RecordCommand.self, ReplayCommand.self, RunCommand.self,

@@ -7,7 +7,7 @@ struct ConfigCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
         abstract: "Check the configuration file and print the settings commands would use.",
-        discussion: ProxyConfig.fileFormatHelp + """
+        discussion: CassetteConfigFile.fileFormatHelp + """
 
 
             The redaction lists printed include the built-in ones. With --env NAME, also prints that \
@@ -30,11 +30,11 @@ struct ConfigCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        let upstream = try env.map { name throws(CLIError) in try settings.upstream(forEnvironment: name) }
+        let configFile = try store.loadConfig()
+        let upstream = try env.map { name throws(CLIError) in try configFile.upstream(forEnvironment: name) }
         let cassette = store.cassetteName(environment: env)
         if json {
-            var value = Self.json(settings)
+            var value = Self.json(configFile)
             if case .object(var object) = value {
                 object["cassette"] = .string(cassette)
                 if let env, let upstream {
@@ -49,23 +49,23 @@ struct ConfigCommand: AsyncParsableCommand {
         func list(_ names: some Collection<String>) -> String {
             names.isEmpty ? "none" : names.sorted().joined(separator: ", ")
         }
-        let rules = settings.matchingRules
+        let rules = configFile.matchingRules
         var rows: [(String, String)] = [
-            ("configuration file", settings.source ?? "none (\(ProxyConfig.defaultFileName) not found; defaults)"),
-            ("database", settings.databasePath),
-            ("proxy listens on", "\(settings.host):\(settings.port)"),
+            ("configuration file", configFile.source ?? "none (\(CassetteConfigFile.defaultFileName) not found; defaults)"),
+            ("database", configFile.databasePath),
+            ("proxy listens on", "\(configFile.host):\(configFile.port)"),
         ]
-        let names = settings.environments.keys.sorted()
+        let names = configFile.environments.keys.sorted()
         rows += names.isEmpty
             ? [("environments", "none")]
-            : names.map { ("environment \($0)", settings.environments[$0]!.absoluteString) }
+            : names.map { ("environment \($0)", configFile.environments[$0]!.absoluteString) }
         rows += [
             ("ignored query parameters", list(rules.ignoredQueryParameters)),
             ("ignored body fields", list(rules.ignoredBodyFields)),
             ("match bodies", rules.includeBodyFingerprint ? "yes" : "no"),
-            ("redacted headers", list(settings.redactor.headerNames)),
-            ("redacted query parameters", list(settings.redactor.queryParameters)),
-            ("redacted JSON fields", list(settings.redactor.jsonFields)),
+            ("redacted headers", list(configFile.redactor.headerNames)),
+            ("redacted query parameters", list(configFile.redactor.queryParameters)),
+            ("redacted JSON fields", list(configFile.redactor.jsonFields)),
             ("cassette", cassette),
         ]
         if let env, let upstream {
@@ -77,26 +77,26 @@ struct ConfigCommand: AsyncParsableCommand {
         }
     }
 
-    static func json(_ settings: ProxyConfig) -> JSONValue {
+    static func json(_ configFile: CassetteConfigFile) -> JSONValue {
         func strings(_ names: some Collection<String>) -> JSONValue {
             .array(names.sorted().map(JSONValue.string))
         }
-        let environments = JSONObject(settings.environments.keys.sorted().map { name in
-            (name, ["upstream": .string(settings.environments[name]!.absoluteString)] as JSONValue)
+        let environments = JSONObject(configFile.environments.keys.sorted().map { name in
+            (name, ["upstream": .string(configFile.environments[name]!.absoluteString)] as JSONValue)
         })
         return [
-            "configFile": settings.source.map(JSONValue.string) ?? .null,
-            "database": .string(settings.databasePath),
-            "host": .string(settings.host),
-            "port": .integer(Int64(settings.port)),
+            "configFile": configFile.source.map(JSONValue.string) ?? .null,
+            "database": .string(configFile.databasePath),
+            "host": .string(configFile.host),
+            "port": .integer(Int64(configFile.port)),
             "environments": .object(environments),
-            "ignoredQueryParameters": strings(settings.matchingRules.ignoredQueryParameters),
-            "ignoredBodyFields": strings(settings.matchingRules.ignoredBodyFields),
-            "matchBodies": .bool(settings.matchingRules.includeBodyFingerprint),
+            "ignoredQueryParameters": strings(configFile.matchingRules.ignoredQueryParameters),
+            "ignoredBodyFields": strings(configFile.matchingRules.ignoredBodyFields),
+            "matchBodies": .bool(configFile.matchingRules.includeBodyFingerprint),
             "redact": [
-                "headers": strings(settings.redactor.headerNames),
-                "queryParameters": strings(settings.redactor.queryParameters),
-                "jsonFields": strings(settings.redactor.jsonFields),
+                "headers": strings(configFile.redactor.headerNames),
+                "queryParameters": strings(configFile.redactor.queryParameters),
+                "jsonFields": strings(configFile.redactor.jsonFields),
             ],
         ]
     }

@@ -50,8 +50,8 @@ struct DeleteCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        let opened = try await store.openStore(settings, access: .readWrite)
+        let configFile = try store.loadConfig()
+        let opened = try await store.openStore(configFile, access: .readWrite)
         let filter = store.cassette
         let all = all
         let text = KeyLookup.text(from: key)
@@ -66,7 +66,7 @@ struct DeleteCommand: AsyncParsableCommand {
             guard case .found(let key) = resolution else { return .notFound(text, resolution, storedKeys: keys) }
             return .deletedKey(key, count: try store.delete(key: key, cassette: filter))
         }
-        let path = settings.databasePath
+        let path = configFile.databasePath
         switch outcome {
         case .deletedCassette(let count):
             Terminal.printLine("Deleted cassette \(filter ?? "") (\(Formatting.count(count, "recording"))) from \(path).")

@@ -155,15 +155,15 @@ struct DiffCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var settings = try ProxyConfig.load(explicitPath: config)
-        if let db { settings.databasePath = db }
+        var configFile = try CassetteConfigFile.load(explicitPath: config)
+        if let db { configFile.databasePath = db }
         let ignores = ignore.compactMap { try? DriftIgnore($0) }
         let report: DriftReport
         let rendering: DriftReportText
         if let fixtures {
-            (report, rendering) = try await compareFixtures(in: fixtures, storePath: settings.databasePath, ignores: ignores)
+            (report, rendering) = try await compareFixtures(in: fixtures, storePath: configFile.databasePath, ignores: ignores)
         } else {
-            (report, rendering) = try await compareRecordings(storePath: settings.databasePath, ignores: ignores)
+            (report, rendering) = try await compareRecordings(storePath: configFile.databasePath, ignores: ignores)
         }
         for pattern in ignores where pattern.isScoped && !report.endpoints.contains(where: { pattern.applies(to: $0.endpoint) }) {
             Terminal.printWarning("--ignore '\(pattern)' names no endpoint of this comparison; check the method and pattern")

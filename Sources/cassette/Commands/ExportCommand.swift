@@ -67,7 +67,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
+        let configFile = try store.loadConfig()
         let directory = URL(fileURLWithPath: fixtures, isDirectory: true)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -81,7 +81,7 @@ struct ExportCommand: AsyncParsableCommand {
         }
 
         let filter = store.cassette
-        let opened = try await store.openStore(settings, access: .readOnly)
+        let opened = try await store.openStore(configFile, access: .readOnly)
         let selection = try await opened.use { store throws(CassetteStoreError) -> Selection in
             let cassettes = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
             if let filter {
@@ -92,7 +92,7 @@ struct ExportCommand: AsyncParsableCommand {
             guard cassettes.count == 1 else { return .ambiguous(cassettes) }
             return .found(cassette: only, interactions: try store.interactions(cassette: only))
         }
-        let path = settings.databasePath
+        let path = configFile.databasePath
         let (cassette, interactions): (String, [Interaction])
         switch selection {
         case let .found(name, found):
@@ -106,7 +106,7 @@ struct ExportCommand: AsyncParsableCommand {
             throw CLIError("\(path) has no recordings in a cassette named '\(name)' (\(list)); check the --cassette name")
         }
 
-        let harvest = FixtureHarvester(registry: existing, redactor: settings.redactor).harvest(interactions)
+        let harvest = FixtureHarvester(registry: existing, redactor: configFile.redactor).harvest(interactions)
         let plan = try FixtureExport(harvest: harvest, existing: existing, directory: directory, force: force)
         if !dryRun {
             try plan.apply()

@@ -35,14 +35,14 @@ struct ListCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        let opened = try await store.openStore(settings, access: .readOnly)
+        let configFile = try store.loadConfig()
+        let opened = try await store.openStore(configFile, access: .readOnly)
         let filter = store.cassette
         let wantsRecordings = !cassettes
         let (summaries, cassetteList) = try await opened.use { store throws(CassetteStoreError) in
             (wantsRecordings ? try store.summaries(cassette: filter) : [], try store.cassettes())
         }
-        let path = settings.databasePath
+        let path = configFile.databasePath
         let shown = cassetteList.filter { filter == nil || $0.name == filter }
         if let filter, shown.isEmpty, !cassetteList.isEmpty {
             let known = cassetteList.map(\.name).joined(separator: ", ")

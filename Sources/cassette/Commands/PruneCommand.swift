@@ -41,14 +41,14 @@ struct PruneCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
+        let configFile = try store.loadConfig()
         let cutoff = Date(timeIntervalSinceNow: -olderThan * 86_400)
-        let scope = KeyLookup.scope(path: settings.databasePath, cassette: store.cassette)
+        let scope = KeyLookup.scope(path: configFile.databasePath, cassette: store.cassette)
         let filter = store.cassette
         let days = olderThan == olderThan.rounded() && olderThan < 1e15 ? String(Int64(olderThan)) : String(olderThan)
         let age = "older than \(days) \(olderThan == 1 ? "day" : "days") (recorded before \(Formatting.timestamp(cutoff)))"
         let dryRun = dryRun
-        let opened = try await store.openStore(settings, access: dryRun ? .readOnly : .readWrite)
+        let opened = try await store.openStore(configFile, access: dryRun ? .readOnly : .readWrite)
         let outcome = try await opened.use { store throws(CassetteStoreError) -> Outcome in
             if let filter {
                 let known = try store.cassettes().map(\.name)
@@ -62,7 +62,7 @@ struct PruneCommand: AsyncParsableCommand {
         switch outcome {
         case .noSuchCassette(let known):
             let list = known.isEmpty ? "it has none" : "cassettes: \(known.joined(separator: ", "))"
-            throw CLIError("\(settings.databasePath) has no cassette named '\(filter ?? "")' (\(list)); nothing pruned")
+            throw CLIError("\(configFile.databasePath) has no cassette named '\(filter ?? "")' (\(list)); nothing pruned")
         case .wouldDelete(let doomed):
             let lines = doomed.map { "  \($0.cassette)  \($0.key)  [\($0.sequence)]  \(Formatting.timestamp($0.recordedAt))" }
             Terminal.printLine((["Would delete \(Formatting.count(doomed.count, "recording")) \(age) from \(scope)."] + lines).joined(separator: "\n"))

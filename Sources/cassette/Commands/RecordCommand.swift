@@ -25,47 +25,34 @@ struct RecordCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamOptions: UpstreamOptions
-    @OptionGroup var proxy: ProxyOptions
-    @OptionGroup(title: "Upstream connection") var forwarding: ForwardingOptions
+    @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
 
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
     var mode: RecordModeOption = .missing
 
     func validate() throws {
-        if upstreamOptions.env == nil && upstreamOptions.upstream == nil {
+        if upstreamFlags.env == nil && upstreamFlags.upstream == nil {
             throw ValidationError("record needs an upstream: pass --env NAME (from cassette.json) or --upstream URL")
         }
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        let upstream = try upstreamOptions.resolve(settings: settings)
-        var configuration = proxy.configuration(settings: settings)
-        forwarding.apply(to: &configuration, settings: settings, environment: upstreamOptions.env)
-        configuration.upstream = upstream
+        let configFile = try store.loadConfig()
+        let upstream = try upstreamFlags.resolve(configFile)
+        var settings = proxyFlags.settings(from: configFile)
+        forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
+        settings.upstream = upstream
         let runner = ProxyRunner(
-            storePath: settings.databasePath,
-            cassette: store.cassetteName(environment: upstreamOptions.env),
+            storePath: configFile.databasePath,
+            cassette: store.cassetteName(environment: upstreamFlags.env),
             mode: mode.mode,
-            proxy: configuration,
-            matchingRules: settings.explicitMatchingRules,
-            redactor: settings.redactor,
+            settings: settings,
+            matchingRules: configFile.explicitMatchingRules,
+            redactor: configFile.redactor,
             modeName: "record"
         )
         try await runner.serveUntilSignalled()
-    }
-}
-
-extension ProxyRunner {
-    /// Serves until SIGINT or SIGTERM, then stops gracefully; `strict` turns misses into status 1.
-    func serveUntilSignalled(strict: Bool = false) async throws {
-        let signals = SignalWaiter()
-        let running = try await start()
-        _ = await signals.next()
-        let counters = await stop(running)
-        if strict && counters.missed > 0 {
-            throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
-        }
     }
 }

@@ -23,27 +23,27 @@ struct ReplayCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamOptions: UpstreamOptions
-    @OptionGroup var proxy: ProxyOptions
-    @OptionGroup(title: "Upstream connection") var forwarding: ForwardingOptions
-    @OptionGroup var replay: ReplayOptions
+    @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
+    @OptionGroup var replayFlags: ReplayFlags
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        var configuration = proxy.configuration(settings: settings)
-        forwarding.apply(to: &configuration, settings: settings, environment: upstreamOptions.env)
-        replay.apply(to: &configuration)
-        configuration.upstream = try upstreamOptions.resolve(settings: settings)
+        let configFile = try store.loadConfig()
+        var settings = proxyFlags.settings(from: configFile)
+        forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
+        replayFlags.apply(to: &settings)
+        settings.upstream = try upstreamFlags.resolve(configFile)
         let runner = ProxyRunner(
-            storePath: settings.databasePath,
-            cassette: store.cassetteName(environment: upstreamOptions.env),
+            storePath: configFile.databasePath,
+            cassette: store.cassetteName(environment: upstreamFlags.env),
             mode: .none,
-            proxy: configuration,
-            matchingRules: settings.explicitMatchingRules,
-            redactor: settings.redactor,
-            sequencePolicy: replay.sequence.policy,
+            settings: settings,
+            matchingRules: configFile.explicitMatchingRules,
+            redactor: configFile.redactor,
+            sequencePolicy: replayFlags.sequence.policy,
             modeName: "replay"
         )
-        try await runner.serveUntilSignalled(strict: replay.strict)
+        try await runner.serveUntilSignalled(strict: replayFlags.strict)
     }
 }

@@ -47,7 +47,7 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "The app configuration file (default: wellplate.json when present).")
     var config: String?
 
-    @OptionGroup(title: "TLS") var tls: TLSOptions
+    @OptionGroup(title: "TLS") var tls: TLSFlags
 
     func validate() throws {
         guard HTTPMethod(token: method) != nil else {

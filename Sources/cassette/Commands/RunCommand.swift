@@ -25,10 +25,10 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamOptions: UpstreamOptions
-    @OptionGroup var proxy: ProxyOptions
-    @OptionGroup(title: "Upstream connection") var forwarding: ForwardingOptions
-    @OptionGroup var replay: ReplayOptions
+    @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
+    @OptionGroup var replayFlags: ReplayFlags
 
     @Option(help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
     var mode: Mode = .replay
@@ -40,31 +40,31 @@ struct RunCommand: AsyncParsableCommand {
         if command.isEmpty {
             throw ValidationError("give the command to run after --, e.g. cassette run -- swift test")
         }
-        if mode != .replay && upstreamOptions.env == nil && upstreamOptions.upstream == nil {
+        if mode != .replay && upstreamFlags.env == nil && upstreamFlags.upstream == nil {
             throw ValidationError("--mode \(mode.rawValue) forwards requests: pass --env NAME or --upstream URL")
         }
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
-        var configuration = proxy.configuration(settings: settings)
-        forwarding.apply(to: &configuration, settings: settings, environment: upstreamOptions.env)
-        replay.apply(to: &configuration)
-        configuration.upstream = try upstreamOptions.resolve(settings: settings)
-        if proxy.port == nil { configuration.port = 0 }
+        let configFile = try store.loadConfig()
+        var settings = proxyFlags.settings(from: configFile)
+        forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
+        replayFlags.apply(to: &settings)
+        settings.upstream = try upstreamFlags.resolve(configFile)
+        if proxyFlags.port == nil { settings.port = 0 }
         let sessionMode: RecordMode = switch mode {
         case .replay: .none
         case .record: .all
         case .missing: .missing
         }
         let runner = ProxyRunner(
-            storePath: settings.databasePath,
-            cassette: store.cassetteName(environment: upstreamOptions.env),
+            storePath: configFile.databasePath,
+            cassette: store.cassetteName(environment: upstreamFlags.env),
             mode: sessionMode,
-            proxy: configuration,
-            matchingRules: settings.explicitMatchingRules,
-            redactor: settings.redactor,
-            sequencePolicy: replay.sequence.policy,
+            settings: settings,
+            matchingRules: configFile.explicitMatchingRules,
+            redactor: configFile.redactor,
+            sequencePolicy: replayFlags.sequence.policy,
             modeName: mode == .replay ? "replay" : "record",
             outputDescriptor: STDERR_FILENO
         )
@@ -79,7 +79,7 @@ struct RunCommand: AsyncParsableCommand {
         if status != 0 {
             throw ExitCode(status)
         }
-        if replay.strict && counters.missed > 0 {
+        if replayFlags.strict && counters.missed > 0 {
             throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
         }
     }

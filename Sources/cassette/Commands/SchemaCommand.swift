@@ -49,9 +49,9 @@ struct SchemaCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
+        let configFile = try store.loadConfig()
         let registry = try loadRegistry()
-        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette).load()
+        let recording = try await RecordingSource(path: configFile.databasePath, cassette: store.cassette).load()
         let schemas = EndpointSchemas(interactions: recording.interactions, registry: registry)
         if schemas.isEmpty {
             Terminal.printWarning("cassette \(recording.cassette) in \(recording.path) has no 2xx JSON responses, so there is no schema to export")

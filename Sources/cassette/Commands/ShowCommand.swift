@@ -66,9 +66,9 @@ struct ShowCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let settings = try store.loadConfig()
+        let configFile = try store.loadConfig()
         let target = try target()
-        let opened = try await store.openStore(settings, access: .readOnly)
+        let opened = try await store.openStore(configFile, access: .readOnly)
         let filter = store.cassette
         let outcome = try await opened.use { store throws(CassetteStoreError) -> Outcome in
             let summaries = try store.summaries(cassette: filter)
@@ -86,7 +86,7 @@ struct ShowCommand: AsyncParsableCommand {
                 return .found(try store.interactions(key: key, cassette: filter), recordingsPerKey: perKey)
             }
         }
-        let scope = KeyLookup.scope(path: settings.databasePath, cassette: filter)
+        let scope = KeyLookup.scope(path: configFile.databasePath, cassette: filter)
         switch outcome {
         case .noSuchID(let id):
             throw CLIError("no recording has id \(id) in \(scope); the ID column of `cassette list` shows the ids")

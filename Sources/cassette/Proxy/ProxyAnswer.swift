@@ -51,4 +51,9 @@ struct ProxyAnswer: Sendable {
         fields[.contentType] = "application/json; charset=utf-8"
         return ProxyAnswer(statusCode: status, headerFields: fields, body: Data((value.compactJSON + "\n").utf8), source: source)
     }
+
+    /// The proxy's own error: `{"error": code, "message": message}`, one shape for every failure.
+    static func error(_ status: Int, code: String, message: String, source: Source = .error) -> ProxyAnswer {
+        .json(status, ["error": .string(code), "message": .string(message)], source: source)
+    }
 }

@@ -6,13 +6,13 @@ import WellPlateNetworking
 /// Replays answer synchronously (no task hop, no SQLite); anything that may forward is async.
 struct ProxyResponder: Sendable {
     let session: CassetteSession
-    let configuration: ProxyConfiguration
+    let settings: ProxySettings
     /// Forwards misses when the miss policy asks for it; `nil` when no upstream is known.
     let upstreamDescription: String?
 
     /// Whether `answerNow` can settle every request without suspending.
     var answersSynchronously: Bool {
-        session.options.mode == .none && configuration.missPolicy == .error
+        session.options.mode == .none && settings.missPolicy == .error
     }
 
 
@@ -21,7 +21,7 @@ struct ProxyResponder: Sendable {
             if session.options.mode == .none {
                 do {
                     return replayed(try session.replay(request))
-                } catch is CassetteMiss where configuration.missPolicy == .passthrough {
+                } catch is CassetteMiss where settings.missPolicy == .passthrough {
                     return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough)
                 }
             }
@@ -38,7 +38,7 @@ struct ProxyResponder: Sendable {
     }
 
     private func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
-        ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map { configuration.replayDelay(recorded: $0.duration) } ?? .zero)
+        ProxyAnswer(exchange.response, source: .replayed, delay: exchange.interaction.map { settings.replayDelay(recorded: $0.duration) } ?? .zero)
     }
 
     func answer(for error: any Error) -> ProxyAnswer {
@@ -47,7 +47,7 @@ struct ProxyResponder: Sendable {
             let nearest: [JSONValue] = miss.nearest.map { difference in
                 ["key": .string(difference.recorded.rawValue), "differences": .array(difference.items.map { .string($0.description) })]
             }
-            return .json(configuration.missStatus, [
+            return .json(settings.missStatus, [
                 "error": "cassette_miss",
                 "message": .string(miss.description),
                 "key": .string(miss.key),
@@ -68,10 +68,12 @@ struct ProxyResponder: Sendable {
                 "upstream": .string(upstream),
                 "message": .string("\(upstream) failed: \(TLSHint.message(transport))"),
             ], source: .error)
+        case let request as ProxyRequestError:
+            return .error(request.status, code: request.code, message: request.message)
         case is CancellationError:
-            return .json(503, ["error": "shutting_down", "message": "the proxy is shutting down"], source: .error)
+            return .error(503, code: "shutting_down", message: "the proxy is shutting down")
         default:
-            return .json(500, ["error": "internal_error", "message": .string((error as? LocalizedError)?.errorDescription ?? String(describing: error))], source: .error)
+            return .error(500, code: "internal_error", message: (error as? LocalizedError)?.errorDescription ?? String(describing: error))
         }
     }
 }

@@ -9,7 +9,7 @@ struct ProxyRunner {
     var cassette: String
     /// The session's record mode; a replay that records its misses runs as `missing`.
     var mode: RecordMode
-    var proxy: ProxyConfiguration
+    var settings: ProxySettings
     var matchingRules: MatchingRules?
     var redactor: Redactor = .default
     var sequencePolicy: SequencePolicy = .repeatLast
@@ -26,22 +26,33 @@ struct ProxyRunner {
         let requestLog: RequestLog?
     }
 
+    /// Serves until SIGINT or SIGTERM, then stops gracefully; `strict` turns misses into status 1.
+    func serveUntilSignalled(strict: Bool = false) async throws {
+        let signals = SignalWaiter()
+        let running = try await start()
+        _ = await signals.next()
+        let counters = await stop(running)
+        if strict && counters.missed > 0 {
+            throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
+        }
+    }
+
     /// Opens everything and starts listening; the `listening on` line is printed once bound.
     func start() async throws -> Running {
-        let recording = mode != .none || proxy.missPolicy == .record
+        let recording = mode != .none || settings.missPolicy == .record
         let store: CassetteStore
         do {
             store = try await CassetteStore.open(path: storePath, access: recording ? .readWrite : .readOnly)
         } catch {
             throw CLIError(error.message)
         }
-        let sessionMode: RecordMode = proxy.missPolicy == .record && mode == .none ? .missing : mode
+        let sessionMode: RecordMode = settings.missPolicy == .record && mode == .none ? .missing : mode
         var upstream: CurlTransport?
-        if recording || proxy.missPolicy == .passthrough {
+        if recording || settings.missPolicy == .passthrough {
             var transportConfiguration = CurlTransport.Configuration()
-            transportConfiguration.maxResponseBodySize = proxy.maxBodySize
-            transportConfiguration.tls = proxy.tls
-            transportConfiguration.timeout = proxy.upstreamTimeout
+            transportConfiguration.maxResponseBodySize = settings.maxBodySize
+            transportConfiguration.tls = settings.tls
+            transportConfiguration.timeout = settings.upstreamTimeout
             do {
                 upstream = try CurlTransport(configuration: transportConfiguration)
             } catch where error.kind == .tls {
@@ -52,7 +63,7 @@ struct ProxyRunner {
         }
         let options = CassetteSession.Options(
             cassette: cassette, mode: sessionMode, matchingRules: matchingRules, redactor: redactor,
-            sequencePolicy: sequencePolicy, upstream: recording ? proxy.upstream : nil
+            sequencePolicy: sequencePolicy, upstream: recording ? settings.upstream : nil
         )
         let session: CassetteSession
         do {
@@ -62,20 +73,20 @@ struct ProxyRunner {
         }
         try await checkUsable(session: session, store: store, forwards: upstream != nil)
 
-        var configuration = proxy
-        if configuration.upstream == nil { configuration.upstream = session.recordedUpstream }
-        let requestLog = proxy.logRequests ? RequestLog(descriptor: outputDescriptor) : nil
-        let context = ProxyServerContext(session: session, configuration: configuration, modeName: modeName, requestLog: requestLog)
+        var served = settings
+        if served.upstream == nil { served.upstream = session.recordedUpstream }
+        let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor) : nil
+        let context = ProxyServerContext(session: session, settings: served, modeName: modeName, requestLog: requestLog)
         let server = try await ProxyServer.start(context: context)
         announce(server.address)
         return Running(server: server, session: session, store: store, requestLog: requestLog)
     }
 
     private func checkUsable(session: CassetteSession, store: CassetteStore, forwards: Bool) async throws {
-        if forwards && (proxy.upstream ?? session.recordedUpstream) == nil {
+        if forwards && (settings.upstream ?? session.recordedUpstream) == nil {
             throw CLIError.usage("no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
         }
-        guard mode == .none, proxy.missPolicy != .record, session.index.statistics.interactionCount == 0 else { return }
+        guard mode == .none, settings.missPolicy != .record, session.index.statistics.interactionCount == 0 else { return }
         let others = (try? await store.cassettes().map(\.name)) ?? []
         if others.isEmpty {
             throw CLIError("\(storePath) holds no recordings; record a session first with `cassette record`")
@@ -85,15 +96,15 @@ struct ProxyRunner {
 
     /// Whether forwarded requests skip certificate checks (warned about at start, in the summary and health).
     private var skipsVerification: Bool {
-        proxy.tls.insecure && (mode != .none || proxy.missPolicy != .error)
+        settings.tls.insecure && (mode != .none || settings.missPolicy != .error)
     }
 
     private func announce(_ address: String) {
         if skipsVerification {
             Terminal.printWarning(TLSHint.insecureWarning)
         }
-        if !Self.isLoopback(proxy.host) {
-            Terminal.printWarning("listening on \(proxy.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
+        if !Self.isLoopback(settings.host) {
+            Terminal.printWarning("listening on \(settings.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
         }
         let line = "listening on \(address)"
         if outputDescriptor == STDOUT_FILENO {

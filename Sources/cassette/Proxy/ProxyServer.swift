@@ -25,8 +25,8 @@ final class ProxyServer: Sendable {
     }
 
     static func start(context: ProxyServerContext) async throws -> ProxyServer {
-        let configuration = context.configuration
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, configuration.threads))
+        let settings = context.settings
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, settings.threads))
         do {
             return try await bind(context: context, group: group)
         } catch {
@@ -37,12 +37,12 @@ final class ProxyServer: Sendable {
                 try? await loop.submit {}.get()
             }
             try? await group.shutdownGracefully()
-            throw CLIError(BindFailure.describe(error, host: configuration.host, port: configuration.port))
+            throw CLIError(BindFailure.describe(error, host: settings.host, port: settings.port))
         }
     }
 
     private static func bind(context: ProxyServerContext, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
-        let configuration = context.configuration
+        let settings = context.settings
         let quiescing = ServerQuiescingHelper(group: group)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
@@ -61,9 +61,9 @@ final class ProxyServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(ProxyHandler(server: context))
                 }
             }
-        let channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
-        let port = channel.localAddress?.port ?? configuration.port
-        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()
+        let port = channel.localAddress?.port ?? settings.port
+        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
         return ProxyServer(context: context, group: group, quiescing: quiescing, channel: channel, address: "http://\(host):\(port)")
     }
 

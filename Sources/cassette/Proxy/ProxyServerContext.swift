@@ -5,7 +5,7 @@ import WellPlateNetworking
 
 /// What every connection of one proxy shares.
 final class ProxyServerContext: Sendable {
-    let configuration: ProxyConfiguration
+    let settings: ProxySettings
     let responder: ProxyResponder
     let requestBuilder: ProxyRequestBuilder
     let endpoints: ProxyEndpoints
@@ -17,13 +17,13 @@ final class ProxyServerContext: Sendable {
     let answersSynchronously: Bool
     private let redactor: Redactor
 
-    init(session: CassetteSession, configuration: ProxyConfiguration, modeName: String, requestLog: RequestLog?) {
-        self.configuration = configuration
-        let upstream = configuration.upstream ?? session.recordedUpstream
-        responder = ProxyResponder(session: session, configuration: configuration, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
+    init(session: CassetteSession, settings: ProxySettings, modeName: String, requestLog: RequestLog?) {
+        self.settings = settings
+        let upstream = settings.upstream ?? session.recordedUpstream
+        responder = ProxyResponder(session: session, settings: settings, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
         requestBuilder = ProxyRequestBuilder(upstream: upstream)
-        let forwards = session.options.mode != .none || configuration.missPolicy != .error
-        endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: configuration.tls.insecure && forwards)
+        let forwards = session.options.mode != .none || settings.missPolicy != .error
+        endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && forwards)
         self.requestLog = requestLog
         self.session = session
         answersSynchronously = responder.answersSynchronously

@@ -61,7 +61,7 @@ struct RecordingSource: Sendable {
             return .failure(.usage("\(path) has no recordings in a cassette named '\(requested)' (\(known)); check the \(flag) name"))
         }
         if names.count == 1 { return .success(names[0]) }
-        if names.contains(ProxyConfig.defaultCassetteName) { return .success(ProxyConfig.defaultCassetteName) }
+        if names.contains(CassetteConfigFile.defaultCassetteName) { return .success(CassetteConfigFile.defaultCassetteName) }
         if names.isEmpty {
             return .failure(.usage("\(path) has no recordings; record a session first (`cassette record`) or pass --db with the right path"))
         }

@@ -70,16 +70,19 @@ public final class CassetteSession: Sendable {
     public let index: ReplayIndex
     /// The upstream the cassette was recorded from, as saved with it.
     public let recordedUpstream: URL?
-    private let upstream: (any HTTPTransport)?
+    // Internal rather than private: the extensions in CassetteSession+*.swift use them.
+    let upstream: (any HTTPTransport)?
     /// Rows that existed when the session began; `all` mode replaces only those.
-    private let rowsBeforeSession: Int64
-    private let overwritten = Mutex<Set<String>>([])
+    let rowsBeforeSession: Int64
+    /// Keys `all` mode has replaced in this session: their earlier recordings are gone.
+    let overwritten = Mutex<Set<String>>([])
     // Atomics rather than a lock: every replayed request counts, from several event loops at once.
-    private let replayedCount = Atomic(0)
-    private let recordedCount = Atomic(0)
-    private let passthroughCount = Atomic(0)
-    private let missedCount = Atomic(0)
-    private let parsedKeys = Mutex<[RequestKey]?>(nil)
+    let replayedCount = Atomic(0)
+    let recordedCount = Atomic(0)
+    let passthroughCount = Atomic(0)
+    let missedCount = Atomic(0)
+    /// The index's keys parsed for explaining misses; reset when a recording adds one.
+    let parsedKeys = Mutex<[RequestKey]?>(nil)
 
     private init(store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, recordedUpstream: URL?, upstream: (any HTTPTransport)?, rowsBeforeSession: Int64) {
         self.store = store
@@ -127,199 +130,5 @@ public final class CassetteSession: Sendable {
             passthrough: passthroughCount.load(ordering: .relaxed),
             missed: missedCount.load(ordering: .relaxed)
         )
-    }
-
-    // MARK: Answering
-
-    /// Answers one request according to the record mode. The caller gets the live response when it
-    /// was forwarded, the stored (redacted) one when it was replayed.
-    public func respond(to request: TransportRequest) async throws -> Exchange {
-        let redacted = redact(request)
-        let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
-        switch options.mode {
-        case .none:
-            return try replay(key: key)
-        case .once:
-            if index.contains(key.rawValue) { return try replay(key: key) }
-            return try await record(request, redacted: redacted, key: key)
-        case .missing:
-            if index.hasUnservedRecording(for: key.rawValue) { return try replay(key: key) }
-            return try await record(request, redacted: redacted, key: key)
-        case .all:
-            return try await record(request, redacted: redacted, key: key)
-        }
-    }
-
-    /// Answers from the cassette only, whatever the mode.
-    public func replay(_ request: TransportRequest) throws -> Exchange {
-        let redacted = redact(request)
-        return try replay(key: RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules))
-    }
-
-    /// Forwards without recording (a replay miss the user chose to let through).
-    public func passthrough(_ request: TransportRequest) async throws -> Exchange {
-        let upstream = try requireUpstream()
-        let response = try await upstream.send(request)
-        passthroughCount.add(1, ordering: .relaxed)
-        let redacted = redact(request)
-        let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
-        return Exchange(response: response, outcome: .passthrough, key: key, interaction: nil)
-    }
-
-    /// The key a request gets in this session (after redaction), for logs and explanations.
-    public func key(for request: TransportRequest) -> RequestKey {
-        let redacted = redact(request)
-        return RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
-    }
-
-    /// The replay hot path for a server that holds the request target (`/path?query`) rather
-    /// than a URL: redaction and key computation work on the target text, nothing is parsed twice
-    /// and no response copy is made. Throws `CassetteMiss` like `replay(_:)`.
-    public func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?) throws -> Interaction {
-        let redactor = options.redactor
-        var fields = HTTPFields()
-        var redactedBody = body
-        if let body, method.carriesBody {
-            if let contentType { fields[.contentType] = contentType }
-            redactedBody = redactor.redact(body: body, contentType: contentType)
-        }
-        let key = RequestKey(method: method, target: redactor.redact(target: target), headerFields: fields, body: redactedBody, rules: matchingRules)
-        return try lookup(key: key)
-    }
-
-    /// The key `replayInteraction(method:target:contentType:body:)` would look up, for callers
-    /// that cache it per target.
-    public func keyText(method: HTTPMethod, target: String) -> String {
-        RequestKey(method: method, target: options.redactor.redact(target: target), rules: matchingRules).rawValue
-    }
-
-    /// Replays by a key from `keyText(method:target:)`; a miss is explained like any other.
-    public func replayInteraction(keyText: String) throws -> Interaction {
-        try replay(keyText: keyText) { $0 }
-    }
-
-    /// The row id of the recording `replayInteraction(keyText:)` would return, without copying
-    /// the recording: for the replay proxy's hot path, which holds its prepared answers by row id.
-    public func replayRecordingID(keyText: String) throws -> Int64? {
-        try replay(keyText: keyText) { $0.id }
-    }
-
-    /// `replayRecordingID(keyText:)` by the key's slot in the index (`index.slot(for:)`), which a
-    /// caller keeps to skip hashing the key; `keyText` only explains an exhausted sequence.
-    public func replayRecordingID(slot: ReplayIndex.Slot, keyText: String) throws -> Int64? {
-        try resolve(index.next(at: slot) { $0.id }) { Self.parsedKey(keyText) }
-    }
-
-    private func replay<Value: Sendable>(keyText: String, read: (Interaction) -> Value) throws -> Value {
-        try resolve(index.next(for: keyText, read: read)) { Self.parsedKey(keyText) }
-    }
-
-    private static func parsedKey(_ keyText: String) -> RequestKey {
-        // Key text this session produced always parses back.
-        RequestKey(rawValue: keyText) ?? RequestKey(method: .get, target: "/")
-    }
-
-    private func replay(key: RequestKey) throws -> Exchange {
-        let interaction = try lookup(key: key)
-        return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
-    }
-
-    private func lookup(key: RequestKey) throws -> Interaction {
-        try resolve(index.next(for: key.rawValue)) { key }
-    }
-
-    private func resolve<Value>(_ lookup: ReplayIndex.Selection<Value>, key: () -> RequestKey) throws -> Value {
-        switch lookup {
-        case .hit(let value, _):
-            replayedCount.add(1, ordering: .relaxed)
-            return value
-        case .exhausted(let count):
-            missedCount.add(1, ordering: .relaxed)
-            throw miss(for: key(), exhaustedAfter: count)
-        case .miss:
-            missedCount.add(1, ordering: .relaxed)
-            throw miss(for: key(), exhaustedAfter: nil)
-        }
-    }
-
-    private func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey) async throws -> Exchange {
-        let upstream = try requireUpstream()
-        let recordedAt = Date()
-        let response = try await upstream.send(request)
-        let contentType = response.headerFields[.contentType]
-        // A server may repeat a credential it was sent (an echo, an error quoting the request).
-        let secrets = options.redactor.secretValues(url: request.url, headerFields: request.headerFields, body: request.body)
-        // Redaction can change the body's length; Content-Length must describe the stored body.
-        let storedBody = options.redactor.scrub(options.redactor.redact(body: response.body, contentType: contentType), secrets: secrets)
-        let storedHeaders = Interaction.storedResponseHeaders(response.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
-        let interaction = Interaction(
-            cassette: options.cassette,
-            method: request.method,
-            url: redacted.url.absoluteString,
-            key: key.rawValue,
-            requestHeaders: redacted.headerFields,
-            requestBody: redacted.body,
-            statusCode: response.statusCode,
-            responseHeaders: options.redactor.scrub(options.redactor.redact(headers: storedHeaders), secrets: secrets),
-            responseBody: storedBody,
-            contentEncoding: response.decodedContentEncoding,
-            recordedAt: recordedAt,
-            duration: response.duration
-        )
-        let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
-        let stored: Interaction
-        do {
-            stored = try await store.record(interaction, replacingRowsUpTo: options.mode == .all ? rowsBeforeSession : nil)
-        } catch {
-            throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
-        }
-        if replacing {
-            index.replaceServed(stored)
-        } else {
-            index.appendServed(stored)
-        }
-        parsedKeys.withLock { $0 = nil }
-        recordedCount.add(1, ordering: .relaxed)
-        return Exchange(response: response, outcome: .recorded, key: key, interaction: stored)
-    }
-
-    private func requireUpstream() throws -> any HTTPTransport {
-        guard let upstream else {
-            throw TransportError(.invalidRequest, "cassette \"\(options.cassette)\" was opened without an upstream, so it cannot forward requests")
-        }
-        return upstream
-    }
-
-    // MARK: Redaction and keys
-
-    private func redact(_ request: TransportRequest) -> TransportRequest {
-        let redactor = options.redactor
-        var redacted = request
-        redacted.url = redactor.redactedURL(request.url)
-        redacted.headerFields = redactor.redact(headers: request.headerFields)
-        if let body = request.body {
-            redacted.body = redactor.redact(body: body, contentType: request.headerFields[.contentType])
-        }
-        return redacted
-    }
-
-    static func key(for interaction: Interaction, rules: MatchingRules) -> RequestKey {
-        RequestKey(method: interaction.method, target: interaction.url, headerFields: interaction.requestHeaders, body: interaction.requestBody, rules: rules)
-    }
-
-    /// Builds the miss error with the nearest recordings; recomputes their keys from the stored
-    /// requests so body differences can be named, not only noticed.
-    private func miss(for key: RequestKey, exhaustedAfter: Int?) -> CassetteMiss {
-        let candidates = parsedKeys.withLock { cached -> [RequestKey] in
-            if let cached { return cached }
-            let parsed = index.keys.compactMap { RequestKey(rawValue: $0) }
-            cached = parsed
-            return parsed
-        }
-        let nearest = exhaustedAfter != nil ? [] : RequestKey.nearest(to: key, among: candidates).map { difference -> KeyDifference in
-            guard difference.recorded.bodyFingerprint != nil, let stored = index.peek(difference.recorded.rawValue) else { return difference }
-            return KeyDifference(request: key, recorded: Self.key(for: stored, rules: matchingRules))
-        }
-        return CassetteMiss(method: key.method, key: key.rawValue, cassette: options.cassette, storePath: store.path, nearest: nearest, exhaustedAfter: exhaustedAfter)
     }
 }

@@ -102,3 +102,11 @@ extension Interaction {
         return result
     }
 }
+
+extension RequestKey {
+    /// The key of a stored request, recomputed with `rules`: how the store rekeys a cassette and
+    /// how a miss explains the body of a near recording.
+    init(recording interaction: Interaction, rules: MatchingRules) {
+        self.init(method: interaction.method, target: interaction.url, headerFields: interaction.requestHeaders, body: interaction.requestBody, rules: rules)
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import WellPlateNetworking
 
-extension ProxyConfig {
+extension CassetteConfigFile {
     static let fileKeys = [
         "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies",
         "redact", "host", "port", "upstreamTimeout",
@@ -164,7 +164,7 @@ struct ConfigReader {
         default: nil
         }
         guard let number, range.contains(number) else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a number of seconds from \(ProxyConfig.plain(range.lowerBound)) to \(ProxyConfig.plain(range.upperBound))", accepted: "a number such as 30 or 0.5")
+            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a number of seconds from \(CassetteConfigFile.plain(range.lowerBound)) to \(CassetteConfigFile.plain(range.upperBound))", accepted: "a number such as 30 or 0.5")
         }
         return .milliseconds(Int64((number * 1000).rounded()))
     }

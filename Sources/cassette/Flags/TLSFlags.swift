@@ -4,7 +4,7 @@ import WellPlateNetworking
 
 /// `--cacert`, `--cert`, `--key`, `--insecure`: how HTTPS upstreams are verified, for every
 /// command that forwards requests. They override the environment's `"tls"` in cassette.json.
-struct TLSOptions: ParsableArguments {
+struct TLSFlags: ParsableArguments {
     @Option(help: ArgumentHelp("A PEM file of CA certificates trusted in addition to the system's, for an upstream behind a private or corporate CA.", valueName: "file"))
     var cacert: String?
 
@@ -24,8 +24,8 @@ struct TLSOptions: ParsableArguments {
     }
 
     /// The environment's settings from the configuration file, with the flags on top.
-    func configuration(settings: ProxyConfig, environment: String?) -> TLSConfiguration {
-        let fromFile = environment.flatMap { settings.environmentTLS[$0] } ?? TLSConfiguration()
+    func configuration(configFile: CassetteConfigFile, environment: String?) -> TLSConfiguration {
+        let fromFile = environment.flatMap { configFile.environmentTLS[$0] } ?? TLSConfiguration()
         return fromFile.overriding(flags)
     }
 

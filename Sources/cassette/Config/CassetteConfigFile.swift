@@ -1,8 +1,9 @@
 import Foundation
 import WellPlateNetworking
 
-/// The settings every `cassette` command shares: built-in defaults, then the configuration file,
-/// then command-line flags (which commands apply to the loaded value).
+/// The configuration file (`cassette.json`) every `cassette` command reads: built-in defaults, then
+/// the file; command-line flags are applied to the loaded value by the commands (`StoreOptions`,
+/// `ProxyFlags`). Not the proxy's server settings (`ProxySettings`).
 ///
 /// The file is `--config PATH` (which must exist), else `cassette.json` in the working directory
 /// when present. Every key is optional; unknown keys and wrong types are errors naming the file and
@@ -27,7 +28,7 @@ import WellPlateNetworking
 ///
 /// A relative `database` path is resolved against the directory of the file that names it, so
 /// `--config project/cassette.json` finds `project/cassettes.db` from anywhere.
-struct ProxyConfig: Sendable, Equatable {
+struct CassetteConfigFile: Sendable, Equatable {
     static let defaultFileName = "cassette.json"
     static let defaultHost = "127.0.0.1"
     static let defaultPort = 8080
@@ -81,7 +82,7 @@ struct ProxyConfig: Sendable, Equatable {
 
     /// Reads the configuration file: `explicitPath` (which must exist), else `cassette.json` in the
     /// working directory if there is one, else the defaults.
-    static func load(explicitPath: String?) throws(CLIError) -> ProxyConfig {
+    static func load(explicitPath: String?) throws(CLIError) -> CassetteConfigFile {
         let path: String
         if let explicitPath {
             guard FileManager.default.fileExists(atPath: explicitPath) else {
@@ -91,7 +92,7 @@ struct ProxyConfig: Sendable, Equatable {
         } else if FileManager.default.fileExists(atPath: defaultFileName) {
             path = defaultFileName
         } else {
-            return ProxyConfig()
+            return CassetteConfigFile()
         }
         let data: Data
         do {
@@ -100,7 +101,7 @@ struct ProxyConfig: Sendable, Equatable {
             throw CLIError.usage("cannot read the configuration file \(path) (\(error.localizedDescription)); check its permissions")
         }
         do {
-            return try ProxyConfig(parsing: data, source: path)
+            return try CassetteConfigFile(parsing: data, source: path)
         } catch {
             throw CLIError.usage(error.description)
         }

@@ -5,7 +5,7 @@ import WellPlateNetworking
 /// `cassette.json`, as every command reads it, checked through `cassette config --json` (which
 /// prints the settings commands would use) and through the store commands.
 @Suite("cassette.json configuration")
-final class ProxyConfigTests {
+final class CassetteConfigFileTests {
     let workspace: CLIWorkspace
 
     init() throws {

@@ -2,8 +2,9 @@ import Foundation
 import NIOCore
 import WellPlateNetworking
 
-/// Everything the proxy needs to serve, decided by the command that starts it.
-struct ProxyConfiguration: Sendable {
+/// Everything the proxy server needs to serve: the configuration file's values with the command's
+/// flags applied (`ProxyFlags.settings(from:)`, `ReplayFlags.apply(to:)`).
+struct ProxySettings: Sendable {
     /// What a replay does when no recording matches.
     enum MissPolicy: String, Sendable, CaseIterable {
         /// Answer with an error status and an explanation.
@@ -40,7 +41,7 @@ struct ProxyConfiguration: Sendable {
     /// Event-loop threads; one per core by default.
     var threads: Int = System.coreCount
 
-    /// The replay latency the configuration asks for, given a recording's duration.
+    /// The replay latency these settings ask for, given a recording's duration.
     func replayDelay(recorded: Duration) -> Duration {
         switch latency {
         case .none: .zero

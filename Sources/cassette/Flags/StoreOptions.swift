@@ -23,24 +23,24 @@ struct StoreOptions: ParsableArguments {
         if cassette?.isEmpty == true { throw ValidationError("--cassette needs a cassette name") }
     }
 
-    /// The configuration file's settings with `--db` applied.
-    func loadConfig() throws(CLIError) -> ProxyConfig {
-        var settings = try ProxyConfig.load(explicitPath: config)
-        if let db { settings.databasePath = db }
-        return settings
+    /// The configuration file with `--db` applied.
+    func loadConfig() throws(CLIError) -> CassetteConfigFile {
+        var configFile = try CassetteConfigFile.load(explicitPath: config)
+        if let db { configFile.databasePath = db }
+        return configFile
     }
 
     /// The cassette a recording or replaying command uses: `--cassette`, else the environment
     /// given with `--env`, else `dev`.
     func cassetteName(environment: String?) -> String {
-        cassette ?? environment ?? ProxyConfig.defaultCassetteName
+        cassette ?? environment ?? CassetteConfigFile.defaultCassetteName
     }
 
-    /// Opens the store named by the settings. Every store failure becomes a one-line error.
+    /// Opens the store named by the configuration file (or --db). Every store failure becomes a one-line error.
     /// For writing, a missing file is created only with `creatingIfMissing` (recording); deleting
     /// from a file that is not there is a mistake, not a reason to create an empty store.
-    func openStore(_ settings: ProxyConfig, access: CassetteStore.Access, creatingIfMissing: Bool = false) async throws(CLIError) -> CassetteStore {
-        let path = settings.databasePath
+    func openStore(_ configFile: CassetteConfigFile, access: CassetteStore.Access, creatingIfMissing: Bool = false) async throws(CLIError) -> CassetteStore {
+        let path = configFile.databasePath
         if access == .readWrite && !creatingIfMissing && !FileManager.default.fileExists(atPath: path) {
             throw CLIError("\(path) does not exist; record a session first (`cassette record`) or pass --db with the right path")
         }

@@ -1,0 +1,107 @@
+import Foundation
+import HTTPTypes
+
+/// Answering whole requests: the record mode decides between the recording and the upstream.
+extension CassetteSession {
+    /// Answers one request according to the record mode. The caller gets the live response when it
+    /// was forwarded, the stored (redacted) one when it was replayed.
+    public func respond(to request: TransportRequest) async throws -> Exchange {
+        let (redacted, key) = redactedWithKey(request)
+        switch options.mode {
+        case .none:
+            return try replay(key: key)
+        case .once:
+            if index.contains(key.rawValue) { return try replay(key: key) }
+            return try await record(request, redacted: redacted, key: key)
+        case .missing:
+            if index.hasUnservedRecording(for: key.rawValue) { return try replay(key: key) }
+            return try await record(request, redacted: redacted, key: key)
+        case .all:
+            return try await record(request, redacted: redacted, key: key)
+        }
+    }
+
+    /// Answers from the cassette only, whatever the mode.
+    public func replay(_ request: TransportRequest) throws -> Exchange {
+        try replay(key: key(for: request))
+    }
+
+    /// Forwards without recording (a replay miss the user chose to let through).
+    public func passthrough(_ request: TransportRequest) async throws -> Exchange {
+        let upstream = try requireUpstream()
+        let response = try await upstream.send(request)
+        passthroughCount.add(1, ordering: .relaxed)
+        return Exchange(response: response, outcome: .passthrough, key: key(for: request), interaction: nil)
+    }
+
+    /// The key a request gets in this session (after redaction), for logs and explanations.
+    public func key(for request: TransportRequest) -> RequestKey {
+        redactedWithKey(request).key
+    }
+
+    /// The request as it would be stored, and its key: the one place a whole request is keyed.
+    private func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey) {
+        let redactor = options.redactor
+        var redacted = request
+        redacted.url = redactor.redactedURL(request.url)
+        redacted.headerFields = redactor.redact(headers: request.headerFields)
+        if let body = request.body {
+            redacted.body = redactor.redact(body: body, contentType: request.headerFields[.contentType])
+        }
+        let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
+        return (redacted, key)
+    }
+
+    private func replay(key: RequestKey) throws -> Exchange {
+        let interaction = try lookup(key: key)
+        return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
+    }
+
+    private func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey) async throws -> Exchange {
+        let upstream = try requireUpstream()
+        let recordedAt = Date()
+        let response = try await upstream.send(request)
+        let contentType = response.headerFields[.contentType]
+        // A server may repeat a credential it was sent (an echo, an error quoting the request).
+        let secrets = options.redactor.secretValues(url: request.url, headerFields: request.headerFields, body: request.body)
+        // Redaction can change the body's length; Content-Length must describe the stored body.
+        let storedBody = options.redactor.scrub(options.redactor.redact(body: response.body, contentType: contentType), secrets: secrets)
+        let storedHeaders = Interaction.storedResponseHeaders(response.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
+        let interaction = Interaction(
+            cassette: options.cassette,
+            method: request.method,
+            url: redacted.url.absoluteString,
+            key: key.rawValue,
+            requestHeaders: redacted.headerFields,
+            requestBody: redacted.body,
+            statusCode: response.statusCode,
+            responseHeaders: options.redactor.scrub(options.redactor.redact(headers: storedHeaders), secrets: secrets),
+            responseBody: storedBody,
+            contentEncoding: response.decodedContentEncoding,
+            recordedAt: recordedAt,
+            duration: response.duration
+        )
+        let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
+        let stored: Interaction
+        do {
+            stored = try await store.record(interaction, replacingRowsUpTo: options.mode == .all ? rowsBeforeSession : nil)
+        } catch {
+            throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
+        }
+        if replacing {
+            index.replaceServed(stored)
+        } else {
+            index.appendServed(stored)
+        }
+        parsedKeys.withLock { $0 = nil }
+        recordedCount.add(1, ordering: .relaxed)
+        return Exchange(response: response, outcome: .recorded, key: key, interaction: stored)
+    }
+
+    func requireUpstream() throws -> any HTTPTransport {
+        guard let upstream else {
+            throw TransportError(.invalidRequest, "cassette \"\(options.cassette)\" was opened without an upstream, so it cannot forward requests")
+        }
+        return upstream
+    }
+}

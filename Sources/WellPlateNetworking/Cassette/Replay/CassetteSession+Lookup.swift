@@ -1,0 +1,74 @@
+import Foundation
+import HTTPTypes
+
+/// The replay hot path for a server that holds the request target (`/path?query`) rather than a
+/// URL, and the index lookups every replay ends in.
+extension CassetteSession {
+    /// Redaction and key computation work on the target text, nothing is parsed twice and no
+    /// response copy is made. Throws `CassetteMiss` like `replay(_:)`.
+    public func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?) throws -> Interaction {
+        try lookup(key: key(method: method, target: target, contentType: contentType, body: body))
+    }
+
+    /// The key `replayInteraction(method:target:contentType:body:)` would look up for a request
+    /// without a body, for callers that cache it per target.
+    public func keyText(method: HTTPMethod, target: String) -> String {
+        key(method: method, target: target, contentType: nil, body: nil).rawValue
+    }
+
+    /// The one place a request given by its target is keyed.
+    private func key(method: HTTPMethod, target: String, contentType: String?, body: Data?) -> RequestKey {
+        let redactor = options.redactor
+        var fields = HTTPFields()
+        var redactedBody = body
+        if let body, method.carriesBody {
+            if let contentType { fields[.contentType] = contentType }
+            redactedBody = redactor.redact(body: body, contentType: contentType)
+        }
+        return RequestKey(method: method, target: redactor.redact(target: target), headerFields: fields, body: redactedBody, rules: matchingRules)
+    }
+
+    /// Replays by a key from `keyText(method:target:)`; a miss is explained like any other.
+    public func replayInteraction(keyText: String) throws -> Interaction {
+        try replay(keyText: keyText) { $0 }
+    }
+
+    /// The row id of the recording `replayInteraction(keyText:)` would return, without copying
+    /// the recording: for the replay proxy's hot path, which holds its prepared answers by row id.
+    public func replayRecordingID(keyText: String) throws -> Int64? {
+        try replay(keyText: keyText) { $0.id }
+    }
+
+    /// `replayRecordingID(keyText:)` by the key's slot in the index (`index.slot(for:)`), which a
+    /// caller keeps to skip hashing the key; `keyText` only explains an exhausted sequence.
+    public func replayRecordingID(slot: ReplayIndex.Slot, keyText: String) throws -> Int64? {
+        try resolve(index.next(at: slot) { $0.id }) { Self.parsedKey(keyText) }
+    }
+
+    private func replay<Value: Sendable>(keyText: String, read: (Interaction) -> Value) throws -> Value {
+        try resolve(index.next(for: keyText, read: read)) { Self.parsedKey(keyText) }
+    }
+
+    private static func parsedKey(_ keyText: String) -> RequestKey {
+        // Key text this session produced always parses back.
+        RequestKey(rawValue: keyText) ?? RequestKey(method: .get, target: "/")
+    }
+
+    func lookup(key: RequestKey) throws -> Interaction {
+        try resolve(index.next(for: key.rawValue)) { key }
+    }
+
+    private func resolve<Value>(_ lookup: ReplayIndex.Selection<Value>, key: () -> RequestKey) throws -> Value {
+        switch lookup {
+        case .hit(let value, _):
+            replayedCount.add(1, ordering: .relaxed)
+            return value
+        case .exhausted(let count):
+            missedCount.add(1, ordering: .relaxed)
+            throw miss(for: key(), exhaustedAfter: count)
+        case .miss:
+            missedCount.add(1, ordering: .relaxed)
+            throw miss(for: key(), exhaustedAfter: nil)
+        }
+    }
+}

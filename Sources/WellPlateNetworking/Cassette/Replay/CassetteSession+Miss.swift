@@ -1,0 +1,20 @@
+import Foundation
+
+/// Explaining a request the cassette cannot answer.
+extension CassetteSession {
+    /// Builds the miss error with the nearest recordings; recomputes their keys from the stored
+    /// requests so body differences can be named, not only noticed.
+    func miss(for key: RequestKey, exhaustedAfter: Int?) -> CassetteMiss {
+        let candidates = parsedKeys.withLock { cached -> [RequestKey] in
+            if let cached { return cached }
+            let parsed = index.keys.compactMap { RequestKey(rawValue: $0) }
+            cached = parsed
+            return parsed
+        }
+        let nearest = exhaustedAfter != nil ? [] : RequestKey.nearest(to: key, among: candidates).map { difference -> KeyDifference in
+            guard difference.recorded.bodyFingerprint != nil, let stored = index.peek(difference.recorded.rawValue) else { return difference }
+            return KeyDifference(request: key, recorded: RequestKey(recording: stored, rules: matchingRules))
+        }
+        return CassetteMiss(method: key.method, key: key.rawValue, cassette: options.cassette, storePath: store.path, nearest: nearest, exhaustedAfter: exhaustedAfter)
+    }
+}

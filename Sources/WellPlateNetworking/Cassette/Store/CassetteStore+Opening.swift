@@ -1,0 +1,62 @@
+import Foundation
+
+/// Vetting a file before use, and migrating it: what `open` refuses and why.
+extension CassetteStore {
+    static func openConnection(path: String, access: Access, busyTimeout: Duration) throws(CassetteStoreError) -> SQLiteConnection {
+        let writing = access == .readWrite
+        if !writing && !FileManager.default.fileExists(atPath: path) {
+            throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first (`cassette record`) or pass --db with the right path")
+        }
+        if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0, !writing {
+            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is empty, not a cassette store; record into it first or pass the right --db")
+        }
+        do {
+            if writing && FileManager.default.fileExists(atPath: path) {
+                // Vetted without write access first: a writable connection switches the file to WAL
+                // journaling, which would rewrite another application's database or a newer store.
+                let probe = try SQLiteConnection(path: path, mode: .readOnly, busyTimeout: busyTimeout)
+                _ = try refuseForeignOrNewer(probe, path: path)
+                try probe.close()
+            }
+            let connection = try SQLiteConnection(path: path, mode: writing ? .readWriteCreate : .readOnly, busyTimeout: busyTimeout)
+            if writing && connection.isReadOnly {
+                throw CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable or pass another --db")
+            }
+            let (version, tables) = try refuseForeignOrNewer(connection, path: path)
+            // Memory-mapped reads skip a copy per page: loading a large cassette is mostly reading.
+            try connection.execute("PRAGMA mmap_size = 1073741824")
+            if writing {
+                do {
+                    try CassetteSchema.migrator.migrate(connection)
+                } catch let error as SQLiteSchemaTooNewError {
+                    throw CassetteStoreError(.schemaTooNew, path: path, message: error.description)
+                }
+            } else if version < CassetteSchema.migrator.latestVersion {
+                throw CassetteStoreError(.notACassetteStore, path: path, message: tables.isEmpty
+                    ? "\(path) is an empty SQLite database, not a cassette store; record into it first"
+                    : "\(path) was written by an older cassette (schema \(version)); open it once with `cassette record` to upgrade it")
+            }
+            return connection
+        } catch let error as SQLiteError {
+            throw CassetteStoreError.from(error, path: path, writing: writing)
+        } catch let error as CassetteStoreError {
+            throw error
+        } catch {
+            throw CassetteStoreError(.io, path: path, message: "\(path): \(error)")
+        }
+    }
+
+    /// Refuses another application's database and a store written by a newer build; returns the
+    /// file's schema version and tables otherwise.
+    private static func refuseForeignOrNewer(_ connection: SQLiteConnection, path: String) throws -> (version: Int, tables: Set<String>) {
+        let version = try connection.userVersion
+        let tables = Set(try connection.tableNames())
+        if version == 0 && !tables.isEmpty && !CassetteSchema.tables.isSubset(of: tables) {
+            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is an SQLite database of another application (tables: \(tables.sorted().joined(separator: ", "))); pass a different --db")
+        }
+        if version > CassetteSchema.migrator.latestVersion {
+            throw CassetteStoreError(.schemaTooNew, path: path, message: SQLiteSchemaTooNewError(path: path, fileVersion: version, supportedVersion: CassetteSchema.migrator.latestVersion, applicationName: "cassette").description)
+        }
+        return (version, tables)
+    }
+}

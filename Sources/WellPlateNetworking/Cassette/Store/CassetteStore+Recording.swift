@@ -1,0 +1,72 @@
+import Foundation
+
+/// Writing recordings: every call commits its own transaction before it returns.
+extension CassetteStore {
+    /// Commits one interaction in its own transaction and returns it with its id and sequence.
+    /// The sequence is the next free position for its key, decided under the write lock, so
+    /// concurrent recorders (even other processes) never collide. `replacingRowsUpTo` first deletes
+    /// the recordings of the key with that row id or lower: record mode `all` replaces what existed
+    /// before its session without touching what the session itself recorded concurrently.
+    @discardableResult
+    public func record(_ interaction: Interaction, replacingRowsUpTo lastReplacedRow: Int64? = nil) throws(CassetteStoreError) -> Interaction {
+        try writing { connection in
+            var stored = interaction
+            try connection.transaction {
+                if let lastReplacedRow {
+                    try connection.cachedStatement("DELETE FROM interactions WHERE cassette = ? AND request_key = ? AND id <= ?")
+                        .run(interaction.cassette, interaction.key, lastReplacedRow)
+                }
+                stored = try Self.insert(interaction, into: connection)
+            }
+            return stored
+        }
+    }
+
+    /// Stores many interactions in one transaction (imports, generated stores); each gets the next
+    /// free sequence position of its key, in the order given. All or nothing.
+    public func record(batch interactions: [Interaction]) throws(CassetteStoreError) {
+        try writing { connection in
+            try connection.transaction {
+                for interaction in interactions {
+                    try Self.insert(interaction, into: connection)
+                }
+            }
+        }
+    }
+
+    /// Remembers where a cassette was recorded from and with which matching rules, so replay
+    /// computes keys exactly as recording did.
+    public func saveCassette(_ info: CassetteInfo) throws(CassetteStoreError) {
+        try writing { connection in
+            let rules = try info.storedRules
+            try connection.cachedStatement("""
+                INSERT INTO cassettes (name, upstream, matching_rules, created_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (name) DO UPDATE SET upstream = excluded.upstream, matching_rules = excluded.matching_rules
+                """).run(info.name, info.upstream, rules, info.createdAt.timeIntervalSince1970)
+        }
+    }
+
+    /// Inserts one row at the next sequence position of its key; the caller holds a transaction.
+    @discardableResult
+    private static func insert(_ interaction: Interaction, into connection: SQLiteConnection) throws -> Interaction {
+        var stored = interaction
+        let next = try connection.cachedStatement("SELECT coalesce(max(sequence) + 1, 0) FROM interactions WHERE cassette = ? AND request_key = ?")
+        next.reset()
+        try next.bind(interaction.cassette, interaction.key)
+        stored.sequence = try next.step() ? next.int(at: 0) : 0
+        next.reset()
+        let insert = try connection.cachedStatement("""
+            INSERT INTO interactions (cassette, method, url, request_key, sequence, request_headers, request_body,
+                status, response_headers, response_body, content_encoding, recorded_at, duration_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insert.run(
+            stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
+            HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
+            HeaderLines.encode(stored.responseHeaders), stored.responseBody, stored.contentEncoding,
+            stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds
+        )
+        stored.id = connection.lastInsertRowID
+        return stored
+    }
+}

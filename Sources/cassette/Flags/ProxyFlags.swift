@@ -1,0 +1,38 @@
+import ArgumentParser
+
+/// Options every command that starts the proxy shares.
+struct ProxyFlags: ParsableArguments {
+    @Option(help: ArgumentHelp("The address to listen on (default: \"host\" from the configuration file, else 127.0.0.1). Anything but loopback exposes recordings to the network.", valueName: "address"))
+    var host: String?
+
+    @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one (default: \"port\" from the configuration file, else 8080).", valueName: "n"))
+    var port: Int?
+
+    @Option(help: ArgumentHelp("The largest request or response body accepted, in bytes; larger requests get 413.", valueName: "bytes"))
+    var maxBodySize: Int = 64 * 1024 * 1024
+
+    @Flag(help: "Do not print a line per request.")
+    var quiet = false
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) {
+            throw ValidationError("--port must be between 0 and 65535, got \(port)")
+        }
+        if maxBodySize <= 0 {
+            throw ValidationError("--max-body-size must be a positive number of bytes")
+        }
+        if host?.isEmpty == true {
+            throw ValidationError("--host needs an address such as 127.0.0.1")
+        }
+    }
+
+    /// The server settings these flags ask for, on top of the configuration file's.
+    func settings(from configFile: CassetteConfigFile) -> ProxySettings {
+        var settings = ProxySettings()
+        settings.host = host ?? configFile.host
+        settings.port = port ?? configFile.port
+        settings.maxBodySize = maxBodySize
+        settings.logRequests = !quiet
+        return settings
+    }
+}

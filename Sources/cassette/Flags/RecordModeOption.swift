@@ -1,0 +1,15 @@
+import ArgumentParser
+import WellPlateNetworking
+
+/// Record modes as the command line spells them.
+enum RecordModeOption: String, ExpressibleByArgument, CaseIterable {
+    case once, missing, all
+
+    var mode: RecordMode {
+        switch self {
+        case .once: .once
+        case .missing: .missing
+        case .all: .all
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+
+/// Replay behaviour shared by `replay` and `run`.
+struct ReplayFlags: ParsableArguments {
+    @Flag(help: "Exit with status 1 when any request found no recording.")
+    var strict = false
+
+    @Option(help: ArgumentHelp("What a request without a recording gets: error (a \(404) explaining the nearest recordings), passthrough (forwarded, not recorded) or record (forwarded and recorded).", valueName: "policy"))
+    var onMiss: MissPolicyOption = .error
+
+    @Option(help: ArgumentHelp("Delay before replayed responses: none, recorded (each interaction's recorded duration) or a number of milliseconds.", valueName: "latency"))
+    var latency: LatencyOption = LatencyOption(argument: "none")!
+
+    @Option(help: ArgumentHelp("The status of a miss response.", valueName: "code"))
+    var missStatus: Int = 404
+
+    @Option(help: ArgumentHelp("After every recording of a request was replayed: repeat-last, cycle or fail.", valueName: "policy"))
+    var sequence: SequenceOption = .repeatLast
+
+    func validate() throws {
+        guard (400...599).contains(missStatus) else {
+            throw ValidationError("--miss-status must be a 4xx or 5xx status, got \(missStatus)")
+        }
+    }
+
+    func apply(to settings: inout ProxySettings) {
+        settings.missPolicy = onMiss.policy
+        settings.latency = latency.latency
+        settings.missStatus = missStatus
+    }
+}
