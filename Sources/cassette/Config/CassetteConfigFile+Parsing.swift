@@ -1,9 +1,10 @@
 import Foundation
+import HTTPTypes
 import WellPlateNetworking
 
 extension CassetteConfigFile {
     static let fileKeys = [
-        "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies",
+        "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders",
         "redact", "host", "port", "upstreamTimeout",
     ]
     static let environmentKeys = ["upstream", "tls"]
@@ -53,8 +54,15 @@ extension CassetteConfigFile {
         if let value = object["matchBodies"] {
             rules.includeBodyFingerprint = try reader.bool(value, at: "matchBodies")
         }
+        if let value = object["matchHeaders"] {
+            let names = try reader.strings(value, at: "matchHeaders")
+            for (index, name) in names.enumerated() where HTTPField.Name(name) == nil {
+                throw ConfigError(source: source, key: "matchHeaders[\(index)]", problem: "\"\(name)\" is not a header name", accepted: "names such as \"Accept\" or \"Accept-Language\"")
+            }
+            rules.matchedHeaders = Set(names)
+        }
         matchingRules = rules
-        matchingRulesAreExplicit = ["ignoredQueryParameters", "ignoredBodyFields", "matchBodies"].contains { object[$0] != nil }
+        matchingRulesAreExplicit = ["ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders"].contains { object[$0] != nil }
 
         if let value = object["redact"] {
             let lists = try reader.object(value, at: "redact", keys: Self.redactKeys)

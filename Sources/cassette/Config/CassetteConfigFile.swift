@@ -20,6 +20,7 @@ import WellPlateNetworking
 ///   "ignoredQueryParameters": ["_", "cb", "timestamp"],
 ///   "ignoredBodyFields": [],
 ///   "matchBodies": true,
+///   "matchHeaders": ["Accept-Language"],
 ///   "redact": {"headers": ["X-Session"], "queryParameters": ["session"], "jsonFields": ["ssn"]},
 ///   "host": "127.0.0.1",
 ///   "port": 8080
@@ -51,7 +52,7 @@ struct CassetteConfigFile: Sendable, Equatable {
     static func plain(_ seconds: Double) -> String {
         seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
-    /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, and `matchBodies`
+    /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, `matchHeaders`, and `matchBodies`
     /// as `includeBodyFingerprint`.
     var matchingRules: MatchingRules = .default
     /// Whether the file set any matching key; otherwise a cassette keeps the rules it was recorded with.
@@ -124,6 +125,7 @@ struct CassetteConfigFile: Sendable, Equatable {
             "ignoredQueryParameters": ["_", "cb", "timestamp"],
             "ignoredBodyFields": [],
             "matchBodies": true,
+            "matchHeaders": ["Accept", "Accept-Language"],
             "redact": {
               "headers": ["X-Session"],
               "queryParameters": ["session"],

@@ -16,6 +16,11 @@ extension ProxyHandler {
                 let interaction = try server.session.replayInteraction(keyText: try cachedTarget(method: method, uri: head.uri).keyText)
                 send(ProxyAnswer(interaction.response, source: .replayed, delay: server.settings.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
                 return
+            } else if let keyed = server.keyedHeaders(of: head) {
+                // Conditional or matched headers are part of the key: not cacheable per target.
+                let target = try server.requestBuilder.upstreamTarget(head.uri)
+                let interaction = try server.session.replayInteraction(method: method, target: target, headerFields: keyed, body: body.map { Data($0.readableBytesView) })
+                prepared = responses.response(for: interaction)
             } else if let body, body.readableBytes > 0 {
                 let target = try server.requestBuilder.upstreamTarget(head.uri)
                 let interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: Data(body.readableBytesView))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import WellPlateNetworking
@@ -16,6 +17,8 @@ final class ProxyServerContext: Sendable {
     /// `responder.answersSynchronously`, read once: every request asks.
     let answersSynchronously: Bool
     private let redactor: Redactor
+    /// Request headers that are part of keys (conditional ones, `matchHeaders`).
+    private let keyedHeaderNames: [String]
 
     init(session: CassetteSession, settings: ProxySettings, modeName: String, requestLog: RequestLog?) {
         self.settings = settings
@@ -29,6 +32,7 @@ final class ProxyServerContext: Sendable {
         answersSynchronously = responder.answersSynchronously
         prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index) : .empty
         redactor = session.options.redactor
+        keyedHeaderNames = session.matchingRules.keyedHeaderNames
     }
 
     /// One line per request: method, path (secrets redacted), status, duration, outcome.
@@ -51,6 +55,19 @@ final class ProxyServerContext: Sendable {
     }
 
     private static let replayedWord = RequestLogLine.outcome(.replayed)
+
+    /// The request's keyed header fields (and its Content-Type), or `nil` when it carries none,
+    /// which is nearly always: the replay hot path then keys by target alone.
+    func keyedHeaders(of head: HTTPRequestHead) -> HTTPFields? {
+        guard keyedHeaderNames.contains(where: head.headers.contains(name:)) else { return nil }
+        var fields = HTTPFields()
+        for name in keyedHeaderNames {
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            for value in head.headers[name] { fields.append(HTTPField(name: fieldName, value: value)) }
+        }
+        if let contentType = head.headers.first(name: "content-type") { fields[.contentType] = contentType }
+        return fields
+    }
 
     func redactedTarget(_ target: String) -> String {
         redactor.redact(target: target)

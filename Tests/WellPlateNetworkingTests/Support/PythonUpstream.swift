@@ -37,21 +37,22 @@ enum PythonUpstream {
                 self.wfile.write(data)
 
         def do_GET(self):
-            if self.path == "/api/hello":
+            path = self.path.split("?")[0]
+            if path == "/api/hello":
                 client = None
                 if hasattr(self.connection, "getpeercert"):
                     cert = self.connection.getpeercert()
                     if cert:
                         client = dict(x[0] for x in cert["subject"]).get("commonName")
                 self.reply(200, {"hello": "world", "client": client})
-            elif self.path == "/api/latin1":
+            elif path == "/api/latin1":
                 self.reply(200, {"ok": True}, [("X-Note", "caf\u00e9"), ("Content-Disposition", 'attachment; filename="r\u00e9sum\u00e9.txt"')])
-            elif self.path == "/api/etag":
+            elif path == "/api/etag":
                 if self.headers.get("If-None-Match") == '"v1"':
                     self.reply(304, None, [("ETag", '"v1"')])
                 else:
                     self.reply(200, {"version": 1}, [("ETag", '"v1"')])
-            elif self.path == "/api/negotiate":
+            elif path == "/api/negotiate":
                 language = self.headers.get("Accept-Language", "en")
                 self.reply(200, {"greeting": "bonjour" if language.startswith("fr") else "hello"}, [("Vary", "Accept-Language")])
             else:

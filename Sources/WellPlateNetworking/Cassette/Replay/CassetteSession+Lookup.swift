@@ -10,6 +10,12 @@ extension CassetteSession {
         try lookup(key: key(method: method, target: target, contentType: contentType, body: body))
     }
 
+    /// Like `replayInteraction(method:target:contentType:body:)` for a request that carries keyed
+    /// headers (`matchingRules.keyedHeaderNames`): only those fields of `headerFields` are used.
+    public func replayInteraction(method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?) throws -> Interaction {
+        try lookup(key: key(method: method, target: target, contentType: headerFields[.contentType], body: body, headerFields: headerFields))
+    }
+
     /// The key `replayInteraction(method:target:contentType:body:)` would look up for a request
     /// without a body, for callers that cache it per target.
     public func keyText(method: HTTPMethod, target: String) -> String {
@@ -17,9 +23,9 @@ extension CassetteSession {
     }
 
     /// The one place a request given by its target is keyed.
-    private func key(method: HTTPMethod, target: String, contentType: String?, body: Data?) -> RequestKey {
+    private func key(method: HTTPMethod, target: String, contentType: String?, body: Data?, headerFields: HTTPFields = [:]) -> RequestKey {
         let redactor = options.redactor
-        var fields = HTTPFields()
+        var fields = headerFields.isEmpty ? HTTPFields() : redactor.redact(headers: headerFields)
         var redactedBody = body
         if let body, method.carriesBody {
             if let contentType { fields[.contentType] = contentType }

@@ -130,7 +130,7 @@ final class CassetteConfigFileTests {
 
     @Test func anUnknownKeyNamesTheFileTheKeyAndTheAcceptedKeys() async throws {
         let message = try await configError(#"{"databse": "x.db"}"#)
-        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, redact, host, port, upstreamTimeout)\n")
+        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, matchHeaders, redact, host, port, upstreamTimeout)\n")
     }
 
     @Test func anUnknownNestedKeyNamesItsPath() async throws {
