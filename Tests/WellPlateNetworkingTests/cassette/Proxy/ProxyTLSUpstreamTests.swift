@@ -43,6 +43,7 @@ final class ProxyTLSUpstreamTests {
             try await withRecorder(upstream: base, store: store, arguments: ["--cacert", certificates.otherCACertificate]) { recorder in
                 let response = try await recorder.get("/api/hello")
                 #expect(response.statusCode == 502)
+                #expect(try response.jsonObject()["error"] as? String == "upstream_tls_failed")
                 let message = try #require(try response.jsonObject()["message"] as? String)
                 #expect(message.contains("--cacert FILE"), "\(message)")
                 #expect(message.localizedCaseInsensitiveContains("certificate"), "\(message)")
