@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "WellPlateNetworking", targets: ["WellPlateNetworking"]),
+        .library(name: "CassetteTesting", targets: ["CassetteTesting"]),
         .executable(name: "cassette", targets: ["cassette"]),
         .executable(name: "sample-api", targets: ["SampleAPI"]),
     ],
@@ -38,12 +39,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // Cassettes inside Swift Testing tests (the `.cassette` trait, `CassetteURLProtocol`): a
+        // separate product so the library itself never links the Testing module.
+        .target(
+            name: "CassetteTesting",
+            dependencies: ["WellPlateNetworking"]
+        ),
         .executableTarget(
             name: "cassette",
             dependencies: [
                 "WellPlateNetworking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -66,6 +72,7 @@ let package = Package(
             name: "WellPlateNetworkingTests",
             dependencies: [
                 "WellPlateNetworking",
+                "CassetteTesting",
                 "CSQLite",
                 // Listed so `swift test` builds the binaries the tests start as child processes.
                 "cassette",

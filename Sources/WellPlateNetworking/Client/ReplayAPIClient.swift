@@ -27,9 +27,7 @@ public final class ReplayAPIClient: APIClientProtocol {
         let session = try await CassetteSession.open(store: store, options: options)
         if session.index.statistics.interactionCount == 0 {
             let available = try await store.cassettes().map(\.name)
-            throw CassetteStoreError(.missingFile, path: path, message: available.isEmpty
-                ? "\(path) holds no recordings; record a session first with `cassette record`"
-                : "\(path) has no cassette named \"\(cassette)\"; it has: \(available.joined(separator: ", "))")
+            throw CassetteStoreError.missingCassette(cassette, path: path, available: available)
         }
         return ReplayAPIClient(session: session, configuration: configuration)
     }

@@ -44,7 +44,7 @@ extension JSONValue {
 struct JSONWriter {
     let isPretty: Bool
     let sortsKeys: Bool
-    /// Numbers in the canonical decimal form of `CanonicalJSON.appendNumber` (`1` for `1.0`, `1e21` for `1e+21`).
+    /// Numbers in the canonical decimal form of `CanonicalNumber` (`1` for `1.0`, `1e21` for `1e+21`).
     let writesCanonicalNumbers: Bool
     /// Lower-cased names of object keys left out at any depth, compared with the key lower-cased.
     let omittedKeys: Set<String>
@@ -75,7 +75,7 @@ struct JSONWriter {
         case .integer(let integer): output.append(contentsOf: String(integer).utf8)
         case .bigInteger(let literal):
             if writesCanonicalNumbers {
-                CanonicalJSON.appendNumber(bigInteger: literal, to: &output)
+                CanonicalNumber.append(bigInteger: literal, to: &output)
             } else {
                 output.append(contentsOf: literal.utf8)
             }
@@ -83,7 +83,7 @@ struct JSONWriter {
             if !number.isFinite {
                 append("null")
             } else if writesCanonicalNumbers {
-                CanonicalJSON.appendNumber(number, to: &output)
+                CanonicalNumber.append(number, to: &output)
             } else {
                 output.append(contentsOf: number.description.utf8)
             }

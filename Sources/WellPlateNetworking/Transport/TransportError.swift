@@ -1,7 +1,8 @@
 import Foundation
 
-/// A request that produced no HTTP response. A struct over a kind, so new kinds do not break
-/// callers that switch over the ones they handle.
+/// A request that produced no HTTP response: the kind of failure, a message for people and the
+/// libcurl code behind it. `kind` is a plain enum: a switch over it needs a `default` to keep
+/// compiling when a kind is added.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The request did not finish within its timeout.
@@ -16,7 +17,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case connectionLost
         /// The URL cannot be sent (malformed, unsupported scheme).
         case invalidURL
-        /// A request header or body could not be sent as given.
+        /// The request cannot be sent as given (a header name or value, or no upstream to send to).
         case invalidRequest
         /// The response was larger than the configured limit.
         case responseTooLarge
@@ -24,7 +25,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case tooManyRedirects
         /// The transport was shut down before the request finished.
         case shutdown
-        /// Anything else libcurl reports; `curlCode` says which.
+        /// Anything else (libcurl out of memory, an unexpected libcurl error: `curlCode` says which).
         case other
     }
 

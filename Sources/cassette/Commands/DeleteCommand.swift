@@ -73,8 +73,7 @@ struct DeleteCommand: AsyncParsableCommand {
         case let .deletedKey(key, count):
             Terminal.printLine("Deleted \(Formatting.count(count, "recording")) of \(key) from \(KeyLookup.scope(path: path, cassette: filter)).")
         case .noSuchCassette(let known):
-            let list = known.isEmpty ? "it has none" : "cassettes: \(known.joined(separator: ", "))"
-            throw CLIError("\(path) has no cassette named '\(filter ?? "")' (\(list)); nothing deleted")
+            throw CLIError(CassetteStoreError.missingCassette(filter, path: path, available: known).message + "; nothing deleted")
         case let .notFound(text, resolution, keys):
             let error = KeyLookup.notFoundError(text, resolution, storedKeys: keys, scope: KeyLookup.scope(path: path, cassette: filter))
             throw CLIError(error.message + "; nothing deleted", exitStatus: error.exitStatus)

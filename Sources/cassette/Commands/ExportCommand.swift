@@ -61,8 +61,6 @@ struct ExportCommand: AsyncParsableCommand {
 
     enum Selection: Sendable {
         case found(cassette: String, interactions: [Interaction])
-        case noSuchCassette(String, known: [String])
-        case empty
         case ambiguous([String])
     }
 
@@ -85,10 +83,10 @@ struct ExportCommand: AsyncParsableCommand {
         let selection = try await opened.use { store throws(CassetteStoreError) -> Selection in
             let cassettes = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
             if let filter {
-                guard cassettes.contains(filter) else { return .noSuchCassette(filter, known: cassettes) }
+                guard cassettes.contains(filter) else { throw .missingCassette(filter, path: store.path, available: cassettes) }
                 return .found(cassette: filter, interactions: try store.interactions(cassette: filter))
             }
-            guard let only = cassettes.first else { return .empty }
+            guard let only = cassettes.first else { throw .missingCassette(nil, path: store.path, available: []) }
             guard cassettes.count == 1 else { return .ambiguous(cassettes) }
             return .found(cassette: only, interactions: try store.interactions(cassette: only))
         }
@@ -97,13 +95,8 @@ struct ExportCommand: AsyncParsableCommand {
         switch selection {
         case let .found(name, found):
             (cassette, interactions) = (name, found)
-        case .empty:
-            throw CLIError("\(path) holds no recordings; record a session first (`cassette record`) or pass --db with the right path")
         case .ambiguous(let names):
             throw CLIError.usage("\(path) holds several cassettes (\(names.joined(separator: ", "))); choose one with --cassette NAME")
-        case let .noSuchCassette(name, known):
-            let list = known.isEmpty ? "it has none with recordings" : "cassettes: \(known.joined(separator: ", "))"
-            throw CLIError("\(path) has no recordings in a cassette named '\(name)' (\(list)); check the --cassette name")
         }
 
         let harvest = FixtureHarvester(registry: existing, redactor: configFile.redactor).harvest(interactions)

@@ -45,8 +45,7 @@ struct ListCommand: AsyncParsableCommand {
         let path = configFile.databasePath
         let shown = cassetteList.filter { filter == nil || $0.name == filter }
         if let filter, shown.isEmpty, !cassetteList.isEmpty {
-            let known = cassetteList.map(\.name).joined(separator: ", ")
-            throw CLIError("\(path) has no cassette named '\(filter)' (cassettes: \(known)); check the --cassette name")
+            throw CLIError(CassetteStoreError.missingCassette(filter, path: path, available: cassetteList.map(\.name)))
         }
         if cassettes {
             printCassettes(shown, path: path)

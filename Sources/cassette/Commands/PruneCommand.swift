@@ -61,8 +61,7 @@ struct PruneCommand: AsyncParsableCommand {
         }
         switch outcome {
         case .noSuchCassette(let known):
-            let list = known.isEmpty ? "it has none" : "cassettes: \(known.joined(separator: ", "))"
-            throw CLIError("\(configFile.databasePath) has no cassette named '\(filter ?? "")' (\(list)); nothing pruned")
+            throw CLIError(CassetteStoreError.missingCassette(filter, path: configFile.databasePath, available: known).message + "; nothing pruned")
         case .wouldDelete(let doomed):
             let lines = doomed.map { "  \($0.cassette)  \($0.key)  [\($0.sequence)]  \(Formatting.timestamp($0.recordedAt))" }
             Terminal.printLine((["Would delete \(Formatting.count(doomed.count, "recording")) \(age) from \(scope)."] + lines).joined(separator: "\n"))

@@ -8,13 +8,13 @@ struct RecordCommand: AsyncParsableCommand {
         commandName: "record",
         abstract: "Run a proxy that forwards to the real API and records every exchange.",
         discussion: """
-            Point the app (or curl, a simulator, any HTTP client) at the printed address instead of
-            the API. Each answered request is committed to the store before the client gets it, so
+            Point the app (or curl, a simulator, any HTTP client) at the printed address instead of \
+            the API. Each answered request is committed to the store before the client gets it, so \
             stopping the proxy (Ctrl-C, SIGTERM) or a crash loses nothing already answered.
 
-            Modes: once records a request only if the cassette has none for it (else replays);
-            missing (the default) replays what is recorded and records the rest, including repeats
-            beyond the recorded sequence; all forwards everything and replaces the cassette's
+            Modes: once records a request only if the cassette has none for it (else replays); \
+            missing (the default) replays what is recorded and records the rest, including repeats \
+            beyond the recorded sequence; all forwards everything and replaces the cassette's \
             earlier recordings of each request.
 
             Examples:

@@ -8,10 +8,10 @@ struct ReplayCommand: AsyncParsableCommand {
         commandName: "replay",
         abstract: "Serve recorded responses with no backend (for CI and offline work).",
         discussion: """
-            Answers every request from the cassette held in memory: status, headers and body
-            byte-for-byte as recorded. Identical requests get their recordings in recorded order,
-            then the last one again (--sequence changes that). A request without a recording gets
-            a \(404) whose JSON body names its normalized key and the nearest recordings, with the
+            Answers every request from the cassette held in memory: status, headers and body \
+            byte-for-byte as recorded. Identical requests get their recordings in recorded order, \
+            then the last one again (--sequence changes that). A request without a recording gets \
+            a \(404) whose JSON body names its normalized key and the nearest recordings, with the \
             header X-Cassette: miss. GET /__cassette/health and /__cassette/stats serve scripts.
 
             Examples:

@@ -9,8 +9,8 @@ struct RequestCommand: AsyncParsableCommand {
         commandName: "request",
         abstract: "Send one request through the live API client and print the response.",
         discussion: """
-            A path that starts with / is resolved against the base URL of the app configuration
-            (wellplate.json, or API_BASE_URL / WELLPLATE_BASE_URL), so the same command works against
+            A path that starts with / is resolved against the base URL of the app configuration \
+            (wellplate.json, or API_BASE_URL / WELLPLATE_BASE_URL), so the same command works against \
             the real backend and against a cassette proxy.
 
             Examples:

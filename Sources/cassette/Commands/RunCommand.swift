@@ -9,8 +9,8 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run a command against a proxy on a free port, then exit with its status.",
         discussion: """
-            COMMAND sees CASSETTE_URL and API_BASE_URL set to the proxy's address (WellPlateNetworking's
-            AppConfig reads API_BASE_URL). The proxy's lines go to stderr so the command owns stdout.
+            COMMAND sees CASSETTE_URL and API_BASE_URL set to the proxy's address (WellPlateNetworking's \
+            AppConfig reads API_BASE_URL). The proxy's lines go to stderr so the command owns stdout. \
             The exit status is COMMAND's, or 1 when --strict saw a miss and COMMAND succeeded.
 
             Examples:

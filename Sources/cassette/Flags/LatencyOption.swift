@@ -14,5 +14,14 @@ struct LatencyOption: ExpressibleByArgument {
         }
     }
 
+    /// The value as it is typed: `--help` prints the default this way.
+    var defaultValueDescription: String {
+        switch latency {
+        case .none: "none"
+        case .recorded: "recorded"
+        case .fixed(let delay): String(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+        }
+    }
+
     static var defaultCompletionKind: CompletionKind { .list(["none", "recorded", "100"]) }
 }

@@ -36,16 +36,12 @@ struct StoreOptions: ParsableArguments {
         cassette ?? environment ?? CassetteConfigFile.defaultCassetteName
     }
 
-    /// Opens the store named by the configuration file (or --db). Every store failure becomes a one-line error.
-    /// For writing, a missing file is created only with `creatingIfMissing` (recording); deleting
-    /// from a file that is not there is a mistake, not a reason to create an empty store.
+    /// Opens the store named by the configuration file (or --db). Every store failure becomes a
+    /// one-line error. For writing, a missing file is created only with `creatingIfMissing`
+    /// (recording), not when deleting.
     func openStore(_ configFile: CassetteConfigFile, access: CassetteStore.Access, creatingIfMissing: Bool = false) async throws(CLIError) -> CassetteStore {
-        let path = configFile.databasePath
-        if access == .readWrite && !creatingIfMissing && !FileManager.default.fileExists(atPath: path) {
-            throw CLIError("\(path) does not exist; record a session first (`cassette record`) or pass --db with the right path")
-        }
         do {
-            return try await CassetteStore.open(path: path, access: access)
+            return try await CassetteStore.open(path: configFile.databasePath, access: access, creatingIfMissing: creatingIfMissing)
         } catch {
             throw CLIError(error)
         }

@@ -3,14 +3,16 @@ import HTTPTypes
 import WellPlateNetworking
 
 /// Decides the answer to one request: the proxy's policy on top of the cassette session's.
-/// Replays answer synchronously (no task hop, no SQLite); anything that may forward is async.
+/// A replay-only proxy answers on the event loop instead (`ProxyHandler.replayNow`); this path
+/// runs in a task, since it may forward upstream or record.
 struct ProxyResponder: Sendable {
     let session: CassetteSession
     let settings: ProxySettings
-    /// Forwards misses when the miss policy asks for it; `nil` when no upstream is known.
+    /// The upstream, redacted, for error answers; `nil` when no upstream is known.
     let upstreamDescription: String?
 
-    /// Whether `answerNow` can settle every request without suspending.
+    /// Whether every request can be answered from the cassette alone, on the event loop
+    /// (`ProxyHandler.replayNow`): nothing is forwarded or recorded.
     var answersSynchronously: Bool {
         session.options.mode == .none && settings.missPolicy == .error
     }
@@ -49,7 +51,7 @@ struct ProxyResponder: Sendable {
             }
             return .json(settings.missStatus, [
                 "error": "cassette_miss",
-                "message": .string(miss.description),
+                "message": .string(miss.summary + ". Record it with `cassette record --mode missing`, or replay with --on-miss passthrough."),
                 "key": .string(miss.key),
                 "cassette": .string(miss.cassette),
                 "nearest": .array(nearest),
@@ -79,6 +81,5 @@ struct ProxyResponder: Sendable {
 }
 
 enum ProxyHeaders {
-    static let cassette = HTTPField.Name("X-Cassette")!
     static let recordError = HTTPField.Name("X-Cassette-Record-Error")!
 }

@@ -44,7 +44,7 @@ struct ProxyRunner {
         do {
             store = try await CassetteStore.open(path: storePath, access: recording ? .readWrite : .readOnly)
         } catch {
-            throw CLIError(error.message)
+            throw CLIError(error)
         }
         let sessionMode: RecordMode = settings.missPolicy == .record && mode == .none ? .missing : mode
         var upstream: CurlTransport?
@@ -69,7 +69,7 @@ struct ProxyRunner {
         do {
             session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
         } catch let error as CassetteStoreError {
-            throw CLIError(error.message)
+            throw CLIError(error)
         }
         try await checkUsable(session: session, store: store, forwards: upstream != nil)
 
@@ -87,11 +87,8 @@ struct ProxyRunner {
             throw CLIError.usage("no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
         }
         guard mode == .none, settings.missPolicy != .record, session.index.statistics.interactionCount == 0 else { return }
-        let others = (try? await store.cassettes().map(\.name)) ?? []
-        if others.isEmpty {
-            throw CLIError("\(storePath) holds no recordings; record a session first with `cassette record`")
-        }
-        throw CLIError("\(storePath) has no cassette named \"\(cassette)\"; it has: \(others.joined(separator: ", ")) (pass --cassette NAME)")
+        let others = (try? await store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)) ?? []
+        throw CLIError(CassetteStoreError.missingCassette(cassette, path: storePath, available: others))
     }
 
     /// Whether forwarded requests skip certificate checks (warned about at start, in the summary and health).

@@ -33,10 +33,6 @@ final class RequestLog: Sendable {
         thread.start()
     }
 
-    func log(_ line: String) {
-        log { $0.append(contentsOf: line.utf8) }
-    }
-
     /// Appends one line written straight into the buffer, without building a `String` first.
     func log(_ write: (inout [UInt8]) -> Void) {
         state.withLock { state in

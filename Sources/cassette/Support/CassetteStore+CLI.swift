@@ -1,9 +1,21 @@
 import WellPlateNetworking
 
 extension CLIError {
-    /// A store failure; its message already says what to do.
-    init(_ error: CassetteStoreError) {
-        self.init(error.message)
+    /// A store failure, with the flag that fixes it added: the library's messages name no flags.
+    /// `storeFlag` and `cassetteFlag` are the flags that named the store and the cassette.
+    init(_ error: CassetteStoreError, storeFlag: String = "--db", cassetteFlag: String = "--cassette", exitStatus: Int32 = 1) {
+        self.init(error.message + Self.hint(for: error.kind, storeFlag: storeFlag, cassetteFlag: cassetteFlag), exitStatus: exitStatus)
+    }
+
+    private static func hint(for kind: CassetteStoreError.Kind, storeFlag: String, cassetteFlag: String) -> String {
+        switch kind {
+        case .missingFile, .noRecordings: " or pass \(storeFlag) with the right path"
+        case .notACassetteStore: " or pass the right \(storeFlag)"
+        case .readOnly: " or pass another \(storeFlag)"
+        case .locked: " or use another \(storeFlag)"
+        case .missingCassette: "; check the \(cassetteFlag) name"
+        case .corrupt, .schemaTooNew, .io: ""
+        }
     }
 }
 

@@ -24,23 +24,21 @@ struct RecordingSource: Sendable {
     }
 
     func load() async throws(CLIError) -> Loaded {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError.usage("\(path) does not exist; record a session first (`cassette record`) or pass \(storeFlag) with the right path")
-        }
         let store: CassetteStore
         do {
             store = try await CassetteStore.open(path: path, access: .readOnly)
         } catch {
-            throw CLIError.usage(error.message)
+            throw CLIError(error, storeFlag: storeFlag, exitStatus: 2)
         }
         let requested = cassette
         let path = path
         let flag = cassetteFlag
+        let storeFlag = storeFlag
         let outcome: Result<Loaded, CLIError>
         do {
             outcome = try await store.use { store throws(CassetteStoreError) -> Result<Loaded, CLIError> in
                 let names = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
-                switch Self.choose(requested, among: names, path: path, flag: flag) {
+                switch Self.choose(requested, among: names, path: path, storeFlag: storeFlag, flag: flag) {
                 case .failure(let error):
                     return .failure(error)
                 case .success(let name):
@@ -54,16 +52,15 @@ struct RecordingSource: Sendable {
     }
 
     /// The cassette to read among the store's cassettes that hold recordings.
-    static func choose(_ requested: String?, among names: [String], path: String, flag: String) -> Result<String, CLIError> {
+    static func choose(_ requested: String?, among names: [String], path: String, storeFlag: String, flag: String) -> Result<String, CLIError> {
         if let requested {
             if names.contains(requested) { return .success(requested) }
-            let known = names.isEmpty ? "it has no recordings" : "cassettes with recordings: \(names.joined(separator: ", "))"
-            return .failure(.usage("\(path) has no recordings in a cassette named '\(requested)' (\(known)); check the \(flag) name"))
+            return .failure(CLIError(.missingCassette(requested, path: path, available: names), storeFlag: storeFlag, cassetteFlag: flag, exitStatus: 2))
         }
         if names.count == 1 { return .success(names[0]) }
         if names.contains(CassetteConfigFile.defaultCassetteName) { return .success(CassetteConfigFile.defaultCassetteName) }
         if names.isEmpty {
-            return .failure(.usage("\(path) has no recordings; record a session first (`cassette record`) or pass --db with the right path"))
+            return .failure(CLIError(.missingCassette(nil, path: path, available: []), storeFlag: storeFlag, exitStatus: 2))
         }
         return .failure(.usage("\(path) holds several cassettes (\(names.joined(separator: ", "))) and none is named dev; pick one with \(flag) NAME"))
     }

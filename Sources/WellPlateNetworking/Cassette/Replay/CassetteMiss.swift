@@ -21,7 +21,9 @@ public struct CassetteMiss: Error, Sendable, CustomStringConvertible, LocalizedE
         self.exhaustedAfter = exhaustedAfter
     }
 
-    public var description: String {
+    /// What was asked, where it looked and what came nearest, without advice: a tool that
+    /// knows its own commands adds them (the `cassette` proxy names its flags).
+    public var summary: String {
         var text: String
         if let exhaustedAfter {
             text = "All \(exhaustedAfter) recording(s) of \(key) in cassette \"\(cassette)\" (\(storePath)) were already replayed"
@@ -33,8 +35,11 @@ public struct CassetteMiss: Error, Sendable, CustomStringConvertible, LocalizedE
         } else {
             text += "; nearest: " + nearest.map { "\($0.recorded.rawValue) (\($0.items.map(\.description).joined(separator: ", ")))" }.joined(separator: "; ")
         }
-        text += ". Record it with `cassette record --mode missing`, or replay with --on-miss passthrough."
         return text
+    }
+
+    public var description: String {
+        summary + ". Record it (record mode `missing`), or let misses through to the upstream."
     }
 
     public var errorDescription: String? { description }

@@ -115,7 +115,8 @@ public final class CassetteSession: Sendable {
             info.matchingRules = rules
             info.keyFormat = RequestKey.formatVersion
             if let upstream = options.upstream { info.upstream = upstream.absoluteString }
-            try await store.saveCassette(info)
+            // Unchanged, it is not written: a test run that records nothing leaves the file alone.
+            if info != saved { try await store.saveCassette(info) }
         }
         let index = try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying)
         let rowsBeforeSession = try await store.maxRowID()

@@ -2,8 +2,8 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// A cassette held in memory for replay: every lookup is one hash lookup under a lock, so no
-/// SQLite call and no I/O ever happens on the request path.
+/// A cassette held in memory for replay: every lookup is one hash lookup (or, by slot, none)
+/// under a lock, so no SQLite call and no I/O ever happens on the request path.
 public final class ReplayIndex: Sendable {
     /// The outcome of asking for the next recording of a key, or for something read from it.
     public enum Selection<Value> {
@@ -163,7 +163,7 @@ public final class ReplayIndex: Sendable {
         state.withLock { $0.table.entry(key)?.interactions.isEmpty == false }
     }
 
-    /// The number of recordings of `key` not yet served (for `missing` mode, which records repeats).
+    /// Whether `key` has a recording not yet served (for `missing` mode, which records repeats).
     public func hasUnservedRecording(for key: String) -> Bool {
         state.withLock { state in
             guard let entry = state.table.entry(key) else { return false }
@@ -215,11 +215,6 @@ public final class ReplayIndex: Sendable {
                 entry.interactions.forEach(body)
             }
         }
-    }
-
-    /// Every recording, for callers that prepare something per recording up front.
-    public var allInteractions: [Interaction] {
-        state.withLock { state in state.table.entries.flatMap(\.interactions) }
     }
 
     /// Every key with recordings, sorted, for miss explanations and listings.

@@ -3,49 +3,49 @@ import Foundation
 /// A Swift value that can be bound to a statement parameter; lets `run(_:)` and `bind(_:)` take mixed values.
 ///
 /// Pass `nil` (or an optional holding `nil`) to bind SQL `NULL`.
-public protocol SQLiteBindable {
+protocol SQLiteBindable {
     /// Binds `self` to the 1-based parameter `index` of `statement`.
     func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError)
 }
 
 extension Int: SQLiteBindable {
-    public func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
+    func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
         try statement.bind(self, at: index)
     }
 }
 
 extension Int64: SQLiteBindable {
-    public func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
+    func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
         try statement.bind(self, at: index)
     }
 }
 
 extension Double: SQLiteBindable {
-    public func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
+    func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
         try statement.bind(self, at: index)
     }
 }
 
 extension Bool: SQLiteBindable {
-    public func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
+    func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
         try statement.bind(self, at: index)
     }
 }
 
 extension String: SQLiteBindable {
-    public func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
+    func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
         try statement.bind(self, at: index)
     }
 }
 
 extension Data: SQLiteBindable {
-    public func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
+    func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
         try statement.bind(self, at: index)
     }
 }
 
 extension [UInt8]: SQLiteBindable {
-    public func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
+    func bind(to statement: SQLiteStatement, at index: Int) throws(SQLiteError) {
         try statement.bind(self, at: index)
     }
 }

@@ -2,14 +2,14 @@ import CSQLite
 
 extension SQLiteConnection {
     /// The schema version stored in the file header (`PRAGMA user_version`); 0 for a new file.
-    public var userVersion: Int {
+    var userVersion: Int {
         get throws(SQLiteError) {
             try cachedStatement("PRAGMA user_version").firstValue { $0.int(at: 0) } ?? 0
         }
     }
 
     /// Sets `PRAGMA user_version`; part of the surrounding transaction when there is one.
-    public func setUserVersion(_ version: Int) throws(SQLiteError) {
+    func setUserVersion(_ version: Int) throws(SQLiteError) {
         guard let version = Int32(exactly: version) else {
             throw SQLiteError.library(
                 .range, "user_version must fit in 32 bits; \(version) does not", path: path)
@@ -21,7 +21,7 @@ extension SQLiteConnection {
     /// Problems found by `PRAGMA integrity_check`; empty when the database is intact.
     ///
     /// Damage severe enough to stop the check itself throws a `corrupt` or `notADatabase` error instead.
-    public func integrityCheck() throws(SQLiteError) -> [String] {
+    func integrityCheck() throws(SQLiteError) -> [String] {
         let messages = try prepare("PRAGMA integrity_check").allValues { $0.text(at: 0) }
         return messages == ["ok"] ? [] : messages
     }
@@ -29,13 +29,13 @@ extension SQLiteConnection {
 
 extension SQLiteConnection {
     /// Whether writes will fail: the file or its directory is write-protected, or it was opened read-only.
-    public var isReadOnly: Bool {
+    var isReadOnly: Bool {
         guard let db = try? handle() else { return true }
         return sqlite3_db_readonly(db, "main") == 1
     }
 
     /// The names of the tables in the main schema, for telling our files from other applications'.
-    public func tableNames() throws(SQLiteError) -> [String] {
+    func tableNames() throws(SQLiteError) -> [String] {
         try prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").allValues { $0.text(at: 0) }
     }
 }

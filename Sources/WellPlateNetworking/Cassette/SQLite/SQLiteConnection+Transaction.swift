@@ -6,7 +6,7 @@ extension SQLiteConnection {
     ///
     /// When `body` throws, the transaction is rolled back and `body`'s error is rethrown unchanged.
     /// When `COMMIT` fails, the transaction is rolled back and the commit error is thrown.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    func transaction<T>(_ body: () throws -> T) throws -> T {
         try cachedStatement("BEGIN IMMEDIATE").run()
         let result: T
         do {

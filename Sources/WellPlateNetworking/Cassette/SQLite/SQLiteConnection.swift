@@ -6,9 +6,9 @@ import Foundation
 /// Not `Sendable`: SQLite is opened without its own mutex (`SQLITE_OPEN_NOMUTEX`), so a connection must be
 /// used from one executor at a time, normally an actor running on an `SQLiteExecutor`.
 /// Writable connections use WAL journaling with `synchronous=NORMAL`; foreign keys are enforced.
-public final class SQLiteConnection {
+final class SQLiteConnection {
     /// How the file is opened.
-    public enum Mode: Sendable {
+    enum Mode: Sendable {
         /// Reads only; a missing file is an error.
         case readOnly
         /// Reads and writes an existing file.
@@ -18,9 +18,9 @@ public final class SQLiteConnection {
     }
 
     /// The file as given to `init`; every error names it.
-    public let path: String
+    let path: String
     /// The mode it was opened with; a write-protected file opened writable still refuses writes.
-    public let mode: Mode
+    let mode: Mode
     /// `nil` once closed.
     private var db: OpaquePointer?
     /// Shared with every statement, so statements the caller still holds refuse to run after `close()`.
@@ -32,7 +32,7 @@ public final class SQLiteConnection {
     ///
     /// - Parameter busyTimeout: how long a statement waits for another connection's lock before failing
     ///   with `SQLiteError.Code.busy`.
-    public init(path: String, mode: Mode = .readWriteCreate, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
+    init(path: String, mode: Mode = .readWriteCreate, busyTimeout: Duration = .seconds(5)) throws(SQLiteError) {
         self.path = path
         self.mode = mode
         self.db = try Self.open(path: path, mode: mode)
@@ -102,7 +102,7 @@ public final class SQLiteConnection {
     ///
     /// Statements from `prepare(_:)` that are still alive keep SQLite's handle open until they are
     /// released (`sqlite3_close_v2` semantics); using them afterwards throws `misuse`.
-    public func close() throws(SQLiteError) {
+    func close() throws(SQLiteError) {
         guard let rc = closeHandle() else { return }
         try check(rc, db: nil)
     }
@@ -133,7 +133,7 @@ public final class SQLiteConnection {
     // MARK: Running SQL
 
     /// Runs one or more `;`-separated statements, discarding any rows they return.
-    public func execute(_ sql: String) throws(SQLiteError) {
+    func execute(_ sql: String) throws(SQLiteError) {
         let db = try handle()
         let failure: SQLiteError? = sql.withCString { start in
             var next: UnsafePointer<CChar>? = start
@@ -161,7 +161,7 @@ public final class SQLiteConnection {
 
     /// Prepares a single statement, owned by the caller. For statements that run repeatedly use
     /// `cachedStatement(_:)` instead.
-    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try prepare(sql, flags: 0)
     }
 
@@ -169,7 +169,7 @@ public final class SQLiteConnection {
     /// its bindings cleared.
     ///
     /// The same object comes back for the same SQL, so do not start it again while iterating it.
-    public func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    func cachedStatement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let statement = statementCache[sql] {
             statement.reset()
             try statement.clearBindings()
@@ -225,22 +225,22 @@ public final class SQLiteConnection {
     // MARK: State
 
     /// The rowid of the most recent successful `INSERT` on this connection.
-    public var lastInsertRowID: Int64 {
+    var lastInsertRowID: Int64 {
         sqlite3_last_insert_rowid(openHandle())
     }
 
     /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
-    public var changes: Int {
+    var changes: Int {
         Int(sqlite3_changes64(openHandle()))
     }
 
     /// Whether a transaction is open (SQLite is not in autocommit mode).
-    public var isInTransaction: Bool {
+    var isInTransaction: Bool {
         sqlite3_get_autocommit(openHandle()) == 0
     }
 
     /// Whether `close()` has run.
-    public var isClosed: Bool {
+    var isClosed: Bool {
         db == nil
     }
 

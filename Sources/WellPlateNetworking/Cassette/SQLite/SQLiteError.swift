@@ -4,77 +4,77 @@ import Foundation
 /// A failed SQLite call: which code SQLite returned, what it said, and on which file and SQL.
 ///
 /// Every C result code in the SQLite layer ends up here; nothing else looks at a raw result code.
-public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An SQLite primary result code (the low 8 bits of a result code).
     /// Related documentation: <https://www.sqlite.org/rescode.html>
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The raw primary result code.
-        public let rawValue: CInt
+        let rawValue: CInt
 
         /// The code for a raw value; pass a primary code (extended codes carry extra bits above the low 8).
-        public init(rawValue: CInt) {
+        init(rawValue: CInt) {
             self.rawValue = rawValue
         }
 
         /// Generic error, including SQL syntax errors and missing tables.
-        public static let error = Code(rawValue: SQLITE_ERROR)
+        static let error = Code(rawValue: SQLITE_ERROR)
         /// An internal malfunction in SQLite.
-        public static let `internal` = Code(rawValue: SQLITE_INTERNAL)
+        static let `internal` = Code(rawValue: SQLITE_INTERNAL)
         /// The file system refused access.
-        public static let permission = Code(rawValue: SQLITE_PERM)
+        static let permission = Code(rawValue: SQLITE_PERM)
         /// An operation was aborted, for example a statement by a rollback.
-        public static let abort = Code(rawValue: SQLITE_ABORT)
+        static let abort = Code(rawValue: SQLITE_ABORT)
         /// Another connection holds a conflicting lock and the busy timeout ran out.
-        public static let busy = Code(rawValue: SQLITE_BUSY)
+        static let busy = Code(rawValue: SQLITE_BUSY)
         /// A conflict inside this connection (or its shared cache), not with another process.
-        public static let locked = Code(rawValue: SQLITE_LOCKED)
+        static let locked = Code(rawValue: SQLITE_LOCKED)
         /// A memory allocation failed.
-        public static let noMemory = Code(rawValue: SQLITE_NOMEM)
+        static let noMemory = Code(rawValue: SQLITE_NOMEM)
         /// A write was attempted on a database that is read-only for this connection.
-        public static let readOnly = Code(rawValue: SQLITE_READONLY)
+        static let readOnly = Code(rawValue: SQLITE_READONLY)
         /// The operation was interrupted by `sqlite3_interrupt`.
-        public static let interrupt = Code(rawValue: SQLITE_INTERRUPT)
+        static let interrupt = Code(rawValue: SQLITE_INTERRUPT)
         /// The operating system reported an I/O error.
-        public static let ioError = Code(rawValue: SQLITE_IOERR)
+        static let ioError = Code(rawValue: SQLITE_IOERR)
         /// The database file is damaged.
-        public static let corrupt = Code(rawValue: SQLITE_CORRUPT)
+        static let corrupt = Code(rawValue: SQLITE_CORRUPT)
         /// Unknown file-control opcode (internal to SQLite).
-        public static let notFound = Code(rawValue: SQLITE_NOTFOUND)
+        static let notFound = Code(rawValue: SQLITE_NOTFOUND)
         /// The disk (or the database's size limit) is full.
-        public static let full = Code(rawValue: SQLITE_FULL)
+        static let full = Code(rawValue: SQLITE_FULL)
         /// The file could not be opened (missing, a directory, no permission).
-        public static let cantOpen = Code(rawValue: SQLITE_CANTOPEN)
+        static let cantOpen = Code(rawValue: SQLITE_CANTOPEN)
         /// The locking protocol failed (rare; another process misbehaved).
-        public static let `protocol` = Code(rawValue: SQLITE_PROTOCOL)
+        static let `protocol` = Code(rawValue: SQLITE_PROTOCOL)
         /// Not used by current SQLite versions.
-        public static let empty = Code(rawValue: SQLITE_EMPTY)
+        static let empty = Code(rawValue: SQLITE_EMPTY)
         /// The schema changed under a prepared statement and could not be re-prepared.
-        public static let schema = Code(rawValue: SQLITE_SCHEMA)
+        static let schema = Code(rawValue: SQLITE_SCHEMA)
         /// A string or BLOB exceeds SQLite's size limit.
-        public static let tooBig = Code(rawValue: SQLITE_TOOBIG)
+        static let tooBig = Code(rawValue: SQLITE_TOOBIG)
         /// A constraint (UNIQUE, NOT NULL, FOREIGN KEY, CHECK, ...) was violated.
-        public static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
+        static let constraint = Code(rawValue: SQLITE_CONSTRAINT)
         /// A value's type does not fit (for example a non-integer rowid).
-        public static let mismatch = Code(rawValue: SQLITE_MISMATCH)
+        static let mismatch = Code(rawValue: SQLITE_MISMATCH)
         /// The API was used incorrectly (for example a statement used after its connection closed).
-        public static let misuse = Code(rawValue: SQLITE_MISUSE)
+        static let misuse = Code(rawValue: SQLITE_MISUSE)
         /// The file system lacks large-file support.
-        public static let noLargeFileSupport = Code(rawValue: SQLITE_NOLFS)
+        static let noLargeFileSupport = Code(rawValue: SQLITE_NOLFS)
         /// An authorizer callback denied the statement.
-        public static let authorization = Code(rawValue: SQLITE_AUTH)
+        static let authorization = Code(rawValue: SQLITE_AUTH)
         /// Not used by current SQLite versions.
-        public static let format = Code(rawValue: SQLITE_FORMAT)
+        static let format = Code(rawValue: SQLITE_FORMAT)
         /// A bind index outside the statement's parameters.
-        public static let range = Code(rawValue: SQLITE_RANGE)
+        static let range = Code(rawValue: SQLITE_RANGE)
         /// The file is not an SQLite database (or its header is destroyed).
-        public static let notADatabase = Code(rawValue: SQLITE_NOTADB)
+        static let notADatabase = Code(rawValue: SQLITE_NOTADB)
 
         /// SQLite's own constant name, such as `SQLITE_BUSY`, so logs can be searched against its documentation.
-        public var name: String {
+        var name: String {
             Self.names[rawValue] ?? "SQLITE_\(rawValue)"
         }
 
-        public var description: String { name }
+        var description: String { name }
 
         private static let names: [CInt: String] = [
             SQLITE_ERROR: "SQLITE_ERROR", SQLITE_INTERNAL: "SQLITE_INTERNAL", SQLITE_PERM: "SQLITE_PERM",
@@ -90,18 +90,18 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The primary result code; match on this.
-    public var code: Code
+    var code: Code
     /// The extended result code (for example `SQLITE_IOERR_SHORT_READ`), for diagnostics.
-    public var extendedCode: CInt
+    var extendedCode: CInt
     /// SQLite's explanation, or the library's own when the failure was detected here.
-    public var message: String
+    var message: String
     /// The statement that failed, when the failure belongs to one.
-    public var sql: String?
+    var sql: String?
     /// The database file the connection uses.
-    public var path: String
+    var path: String
 
     /// An error for an extended (or primary) result code; `code` is derived from its low 8 bits.
-    public init(extendedCode: CInt, message: String, sql: String? = nil, path: String) {
+    init(extendedCode: CInt, message: String, sql: String? = nil, path: String) {
         self.code = Code(rawValue: extendedCode & 0xFF)
         self.extendedCode = extendedCode
         self.message = message
@@ -110,17 +110,17 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Another connection (or this one, for `locked`) holds the lock; a later attempt may succeed.
-    public var isBusyOrLocked: Bool {
+    var isBusyOrLocked: Bool {
         code == .busy || code == .locked
     }
 
     /// The file is not a usable database: damaged, truncated, or not SQLite at all.
-    public var isCorruption: Bool {
+    var isCorruption: Bool {
         code == .corrupt || code == .notADatabase
     }
 
     /// One line: the file, what went wrong, the code, the SQL (shortened), and what to do when that is known.
-    public var description: String {
+    var description: String {
         var line = "\(path): \(Self.oneLine(message)) [\(code.name)"
         if extendedCode != code.rawValue {
             line += ", extended code \(extendedCode)"
@@ -163,12 +163,12 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension SQLiteError: LocalizedError {
-    public var errorDescription: String? { description }
+    var errorDescription: String? { description }
 }
 
 extension SQLiteError.Code {
     /// Lets `catch SQLiteError.Code.busy` match an `SQLiteError` with that primary code.
-    public static func ~= (pattern: SQLiteError.Code, error: any Error) -> Bool {
+    static func ~= (pattern: SQLiteError.Code, error: any Error) -> Bool {
         (error as? SQLiteError)?.code == pattern
     }
 }

@@ -21,19 +21,19 @@ import Dispatch
 ///
 /// `DispatchSerialQueue` is a `SerialExecutor` on Apple platforms only; swift-corelibs-libdispatch
 /// (Swift 6.3 on Linux) has no such type, hence this class (modelled on GRDB's `DispatchQueueActor`).
-public final class SQLiteExecutor: SerialExecutor {
+final class SQLiteExecutor: SerialExecutor {
     /// The queue every job runs on.
-    public let queue: DispatchQueue
+    let queue: DispatchQueue
     private let marker = DispatchSpecificKey<ObjectIdentifier>()
 
     /// - Parameter label: the queue's label, visible in debuggers and crash reports.
-    public init(label: String) {
+    init(label: String) {
         queue = DispatchQueue(label: label)
         queue.setSpecific(key: marker, value: ObjectIdentifier(self))
     }
 
     /// Runs `job` on the queue, in submission order.
-    public func enqueue(_ job: consuming ExecutorJob) {
+    func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async {
             job.runSynchronously(on: self.asUnownedSerialExecutor())
@@ -41,18 +41,18 @@ public final class SQLiteExecutor: SerialExecutor {
     }
 
     /// The value an actor returns from `unownedExecutor` to run on this executor.
-    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
     /// Lets `assumeIsolated` and isolation checks accept code that reached the queue without a job
     /// (for example through `run(_:)`).
-    public func checkIsolated() {
+    func checkIsolated() {
         precondition(isCurrent, "expected to run on the SQLite executor queue '\(queue.label)'")
     }
 
     /// Whether the calling code runs on this executor's queue.
-    public var isCurrent: Bool {
+    var isCurrent: Bool {
         DispatchQueue.getSpecific(key: marker) == ObjectIdentifier(self)
     }
 
@@ -60,7 +60,7 @@ public final class SQLiteExecutor: SerialExecutor {
     ///
     /// For work that must happen before an actor can be isolated to this executor, such as opening
     /// the connection in the actor's initializer.
-    public func run<T>(_ work: @escaping @Sendable () throws -> sending T) async throws -> sending T {
+    func run<T>(_ work: @escaping @Sendable () throws -> sending T) async throws -> sending T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             queue.async {
                 do {

@@ -1,36 +1,36 @@
 import Foundation
 
 /// One schema change, identified by the `user_version` the database has once it is applied.
-public struct SQLiteMigration: Sendable {
+struct SQLiteMigration: Sendable {
     /// The schema version after this migration; versions start at 1 and increase.
-    public let version: Int
+    let version: Int
     let apply: @Sendable (SQLiteConnection) throws -> Void
 
     /// A migration written as SQL (several statements allowed).
-    public init(version: Int, sql: String) {
+    init(version: Int, sql: String) {
         self.version = version
         self.apply = { try $0.execute(sql) }
     }
 
     /// A migration written as code; it runs inside the migration's transaction.
-    public init(version: Int, _ apply: @escaping @Sendable (SQLiteConnection) throws -> Void) {
+    init(version: Int, _ apply: @escaping @Sendable (SQLiteConnection) throws -> Void) {
         self.version = version
         self.apply = apply
     }
 }
 
 /// A file whose schema is newer than any migration this build knows; it is left untouched.
-public struct SQLiteSchemaTooNewError: Error, Sendable, Equatable, CustomStringConvertible {
+struct SQLiteSchemaTooNewError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database file that was refused.
-    public let path: String
+    let path: String
     /// The file's `user_version`.
-    public let fileVersion: Int
+    let fileVersion: Int
     /// The newest version this build can migrate to.
-    public let supportedVersion: Int
+    let supportedVersion: Int
     /// The program named in the advice to upgrade.
-    public let applicationName: String
+    let applicationName: String
 
-    public var description: String {
+    var description: String {
         "\(path) was written by a newer version of \(applicationName) (schema \(fileVersion), "
             + "this build understands \(supportedVersion)); upgrade \(applicationName)"
     }
@@ -38,14 +38,14 @@ public struct SQLiteSchemaTooNewError: Error, Sendable, Equatable, CustomStringC
 
 /// Brings a database to the newest schema by applying, in order, each migration whose version is above
 /// the file's `PRAGMA user_version`, one transaction per migration.
-public struct SQLiteMigrator: Sendable {
+struct SQLiteMigrator: Sendable {
     /// In ascending version order.
-    public let migrations: [SQLiteMigration]
+    let migrations: [SQLiteMigration]
     /// Named in the error for files written by a newer build.
-    public let applicationName: String
+    let applicationName: String
 
     /// - Precondition: versions start at 1 or more and strictly increase (a programming error otherwise).
-    public init(applicationName: String = "cassette", migrations: [SQLiteMigration]) {
+    init(applicationName: String = "cassette", migrations: [SQLiteMigration]) {
         var previous = 0
         for migration in migrations {
             precondition(migration.version > previous,
@@ -57,7 +57,7 @@ public struct SQLiteMigrator: Sendable {
     }
 
     /// The schema version after all migrations.
-    public var latestVersion: Int {
+    var latestVersion: Int {
         migrations.last?.version ?? 0
     }
 
@@ -65,7 +65,7 @@ public struct SQLiteMigrator: Sendable {
     ///
     /// Throws `SQLiteSchemaTooNewError`, without writing anything, when the file is newer than `latestVersion`.
     @discardableResult
-    public func migrate(_ connection: SQLiteConnection) throws -> [Int] {
+    func migrate(_ connection: SQLiteConnection) throws -> [Int] {
         let startVersion = try connection.userVersion
         try refuseNewer(startVersion, connection)
         var applied: [Int] = []
@@ -93,5 +93,5 @@ public struct SQLiteMigrator: Sendable {
 }
 
 extension SQLiteSchemaTooNewError: LocalizedError {
-    public var errorDescription: String? { description }
+    var errorDescription: String? { description }
 }

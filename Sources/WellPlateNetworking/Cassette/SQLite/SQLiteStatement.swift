@@ -6,11 +6,11 @@ import Foundation
 /// Not `Sendable`: it belongs to its connection, which is used from one executor at a time.
 /// Column accessors read the row the last `step()` produced; they follow SQLite's type conversions
 /// (NULL reads as 0, "" or empty `Data`; use `isNull(at:)` to tell NULL apart).
-public final class SQLiteStatement {
+final class SQLiteStatement {
     /// `nil` once finalized; SQLite treats a NULL statement as misuse instead of crashing.
     private(set) var handle: OpaquePointer?
     /// The SQL this statement was prepared from.
-    public let sql: String
+    let sql: String
     private let path: String
     private let lifetime: SQLiteConnectionLifetime
 
@@ -36,27 +36,27 @@ public final class SQLiteStatement {
     // MARK: Binding
 
     /// Binds a 64-bit integer.
-    public func bind(_ value: Int64, at index: Int) throws(SQLiteError) {
+    func bind(_ value: Int64, at index: Int) throws(SQLiteError) {
         try check(sqlite3_bind_int64(try live(), Self.cIndex(index), value))
     }
 
     /// Binds an integer.
-    public func bind(_ value: Int, at index: Int) throws(SQLiteError) {
+    func bind(_ value: Int, at index: Int) throws(SQLiteError) {
         try check(sqlite3_bind_int64(try live(), Self.cIndex(index), Int64(value)))
     }
 
     /// Binds a floating-point number.
-    public func bind(_ value: Double, at index: Int) throws(SQLiteError) {
+    func bind(_ value: Double, at index: Int) throws(SQLiteError) {
         try check(sqlite3_bind_double(try live(), Self.cIndex(index), value))
     }
 
     /// Binds a boolean as the integer 0 or 1 (SQLite has no boolean type).
-    public func bind(_ value: Bool, at index: Int) throws(SQLiteError) {
+    func bind(_ value: Bool, at index: Int) throws(SQLiteError) {
         try check(sqlite3_bind_int64(try live(), Self.cIndex(index), value ? 1 : 0))
     }
 
     /// Binds UTF-8 text; SQLite copies it before returning.
-    public func bind(_ value: String, at index: Int) throws(SQLiteError) {
+    func bind(_ value: String, at index: Int) throws(SQLiteError) {
         let handle = try live()
         var value = value
         let rc = value.withUTF8 { bytes in
@@ -71,26 +71,26 @@ public final class SQLiteStatement {
     }
 
     /// Binds a BLOB; SQLite copies it before returning. An empty value binds an empty BLOB, not NULL.
-    public func bind(_ value: Data, at index: Int) throws(SQLiteError) {
+    func bind(_ value: Data, at index: Int) throws(SQLiteError) {
         let handle = try live()
         let rc = value.withUnsafeBytes { bindBlob($0, to: handle, at: index) }
         try check(rc)
     }
 
     /// Binds a BLOB; SQLite copies it before returning. An empty value binds an empty BLOB, not NULL.
-    public func bind(_ value: [UInt8], at index: Int) throws(SQLiteError) {
+    func bind(_ value: [UInt8], at index: Int) throws(SQLiteError) {
         let handle = try live()
         let rc = value.withUnsafeBytes { bindBlob($0, to: handle, at: index) }
         try check(rc)
     }
 
     /// Binds SQL `NULL`.
-    public func bindNull(at index: Int) throws(SQLiteError) {
+    func bindNull(at index: Int) throws(SQLiteError) {
         try check(sqlite3_bind_null(try live(), Self.cIndex(index)))
     }
 
     /// Binds any bindable value, or `NULL` for `nil`.
-    public func bind(_ value: (any SQLiteBindable)?, at index: Int) throws(SQLiteError) {
+    func bind(_ value: (any SQLiteBindable)?, at index: Int) throws(SQLiteError) {
         if let value {
             try value.bind(to: self, at: index)
         } else {
@@ -99,12 +99,12 @@ public final class SQLiteStatement {
     }
 
     /// Resets the statement and binds `values` to parameters 1...n; the count must match the SQL's parameters.
-    public func bind(_ values: (any SQLiteBindable)?...) throws(SQLiteError) {
+    func bind(_ values: (any SQLiteBindable)?...) throws(SQLiteError) {
         try bind(values: values)
     }
 
     /// Array form of `bind(_:)`.
-    public func bind(values: [(any SQLiteBindable)?]) throws(SQLiteError) {
+    func bind(values: [(any SQLiteBindable)?]) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(try live()))
         guard values.count == expected else {
             throw SQLiteError.library(
@@ -119,7 +119,7 @@ public final class SQLiteStatement {
     }
 
     /// Sets every parameter back to NULL.
-    public func clearBindings() throws(SQLiteError) {
+    func clearBindings() throws(SQLiteError) {
         try check(sqlite3_clear_bindings(try live()))
     }
 
@@ -139,7 +139,7 @@ public final class SQLiteStatement {
     // MARK: Stepping
 
     /// Advances to the next row: `true` when a row is available, `false` when the statement has finished.
-    public func step() throws(SQLiteError) -> Bool {
+    func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(try live()) {
         case SQLITE_ROW:
             return true
@@ -153,13 +153,13 @@ public final class SQLiteStatement {
     /// Rewinds the statement so it can run again; bindings are kept.
     ///
     /// Not throwing: `sqlite3_reset` only repeats the failure of the last `step()`, which that call already threw.
-    public func reset() {
+    func reset() {
         sqlite3_reset(handle)
     }
 
     /// Binds `values` (when any are given; otherwise the current bindings are used), runs the statement
     /// to completion, discarding any rows, and rewinds it.
-    public func run(_ values: (any SQLiteBindable)?...) throws(SQLiteError) {
+    func run(_ values: (any SQLiteBindable)?...) throws(SQLiteError) {
         if !values.isEmpty {
             try bind(values: values)
         }
@@ -169,7 +169,7 @@ public final class SQLiteStatement {
 
     /// Calls `body` for each remaining row, with the statement positioned on it, then rewinds the statement
     /// (also when `body` throws, so no read transaction stays open).
-    public func forEachRow(_ body: (SQLiteStatement) throws -> Void) throws {
+    func forEachRow(_ body: (SQLiteStatement) throws -> Void) throws {
         defer { reset() }
         while try step() {
             try body(self)
@@ -177,14 +177,14 @@ public final class SQLiteStatement {
     }
 
     /// The remaining rows, each converted by `transform`; rewinds the statement afterwards.
-    public func mapRows<T>(_ transform: (SQLiteStatement) throws -> T) throws -> [T] {
+    func mapRows<T>(_ transform: (SQLiteStatement) throws -> T) throws -> [T] {
         var rows: [T] = []
         try forEachRow { rows.append(try transform($0)) }
         return rows
     }
 
     /// The first row converted by `transform`, or `nil` when there is none; rewinds the statement afterwards.
-    public func firstRow<T>(_ transform: (SQLiteStatement) throws -> T) throws -> T? {
+    func firstRow<T>(_ transform: (SQLiteStatement) throws -> T) throws -> T? {
         defer { reset() }
         guard try step() else { return nil }
         return try transform(self)
@@ -210,12 +210,12 @@ public final class SQLiteStatement {
     // MARK: Columns
 
     /// The number of columns in a result row.
-    public var columnCount: Int {
+    var columnCount: Int {
         Int(sqlite3_column_count(handle))
     }
 
     /// The name of column `index` (0-based), as given by its `AS` clause or the table.
-    public func columnName(at index: Int) -> String {
+    func columnName(at index: Int) -> String {
         precondition(handle != nil, "columnName(at:) called on a finalized statement `\(sql)`")
         guard let name = sqlite3_column_name(handle, CInt(clamping: index)) else {
             preconditionFailure("SQLite returned no name for column \(index) of `\(sql)` (out of range or out of memory)")
@@ -224,32 +224,32 @@ public final class SQLiteStatement {
     }
 
     /// Whether column `index` of the current row is SQL NULL.
-    public func isNull(at index: Int) -> Bool {
+    func isNull(at index: Int) -> Bool {
         sqlite3_column_type(handle, CInt(clamping: index)) == SQLITE_NULL
     }
 
     /// Column `index` (0-based) as a 64-bit integer.
-    public func int64(at index: Int) -> Int64 {
+    func int64(at index: Int) -> Int64 {
         sqlite3_column_int64(handle, CInt(clamping: index))
     }
 
     /// Column `index` (0-based) as an integer.
-    public func int(at index: Int) -> Int {
+    func int(at index: Int) -> Int {
         Int(truncatingIfNeeded: sqlite3_column_int64(handle, CInt(clamping: index)))
     }
 
     /// Column `index` (0-based) as a floating-point number.
-    public func double(at index: Int) -> Double {
+    func double(at index: Int) -> Double {
         sqlite3_column_double(handle, CInt(clamping: index))
     }
 
     /// Column `index` (0-based) as a boolean: non-zero integers read as `true`.
-    public func bool(at index: Int) -> Bool {
+    func bool(at index: Int) -> Bool {
         sqlite3_column_int64(handle, CInt(clamping: index)) != 0
     }
 
     /// Column `index` (0-based) as UTF-8 text; NULL reads as "".
-    public func text(at index: Int) -> String {
+    func text(at index: Int) -> String {
         let column = CInt(clamping: index)
         // Order matters: sqlite3_column_bytes must follow the conversion done by sqlite3_column_text.
         guard let start = sqlite3_column_text(handle, column) else {
@@ -262,7 +262,7 @@ public final class SQLiteStatement {
 
     /// Column `index`'s (0-based) text as UTF-8 bytes, valid only inside `body`: for readers that
     /// would otherwise make a `String` only to take it apart again.
-    public func withTextBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    func withTextBytes<Result>(at index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         let column = CInt(clamping: index)
         guard let start = sqlite3_column_text(handle, column) else {
             checkNoMemory(column)
@@ -272,7 +272,7 @@ public final class SQLiteStatement {
     }
 
     /// Column `index`'s (0-based) bytes, valid only inside `body`; NULL reads as no bytes.
-    public func withBlobBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    func withBlobBytes<Result>(at index: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let column = CInt(clamping: index)
         // Order matters: sqlite3_column_bytes must follow sqlite3_column_blob.
         guard let start = sqlite3_column_blob(handle, column) else {
@@ -283,7 +283,7 @@ public final class SQLiteStatement {
     }
 
     /// A copy of column `index`'s (0-based) bytes; NULL and empty BLOBs read as empty `Data`.
-    public func blob(at index: Int) -> Data {
+    func blob(at index: Int) -> Data {
         let column = CInt(clamping: index)
         // Order matters: sqlite3_column_bytes must follow sqlite3_column_blob.
         guard let start = sqlite3_column_blob(handle, column) else {

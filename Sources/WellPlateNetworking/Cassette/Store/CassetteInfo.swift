@@ -20,14 +20,15 @@ public struct CassetteInfo: Sendable, Equatable {
         self.createdAt = createdAt
     }
 
+    /// Reads a row selected with `CassetteInfoColumn.selectList`.
     init(row: SQLiteStatement) {
-        name = row.text(at: 0)
-        upstream = row.isNull(at: 1) ? nil : row.text(at: 1)
-        let rulesData = row.isNull(at: 2) ? nil : Data(row.text(at: 2).utf8)
+        name = row.text(CassetteInfoColumn.name)
+        upstream = row.optionalText(CassetteInfoColumn.upstream)
+        let rulesData = row.optionalText(CassetteInfoColumn.matchingRules).map { Data($0.utf8) }
         matchingRules = rulesData.flatMap { try? JSONDecoder().decode(MatchingRules.self, from: $0) } ?? .default
         // Stores written before the format was remembered hold version 1 keys.
         keyFormat = rulesData.flatMap { try? JSONDecoder().decode(StoredRules.KeyFormat.self, from: $0).keyFormat } ?? 1
-        createdAt = Date(timeIntervalSince1970: row.double(at: 3))
+        createdAt = row.date(CassetteInfoColumn.createdAt)
     }
 
     /// Whether keys stored under this info must be recomputed to match requests keyed with `rules`

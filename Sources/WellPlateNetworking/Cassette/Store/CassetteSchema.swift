@@ -31,8 +31,15 @@ enum CassetteSchema {
 
     static let tables: Set<String> = ["cassettes", "interactions"]
 
-    static let interactionColumns = """
-        id, cassette, method, url, request_key, sequence, request_headers, request_body, status,
-        response_headers, response_body, content_encoding, recorded_at, duration_ms
-        """
+}
+
+/// The `interactions` columns an `Interaction` is read from (`InteractionRowReader`).
+enum InteractionColumn: Int, SQLiteColumn {
+    case id, cassette, method, url, requestKey, sequence, requestHeaders, requestBody, status
+    case responseHeaders, responseBody, contentEncoding, recordedAt, durationMs
+}
+
+/// The `cassettes` columns a `CassetteInfo` is read from.
+enum CassetteInfoColumn: Int, SQLiteColumn {
+    case name, upstream, matchingRules, createdAt
 }

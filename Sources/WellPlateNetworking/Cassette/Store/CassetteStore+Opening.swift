@@ -2,13 +2,13 @@ import Foundation
 
 /// Vetting a file before use, and migrating it: what `open` refuses and why.
 extension CassetteStore {
-    static func openConnection(path: String, access: Access, busyTimeout: Duration) throws(CassetteStoreError) -> SQLiteConnection {
+    static func openConnection(path: String, access: Access, creates: Bool, busyTimeout: Duration) throws(CassetteStoreError) -> SQLiteConnection {
         let writing = access == .readWrite
-        if !writing && !FileManager.default.fileExists(atPath: path) {
-            throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first (`cassette record`) or pass --db with the right path")
+        if !creates && !FileManager.default.fileExists(atPath: path) {
+            throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first (`cassette record`)")
         }
         if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0, !writing {
-            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is empty, not a cassette store; record into it first or pass the right --db")
+            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is empty, not a cassette store; record into it first")
         }
         do {
             if writing && FileManager.default.fileExists(atPath: path) {
@@ -20,7 +20,7 @@ extension CassetteStore {
             }
             let connection = try SQLiteConnection(path: path, mode: writing ? .readWriteCreate : .readOnly, busyTimeout: busyTimeout)
             if writing && connection.isReadOnly {
-                throw CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable or pass another --db")
+                throw CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable")
             }
             let (version, tables) = try refuseForeignOrNewer(connection, path: path)
             // Memory-mapped reads skip a copy per page: loading a large cassette is mostly reading.
@@ -52,7 +52,7 @@ extension CassetteStore {
         let version = try connection.userVersion
         let tables = Set(try connection.tableNames())
         if version == 0 && !tables.isEmpty && !CassetteSchema.tables.isSubset(of: tables) {
-            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is an SQLite database of another application (tables: \(tables.sorted().joined(separator: ", "))); pass a different --db")
+            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is an SQLite database of another application (tables: \(tables.sorted().joined(separator: ", "))); choose another file")
         }
         if version > CassetteSchema.migrator.latestVersion {
             throw CassetteStoreError(.schemaTooNew, path: path, message: SQLiteSchemaTooNewError(path: path, fileVersion: version, supportedVersion: CassetteSchema.migrator.latestVersion, applicationName: "cassette").description)

@@ -4,7 +4,7 @@ import Foundation
 extension CassetteStore {
     public func cassette(named name: String) throws(CassetteStoreError) -> CassetteInfo? {
         try reading { connection in
-            let statement = try connection.prepare("SELECT name, upstream, matching_rules, created_at FROM cassettes WHERE name = ?")
+            let statement = try connection.prepare("SELECT \(CassetteInfoColumn.selectList) FROM cassettes WHERE name = ?")
             try statement.bind(name, at: 1)
             return try statement.firstRow(CassetteInfo.init(row:))
         }
@@ -14,18 +14,19 @@ extension CassetteStore {
     public func cassettes() throws(CassetteStoreError) -> [CassetteSummary] {
         try reading { connection in
             try connection.prepare("""
-                SELECT names.name, c.upstream, count(i.id), coalesce(sum(length(i.response_body)), 0), max(i.recorded_at)
+                SELECT \(CassetteSummaryColumn.selectList)
                 FROM (SELECT name FROM cassettes UNION SELECT DISTINCT cassette FROM interactions) AS names
                 LEFT JOIN cassettes AS c ON c.name = names.name
                 LEFT JOIN interactions AS i ON i.cassette = names.name
                 GROUP BY names.name ORDER BY names.name
                 """).mapRows { row in
-                CassetteSummary(
-                    name: row.text(at: 0),
-                    upstream: row.isNull(at: 1) ? nil : row.text(at: 1),
-                    interactionCount: row.int(at: 2),
-                    bodyBytes: row.int(at: 3),
-                    lastRecordedAt: row.isNull(at: 4) ? nil : Date(timeIntervalSince1970: row.double(at: 4))
+                typealias Column = CassetteSummaryColumn
+                return CassetteSummary(
+                    name: row.text(Column.name),
+                    upstream: row.optionalText(Column.upstream),
+                    interactionCount: row.int(Column.interactionCount),
+                    bodyBytes: row.int(Column.bodyBytes),
+                    lastRecordedAt: row.isNull(Column.lastRecordedAt) ? nil : row.date(Column.lastRecordedAt)
                 )
             }
         }
@@ -36,40 +37,13 @@ extension CassetteStore {
         try reading { connection in
             let statement: SQLiteStatement
             if let cassette {
-                statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions WHERE cassette = ? ORDER BY request_key, sequence")
+                statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY request_key, sequence")
                 try statement.bind(cassette, at: 1)
             } else {
-                statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions ORDER BY cassette, request_key, sequence")
+                statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions ORDER BY cassette, request_key, sequence")
             }
             var reader = InteractionRowReader()
             return try statement.mapRows { try reader.read($0) }
-        }
-    }
-
-    /// Loads a cassette straight into a replay index, row by row, so the cassette is never held
-    /// twice in memory. With `rekeyingWith`, keys are recomputed from the stored requests (the
-    /// cassette was recorded with other matching rules).
-    public func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil) throws(CassetteStoreError) -> ReplayIndex {
-        try reading { connection in
-            let statement = try connection.prepare("SELECT \(CassetteSchema.interactionColumns) FROM interactions WHERE cassette = ?")
-            try statement.bind(cassette, at: 1)
-            var builder = ReplayIndex.Builder()
-            let count = try connection.prepare("SELECT count(*) FROM interactions WHERE cassette = ?")
-            try count.bind(cassette, at: 1)
-            builder.reserveCapacity(try count.firstRow { $0.int(at: 0) } ?? 0)
-            var reader = InteractionRowReader(derivesContentLength: true, packsBodies: true)
-            while try statement.step() {
-                var interaction = try reader.read(statement)
-                if let rules {
-                    interaction.key = RequestKey(recording: interaction, rules: rules).rawValue
-                }
-                builder.add(interaction, headersShared: true)
-            }
-            statement.reset()
-            // The mapping made the load fast; unmapped, the file's pages stop counting as ours.
-            try connection.execute("PRAGMA mmap_size = 0")
-            try connection.execute("PRAGMA mmap_size = 1073741824")
-            return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, builder: builder)
         }
     }
 
@@ -77,7 +51,7 @@ extension CassetteStore {
     public func interactions(key: String, cassette: String?) throws(CassetteStoreError) -> [Interaction] {
         try reading { connection in
             let statement = try connection.prepare("""
-                SELECT \(CassetteSchema.interactionColumns) FROM interactions
+                SELECT \(InteractionColumn.selectList) FROM interactions
                 WHERE request_key = ?1 AND (?2 IS NULL OR cassette = ?2) ORDER BY cassette, sequence
                 """)
             try statement.bind(key, at: 1)
@@ -91,15 +65,17 @@ extension CassetteStore {
     public func summaries(cassette: String?) throws(CassetteStoreError) -> [InteractionSummary] {
         try reading { connection in
             let statement = try connection.prepare("""
-                SELECT id, cassette, method, request_key, sequence, status, length(response_body), recorded_at, duration_ms
+                SELECT \(InteractionSummaryColumn.selectList)
                 FROM interactions WHERE (?1 IS NULL OR cassette = ?1) ORDER BY cassette, request_key, sequence
                 """)
             try statement.bind(cassette, at: 1)
             return try statement.mapRows { row in
-                InteractionSummary(
-                    id: row.int64(at: 0), cassette: row.text(at: 1), method: row.text(at: 2), key: row.text(at: 3),
-                    sequence: row.int(at: 4), statusCode: row.int(at: 5), bodySize: row.int(at: 6),
-                    recordedAt: Date(timeIntervalSince1970: row.double(at: 7)), durationMilliseconds: row.double(at: 8)
+                typealias Column = InteractionSummaryColumn
+                return InteractionSummary(
+                    id: row.int64(Column.id), cassette: row.text(Column.cassette), method: row.text(Column.method),
+                    key: row.text(Column.requestKey), sequence: row.int(Column.sequence), statusCode: row.int(Column.status),
+                    bodySize: row.int(Column.bodySize), recordedAt: row.date(Column.recordedAt),
+                    durationMilliseconds: row.double(Column.durationMs)
                 )
             }
         }
@@ -123,5 +99,32 @@ extension CassetteStore {
     /// Problems `PRAGMA integrity_check` finds; empty when the file is sound.
     public func integrityCheck() throws(CassetteStoreError) -> [String] {
         try reading { try $0.integrityCheck() }
+    }
+}
+
+/// `cassettes()`: every cassette name joined with its recordings (`names`, `c`, `i`).
+private enum CassetteSummaryColumn: Int, SQLiteColumn {
+    case name, upstream, interactionCount, bodyBytes, lastRecordedAt
+
+    var expression: String {
+        switch self {
+        case .name: "names.name"
+        case .upstream: "c.upstream"
+        case .interactionCount: "count(i.id)"
+        case .bodyBytes: "coalesce(sum(length(i.response_body)), 0)"
+        case .lastRecordedAt: "max(i.recorded_at)"
+        }
+    }
+}
+
+/// `summaries(cassette:)`: an interaction without its bodies.
+private enum InteractionSummaryColumn: Int, SQLiteColumn {
+    case id, cassette, method, requestKey, sequence, status, bodySize, recordedAt, durationMs
+
+    var expression: String {
+        switch self {
+        case .bodySize: "length(response_body)"
+        default: defaultExpression
+        }
     }
 }

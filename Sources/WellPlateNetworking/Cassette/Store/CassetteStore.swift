@@ -30,12 +30,15 @@ public actor CassetteStore {
         self.connection = connection
     }
 
-    /// Opens (and for `readWrite`, creates or upgrades) a store, refusing files that are missing,
-    /// not SQLite, damaged, someone else's database, newer than this build, or read-only for writing.
-    public static func open(path: String = defaultPath, access: Access = .readOnly, busyTimeout: Duration = .seconds(5)) async throws(CassetteStoreError) -> CassetteStore {
+    /// Opens (and for `readWrite`, upgrades) a store, refusing files that are missing, not SQLite,
+    /// damaged, someone else's database, newer than this build, or read-only for writing.
+    /// `readWrite` creates a missing file unless `creatingIfMissing` is false: deleting from a
+    /// file that is not there is a mistake, not a reason to create an empty store.
+    public static func open(path: String = defaultPath, access: Access = .readOnly, creatingIfMissing: Bool = true, busyTimeout: Duration = .seconds(5)) async throws(CassetteStoreError) -> CassetteStore {
         let executor = SQLiteExecutor(label: "cassette-store")
+        let creates = access == .readWrite && creatingIfMissing
         do {
-            let connection = try await executor.run { try openConnection(path: path, access: access, busyTimeout: busyTimeout) }
+            let connection = try await executor.run { try openConnection(path: path, access: access, creates: creates, busyTimeout: busyTimeout) }
             return CassetteStore(path: path, access: access, executor: executor, connection: connection)
         } catch let error as CassetteStoreError {
             throw error

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 
-/// Reads rows selected with `CassetteSchema.interactionColumns`. Recordings of one API repeat the
+/// Reads rows selected with `InteractionColumn.selectList`. Recordings of one API repeat the
 /// same header blocks, so each distinct block is decoded once and the `HTTPFields` shared: that
 /// keeps opening a large cassette fast and its memory close to its body bytes.
 struct InteractionRowReader {
@@ -18,30 +18,31 @@ struct InteractionRowReader {
     }
 
     mutating func read(_ row: SQLiteStatement) throws -> Interaction {
-        let methodText = row.text(at: 2)
+        typealias Column = InteractionColumn
+        let methodText = row.text(Column.method)
         guard let method = HTTPMethod(rawValue: methodText) else {
-            throw SQLiteError.library(.mismatch, "interaction \(row.int64(at: 0)) has an unknown method '\(methodText)'", path: "")
+            throw SQLiteError.library(.mismatch, "interaction \(row.int64(Column.id)) has an unknown method '\(methodText)'", path: "")
         }
-        let responseBody = bodyBlocks == nil ? row.blob(at: 10) : row.withBlobBytes(at: 10) { bodyBlocks!.copy($0) }
+        let responseBody = bodyBlocks == nil ? row.blob(Column.responseBody) : row.withBlobBytes(Column.responseBody) { bodyBlocks!.copy($0) }
         let stripsLength = derivesContentLength && method != .head
-        let responseHeaders = row.withTextBytes(at: 9) { bytes in
+        let responseHeaders = row.withTextBytes(Column.responseHeaders) { bytes in
             headerBlocks.fields(bytes, skipping: stripsLength ? Self.contentLengthLine(in: bytes, equalTo: responseBody.count) : nil)
         }
         return Interaction(
-            id: row.int64(at: 0),
-            cassette: row.text(at: 1),
+            id: row.int64(Column.id),
+            cassette: row.text(Column.cassette),
             method: method,
-            url: row.text(at: 3),
-            key: row.text(at: 4),
-            sequence: row.int(at: 5),
-            requestHeaders: row.withTextBytes(at: 6) { headerBlocks.fields($0) },
-            requestBody: row.isNull(at: 7) ? nil : row.blob(at: 7),
-            statusCode: row.int(at: 8),
+            url: row.text(Column.url),
+            key: row.text(Column.requestKey),
+            sequence: row.int(Column.sequence),
+            requestHeaders: row.withTextBytes(Column.requestHeaders) { headerBlocks.fields($0) },
+            requestBody: row.isNull(Column.requestBody) ? nil : row.blob(Column.requestBody),
+            statusCode: row.int(Column.status),
             responseHeaders: responseHeaders,
             responseBody: responseBody,
-            contentEncoding: row.isNull(at: 11) ? nil : row.text(at: 11),
-            recordedAt: Date(timeIntervalSince1970: row.double(at: 12)),
-            duration: .microseconds(Int64((row.double(at: 13) * 1000).rounded()))
+            contentEncoding: row.optionalText(Column.contentEncoding),
+            recordedAt: row.date(Column.recordedAt),
+            duration: .microseconds(Int64((row.double(Column.durationMs) * 1000).rounded()))
         )
     }
 

@@ -348,7 +348,7 @@ final class CLIExportTests {
         #expect(ambiguous.stderr == "error: cassettes.db holds several cassettes (dev, staging); choose one with --cassette NAME\n")
         let unknown = try await export("--cassette", "prod")
         #expect(unknown.status == 1)
-        #expect(unknown.stderr == "error: cassettes.db has no recordings in a cassette named 'prod' (cassettes: dev, staging); check the --cassette name\n")
+        #expect(unknown.stderr == "error: cassettes.db has no cassette named 'prod' (cassettes: dev, staging); check the --cassette name\n")
         let chosen = try await export("--cassette", "staging")
         #expect(chosen.status == 0, "\(chosen)")
         #expect(chosen.stdoutLines.last == "Exported 1 fixture from cassette staging (1 recording) to Fixtures: 1 created.")

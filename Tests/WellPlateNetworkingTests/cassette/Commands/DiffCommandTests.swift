@@ -323,7 +323,7 @@ final class DiffCommandTests {
         InputErrorCase(arguments: ["--fixtures", "nowhere"],
                        message: "error: the fixtures directory nowhere does not exist; pass --fixtures with the folder that holds your *.json fixtures"),
         InputErrorCase(arguments: ["--fixtures", "fixtures", "--cassette", "qa"],
-                       message: "error: cassettes.db has no recordings in a cassette named 'qa' (cassettes with recordings: dev); check the --cassette name"),
+                       message: "error: cassettes.db has no cassette named 'qa' (cassettes: dev); check the --cassette name"),
         InputErrorCase(arguments: ["--against", "other.db"],
                        message: "error: other.db does not exist; record a session first (`cassette record`) or pass --against with the right path"),
         InputErrorCase(arguments: [],

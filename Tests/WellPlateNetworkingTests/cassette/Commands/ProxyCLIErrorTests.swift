@@ -69,7 +69,7 @@ final class ProxyCLIErrorTests {
         try await workspace.record([])
         let result = try await workspace.run("replay", "--port", "0")
         #expect(result.status == 1, "\(result)")
-        #expect(errorLines(result) == ["error: cassettes.db holds no recordings; record a session first with `cassette record`"])
+        #expect(errorLines(result) == ["error: cassettes.db holds no recordings; record a session first (`cassette record`) or pass --db with the right path"])
     }
 
     @Test func replayOfAnUnknownCassetteNamesTheCassettesThatExist() async throws {
@@ -79,13 +79,13 @@ final class ProxyCLIErrorTests {
         #expect(result.status == 1, "\(result)")
         let lines = errorLines(result)
         #expect(lines.count == 1)
-        #expect(lines.first?.contains(#"no cassette named "nightly""#) == true)
+        #expect(lines.first?.contains("no cassette named 'nightly'") == true)
         #expect(lines.first?.contains("ci, staging") == true, "\(result)")
 
         // Without --cassette the default "dev" is the one missing.
         let defaulted = try await workspace.run("replay", "--port", "0")
         #expect(defaulted.status == 1)
-        #expect(defaulted.stderr.contains(#"no cassette named "dev""#))
+        #expect(defaulted.stderr.contains("no cassette named 'dev' (cassettes: ci, staging); check the --cassette name"))
     }
 
     @Test func recordWithAnEnvironmentFromTheConfigurationFileInTheWorkingDirectory() async throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WellPlateNetworking
+@testable import WellPlateNetworking
 
 /// A cassette's stored keys follow its matching rules and the key format: when either changes,
 /// opening the cassette recomputes them (in the file when recording, in memory when replaying), so

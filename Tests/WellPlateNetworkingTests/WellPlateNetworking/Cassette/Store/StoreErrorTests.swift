@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
-import WellPlateNetworking
+@testable import WellPlateNetworking
 
 /// Files that cannot serve as a cassette store: each is a clear error naming the file and what to
 /// do, never a crash and never a silently empty replay.
@@ -43,7 +43,7 @@ final class StoreErrorTests {
             try await storeError { try await ReplayAPIClient.open(path: missing, cassette: "dev") },
         ] {
             #expect(error.kind == .missingFile)
-            #expect(error.message == "\(missing) does not exist; record a session first (`cassette record`) or pass --db with the right path")
+            #expect(error.message == "\(missing) does not exist; record a session first (`cassette record`)")
         }
         #expect(try directory.fileNames() == [])
     }
@@ -52,7 +52,7 @@ final class StoreErrorTests {
         let path = directory.path("no/such/dir/cassettes.db")
         let error = try await storeError { try await CassetteStore.open(path: path, access: .readWrite) }
         #expect(error.kind == .missingFile)
-        #expect(error.message == "cannot create \(path): its directory does not exist or is not writable")
+        #expect(error.message == "cannot create \(path): its directory does not exist or is not writable; create it or make it writable")
     }
 
     @Test func aFileThatIsNotSQLiteIsRefusedUnchanged() async throws {
@@ -60,7 +60,7 @@ final class StoreErrorTests {
         try text.write(to: URL(fileURLWithPath: store))
         for error in try await errorsFromEveryEntryPoint(store) {
             #expect(error.kind == .notACassetteStore)
-            #expect(error.message == "\(store) is not a cassette store (not an SQLite database); pass the right --db or move the file away")
+            #expect(error.message == "\(store) is not a cassette store (not an SQLite database); move the file away")
         }
         #expect(directory.bytes("cassettes.db") == text)
     }
@@ -108,7 +108,7 @@ final class StoreErrorTests {
             ]
             for error in errors {
                 #expect(error.kind == .readOnly)
-                #expect(error.message == "\(store) is read-only, so nothing can be recorded into it; make it and its directory writable or pass another --db")
+                #expect(error.message == "\(store) is read-only, so nothing can be recorded into it; make it and its directory writable")
             }
             // Replaying a read-only file is fine.
             let replay = try await ReplayAPIClient.open(path: store, cassette: "dev")
@@ -129,7 +129,7 @@ final class StoreErrorTests {
         }
         let waited = clock.now - started
         #expect(error.kind == .locked)
-        #expect(error.message == "\(store) is locked by another process (another `cassette record`?); stop it or use another --db")
+        #expect(error.message == "\(store) is locked by another process (another `cassette record`?); stop it")
         #expect(waited >= .milliseconds(200) && waited < .seconds(15), "waited \(waited)")
         try blocker.execute("ROLLBACK")
         try await writer.close()
@@ -162,7 +162,7 @@ final class StoreErrorTests {
             try await storeError { try await ReplayAPIClient.open(path: self.store, cassette: "dev") },
         ] {
             #expect(error.kind == .notACassetteStore)
-            #expect(error.message == "\(store) is empty, not a cassette store; record into it first or pass the right --db")
+            #expect(error.message == "\(store) is empty, not a cassette store; record into it first")
         }
     }
 
@@ -178,10 +178,10 @@ final class StoreErrorTests {
     @Test func aStoreWithoutRecordingsNeverReplaysAsEmpty() async throws {
         try await CassetteStore.open(path: store, access: .readWrite).close()
         let empty = try await storeError { try await ReplayAPIClient.open(path: self.store, cassette: "dev") }
-        #expect(empty.message == "\(store) holds no recordings; record a session first with `cassette record`")
+        #expect(empty.message == "\(store) holds no recordings; record a session first (`cassette record`)")
         try await fillStore(store, with: [Recordings.make(.get, "/api/health", cassette: "staging")])
         let otherCassette = try await storeError { try await ReplayAPIClient.open(path: self.store, cassette: "dev") }
-        #expect(otherCassette.message == "\(store) has no cassette named \"dev\"; it has: staging")
+        #expect(otherCassette.message == "\(store) has no cassette named 'dev' (cassettes: staging)")
     }
 
     @Test func anotherApplicationsDatabaseIsRefusedAndLeftUntouched() async throws {
@@ -192,7 +192,7 @@ final class StoreErrorTests {
         let before = try #require(directory.bytes("cassettes.db"))
         for error in try await errorsFromEveryEntryPoint(store) {
             #expect(error.kind == .notACassetteStore)
-            #expect(error.message == "\(store) is an SQLite database of another application (tables: orders, users); pass a different --db")
+            #expect(error.message == "\(store) is an SQLite database of another application (tables: orders, users); choose another file")
         }
         #expect(directory.bytes("cassettes.db") == before)
         #expect(try directory.fileNames() == ["cassettes.db"])

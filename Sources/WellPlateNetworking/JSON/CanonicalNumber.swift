@@ -1,15 +1,16 @@
-// Numbers: one decimal text per value, so that `1`, `1.0` and `1e0` hash alike.
-
-extension CanonicalJSON {
+/// The canonical decimal text of a JSON number: one text per value, so that `1`, `1.0` and `1e0`
+/// hash alike. `JSONWriter` writes numbers with it in the canonical form (`CanonicalJSON`); it
+/// depends on neither, so the writer and the canonical form do not call each other in a circle.
+enum CanonicalNumber {
     /// Integers beyond 64 bits are exact: their digits are written as they came, only in canonical notation.
-    static func appendNumber(bigInteger literal: String, to output: inout [UInt8]) {
+    static func append(bigInteger literal: String, to output: inout [UInt8]) {
         let negative = literal.utf8.first == UInt8(ascii: "-")
-        appendNumber(negative: negative, digits: Array(literal.utf8.dropFirst(negative ? 1 : 0)), exponent: 0, to: &output)
+        append(negative: negative, digits: Array(literal.utf8.dropFirst(negative ? 1 : 0)), exponent: 0, to: &output)
     }
 
     /// A finite `Double` by its shortest round-trip decimal digits, which Swift's `description` gives
     /// (`0.1`, `1e-07`, `1e+21`, `-0.0`): every literal that parses to the same `Double` gets one text.
-    static func appendNumber(_ value: Double, to output: inout [UInt8]) {
+    static func append(_ value: Double, to output: inout [UInt8]) {
         var text = value.description
         text.withUTF8 { bytes in
             var digits = [UInt8]()
@@ -34,7 +35,7 @@ extension CanonicalJSON {
                 // A Double's decimal exponent lies within ±324, so the conversion cannot fail.
                 exponent = Int(exponentText) ?? 0
             }
-            appendNumber(negative: negative, digits: digits, exponent: exponent - fractionDigits, to: &output)
+            append(negative: negative, digits: digits, exponent: exponent - fractionDigits, to: &output)
         }
     }
 
@@ -42,7 +43,7 @@ extension CanonicalJSON {
     /// `10e-1` and `0.1e1` all become `1`; `-0` becomes `0`. Formatted like JavaScript's
     /// `Number#toString` (plain digits from 1e-6 up to 1e21, exponent notation outside), but exactly,
     /// without rounding to a double.
-    static func appendNumber(negative: Bool, digits: [UInt8], exponent: Int, to output: inout [UInt8]) {
+    static func append(negative: Bool, digits: [UInt8], exponent: Int, to output: inout [UInt8]) {
         let zero = UInt8(ascii: "0")
         guard let first = digits.firstIndex(where: { $0 != zero }) else {
             output.append(zero)
