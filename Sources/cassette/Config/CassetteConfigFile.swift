@@ -134,9 +134,10 @@ struct CassetteConfigFile: Sendable, Equatable {
             "host": "127.0.0.1",
             "port": 8080
           }
-        "tls" paths are resolved against the file's directory too; "cacert" is trusted in addition to \
-        the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600).
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
-        the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on.
+        the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on. \
+        "tls" paths are resolved against the file's directory too; "cacert" is trusted in addition to \
+        the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600). "matchHeaders" puts those \
+        request headers in the key (see docs/matching.md).
         """
 }
