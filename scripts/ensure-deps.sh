@@ -13,6 +13,11 @@ for extra in "$@"; do
     command -v "$extra" >/dev/null 2>&1 || missing+=("$extra")
 done
 
+# Real peers the tests compare against (PyPI); each test also installs its own on demand.
+for tool in openapi-spec-validator detect-secrets; do
+    "$(dirname "$0")/ensure-pip-tool.sh" "$tool" || echo "warning: could not install $tool now; its tests will try again" >&2
+done
+
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 echo "Installing missing system packages: ${missing[*]}" >&2

@@ -18,6 +18,11 @@ struct Cassette: AsyncParsableCommand {
               cassette export --fixtures Fixtures               # mock fixtures + registry.json
               cassette diff --fixtures Fixtures                 # fixtures against what the API sends
               cassette schema --out Schemas                     # JSON Schema per endpoint
+              cassette codegen swift --out Sources/Models       # Codable types per endpoint
+              cassette openapi --out openapi.yaml --format yaml # OpenAPI 3.1 of the recordings
+              cassette verify --env staging                     # drift against the live API
+              cassette audit                                    # secrets redaction missed?
+              cassette redact                                   # apply today's rules to the store
 
 
             """ + CassetteConfigFile.fileFormatHelp,
@@ -26,7 +31,9 @@ struct Cassette: AsyncParsableCommand {
             RecordCommand.self, ReplayCommand.self, RunCommand.self,
             ListCommand.self, ShowCommand.self, DeleteCommand.self, PruneCommand.self,
             ExportCommand.self, DiffCommand.self, SchemaCommand.self,
+            CodegenCommand.self, OpenAPICommand.self, VerifyCommand.self,
             RequestCommand.self, ConfigCommand.self,
+            AuditCommand.self, RedactCommand.self,
         ]
     )
 }

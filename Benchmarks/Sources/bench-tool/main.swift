@@ -5,7 +5,9 @@ import WellPlateNetworking
 //   make-store DB COUNT MIX      generate a store (MIX: mixed = 200 B / 2 KB / 50 KB JSON, small = 200-1000 B)
 //   scale DB                     open time, memory and lookup time of one store (run in a fresh process)
 //   inprocess DB                 ReplayAPIClient requests/s and key normalization/s, with baselines
+//   make-api-store DB COUNT      a recorded API of 100 endpoints, for codegen and openapi (Benchmarks/codegen.sh)
 //   schema MEGABYTES             JSON parsing and schema inference of one large response, with a baseline
+//   audit DB                     `cassette audit` of the whole store: time and peak memory
 //   startup CASSETTE DB          start-up times;  count DB: rows;  report DIR DURATION ROUNDS: BENCHMARKS.md
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -13,12 +15,16 @@ do {
     switch arguments.first {
     case "make-store" where arguments.count == 4:
         try await StoreGenerator.make(path: arguments[1], count: Int(arguments[2])!, mix: arguments[3])
+    case "make-api-store" where arguments.count == 3:
+        try await APIStoreGenerator.make(path: arguments[1], count: Int(arguments[2])!)
     case "scale" where arguments.count == 2:
         try await ScaleBench.run(path: arguments[1])
     case "inprocess" where arguments.count == 2:
         try await InProcessBench.run(path: arguments[1])
     case "schema" where arguments.count == 2:
         try SchemaBench.run(megabytes: Int(arguments[1])!)
+    case "audit" where arguments.count == 2:
+        try await AuditBench.run(path: arguments[1])
     case "startup" where arguments.count == 3:
         try StartupBench.run(cassette: arguments[1], store: arguments[2])
     case "open-only" where arguments.count == 2:

@@ -1,9 +1,10 @@
 /// Every route of the sample API, over one process's in-memory state.
 enum SampleAPIRoutes {
-    static func makeRouter() -> Router {
+    /// `drifted` serves the users in a changed shape, for drift checks (`sample-api --drifted`).
+    static func makeRouter(drifted: Bool = false) -> Router {
         let resources: [[Route]] = [
             HealthResource().routes,
-            UsersResource(store: UserStore()).routes,
+            UsersResource(store: UserStore(), drifted: drifted).routes,
             NutritionResource().routes,
             ProfileResource().routes,
             FlakyResource(counter: FlakyCounter()).routes,

@@ -3,15 +3,19 @@ import NIOHTTP1
 /// `/api/users` and `/api/users/{id}`: list, read, create, replace, update and delete.
 struct UsersResource {
     let store: UserStore
+    /// Serve users in the drifted shape (`sample-api --drifted`).
+    var drifted = false
 
     var routes: [Route] {
         let store = self.store
+        let drifted = self.drifted
+        let render: @Sendable (User) -> JSONValue = { user in drifted ? user.driftedJSON : user.json }
         return [
             Route(.GET, "/api/users", compressible: true) { request throws(APIFailure) in
                 let offset = try request.nonNegativeInteger("offset", default: 0)
                 let users = store.list().dropFirst(offset)
                 let limited = try request.nonNegativeInteger("limit").map { users.prefix($0) } ?? users
-                return .json(.array(limited.map(\.json)))
+                return .json(.array(limited.map(render)))
             },
             Route(.POST, "/api/users") { request throws(APIFailure) in
                 let body = try JSONObjectBody(request)
@@ -19,12 +23,12 @@ struct UsersResource {
                 let email = try body.requiredString("email")
                 let role = try body.optionalString("role") ?? "member"
                 let user = store.create(name: name, email: email, role: role)
-                return .json(user.json, status: .created, headers: ["Location": "/api/users/\(user.id)"])
+                return .json(render(user), status: .created, headers: ["Location": "/api/users/\(user.id)"])
             },
             Route(.GET, "/api/users/{id}") { request throws(APIFailure) in
                 let id = try Self.userID(request)
                 guard let user = store.user(id: id) else { throw Self.notFound(id) }
-                return .json(user.json)
+                return .json(render(user))
             },
             // PUT replaces name and email; the role is kept unless the body sets it.
             Route(.PUT, "/api/users/{id}") { request throws(APIFailure) in
@@ -39,7 +43,7 @@ struct UsersResource {
                     if let role { user.role = role }
                 }
                 guard let updated else { throw Self.notFound(id) }
-                return .json(updated.json)
+                return .json(render(updated))
             },
             Route(.PATCH, "/api/users/{id}") { request throws(APIFailure) in
                 let id = try Self.userID(request)
@@ -53,7 +57,7 @@ struct UsersResource {
                     if let role { user.role = role }
                 }
                 guard let updated else { throw Self.notFound(id) }
-                return .json(updated.json)
+                return .json(render(updated))
             },
             Route(.DELETE, "/api/users/{id}") { request throws(APIFailure) in
                 let id = try Self.userID(request)

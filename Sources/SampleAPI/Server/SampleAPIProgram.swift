@@ -24,7 +24,7 @@ enum SampleAPIProgram {
             server = try await SampleAPIServer.bind(
                 host: options.host,
                 port: options.port,
-                router: SampleAPIRoutes.makeRouter(),
+                router: SampleAPIRoutes.makeRouter(drifted: options.drifted),
                 log: RequestLog(isEnabled: options.verbose)
             )
         } catch {

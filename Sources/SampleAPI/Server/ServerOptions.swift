@@ -4,6 +4,8 @@ struct ServerOptions: Sendable, Equatable {
     /// 0 asks the system for a free port; the bound port is printed on the first stdout line.
     var port = 8081
     var verbose = false
+    /// Serve users in a changed shape (no `email`, `id` a string) to demonstrate drift checks.
+    var drifted = false
 
     enum Command: Equatable {
         case serve(ServerOptions)
@@ -11,7 +13,7 @@ struct ServerOptions: Sendable, Equatable {
     }
 
     static let usage = """
-        USAGE: sample-api [--host ADDR] [--port N] [--verbose]
+        USAGE: sample-api [--host ADDR] [--port N] [--verbose] [--drifted]
 
         Serves the WellPlate sample API over HTTP/1.1. The first line on stdout is
         "listening on http://HOST:PORT"; SIGINT or SIGTERM stops it after in-flight requests.
@@ -20,6 +22,8 @@ struct ServerOptions: Sendable, Equatable {
           --host ADDR   Address to bind (default 127.0.0.1).
           --port N      Port to bind, 0 for any free port (default 8081).
           --verbose     Log one line per request to stderr.
+          --drifted     Serve users drifted from the usual shape: no "email", "id" a
+                        string (for `cassette verify` demonstrations and tests).
           -h, --help    Show this help.
 
         """
@@ -51,6 +55,9 @@ struct ServerOptions: Sendable, Equatable {
             case "--verbose":
                 guard inlineValue == nil else { throw OptionsError("--verbose takes no value") }
                 options.verbose = true
+            case "--drifted":
+                guard inlineValue == nil else { throw OptionsError("--drifted takes no value") }
+                options.drifted = true
             case "-h", "--help":
                 return .help
             case _ where flag.hasPrefix("-"):

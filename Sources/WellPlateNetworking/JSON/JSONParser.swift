@@ -41,7 +41,7 @@ struct JSONParser {
     private var depth = 0
     var scratch: [UInt8] = []
 
-    private init(_ raw: UnsafeRawBufferPointer, maximumDepth: Int) {
+    init(_ raw: UnsafeRawBufferPointer, maximumDepth: Int) {
         self.raw = raw
         self.bytes = raw.assumingMemoryBound(to: UInt8.self)
         self.maximumDepth = maximumDepth

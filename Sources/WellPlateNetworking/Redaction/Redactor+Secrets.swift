@@ -2,96 +2,78 @@ import Foundation
 import HTTPTypes
 
 extension Redactor {
-    /// Secret values are only hunted for in responses when at least this long: shorter ones
-    /// (`?key=users`, `Bearer expired`) are ordinary words that a response may rightly contain.
-    /// Real credentials are far longer; the structural redaction of the request covers the rest.
-    static let minimumSecretLength = 8
-
-    /// The secret values a request carries (credentials in headers, secret query and form
-    /// parameters, configured JSON fields), so they can be scrubbed wherever a server repeats them,
-    /// such as an echo endpoint or an error message that quotes the request.
-    public func secretValues(url: URL, headerFields: HTTPFields, body: Data?) -> Set<String> {
-        guard isEnabled else { return [] }
-        var secrets = Set<String>()
-        func add(_ value: String) {
-            let trimmed = value.trimmingCharacters(in: .whitespaces)
-            if trimmed.count >= Self.minimumSecretLength && trimmed != Self.placeholder { secrets.insert(trimmed) }
+    /// The secret values a request carries: secret headers (and the credential after their
+    /// scheme), cookies, Basic credentials decoded (`user:password` and the password), a URL's
+    /// password, secret query and form parameters, and configured JSON fields.
+    public func secretValues(url: String, headerFields: HTTPFields, body: Data?) -> SecretValues {
+        guard isEnabled else { return SecretValues() }
+        var secrets = secretValues(headers: headerFields)
+        if let password = URLComponents(string: url)?.password {
+            secrets.insert(password)
+            secrets.insert(password.removingPercentEncoding ?? password)
         }
-        for field in headerFields where headerNames.contains(field.name.canonicalName) {
-            add(field.value)
-            // "Bearer abc", "Basic abc": the credential alone is as secret as the whole value.
-            if let space = field.value.firstIndex(of: " ") {
-                add(String(field.value[field.value.index(after: space)...]))
-            }
+        if let question = url.firstIndex(of: "?") {
+            let query = url[url.index(after: question)...]
+            collectFormSecrets(String(query.prefix(while: { $0 != "#" })), into: &secrets)
         }
-        if let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery {
-            collectFormSecrets(query, into: add)
-        }
-        if let body, !body.isEmpty, let text = String(data: body, encoding: .utf8) {
-            let contentType = headerFields[.contentType]?.lowercased() ?? ""
-            if contentType.contains("x-www-form-urlencoded") {
-                collectFormSecrets(text, into: add)
-            } else if let json = try? JSONValue(parsing: body) {
-                collectJSONSecrets(json, into: add)
-            }
+        if let body, !body.isEmpty {
+            secrets.formUnion(secretValues(body: body, contentType: headerFields[.contentType]))
         }
         return secrets
     }
 
-    /// Replaces every occurrence of the secrets in `data` with the placeholder, byte for byte
-    /// elsewhere; returns `data` itself when nothing matched.
-    public func scrub(_ data: Data, secrets: Set<String>) -> Data {
-        guard isEnabled, !secrets.isEmpty, !data.isEmpty else { return data }
-        var result = data
-        // Longer secrets first, so a token is not half-replaced through a shorter secret inside it.
-        for secret in secrets.sorted(by: { $0.utf8.count > $1.utf8.count }) {
-            let needle = Data(secret.utf8)
-            var searchStart = result.startIndex
-            while let range = result.range(of: needle, in: searchStart..<result.endIndex) {
-                result.replaceSubrange(range, with: Data(Self.placeholder.utf8))
-                searchStart = range.lowerBound + Self.placeholder.utf8.count
-            }
-        }
-        return result
+    /// `secretValues(url:headerFields:body:)` for a `URL`.
+    public func secretValues(url: URL, headerFields: HTTPFields, body: Data?) -> SecretValues {
+        secretValues(url: url.absoluteString, headerFields: headerFields, body: body)
     }
 
-    /// Header values with the secrets replaced.
-    public func scrub(_ fields: HTTPFields, secrets: Set<String>) -> HTTPFields {
-        guard isEnabled, !secrets.isEmpty else { return fields }
-        var result = fields
-        for index in result.indices {
-            let value = result[index].value
-            let scrubbed = scrub(value, secrets: secrets)
-            if scrubbed != value { result[index].value = scrubbed }
+    /// The values of secret headers (cookies one by one, Basic credentials decoded).
+    public func secretValues(headers: HTTPFields) -> SecretValues {
+        var secrets = SecretValues()
+        guard isEnabled else { return secrets }
+        for field in headers where headerNames.contains(field.name.canonicalName) {
+            collectHeaderSecrets(name: field.name.canonicalName, value: field.value, into: &secrets)
         }
-        return result
+        return secrets
     }
 
-    private func collectFormSecrets(_ text: String, into add: (String) -> Void) {
+    /// Values of secret form parameters or JSON fields in a body.
+    public func secretValues(body: Data, contentType: String?) -> SecretValues {
+        var secrets = SecretValues()
+        guard isEnabled, !body.isEmpty else { return secrets }
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") {
+            if let text = String(data: body, encoding: .utf8) { collectFormSecrets(text, into: &secrets) }
+        } else if !jsonFields.isEmpty, Self.mayBeJSON(body, contentType: type) {
+            _ = redact(jsonBody: body, collecting: &secrets)
+        }
+        return secrets
+    }
+
+    func collectHeaderSecrets(name: String, value: String, into secrets: inout SecretValues) {
+        if name == "cookie" || name == "set-cookie" {
+            for cookie in Self.cookieValues(value, isSetCookie: name == "set-cookie") { secrets.insert(cookie) }
+            return
+        }
+        secrets.insert(value)
+        // "Bearer abc", "Basic abc": the credential alone is as secret as the whole value.
+        guard let space = value.firstIndex(of: " ") else { return }
+        let credential = value[value.index(after: space)...].trimmingCharacters(in: .whitespaces)
+        secrets.insert(credential)
+        if value[..<space].lowercased() == "basic", let decoded = Data(base64Encoded: credential).flatMap({ String(data: $0, encoding: .utf8) }) {
+            secrets.insert(decoded)
+            if let colon = decoded.firstIndex(of: ":") { secrets.insert(String(decoded[decoded.index(after: colon)...])) }
+        }
+    }
+
+    func collectFormSecrets(_ text: String, into secrets: inout SecretValues) {
         for pair in text.split(separator: "&") {
             guard let equals = pair.firstIndex(of: "=") else { continue }
             let name = (String(pair[..<equals]).removingPercentEncoding ?? String(pair[..<equals])).lowercased()
             guard queryParameters.contains(name) else { continue }
             let raw = String(pair[pair.index(after: equals)...])
-            add(raw)
-            if let decoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding { add(decoded) }
-        }
-    }
-
-    private func collectJSONSecrets(_ value: JSONValue, into add: (String) -> Void) {
-        switch value {
-        case .object(let object):
-            for (key, member) in object {
-                if jsonFields.contains(key.lowercased()), case .string(let text) = member {
-                    add(text)
-                } else {
-                    collectJSONSecrets(member, into: add)
-                }
-            }
-        case .array(let elements):
-            elements.forEach { collectJSONSecrets($0, into: add) }
-        default:
-            break
+            secrets.insert(raw)
+            if let decoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding { secrets.insert(decoded) }
         }
     }
 }

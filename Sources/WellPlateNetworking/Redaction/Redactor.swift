@@ -50,11 +50,14 @@ public struct Redactor: Sendable, Equatable {
         isEnabled && headerNames.contains(name.lowercased())
     }
 
+    /// Secret header values replaced by the placeholder; `Cookie` and `Set-Cookie` keep their
+    /// cookie names and attributes (`session=REDACTED; Path=/; HttpOnly`), so a replayed login
+    /// flow still sets and sends its cookies.
     public func redact(headers: HTTPFields) -> HTTPFields {
         guard isEnabled else { return headers }
         var result = headers
         for index in result.indices where headerNames.contains(result[index].name.canonicalName) {
-            result[index].value = Self.placeholder
+            result[index].value = redactedValue(ofHeader: result[index].name.canonicalName, result[index].value)
         }
         return result
     }
@@ -63,8 +66,8 @@ public struct Redactor: Sendable, Equatable {
     public func redact(headers: [String: String]) -> [String: String] {
         guard isEnabled else { return headers }
         var result = headers
-        for key in headers.keys where headerNames.contains(key.lowercased()) {
-            result[key] = Self.placeholder
+        for (key, value) in headers where headerNames.contains(key.lowercased()) {
+            result[key] = redactedValue(ofHeader: key.lowercased(), value)
         }
         return result
     }
@@ -149,55 +152,15 @@ public struct Redactor: Sendable, Equatable {
             let redacted = redact(formEncoded: text)
             return redacted == text ? body : Data(redacted.utf8)
         }
-        guard !jsonFields.isEmpty, Self.mayBeJSON(body, contentType: type),
-              let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else {
-            return body
-        }
-        var changed = false
-        let redacted = redact(json: object, changed: &changed)
-        guard changed, let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]) else {
-            return body
-        }
-        return data
+        guard !jsonFields.isEmpty, Self.mayBeJSON(body, contentType: type) else { return body }
+        var secrets = SecretValues()
+        return redact(jsonBody: body, collecting: &secrets) ?? body
     }
 
-    private func redact(json: Any, changed: inout Bool) -> Any {
-        if let object = json as? [String: Any] {
-            var result = object
-            for (key, value) in object {
-                if jsonFields.contains(key.lowercased()) {
-                    if (value as? String) != Self.placeholder {
-                        result[key] = Self.placeholder
-                        changed = true
-                    }
-                } else {
-                    result[key] = redact(json: value, changed: &changed)
-                }
-            }
-            return result
-        }
-        if let array = json as? [Any] {
-            return array.map { redact(json: $0, changed: &changed) }
-        }
-        return json
-    }
-
-    private static func mayBeJSON(_ body: Data, contentType: String) -> Bool {
+    static func mayBeJSON(_ body: Data, contentType: String) -> Bool {
         if contentType.contains("json") { return true }
         if !contentType.isEmpty { return false }
         guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return false }
         return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
-    }
-
-    // MARK: Free text
-
-    /// Removes known secret values (taken from the request that produced the text) from a message.
-    public func scrub(_ text: String, secrets: some Sequence<String>) -> String {
-        guard isEnabled else { return text }
-        var result = text
-        for secret in secrets where secret.count >= 4 && secret != Self.placeholder {
-            result = result.replacingOccurrences(of: secret, with: Self.placeholder)
-        }
-        return result
     }
 }

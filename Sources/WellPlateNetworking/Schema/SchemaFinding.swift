@@ -35,6 +35,9 @@ public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStri
         case apiSendsNull
         /// The document's top-level type differs. Error.
         case rootTypeMismatch
+        /// The live API answers a recorded request with another status class (2xx, 4xx, …) than
+        /// the recording has. Reported at `$` by `cassette verify`. Error.
+        case statusClassChanged
         /// The API sends a field the fixture lacks. Warning.
         case fieldMissingInFixture
         /// The fixture has `null` where the API never sends it. Warning.
@@ -52,7 +55,7 @@ public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStri
 
         public var severity: Severity {
             switch self {
-            case .fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch: .error
+            case .fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch, .statusClassChanged: .error
             case .fieldMissingInFixture, .fixtureHasNull, .formatChanged: .warning
             case .fieldOptionalInAPI, .fixtureWithoutRecording, .endpointWithoutFixture: .note
             }

@@ -1,5 +1,6 @@
 import ArgumentParser
 
+/// `--on-miss`: what a replay does with a request it has no recording for.
 enum MissPolicyOption: String, ExpressibleByArgument, CaseIterable {
     case error, passthrough, record
 

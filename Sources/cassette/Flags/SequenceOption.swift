@@ -1,6 +1,7 @@
 import ArgumentParser
 import WellPlateNetworking
 
+/// `--sequence`: what a replay serves once every recording of a request was served.
 enum SequenceOption: String, ExpressibleByArgument, CaseIterable {
     case repeatLast = "repeat-last", cycle, fail
 

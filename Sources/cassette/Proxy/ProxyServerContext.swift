@@ -38,7 +38,7 @@ final class ProxyServerContext: Sendable {
     /// One line per request: method, path (secrets redacted), status, duration, outcome.
     func log(head: HTTPRequestHead, statusCode: Int, source: ProxyAnswer.Source, started: NIODeadline) {
         guard let requestLog else { return }
-        let target = redactedTarget(head.uri)
+        let target = redactedTarget(head.uri, secretHeaders: secretHeaders(head))
         let status = RequestLogLine.status(statusCode)
         let outcome = RequestLogLine.outcome(source)
         requestLog.log { line in
@@ -69,7 +69,25 @@ final class ProxyServerContext: Sendable {
         return fields
     }
 
-    func redactedTarget(_ target: String) -> String {
-        redactor.redact(target: target)
+    func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
+        secretHeaders.isEmpty ? redactor.redact(target: target) : session.redactedTarget(target, secretHeaders: secretHeaders)
+    }
+
+    /// The request's credential and cookie headers, whose values are scrubbed from its target
+    /// and body; empty (without allocating) for the usual request that has none.
+    func secretHeaders(_ head: HTTPRequestHead) -> HTTPFields {
+        var fields = HTTPFields()
+        for header in head.headers where redactor.isSecretHeader(header.name) {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        return fields
+    }
+
+    /// Whether the values of `secretHeaders` occur in the target, so that its key and log line
+    /// differ from those of the same target sent without them.
+    func secretsOccur(in target: String, secretHeaders: HTTPFields) -> Bool {
+        guard !secretHeaders.isEmpty else { return false }
+        let secrets = redactor.secretValues(headers: secretHeaders)
+        return redactor.scrub(target: target, secrets: secrets) != target
     }
 }

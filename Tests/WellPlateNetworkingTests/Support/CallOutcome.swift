@@ -20,6 +20,17 @@ enum CallOutcome: Equatable, CustomStringConvertible {
         }
     }
 
+    /// The outcome as a replay shows it: values the client sent in secret places (a bearer
+    /// token, a secret query parameter) that the server echoed come back redacted.
+    func redacting(_ secrets: [String]) -> CallOutcome {
+        let values = SecretValues(secrets)
+        switch self {
+        case .value(let text): return .value(Redactor.default.scrub(text, secrets: values))
+        case .apiError(let category, let status, let message): return .apiError(category: category, statusCode: status, message: Redactor.default.scrub(message, secrets: values))
+        case .otherError(let text): return .otherError(Redactor.default.scrub(text, secrets: values))
+        }
+    }
+
     /// `value` encoded the way `.value` holds it.
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONCoding.makeEncoder()

@@ -22,15 +22,15 @@ struct UpstreamProbe {
 
 /// `/api/flaky` that always succeeds and answers with how many requests its `key` has had, so the
 /// body says which upstream hit produced it. `key` is a secret query parameter to the `Redactor`
-/// (its value is stored as `REDACTED`), so `id` carries the same name to keep the request keys of
-/// different names apart.
+/// (its value is stored as `REDACTED`, and scrubbed wherever it stands as a whole token), so `id`
+/// carries the name inside a longer token, `id-NAME`, to keep the request keys of different names apart.
 func flakyPath(_ name: String) -> String {
-    "/api/flaky?failures=0&key=\(name)&id=\(name)"
+    "/api/flaky?failures=0&key=\(name)&id=id-\(name)"
 }
 
 /// The request key `flakyPath(name)` is stored under.
 func flakyKey(_ name: String) -> String {
-    "GET /api/flaky?failures=0&id=\(name)&key=REDACTED"
+    "GET /api/flaky?failures=0&id=id-\(name)&key=REDACTED"
 }
 
 extension HTTPTransport {

@@ -13,7 +13,7 @@ final class HelpTextTests {
 
     static let commands: [[String]] = [
         [], ["record"], ["replay"], ["run"], ["list"], ["show"], ["delete"], ["prune"], ["export"],
-        ["diff"], ["schema"], ["request"], ["config"],
+        ["diff"], ["schema"], ["codegen", "swift"], ["openapi"], ["verify"], ["request"], ["config"], ["audit"], ["redact"],
     ]
 
     /// The help of `command` on a terminal `columns` wide.

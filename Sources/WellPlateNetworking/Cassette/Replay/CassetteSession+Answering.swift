@@ -41,13 +41,11 @@ extension CassetteSession {
 
     /// The request as it would be stored, and its key: the one place a whole request is keyed.
     private func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey) {
-        let redactor = options.redactor
+        let result = options.redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body)
         var redacted = request
-        redacted.url = redactor.redactedURL(request.url)
-        redacted.headerFields = redactor.redact(headers: request.headerFields)
-        if let body = request.body {
-            redacted.body = redactor.redact(body: body, contentType: request.headerFields[.contentType])
-        }
+        redacted.url = URL(string: result.url) ?? options.redactor.redactedURL(request.url)
+        redacted.headerFields = result.headerFields
+        redacted.body = result.body
         let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
         return (redacted, key)
     }
@@ -61,12 +59,12 @@ extension CassetteSession {
         let upstream = try requireUpstream()
         let recordedAt = Date()
         let response = try await upstream.send(request)
-        let contentType = response.headerFields[.contentType]
         // A server may repeat a credential it was sent (an echo, an error quoting the request).
         let secrets = options.redactor.secretValues(url: request.url, headerFields: request.headerFields, body: request.body)
+        let redactedResponse = options.redactor.redact(responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
         // Redaction can change the body's length; Content-Length must describe the stored body.
-        let storedBody = options.redactor.scrub(options.redactor.redact(body: response.body, contentType: contentType), secrets: secrets)
-        let storedHeaders = Interaction.storedResponseHeaders(response.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
+        let storedBody = redactedResponse.body
+        let storedHeaders = Interaction.storedResponseHeaders(redactedResponse.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
         let interaction = Interaction(
             cassette: options.cassette,
             method: request.method,
@@ -75,7 +73,7 @@ extension CassetteSession {
             requestHeaders: redacted.headerFields,
             requestBody: redacted.body,
             statusCode: response.statusCode,
-            responseHeaders: options.redactor.scrub(options.redactor.redact(headers: storedHeaders), secrets: secrets),
+            responseHeaders: storedHeaders,
             responseBody: storedBody,
             contentEncoding: response.decodedContentEncoding,
             recordedAt: recordedAt,

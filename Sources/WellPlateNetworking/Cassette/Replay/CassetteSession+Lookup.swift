@@ -5,33 +5,41 @@ import HTTPTypes
 /// URL, and the index lookups every replay ends in.
 extension CassetteSession {
     /// Redaction and key computation work on the target text, nothing is parsed twice and no
-    /// response copy is made. Throws `CassetteMiss` like `replay(_:)`.
-    public func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?) throws -> Interaction {
-        try lookup(key: key(method: method, target: target, contentType: contentType, body: body))
+    /// response copy is made. Throws `CassetteMiss` like `replay(_:)`. `secretHeaders`: the
+    /// request's secret headers (credentials, cookies), whose values are scrubbed from the target
+    /// and body as when the request was recorded.
+    public func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
+        try lookup(key: key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders))
     }
 
     /// Like `replayInteraction(method:target:contentType:body:)` for a request that carries keyed
     /// headers (`matchingRules.keyedHeaderNames`): only those fields of `headerFields` are used.
-    public func replayInteraction(method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?) throws -> Interaction {
-        try lookup(key: key(method: method, target: target, contentType: headerFields[.contentType], body: body, headerFields: headerFields))
+    public func replayInteraction(method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
+        try lookup(key: key(method: method, target: target, contentType: headerFields[.contentType], body: body, secretHeaders: secretHeaders, headerFields: headerFields))
     }
 
     /// The key `replayInteraction(method:target:contentType:body:)` would look up for a request
     /// without a body, for callers that cache it per target.
-    public func keyText(method: HTTPMethod, target: String) -> String {
-        key(method: method, target: target, contentType: nil, body: nil).rawValue
+    public func keyText(method: HTTPMethod, target: String, secretHeaders: HTTPFields = [:]) -> String {
+        key(method: method, target: target, contentType: nil, body: nil, secretHeaders: secretHeaders).rawValue
+    }
+
+    /// The target as keyed, logged and stored: secret query values replaced, and the values of
+    /// the secret headers and query parameters scrubbed from the path and query.
+    public func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
+        options.redactor.redact(requestURL: target, headerFields: secretHeaders, body: nil).url
     }
 
     /// The one place a request given by its target is keyed.
-    private func key(method: HTTPMethod, target: String, contentType: String?, body: Data?, headerFields: HTTPFields = [:]) -> RequestKey {
-        let redactor = options.redactor
-        var fields = headerFields.isEmpty ? HTTPFields() : redactor.redact(headers: headerFields)
-        var redactedBody = body
-        if let body, method.carriesBody {
-            if let contentType { fields[.contentType] = contentType }
-            redactedBody = redactor.redact(body: body, contentType: contentType)
-        }
-        return RequestKey(method: method, target: redactor.redact(target: target), headerFields: fields, body: redactedBody, rules: matchingRules)
+    private func key(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields, headerFields: HTTPFields = [:]) -> RequestKey {
+        let carried = method.carriesBody ? body : nil
+        var fields = secretHeaders
+        if let contentType, carried != nil { fields[.contentType] = contentType }
+        let redacted = options.redactor.redact(requestURL: target, headerFields: fields, body: carried)
+        // Keyed headers (conditional, matchHeaders) count as redacted, as when recorded.
+        var keyFields = headerFields.isEmpty ? HTTPFields() : options.redactor.redact(headers: headerFields)
+        if let contentType, carried != nil { keyFields[.contentType] = contentType }
+        return RequestKey(method: method, target: redacted.url, headerFields: keyFields, body: carried != nil ? redacted.body : body, rules: matchingRules)
     }
 
     /// Replays by a key from `keyText(method:target:)`; a miss is explained like any other.

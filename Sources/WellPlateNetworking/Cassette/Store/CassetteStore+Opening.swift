@@ -10,7 +10,7 @@ extension CassetteStore {
         if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0, !writing {
             throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is empty, not a cassette store; record into it first")
         }
-        do {
+        return try translatingErrors(path: path, writing: writing) {
             if writing && FileManager.default.fileExists(atPath: path) {
                 // Vetted without write access first: a writable connection switches the file to WAL
                 // journaling, which would rewrite another application's database or a newer store.
@@ -37,12 +37,6 @@ extension CassetteStore {
                     : "\(path) was written by an older cassette (schema \(version)); open it once with `cassette record` to upgrade it")
             }
             return connection
-        } catch let error as SQLiteError {
-            throw CassetteStoreError.from(error, path: path, writing: writing)
-        } catch let error as CassetteStoreError {
-            throw error
-        } catch {
-            throw CassetteStoreError(.io, path: path, message: "\(path): \(error)")
         }
     }
 

@@ -72,15 +72,7 @@ public actor CassetteStore {
         guard let connection else {
             throw CassetteStoreError(.io, path: path, message: "\(path) was already closed")
         }
-        do {
-            return try body(connection)
-        } catch let error as SQLiteError {
-            throw CassetteStoreError.from(error, path: path, writing: false)
-        } catch let error as CassetteStoreError {
-            throw error
-        } catch {
-            throw CassetteStoreError(.io, path: path, message: "\(path): \(error)")
-        }
+        return try Self.translatingErrors(path: path, writing: false) { try body(connection) }
     }
 
     func writing<T>(_ body: (SQLiteConnection) throws -> T) throws(CassetteStoreError) -> T {
@@ -90,10 +82,15 @@ public actor CassetteStore {
         guard let connection else {
             throw CassetteStoreError(.io, path: path, message: "\(path) was already closed")
         }
+        return try Self.translatingErrors(path: path, writing: true) { try body(connection) }
+    }
+
+    /// Runs `body`, turning whatever it throws into a `CassetteStoreError` about `path`.
+    static func translatingErrors<T>(path: String, writing: Bool, _ body: () throws -> T) throws(CassetteStoreError) -> T {
         do {
-            return try body(connection)
+            return try body()
         } catch let error as SQLiteError {
-            throw CassetteStoreError.from(error, path: path, writing: true)
+            throw CassetteStoreError.from(error, path: path, writing: writing)
         } catch let error as CassetteStoreError {
             throw error
         } catch {

@@ -315,7 +315,7 @@ struct SchemaDiffTests {
         let errors = SchemaFinding.Rule.allCases.filter { $0.severity == .error }
         let warnings = SchemaFinding.Rule.allCases.filter { $0.severity == .warning }
         let notes = SchemaFinding.Rule.allCases.filter { $0.severity == .note }
-        #expect(errors == [.fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch])
+        #expect(errors == [.fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch, .statusClassChanged])
         #expect(warnings == [.fieldMissingInFixture, .fixtureHasNull, .formatChanged])
         #expect(notes == [.fieldOptionalInAPI, .fixtureWithoutRecording, .endpointWithoutFixture])
     }

@@ -58,7 +58,7 @@ final class ProxyRedactionTests {
         #expect(stored.count == 2)
         for interaction in stored {
             #expect(interaction.requestHeaders[.authorization] == Redactor.placeholder)
-            #expect(interaction.requestHeaders[.cookie] == Redactor.placeholder)
+            #expect(interaction.requestHeaders[.cookie] == "session=\(Redactor.placeholder)")
             #expect(!interaction.url.contains(Self.secretMarker))
         }
 

@@ -22,7 +22,7 @@ final class ReplaySequenceTests {
         try await fillStore(store, with: names.map { name in
             hits[name, default: 0] += 1
             // Stored as the recorder stores it: with the secret `key` already redacted.
-            let target = "/api/flaky?failures=0&key=\(Redactor.placeholder)&id=\(name)"
+            let target = "/api/flaky?failures=0&key=\(Redactor.placeholder)&id=id-\(name)"
             return Recordings.make(.get, target, body: Data(#"{"attempts":\#(hits[name]!),"key":"\#(name)"}"#.utf8))
         })
     }

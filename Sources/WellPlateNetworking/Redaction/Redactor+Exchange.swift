@@ -1,0 +1,73 @@
+import Foundation
+import HTTPTypes
+
+/// A request as it may be stored, logged and keyed: structural redaction done, and every secret
+/// it carried scrubbed from the rest of it.
+public struct RedactedRequest: Sendable, Equatable {
+    /// The URL or request target, with secrets replaced in its path and query.
+    public var url: String
+    public var headerFields: HTTPFields
+    public var body: Data?
+    /// What was found in the request's secret places, to scrub from its response too.
+    public var secrets: SecretValues
+}
+
+extension Redactor {
+    /// Redacts a request's secret places, then scrubs every value found there from the URL's
+    /// path and query, the other headers and the body. `url` may be absolute or a request target.
+    public func redact(requestURL url: String, headerFields: HTTPFields, body: Data?) -> RedactedRequest {
+        guard isEnabled else { return RedactedRequest(url: url, headerFields: headerFields, body: body, secrets: SecretValues()) }
+        let secrets = secretValues(url: url, headerFields: headerFields, body: body)
+        var redactedURL = redact(target: url)
+        if url.contains("@"), let parsed = URL(string: redactedURL) {
+            redactedURL = redactedURLText(parsed)
+        }
+        var redactedBody = body
+        if let body, !body.isEmpty {
+            redactedBody = scrub(redact(body: body, contentType: headerFields[.contentType]), secrets: secrets)
+        }
+        return RedactedRequest(
+            url: scrub(target: redactedURL, secrets: secrets),
+            headerFields: scrub(redact(headers: headerFields), secrets: secrets),
+            body: redactedBody,
+            secrets: secrets
+        )
+    }
+
+    /// Redacts a response's secret places (`Set-Cookie`, secret headers, JSON fields), then
+    /// scrubs from its headers and body every value found there or in the request.
+    public func redact(responseHeaders: HTTPFields, body: Data, requestSecrets: SecretValues) -> (headerFields: HTTPFields, body: Data) {
+        guard isEnabled else { return (responseHeaders, body) }
+        let contentType = responseHeaders[.contentType]
+        var secrets = requestSecrets
+        secrets.formUnion(secretValues(headers: responseHeaders))
+        secrets.formUnion(secretValues(body: body, contentType: contentType))
+        let redactedBody = scrub(redact(body: body, contentType: contentType), secrets: secrets)
+        return (scrub(redact(headers: responseHeaders), secrets: secrets), redactedBody)
+    }
+
+    /// A stored interaction with the current rules applied, as `cassette redact` rewrites it:
+    /// the same result as recording it again with these rules. The key is left to the caller,
+    /// which knows the matching rules.
+    public func redact(_ interaction: Interaction) -> Interaction {
+        guard isEnabled else { return interaction }
+        let request = redact(requestURL: interaction.url, headerFields: interaction.requestHeaders, body: interaction.requestBody)
+        let response = redact(responseHeaders: interaction.responseHeaders, body: interaction.responseBody, requestSecrets: request.secrets)
+        var result = interaction
+        result.url = request.url
+        result.requestHeaders = request.headerFields
+        result.requestBody = request.body
+        result.responseHeaders = response.headerFields
+        if response.body != interaction.responseBody, result.responseHeaders[.contentLength] != nil {
+            result.responseHeaders[.contentLength] = String(response.body.count)
+        }
+        result.responseBody = response.body
+        return result
+    }
+
+    private func redactedURLText(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
+        components.password = Self.placeholder
+        return components.string ?? url.absoluteString
+    }
+}

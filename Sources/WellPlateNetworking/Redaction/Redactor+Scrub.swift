@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+
+extension Redactor {
+    /// `data` with every form of every secret replaced by the placeholder (see `SecretValues` for
+    /// the whole-token rule of short ones), byte for byte elsewhere; `data` itself when nothing matched.
+    public func scrub(_ data: Data, secrets: SecretValues) -> Data {
+        guard isEnabled, !secrets.isEmpty, !data.isEmpty else { return data }
+        let scrubbed = Self.scrub(Array(data), forms: secrets.orderedForms)
+        return scrubbed.map { Data($0) } ?? data
+    }
+
+    /// The text with every form of every secret replaced.
+    public func scrub(_ text: String, secrets: SecretValues) -> String {
+        guard isEnabled, !secrets.isEmpty, !text.isEmpty else { return text }
+        guard let scrubbed = Self.scrub(Array(text.utf8), forms: secrets.orderedForms) else { return text }
+        return String(decoding: scrubbed, as: UTF8.self)
+    }
+
+    /// Header values with the secrets replaced; names are kept.
+    public func scrub(_ fields: HTTPFields, secrets: SecretValues) -> HTTPFields {
+        guard isEnabled, !secrets.isEmpty else { return fields }
+        let forms = secrets.orderedForms
+        var result = fields
+        for index in result.indices {
+            if let scrubbed = Self.scrub(Array(result[index].value.utf8), forms: forms) {
+                result[index].value = String(decoding: scrubbed, as: UTF8.self)
+            }
+        }
+        return result
+    }
+
+    /// A URL or request target with secrets scrubbed from its path and query only: the scheme and
+    /// authority stay, so the request still goes where it went.
+    public func scrub(target: String, secrets: SecretValues) -> String {
+        guard isEnabled, !secrets.isEmpty else { return target }
+        let utf8 = Array(target.utf8)
+        var pathStart = 0
+        if let schemeEnd = target.range(of: "://") {
+            let afterScheme = target.utf8.distance(from: target.startIndex, to: schemeEnd.upperBound)
+            pathStart = utf8[afterScheme...].firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? utf8.count
+        }
+        guard let scrubbed = Self.scrub(Array(utf8[pathStart...]), forms: secrets.orderedForms) else { return target }
+        return String(decoding: utf8[..<pathStart] + scrubbed, as: UTF8.self)
+    }
+
+    /// `nil` when no form occurs.
+    static func scrub(_ bytes: [UInt8], forms: [[UInt8]]) -> [UInt8]? {
+        var current = bytes
+        var changed = false
+        let placeholder = Array(placeholder.utf8)
+        for form in forms where !form.isEmpty && form.count <= current.count {
+            let wholeTokenOnly = form.count < SecretValues.substringLength
+            var output: [UInt8] = []
+            var copied = 0
+            var index = 0
+            let first = form[0]
+            let last = current.count - form.count
+            while index <= last {
+                if current[index] == first, matches(form, in: current, at: index),
+                   !wholeTokenOnly || isTokenBoundary(current, before: index, after: index + form.count) {
+                    if output.isEmpty { output.reserveCapacity(current.count) }
+                    output.append(contentsOf: current[copied..<index])
+                    output.append(contentsOf: placeholder)
+                    index += form.count
+                    copied = index
+                } else {
+                    index += 1
+                }
+            }
+            if copied > 0 {
+                output.append(contentsOf: current[copied...])
+                current = output
+                changed = true
+            }
+        }
+        return changed ? current : nil
+    }
+
+    private static func matches(_ form: [UInt8], in bytes: [UInt8], at start: Int) -> Bool {
+        for offset in 1..<form.count where bytes[start + offset] != form[offset] { return false }
+        return true
+    }
+
+    private static func isTokenBoundary(_ bytes: [UInt8], before start: Int, after end: Int) -> Bool {
+        (start == 0 || !isTokenByte(bytes[start - 1])) && (end == bytes.count || !isTokenByte(bytes[end]))
+    }
+
+    /// Letters, digits, `_`, `-` and every byte of a non-ASCII character.
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "-"), 0x80...:
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// `cassette redact`: applies today's redaction rules to what is already stored.
+struct RedactCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redact",
+        abstract: "Apply the current redaction rules (cassette.json included) to the stored interactions.",
+        discussion: """
+            Rewrites every stored interaction of --cassette (or of every cassette) as recording \
+            it today would store it: secret headers, cookies, query parameters and JSON fields \
+            replaced, and their values scrubbed from the rest of the interaction. Keys are \
+            recomputed (a secret in a URL path changes the key), one transaction per cassette. \
+            Then the file is vacuumed with secure_delete on and its WAL truncated, so no copy of \
+            a removed value stays in the file, its free pages or the WAL. Stop recorders and \
+            replayers using the store first. --dry-run prints what would change and writes \
+            nothing. The remedy for a `cassette audit` finding: add the rule it names to \
+            cassette.json, run `cassette redact`, run `cassette audit` again.
+
+            Examples:
+              cassette redact --dry-run
+              cassette redact --cassette staging
+            """
+    )
+
+    @OptionGroup var store: StoreOptions
+
+    @Flag(help: "Print what would change; write nothing.")
+    var dryRun = false
+
+    func run() async throws {
+        let settings = try store.loadConfig()
+        let opened = try await store.openStore(settings, access: dryRun ? .readOnly : .readWrite)
+        let filter = store.cassette
+        let apply = !dryRun
+        let redactor = settings.redactor
+        let result = try await opened.use { store throws(CassetteStoreError) -> (changes: [StoredRedaction], total: Int, known: [String]) in
+            let known = try store.cassettes().map(\.name)
+            let names = filter.map { [$0] } ?? known
+            guard filter == nil || known.contains(filter!) else { return ([], 0, known) }
+            var changes: [StoredRedaction] = []
+            for name in names {
+                changes += try store.redactStored(cassette: name, with: redactor, apply: apply)
+            }
+            if apply { try store.eraseFreedSpace() }
+            return (changes, try store.count(cassette: filter), known)
+        }
+        let path = settings.databasePath
+        if let filter, !result.known.contains(filter) {
+            throw CLIError("\(path) has no cassette named '\(filter)' (\(result.known.isEmpty ? "it has none" : "cassettes: " + result.known.joined(separator: ", "))); nothing redacted")
+        }
+        for change in result.changes {
+            // The old key may hold the very secret being removed: only the new one is shown.
+            var line = "\(change.cassette) \(change.newKey ?? change.key) #\(change.sequence): \(change.parts.joined(separator: ", "))"
+            if change.newKey != nil { line += "; key changed" }
+            Terminal.printLine(line)
+        }
+        let count = "\(result.changes.count) of \(Formatting.count(result.total, "interaction"))"
+        if dryRun {
+            Terminal.printLine("Would redact \(count) in \(path); nothing written (dry run).")
+        } else {
+            Terminal.printLine("Redacted \(count) in \(path); the file was vacuumed and its WAL truncated.")
+        }
+    }
+}

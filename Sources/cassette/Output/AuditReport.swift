@@ -1,0 +1,63 @@
+import Foundation
+import WellPlateNetworking
+
+/// What `cassette audit` prints: one block per finding and a summary, or one JSON object.
+struct AuditReport {
+    let path: String
+    let interactions: Int
+    let findings: [AuditFinding]
+    let failOn: AuditSeverity
+
+    var fails: Bool { findings.contains { $0.severity >= failOn } }
+
+    func count(_ severity: AuditSeverity) -> Int { findings.filter { $0.severity == severity }.count }
+
+    var summary: String {
+        let counts = "\(count(.high)) high, \(count(.medium)) medium, \(count(.low)) low"
+        let verdict = fails ? "fails --fail-on \(failOn.rawValue)" : "passes --fail-on \(failOn.rawValue)"
+        return "\(Formatting.count(findings.count, "finding")) (\(counts)) in \(Formatting.count(interactions, "interaction")) of \(path); \(verdict)"
+    }
+
+    var text: String {
+        var lines: [String] = []
+        for finding in findings.sorted(by: { $0.severity > $1.severity }) {
+            lines.append("\(finding.severity.rawValue.uppercased())  \(finding.description): \(finding.maskedValue)")
+            lines.append("  in \(finding.cassette) \(finding.key) #\(finding.sequence), \(finding.place)")
+            if let entry = finding.remedy.configEntry {
+                lines.append("  fix: add to cassette.json \(entry), then run `cassette redact`")
+            } else {
+                lines.append("  fix: no redaction rule reaches this place; redact the value where the request or response names it, or delete the recording")
+            }
+        }
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+
+    func json() throws -> String {
+        let items: [JSONValue] = findings.map { finding in
+            .object(JSONObject([
+                ("severity", .string(finding.severity.rawValue)),
+                ("rule", .string(finding.rule)),
+                ("description", .string(finding.description)),
+                ("cassette", .string(finding.cassette)),
+                ("key", .string(finding.key)),
+                ("sequence", .integer(Int64(finding.sequence))),
+                ("place", .string(finding.place)),
+                ("maskedValue", .string(finding.maskedValue)),
+                ("fix", finding.remedy.configEntry.map { .string($0) } ?? .null),
+            ]))
+        }
+        let report: JSONValue = .object(JSONObject([
+            ("store", .string(path)),
+            ("interactions", .integer(Int64(interactions))),
+            ("failOn", .string(failOn.rawValue)),
+            ("counts", .object(JSONObject([
+                ("high", .integer(Int64(count(.high)))),
+                ("medium", .integer(Int64(count(.medium)))),
+                ("low", .integer(Int64(count(.low)))),
+            ]))),
+            ("findings", .array(items)),
+        ]))
+        return report.prettyJSON
+    }
+}
