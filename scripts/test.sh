@@ -4,7 +4,7 @@
 # of its own and is too slow for the suite itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh
+scripts/ensure-deps.sh openssl python3
 swift test "$@"
 if [[ $# -eq 0 ]]; then
     scripts/e2e-cassette-testing.sh

@@ -49,7 +49,7 @@ public enum APIClientFactory {
         }
         switch decision.mode {
         case .live:
-            return APIClient(config: config)
+            return APIClient(config: config, transport: try transport(for: config))
         case .mock:
             guard config.fixturesDirectory != nil else {
                 throw ConfigError(source: "configuration", key: "fixturesDirectory", problem: "mode is mock but no fixtures directory is set", accepted: "the folder holding the fixture .json files (and registry.json), e.g. \"fixturesDirectory\": \"Fixtures\"")
@@ -61,9 +61,17 @@ public enum APIClientFactory {
             return try await ReplayAPIClient.open(path: config.cassettePath, cassette: config.effectiveCassetteName, configuration: configuration)
         case .record:
             let store = try await CassetteStore.open(path: config.cassettePath, access: .readWrite)
-            let transport = try await RecordingTransport.open(store: store, cassette: config.effectiveCassetteName, mode: .missing, upstream: CurlTransport.shared)
+            let transport = try await RecordingTransport.open(store: store, cassette: config.effectiveCassetteName, mode: .missing, upstream: try transport(for: config))
             return APIClient(config: config, transport: transport)
         }
+    }
+
+    /// The shared libcurl transport, or one of its own when the configuration has TLS settings.
+    private static func transport(for config: AppConfig) throws(TransportError) -> CurlTransport {
+        guard !config.tls.isDefault else { return .shared }
+        var configuration = CurlTransport.Configuration()
+        configuration.tls = config.tls
+        return try CurlTransport(configuration: configuration)
     }
 
     // MARK: The shared client

@@ -18,6 +18,9 @@ public struct AppConfig: Sendable, Equatable {
     public var cassetteName: String?
     /// The fixture directory for mock mode.
     public var fixturesDirectory: String?
+    /// Extra trusted CAs, a client certificate, or (never in production) no verification, for
+    /// live and record modes.
+    public var tls = TLSConfiguration()
 
     public init(
         environment: Environment = .development,
@@ -73,6 +76,9 @@ public struct AppConfig: Sendable, Equatable {
                 problem: "production must talk to the real API, but mode is \"\(mode.rawValue)\"",
                 accepted: "live for production; mock, replay and record only for development and staging"
             )
+        }
+        if environment == .production && tls.insecure {
+            throw ConfigError(source: source, key: "tls.insecure", problem: "production must verify the server's certificate", accepted: "false, or \"cacert\" with the CA that signed the certificate")
         }
         guard Seconds(apiTimeout, allowsZero: false) != nil else {
             throw ConfigError(source: source, key: "apiTimeout", problem: "\(apiTimeout) is out of range", accepted: Seconds.acceptedRange(allowsZero: false))

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The live transport: HTTP/1.1 and HTTPS over libcurl, with connection reuse across requests,
+/// The live transport: HTTP/1.1, and HTTP/2 where an HTTPS server offers it, over libcurl, with connection reuse across requests,
 /// transparent gzip/deflate decoding, and Swift task cancellation aborting the transfer.
 public final class CurlTransport: HTTPTransport {
     public struct Configuration: Sendable {
@@ -15,6 +15,8 @@ public final class CurlTransport: HTTPTransport {
         /// Ask for compressed responses and decode them; the original encoding is kept in
         /// `TransportResponse.decodedContentEncoding`.
         public var decodeContent: Bool = true
+        /// Trusted CAs, client certificate and verification for HTTPS; checked when the transport starts.
+        public var tls = TLSConfiguration()
         /// An explicit proxy URL. Proxy environment variables are ignored unless set here.
         public var proxy: String?
         /// Rewrites a URL for messages, so that secrets in query strings never reach logs or errors.
@@ -29,39 +31,49 @@ public final class CurlTransport: HTTPTransport {
     public static let shared = CurlTransport(rememberingStartupFailure: Configuration())
 
     public let configuration: Configuration
-    private let loop: Result<CurlMultiLoop, TransportError>
+    private let started: Result<Started, TransportError>
 
+    /// What `init` loads and starts once: the transfer loop and the checked TLS files.
+    private struct Started: Sendable {
+        let loop: CurlMultiLoop
+        let tls: CurlTLS
+    }
+
+    /// - Throws: `TransportError` of kind `.tls` when a file named in `configuration.tls` is
+    ///   missing or not PEM.
     public init(configuration: Configuration = Configuration()) throws(TransportError) {
         self.configuration = configuration
-        loop = .success(try Self.startLoop(configuration))
+        started = .success(try Self.start(configuration))
     }
 
     /// Never fails: a libcurl that cannot start is reported by `send`.
     init(rememberingStartupFailure configuration: Configuration) {
         self.configuration = configuration
         do throws(TransportError) {
-            loop = .success(try Self.startLoop(configuration))
+            started = .success(try Self.start(configuration))
         } catch {
-            loop = .failure(TransportError(error.kind, "libcurl could not start, so no request can be sent: \(error.message)", curlCode: error.curlCode))
+            started = .failure(TransportError(error.kind, "libcurl could not start, so no request can be sent: \(error.message)", curlCode: error.curlCode))
         }
     }
 
-    private static func startLoop(_ configuration: Configuration) throws(TransportError) -> CurlMultiLoop {
+    private static func start(_ configuration: Configuration) throws(TransportError) -> Started {
         // libcurl takes a negative cache size without complaint; it is a mistake all the same.
         guard configuration.maxConnections >= 0 else {
             throw TransportError(.invalidRequest, "maxConnections is \(configuration.maxConnections); it must be 0 or more")
         }
-        return try CurlMultiLoop(maxConnections: configuration.maxConnections)
+        let tls = try CurlTLS(configuration.tls)
+        return Started(loop: try CurlMultiLoop(maxConnections: configuration.maxConnections), tls: tls)
     }
 
     deinit {
-        if case .success(let loop) = loop { loop.shutdown() }
+        if case .success(let started) = started { started.loop.shutdown() }
     }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
-        let loop = try self.loop.get()
-        let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration)
+        let started = try self.started.get()
+        let loop = started.loop
+        let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration, tls: started.tls)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation

@@ -34,11 +34,14 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     public var message: String
     /// The `CURLcode` (or `CURLMcode` for multi-handle failures) behind the error, when libcurl produced it.
     public var curlCode: Int?
+    /// For `.tls` failures that can be told apart: which setting of `TLSConfiguration` may fix it.
+    public var tlsProblem: TLSProblem?
 
-    public init(_ kind: Kind, _ message: String, curlCode: Int? = nil) {
+    public init(_ kind: Kind, _ message: String, curlCode: Int? = nil, tlsProblem: TLSProblem? = nil) {
         self.kind = kind
         self.message = message
         self.curlCode = curlCode
+        self.tlsProblem = tlsProblem
     }
 
     /// Kinds where a new attempt may succeed: the server may have been briefly away.

@@ -63,6 +63,8 @@ struct ConfigCommand: AsyncParsableCommand {
             ("ignored query parameters", list(rules.ignoredQueryParameters)),
             ("ignored body fields", list(rules.ignoredBodyFields)),
             ("match bodies", rules.includeBodyFingerprint ? "yes" : "no"),
+            ("matched headers", list(rules.matchedHeaders)),
+            ("upstream timeout", "\(CassetteConfigFile.plain(Self.seconds(configFile.upstreamTimeout ?? CassetteConfigFile.defaultUpstreamTimeout))) s"),
             ("redacted headers", list(configFile.redactor.headerNames)),
             ("redacted query parameters", list(configFile.redactor.queryParameters)),
             ("redacted JSON fields", list(configFile.redactor.jsonFields)),
@@ -79,12 +81,25 @@ struct ConfigCommand: AsyncParsableCommand {
         }
     }
 
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     static func json(_ configFile: CassetteConfigFile) -> JSONValue {
         func strings(_ names: some Collection<String>) -> JSONValue {
             .array(names.sorted().map(JSONValue.string))
         }
         let environments = JSONObject(configFile.environments.keys.sorted().map { name in
-            (name, ["upstream": .string(configFile.environments[name]!.absoluteString)] as JSONValue)
+            var environment: JSONObject = ["upstream": .string(configFile.environments[name]!.absoluteString)]
+            if let tls = configFile.environmentTLS[name] {
+                var settings = JSONObject()
+                if let path = tls.additionalCACertificatesPath { settings["cacert"] = .string(path) }
+                if let path = tls.clientCertificatePath { settings["cert"] = .string(path) }
+                if let path = tls.clientKeyPath { settings["key"] = .string(path) }
+                settings["insecure"] = .bool(tls.insecure)
+                environment["tls"] = .object(settings)
+            }
+            return (name, .object(environment))
         })
         return [
             "configFile": configFile.source.map(JSONValue.string) ?? .null,
@@ -98,6 +113,8 @@ struct ConfigCommand: AsyncParsableCommand {
             "ignoredQueryParameters": strings(configFile.matchingRules.ignoredQueryParameters),
             "ignoredBodyFields": strings(configFile.matchingRules.ignoredBodyFields),
             "matchBodies": .bool(configFile.matchingRules.includeBodyFingerprint),
+            "matchHeaders": strings(configFile.matchingRules.matchedHeaders),
+            "upstreamTimeout": .number(seconds(configFile.upstreamTimeout ?? CassetteConfigFile.defaultUpstreamTimeout)),
             "redact": [
                 "headers": strings(configFile.redactor.headerNames),
                 "queryParameters": strings(configFile.redactor.queryParameters),

@@ -27,6 +27,7 @@ struct RecordCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamFlags: UpstreamFlags
     @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
 
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
     var mode: RecordModeOption = .missing
@@ -41,6 +42,7 @@ struct RecordCommand: AsyncParsableCommand {
         let configFile = try store.loadConfig()
         let upstream = try upstreamFlags.resolve(configFile)
         var settings = proxyFlags.settings(from: configFile)
+        forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         settings.upstream = upstream
         let runner = ProxyRunner(
             storePath: configFile.databasePath,

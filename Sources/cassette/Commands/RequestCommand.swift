@@ -47,6 +47,8 @@ struct RequestCommand: AsyncParsableCommand {
     @Option(help: "The app configuration file (default: wellplate.json when present).")
     var config: String?
 
+    @OptionGroup(title: "TLS") var tls: TLSFlags
+
     func validate() throws {
         guard HTTPMethod(token: method) != nil else {
             throw ValidationError("'\(method)' is not a supported method; use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
@@ -69,9 +71,13 @@ struct RequestCommand: AsyncParsableCommand {
         var configuration = APIClient.Configuration()
         configuration.timeout = Seconds(clamping: timeout).duration
         configuration.retryPolicy = RetryPolicy(maxRetries: retries, baseDelay: Seconds(clamping: retryDelay).duration)
+        var transportConfiguration = CurlTransport.Configuration()
+        transportConfiguration.tls = tls.flags
         let transport: CurlTransport
         do {
-            transport = try CurlTransport()
+            transport = try CurlTransport(configuration: transportConfiguration)
+        } catch where error.kind == .tls {
+            throw CLIError.usage(TLSHint.message(error))
         } catch {
             throw CLIError("libcurl could not start: \(error)")
         }
@@ -87,9 +93,9 @@ struct RequestCommand: AsyncParsableCommand {
             }
             printBody(response)
         } catch let error as APIError {
-            if case .networkError = error {
+            if case .networkError(let underlying) = error {
                 // Transport errors already name the method and the (redacted) URL.
-                throw CLIError(error.localizedDescription)
+                throw CLIError((underlying as? TransportError).map(TLSHint.message) ?? error.localizedDescription)
             }
             throw CLIError("\(method.rawValue) \(Redactor.default.redact(url: target)): \(error.localizedDescription)")
         }

@@ -27,6 +27,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamFlags: UpstreamFlags
     @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
     @OptionGroup var replayFlags: ReplayFlags
     @OptionGroup var freshnessFlags: FreshnessFlags
 
@@ -48,6 +49,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let configFile = try store.loadConfig()
         var settings = proxyFlags.settings(from: configFile)
+        forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         replayFlags.apply(to: &settings)
         settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
         settings.upstream = try upstreamFlags.resolve(configFile)

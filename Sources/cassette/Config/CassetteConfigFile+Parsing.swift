@@ -1,12 +1,14 @@
 import Foundation
+import HTTPTypes
 import WellPlateNetworking
 
 extension CassetteConfigFile {
     static let fileKeys = [
-        "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies",
-        "redact", "host", "port", "maxAge", "stale", "trackUsage",
+        "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders",
+        "redact", "host", "port", "upstreamTimeout", "maxAge", "stale", "trackUsage",
     ]
-    static let environmentKeys = ["upstream"]
+    static let environmentKeys = ["upstream", "tls"]
+    static let tlsKeys = ["cacert", "cert", "key", "insecure"]
     static let redactKeys = ["headers", "queryParameters", "jsonFields"]
 
     /// Parses the text of a configuration file; `source` (its path) is named in every error.
@@ -37,6 +39,9 @@ extension CassetteConfigFile {
                     throw ConfigError(source: source, key: path, problem: "has no \"upstream\"", accepted: "{\"upstream\": \"http://127.0.0.1:8081\"}")
                 }
                 environments[name] = try reader.httpURL(upstream, at: "\(path).upstream")
+                if let tls = fields["tls"] {
+                    environmentTLS[name] = try Self.tls(tls, at: "\(path).tls", reader: reader)
+                }
             }
         }
         var rules = MatchingRules.default
@@ -49,8 +54,15 @@ extension CassetteConfigFile {
         if let value = object["matchBodies"] {
             rules.includeBodyFingerprint = try reader.bool(value, at: "matchBodies")
         }
+        if let value = object["matchHeaders"] {
+            let names = try reader.strings(value, at: "matchHeaders")
+            for (index, name) in names.enumerated() where HTTPField.Name(name) == nil {
+                throw ConfigError(source: source, key: "matchHeaders[\(index)]", problem: "\"\(name)\" is not a header name", accepted: "names such as \"Accept\" or \"Accept-Language\"")
+            }
+            rules.matchedHeaders = Set(names)
+        }
         matchingRules = rules
-        matchingRulesAreExplicit = ["ignoredQueryParameters", "ignoredBodyFields", "matchBodies"].contains { object[$0] != nil }
+        matchingRulesAreExplicit = ["ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders"].contains { object[$0] != nil }
 
         if let value = object["redact"] {
             let lists = try reader.object(value, at: "redact", keys: Self.redactKeys)
@@ -85,6 +97,31 @@ extension CassetteConfigFile {
         if let value = object["trackUsage"] {
             trackUsage = try reader.bool(value, at: "trackUsage")
         }
+        if let value = object["upstreamTimeout"] {
+            upstreamTimeout = try reader.seconds(value, at: "upstreamTimeout", range: Self.upstreamTimeoutRange)
+        }
+    }
+
+    /// `{"cacert": "ca.pem", "cert": "client.pem", "key": "client.key", "insecure": false}`, paths
+    /// relative to the file.
+    private static func tls(_ value: JSONValue, at path: String, reader: ConfigReader) throws(ConfigError) -> TLSConfiguration {
+        let fields = try reader.object(value, at: path, keys: tlsKeys)
+        var tls = TLSConfiguration()
+        let source = reader.source
+        func file(_ key: String) throws(ConfigError) -> String? {
+            guard let value = fields[key] else { return nil }
+            return resolve(try reader.nonEmptyString(value, at: "\(path).\(key)"), relativeToFileAt: source)
+        }
+        tls.additionalCACertificatesPath = try file("cacert")
+        tls.clientCertificatePath = try file("cert")
+        tls.clientKeyPath = try file("key")
+        if let value = fields["insecure"] {
+            tls.insecure = try reader.bool(value, at: "\(path).insecure")
+        }
+        if tls.clientKeyPath != nil && tls.clientCertificatePath == nil {
+            throw ConfigError(source: source, key: "\(path).key", problem: "needs \"cert\" (the client certificate it belongs to)", accepted: "{\"cert\": \"client.pem\", \"key\": \"client.key\"}")
+        }
+        return tls
     }
 
     /// `database` relative to the configuration file's directory.
@@ -97,7 +134,7 @@ extension CassetteConfigFile {
 }
 
 /// Typed reads of configuration values; every failure names the file, the key path and what fits.
-private struct ConfigReader {
+struct ConfigReader {
     let source: String
 
     /// An object; with `keys`, any other member is an error that lists the accepted ones.
@@ -140,6 +177,19 @@ private struct ConfigReader {
             throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a boolean", accepted: "true or false")
         }
         return flag
+    }
+
+    /// A number of seconds within `range` (fractions allowed).
+    func seconds(_ value: JSONValue, at path: String, range: ClosedRange<Double>) throws(ConfigError) -> Duration {
+        let number: Double? = switch value {
+        case .integer(let integer): Double(integer)
+        case .number(let double): double
+        default: nil
+        }
+        guard let number, range.contains(number) else {
+            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a number of seconds from \(CassetteConfigFile.plain(range.lowerBound)) to \(CassetteConfigFile.plain(range.upperBound))", accepted: "a number such as 30 or 0.5")
+        }
+        return .milliseconds(Int64((number * 1000).rounded()))
     }
 
     func port(_ value: JSONValue, at path: String) throws(ConfigError) -> Int {

@@ -14,11 +14,13 @@ import WellPlateNetworking
 ///   "database": "cassettes.db",
 ///   "environments": {
 ///     "dev": {"upstream": "http://127.0.0.1:8081"},
-///     "staging": {"upstream": "https://staging-api.example.com"}
+///     "staging": {"upstream": "https://staging-api.example.com", "tls": {"cacert": "corp-ca.pem"}}
 ///   },
+///   "upstreamTimeout": 30,
 ///   "ignoredQueryParameters": ["_", "cb", "timestamp"],
 ///   "ignoredBodyFields": [],
 ///   "matchBodies": true,
+///   "matchHeaders": ["Accept-Language"],
 ///   "redact": {"headers": ["X-Session"], "queryParameters": ["session"], "jsonFields": ["ssn"]},
 ///   "host": "127.0.0.1",
 ///   "port": 8080
@@ -38,7 +40,19 @@ struct CassetteConfigFile: Sendable, Equatable {
     var databasePath: String = CassetteStore.defaultPath
     /// Upstream base URLs by environment name (`dev`, `staging`, ...).
     var environments: [String: URL] = [:]
-    /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, and `matchBodies`
+    /// Each environment's `"tls"` settings, paths resolved against the file.
+    var environmentTLS: [String: TLSConfiguration] = [:]
+    /// `upstreamTimeout`: how long a forwarded request may take; `--upstream-timeout` overrides it.
+    var upstreamTimeout: Duration?
+    static let defaultUpstreamTimeout: Duration = .seconds(30)
+    /// What `upstreamTimeout` and `--upstream-timeout` accept, in seconds.
+    static let upstreamTimeoutRange: ClosedRange<Double> = 0.1...3600
+
+    /// A number of seconds for messages: `3600`, `0.1` (no grouping, no trailing `.0`).
+    static func plain(_ seconds: Double) -> String {
+        seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    }
+    /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, `matchHeaders`, and `matchBodies`
     /// as `includeBodyFingerprint`.
     var matchingRules: MatchingRules = .default
     /// Whether the file set any matching key; otherwise a cassette keeps the rules it was recorded with.
@@ -106,11 +120,16 @@ struct CassetteConfigFile: Sendable, Equatable {
             "database": "cassettes.db",
             "environments": {
               "dev": {"upstream": "http://127.0.0.1:8081"},
-              "staging": {"upstream": "https://staging-api.example.com"}
+              "staging": {
+                "upstream": "https://staging-api.example.com",
+                "tls": {"cacert": "corp-ca.pem", "cert": "client.pem", "key": "client.key", "insecure": false}
+              }
             },
+            "upstreamTimeout": 30,
             "ignoredQueryParameters": ["_", "cb", "timestamp"],
             "ignoredBodyFields": [],
             "matchBodies": true,
+            "matchHeaders": ["Accept", "Accept-Language"],
             "redact": {
               "headers": ["X-Session"],
               "queryParameters": ["session"],
@@ -122,9 +141,11 @@ struct CassetteConfigFile: Sendable, Equatable {
             "stale": "warn",
             "trackUsage": false
           }
-        Defaults: database cassettes.db, host 127.0.0.1, port 8080, bodies matched, nothing ignored, \
+        Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
         the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
-        maximum age. "maxAge" (days), "stale" (warn or fail) and "trackUsage" are what replay's \
-        --max-age, --stale and --track-usage default to.
+        maximum age. "tls" paths are resolved against the file's directory too; "cacert" is trusted \
+        in addition to the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600). "matchHeaders" \
+        puts those request headers in the key (see docs/matching.md). "maxAge" (days), "stale" (warn \
+        or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to.
         """
 }

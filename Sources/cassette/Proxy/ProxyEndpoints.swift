@@ -9,6 +9,8 @@ struct ProxyEndpoints: Sendable {
     let session: CassetteSession
     let modeName: String
     let started: ContinuousClock.Instant
+    /// Forwarded requests skip certificate checks (`--insecure`): health says so.
+    var insecure = false
 
     func answer(for head: HTTPRequestHead) -> ProxyAnswer {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
@@ -17,12 +19,14 @@ struct ProxyEndpoints: Sendable {
         }
         switch path {
         case "/__cassette/health":
-            return .json(200, [
+            var health: JSONObject = [
                 "status": "ok",
                 "mode": .string(modeName),
                 "cassette": .string(session.options.cassette),
                 "interactions": .integer(Int64(session.index.statistics.interactionCount)),
-            ], source: .endpoint)
+            ]
+            if insecure { health["warning"] = .string(TLSHint.insecureWarning) }
+            return .json(200, .object(health), source: .endpoint)
         case "/__cassette/stats":
             return .json(200, statistics(), source: .endpoint)
         default:

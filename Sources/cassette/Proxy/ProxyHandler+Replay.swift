@@ -15,7 +15,12 @@ extension ProxyHandler {
             if server.secretsOccur(in: head.uri, secretHeaders: secretHeaders) || (!secretHeaders.isEmpty && (body?.readableBytes ?? 0) > 0) {
                 // A credential repeated in the path, query or body: keyed as it was recorded, not cached.
                 let target = try server.requestBuilder.upstreamTarget(head.uri)
-                let interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders)
+                let requestBody = body.map { Data($0.readableBytesView) }
+                let interaction = if let keyed = server.keyedHeaders(of: head) {
+                    try server.session.replayInteraction(method: method, target: target, headerFields: keyed, body: requestBody, secretHeaders: secretHeaders)
+                } else {
+                    try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: requestBody, secretHeaders: secretHeaders)
+                }
                 logTarget = server.redactedTarget(head.uri, secretHeaders: secretHeaders)
                 if head.method == .HEAD {
                     send(ProxyAnswer(interaction.response, source: .replayed, delay: server.settings.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
@@ -27,6 +32,11 @@ extension ProxyHandler {
                 let interaction = try server.session.replayInteraction(keyText: try cachedTarget(method: method, uri: head.uri).keyText)
                 send(server.responder.answer(replaying: interaction, response: interaction.response, target: server.redactedTarget(head.uri, secretHeaders: server.secretHeaders(head))), context: context, head: head, started: started)
                 return
+            } else if let keyed = server.keyedHeaders(of: head) {
+                // Conditional or matched headers are part of the key: not cacheable per target.
+                let target = try server.requestBuilder.upstreamTarget(head.uri)
+                let interaction = try server.session.replayInteraction(method: method, target: target, headerFields: keyed, body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders)
+                prepared = responses.response(for: interaction)
             } else if let body, body.readableBytes > 0 {
                 let target = try server.requestBuilder.upstreamTarget(head.uri)
                 let interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: Data(body.readableBytesView))

@@ -80,9 +80,9 @@ struct ProxyResponder: Sendable {
             let upstream = upstreamDescription ?? "the upstream"
             let status = transport.kind == .timeout ? 504 : 502
             return .json(status, [
-                "error": transport.kind == .timeout ? "upstream_timeout" : "upstream_unreachable",
+                "error": transport.kind == .timeout ? "upstream_timeout" : transport.kind == .tls ? "upstream_tls_failed" : "upstream_unreachable",
                 "upstream": .string(upstream),
-                "message": .string("\(upstream) failed: \(transport.message)"),
+                "message": .string("\(upstream) failed: \(TLSHint.message(transport))"),
             ], source: .error)
         case let request as ProxyRequestError:
             return .error(request.status, code: request.code, message: request.message)

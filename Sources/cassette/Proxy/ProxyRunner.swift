@@ -53,8 +53,12 @@ struct ProxyRunner {
         if recording || settings.missPolicy == .passthrough {
             var transportConfiguration = CurlTransport.Configuration()
             transportConfiguration.maxResponseBodySize = settings.maxBodySize
+            transportConfiguration.tls = settings.tls
+            transportConfiguration.timeout = settings.upstreamTimeout
             do {
                 upstream = try CurlTransport(configuration: transportConfiguration)
+            } catch where error.kind == .tls {
+                throw CLIError.usage(TLSHint.message(error))
             } catch {
                 throw CLIError("libcurl could not start: \(error)")
             }
@@ -89,7 +93,15 @@ struct ProxyRunner {
         throw CLIError(CassetteStoreError.missingCassette(cassette, path: storePath, available: others))
     }
 
+    /// Whether forwarded requests skip certificate checks (warned about at start, in the summary and health).
+    private var skipsVerification: Bool {
+        settings.tls.insecure && (mode != .none || settings.missPolicy != .error)
+    }
+
     private func announce(_ address: String) {
+        if skipsVerification {
+            Terminal.printWarning(TLSHint.insecureWarning)
+        }
         if !Self.isLoopback(settings.host) {
             Terminal.printWarning("listening on \(settings.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
         }
@@ -148,6 +160,7 @@ struct ProxyRunner {
         if tracksUsage { summary += ", " + (await saveUsage(running.session)) }
         summary += ", unused recordings \(unused.count)"
         var lines = [summary]
+        if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
         if !unused.isEmpty && mode == .none {
             lines += unused.prefix(10).map { "  unused: \($0)" }
             if unused.count > 10 { lines.append("  … and \(unused.count - 10) more") }

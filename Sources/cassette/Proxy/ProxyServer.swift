@@ -56,6 +56,7 @@ final class ProxyServer: Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(RawHeaderBytesHandler())
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
                     try channel.pipeline.syncOperations.addHandler(ProxyProtocolErrorHandler())
                     try channel.pipeline.syncOperations.addHandler(ProxyHandler(server: context))

@@ -17,18 +17,22 @@ final class ProxyServerContext: Sendable {
     /// `responder.answersSynchronously`, read once: every request asks.
     let answersSynchronously: Bool
     private let redactor: Redactor
+    /// Request headers that are part of keys (conditional ones, `matchHeaders`).
+    private let keyedHeaderNames: [String]
 
     init(session: CassetteSession, settings: ProxySettings, modeName: String, requestLog: RequestLog?) {
         self.settings = settings
         let upstream = settings.upstream ?? session.recordedUpstream
         responder = ProxyResponder(session: session, settings: settings, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
         requestBuilder = ProxyRequestBuilder(upstream: upstream)
-        endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now)
+        let forwards = session.options.mode != .none || settings.missPolicy != .error
+        endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && forwards)
         self.requestLog = requestLog
         self.session = session
         answersSynchronously = responder.answersSynchronously
         prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index, stale: settings.stalePolicy, missStatus: settings.missStatus) : .empty
         redactor = session.options.redactor
+        keyedHeaderNames = session.matchingRules.keyedHeaderNames
     }
 
     /// One line per request: method, path (secrets redacted), status, duration, outcome.
@@ -63,6 +67,19 @@ final class ProxyServerContext: Sendable {
         } else {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
+    }
+
+    /// The request's keyed header fields (and its Content-Type), or `nil` when it carries none,
+    /// which is nearly always: the replay hot path then keys by target alone.
+    func keyedHeaders(of head: HTTPRequestHead) -> HTTPFields? {
+        guard keyedHeaderNames.contains(where: head.headers.contains(name:)) else { return nil }
+        var fields = HTTPFields()
+        for name in keyedHeaderNames {
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            for value in head.headers[name] { fields.append(HTTPField(name: fieldName, value: value)) }
+        }
+        if let contentType = head.headers.first(name: "content-type") { fields[.contentType] = contentType }
+        return fields
     }
 
     func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {

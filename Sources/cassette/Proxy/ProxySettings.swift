@@ -32,6 +32,10 @@ struct ProxySettings: Sendable {
     var missStatus: Int = 404
     var latency: Latency = .none
     var maxBodySize: Int = 64 * 1024 * 1024
+    /// How forwarded requests are verified over HTTPS.
+    var tls = TLSConfiguration()
+    /// How long one forwarded request may take.
+    var upstreamTimeout: Duration = .seconds(30)
     /// Print one line per request.
     var logRequests: Bool = true
     /// `--max-age`: what happens to replies from old recordings; `nil` checks nothing.

@@ -13,7 +13,7 @@ enum ResponseHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 2)
         for field in fields where !hopByHop.contains(field.name.canonicalName) {
-            headers.add(name: field.name.rawName, value: field.value)
+            headers.add(name: field.name.rawName, value: RawHeaderBytes.value(of: field))
         }
         if requestMethod == .HEAD {
             // A HEAD answer describes the GET body it would have had.

@@ -21,7 +21,19 @@ enum BodyDifference {
                 ?? (request.text == recorded.text ? nil : "$ differs in a number beyond double precision")
         case .form:
             return formDifference(request.text, recorded.text)
+        case .multipart:
+            return multipartDifference(request.text, recorded.text)
         }
+    }
+
+    /// The first part (one line each) that differs, by position.
+    private static func multipartDifference(_ request: String, _ recorded: String) -> String? {
+        let left = request.split(separator: "\n").dropFirst(), right = recorded.split(separator: "\n").dropFirst()
+        for (index, (mine, theirs)) in zip(left, right).enumerated() where mine != theirs {
+            return "part \(index + 1): \(mine) vs \(theirs)"
+        }
+        if left.count != right.count { return "\(left.count) parts vs \(right.count)" }
+        return nil
     }
 
     // MARK: JSON

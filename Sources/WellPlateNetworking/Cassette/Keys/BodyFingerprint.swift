@@ -45,6 +45,10 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
            let text = CanonicalJSON.canonicalText(of: body, ignoring: rules.ignoredBodyFields) {
             return canonical(text, kind: .json)
         }
+        if declared == .multipart, let contentType,
+           let text = MultipartCanonicalForm.canonicalText(of: body, contentType: contentType, ignoring: rules.ignoredBodyFields) {
+            return canonical(text, kind: .multipart)
+        }
         return body.withUnsafeBytes { raw -> (BodyFingerprint, CanonicalBody?) in
             if declared == .form {
                 let text = URLNormalizer.normalizedFormEncoded(raw.bindMemory(to: UInt8.self), ignoring: rules.ignoredBodyFields).text
@@ -75,7 +79,7 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
     }
 
     private enum MediaType {
-        case absent, json, form, other
+        case absent, json, form, multipart, other
 
         init(_ contentType: String?) {
             guard let contentType else { self = .absent; return }
@@ -87,6 +91,8 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
                 self = .json
             } else if name == "application/x-www-form-urlencoded" {
                 self = .form
+            } else if name == "multipart/form-data" {
+                self = .multipart
             } else {
                 self = .other
             }
@@ -97,14 +103,14 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
 /// A JSON or form body in the canonical form that was hashed, kept with a key for explaining misses.
 public struct CanonicalBody: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable {
-        case json, form
+        case json, form, multipart
     }
 
     /// Longer canonical bodies are hashed but not kept: explanations are for people, not bulk storage.
     public static let retainedLengthLimit = 4096
 
     public let kind: Kind
-    /// Canonical JSON text, or the sorted `name=value&…` form text.
+    /// Canonical JSON text, the sorted `name=value&…` form text, or one line per multipart part.
     public let text: String
 
     public init(kind: Kind, text: String) {

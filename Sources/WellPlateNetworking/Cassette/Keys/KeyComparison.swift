@@ -39,7 +39,18 @@ struct KeyComparison {
                 items.append(.body(detail: detail))
             }
         }
+        items += Self.headerDifferences(request.headers, recorded.headers)
         self.items = items
+    }
+
+    private static func headerDifferences(_ request: [KeyedHeader], _ recorded: [KeyedHeader]) -> [KeyDifference.Item] {
+        if request == recorded { return [] }
+        let requestValues = Dictionary(request.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let recordedValues = Dictionary(recorded.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        return Set(requestValues.keys).union(recordedValues.keys).sorted().compactMap { name in
+            let mine = requestValues[name], theirs = recordedValues[name]
+            return mine == theirs ? nil : .header(name: name, request: mine, recorded: theirs)
+        }
     }
 
     /// Differences by parameter name, in byte order of the names.

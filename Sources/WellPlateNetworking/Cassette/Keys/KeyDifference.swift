@@ -18,6 +18,11 @@ public struct KeyDifference: Sendable, Equatable, CustomStringConvertible {
         /// Both have a body with different fingerprints. `detail` names the first difference
         /// (`$.grams 100 vs 150`) when both canonical bodies are known.
         case body(detail: String?)
+        /// A keyed header (conditional, or in `matchedHeaders`) differs; `nil` where it is absent.
+        case header(name: String, request: String?, recorded: String?)
+        /// The recorded response says it varies on these request headers (`Vary`), which the key
+        /// does not include: the cause when the request differs only there.
+        case recordingVaries(on: String)
 
         public var description: String {
             switch self {
@@ -31,6 +36,10 @@ public struct KeyDifference: Sendable, Equatable, CustomStringConvertible {
             case .bodyMissing: "body missing"
             case .bodyNotRecorded: "body not recorded"
             case let .body(detail): detail.map { "body differs: \($0)" } ?? "body differs"
+            case let .header(name, request?, recorded?): "header \(name): \(request) vs \(recorded)"
+            case let .header(name, nil, _): "header \(name) missing"
+            case let .header(name, _, nil): "header \(name) not recorded"
+            case let .recordingVaries(names): "the recorded response has Vary: \(names); add those headers to matchHeaders to record one answer per value"
             }
         }
 

@@ -31,20 +31,34 @@ public struct MatchingRules: Sendable, Equatable, Codable {
     /// which upstream it came from, and the same cassette should replay against a staging host.
     public var includeHost: Bool
 
+    /// Request header names whose values are part of the key, for APIs that answer differently
+    /// per `Accept` or `Accept-Language`. Compared ignoring case; stored lower-cased.
+    /// `If-None-Match` and `If-Modified-Since` are always part of the key (see `KeyedHeader`).
+    public var matchedHeaders: Set<String> {
+        didSet { matchedHeaders = Self.lowercased(matchedHeaders) }
+    }
+
     public init(
         ignoredQueryParameters: some Sequence<String> = [String](),
         ignoredBodyFields: some Sequence<String> = [String](),
         includeBodyFingerprint: Bool = true,
-        includeHost: Bool = false
+        includeHost: Bool = false,
+        matchedHeaders: some Sequence<String> = [String]()
     ) {
         self.ignoredQueryParameters = Self.lowercased(ignoredQueryParameters)
         self.ignoredBodyFields = Self.lowercased(ignoredBodyFields)
         self.includeBodyFingerprint = includeBodyFingerprint
         self.includeHost = includeHost
+        self.matchedHeaders = Self.lowercased(matchedHeaders)
+    }
+
+    /// Every header name a key takes a value from, sorted: the conditional ones and `matchedHeaders`.
+    public var keyedHeaderNames: [String] {
+        KeyedHeader.conditionalNames.union(matchedHeaders).sorted()
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignoredQueryParameters, ignoredBodyFields, includeBodyFingerprint, includeHost
+        case ignoredQueryParameters, ignoredBodyFields, includeBodyFingerprint, includeHost, matchedHeaders
     }
 
     /// Missing keys take their defaults, so a configuration file only names what it changes.
@@ -54,7 +68,8 @@ public struct MatchingRules: Sendable, Equatable, Codable {
             ignoredQueryParameters: try container.decodeIfPresent([String].self, forKey: .ignoredQueryParameters) ?? [],
             ignoredBodyFields: try container.decodeIfPresent([String].self, forKey: .ignoredBodyFields) ?? [],
             includeBodyFingerprint: try container.decodeIfPresent(Bool.self, forKey: .includeBodyFingerprint) ?? true,
-            includeHost: try container.decodeIfPresent(Bool.self, forKey: .includeHost) ?? false
+            includeHost: try container.decodeIfPresent(Bool.self, forKey: .includeHost) ?? false,
+            matchedHeaders: try container.decodeIfPresent([String].self, forKey: .matchedHeaders) ?? []
         )
     }
 
@@ -65,6 +80,9 @@ public struct MatchingRules: Sendable, Equatable, Codable {
         try container.encode(ignoredBodyFields.sorted(), forKey: .ignoredBodyFields)
         try container.encode(includeBodyFingerprint, forKey: .includeBodyFingerprint)
         try container.encode(includeHost, forKey: .includeHost)
+        if !matchedHeaders.isEmpty {
+            try container.encode(matchedHeaders.sorted(), forKey: .matchedHeaders)
+        }
     }
 
     private static func lowercased(_ names: some Sequence<String>) -> Set<String> {

@@ -10,7 +10,8 @@ import HTTPTypes
 public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConvertible, Codable {
     /// Bumped whenever a rule change gives an existing request a different key. Cassettes remember
     /// the version of their keys (`CassetteInfo.keyFormat`) and are rekeyed when it differs.
-    public static let formatVersion = 2
+    /// 3: multipart bodies keyed by parts; conditional and `matchedHeaders` headers in the key.
+    public static let formatVersion = 3
 
     /// One `name=value` pair of a normalized query (or form body): percent-encoding normalized,
     /// `+` written as `%20`, and a name without `=` given the empty value.
@@ -40,11 +41,13 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// The canonical JSON or form text behind `bodyFingerprint`, when short enough to keep. Diagnostic
     /// only: not part of `rawValue`, equality or hashing.
     public let canonicalBody: CanonicalBody?
+    /// The conditional headers and `MatchingRules.matchedHeaders` the request carried, by name.
+    public let headers: [KeyedHeader]
 
     public var description: String { rawValue }
 
     /// The key of a request that is about to be sent or replayed. `url` may be absolute or relative
-    /// (`/path?query`); `headerFields` is only consulted for the body's Content-Type.
+    /// (`/path?query`); `headerFields` gives the body's Content-Type and the keyed headers.
     public init(
         method: HTTPMethod, url: URL, headerFields: HTTPFields = [:], body: Data? = nil,
         rules: MatchingRules = .default
@@ -65,7 +68,8 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
         }
         self.init(
             method: method, normalized: normalized, includeOrigin: rules.includeHost,
-            bodyFingerprint: fingerprint?.fingerprint, canonicalBody: fingerprint?.canonicalBody
+            bodyFingerprint: fingerprint?.fingerprint, canonicalBody: fingerprint?.canonicalBody,
+            headers: KeyedHeader.make(from: headerFields, names: rules.keyedHeaderNames)
         )
     }
 
@@ -79,7 +83,15 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// normalized again, so a hand-typed key (`get /a?b=1&a=2`) becomes canonical; a stored key comes
     /// back unchanged. Pass the `canonicalBody` stored with the key to get body-level explanations.
     public init(parsing text: String, canonicalBody: CanonicalBody? = nil) throws(RequestKeyError) {
-        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        var parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        var headers: [KeyedHeader] = []
+        while parts.count > 2, let last = parts.last, last.hasPrefix(KeyedHeader.prefix) {
+            guard let header = KeyedHeader(parsing: last) else {
+                throw RequestKeyError(key: text, problem: "\(last) is not a header part (h:name=value)")
+            }
+            headers.insert(header, at: 0)
+            parts.removeLast()
+        }
         guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw RequestKeyError(key: text, problem: "expected a method, one space and a target")
         }
@@ -114,13 +126,13 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
         }
         self.init(
             method: method, normalized: normalized, includeOrigin: hasOrigin,
-            bodyFingerprint: fingerprint, canonicalBody: canonicalBody
+            bodyFingerprint: fingerprint, canonicalBody: canonicalBody, headers: headers
         )
     }
 
     private init(
         method: HTTPMethod, normalized: NormalizedTarget, includeOrigin: Bool,
-        bodyFingerprint: BodyFingerprint?, canonicalBody: CanonicalBody?
+        bodyFingerprint: BodyFingerprint?, canonicalBody: CanonicalBody?, headers: [KeyedHeader]
     ) {
         self.method = method
         origin = includeOrigin ? normalized.origin : nil
@@ -133,6 +145,8 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
         if let origin { text += origin }
         text += normalized.pathAndQuery
         if let bodyFingerprint { text += " body:\(bodyFingerprint)" }
+        self.headers = headers
+        for header in headers { text += " \(header)" }
         rawValue = text
     }
 

@@ -12,6 +12,12 @@ extension CassetteSession {
         try lookup(key: key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders))
     }
 
+    /// Like `replayInteraction(method:target:contentType:body:)` for a request that carries keyed
+    /// headers (`matchingRules.keyedHeaderNames`): only those fields of `headerFields` are used.
+    public func replayInteraction(method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
+        try lookup(key: key(method: method, target: target, contentType: headerFields[.contentType], body: body, secretHeaders: secretHeaders, headerFields: headerFields))
+    }
+
     /// The key `replayInteraction(method:target:contentType:body:)` would look up for a request
     /// without a body, for callers that cache it per target.
     public func keyText(method: HTTPMethod, target: String, secretHeaders: HTTPFields = [:]) -> String {
@@ -25,12 +31,13 @@ extension CassetteSession {
     }
 
     /// The one place a request given by its target is keyed.
-    private func key(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields) -> RequestKey {
+    private func key(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields, headerFields: HTTPFields = [:]) -> RequestKey {
         let carried = method.carriesBody ? body : nil
         var fields = secretHeaders
         if let contentType, carried != nil { fields[.contentType] = contentType }
         let redacted = options.redactor.redact(requestURL: target, headerFields: fields, body: carried)
-        var keyFields = HTTPFields()
+        // Keyed headers (conditional, matchHeaders) count as redacted, as when recorded.
+        var keyFields = headerFields.isEmpty ? HTTPFields() : options.redactor.redact(headers: headerFields)
         if let contentType, carried != nil { keyFields[.contentType] = contentType }
         return RequestKey(method: method, target: redacted.url, headerFields: keyFields, body: carried != nil ? redacted.body : body, rules: matchingRules)
     }

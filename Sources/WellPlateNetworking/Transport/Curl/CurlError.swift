@@ -17,13 +17,37 @@ enum CurlError {
 
     /// The kind a transfer result belongs to; `detail` is libcurl's error buffer when it has one.
     static func transportError(_ code: CURLcode, detail: String?, context: String) -> TransportError {
-        let kind = kind(of: code)
+        let problem = tlsProblem(code, detail: detail ?? "")
+        let kind = problem == nil ? kind(of: code) : .tls
         let summary = String(cString: curl_easy_strerror(code))
         var message = "\(context): \(summary)"
         if let detail, !detail.isEmpty, detail != summary {
             message += " (\(detail))"
         }
-        return TransportError(kind, message, curlCode: Int(code.rawValue))
+        return TransportError(kind, message, curlCode: Int(code.rawValue), tlsProblem: problem)
+    }
+
+    /// Which part of TLS failed. A server that wants a client certificate says so with an alert
+    /// that OpenSSL reports on the first read after the handshake (TLS 1.3) or during it (1.2),
+    /// so receive errors are looked at too.
+    static func tlsProblem(_ code: CURLcode, detail: String) -> TLSProblem? {
+        let text = detail.lowercased()
+        let clientCertificateAlerts = ["alert certificate required", "alert bad certificate", "alert unknown ca", "alert handshake failure", "peer did not return a certificate"]
+        switch code {
+        case CURLE_PEER_FAILED_VERIFICATION:
+            return text.contains("subject name") || text.contains("host name") || text.contains("hostname") ? .hostNameMismatch : .untrustedCertificate
+        case CURLE_SSL_CACERT_BADFILE:
+            return .caCertificatesUnusable
+        case CURLE_SSL_CERTPROBLEM:
+            return .clientCertificateUnusable
+        case CURLE_SSL_CLIENTCERT:
+            return .clientCertificateRejected
+        case CURLE_SSL_CONNECT_ERROR, CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+            if clientCertificateAlerts.contains(where: text.contains) { return .clientCertificateRejected }
+            return code == CURLE_SSL_CONNECT_ERROR ? .handshakeFailed : nil
+        default:
+            return kind(of: code) == .tls ? .handshakeFailed : nil
+        }
     }
 
     static func kind(of code: CURLcode) -> TransportError.Kind {

@@ -21,6 +21,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// The URL as it may appear in messages (secrets in the query replaced).
     let displayURL: String
     let limits: CurlTransport.Configuration
+    let tls: CurlTLS
     var continuation: CheckedContinuation<TransportResponse, Error>?
     var phase: Phase = .created
 
@@ -28,15 +29,18 @@ final class CurlTransfer: @unchecked Sendable {
     var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var responseHeaders = HTTPFields()
+    /// HTTP/2 and HTTP/3 send header names in lower case; see `HeaderNameCase`.
+    private var headerNamesAreLowercase = false
     private var body = Data()
     private var bodyLimitExceeded = false
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var started = ContinuousClock.now
 
-    init(request: TransportRequest, displayURL: String, limits: CurlTransport.Configuration) {
+    init(request: TransportRequest, displayURL: String, limits: CurlTransport.Configuration, tls: CurlTLS) {
         self.request = request
         self.displayURL = displayURL
         self.limits = limits
+        self.tls = tls
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
@@ -69,6 +73,9 @@ final class CurlTransfer: @unchecked Sendable {
         try setLong(CURLOPT_TCP_KEEPALIVE, 1, "enable keep-alive")
         try setOffT(CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxResponseBodySize), "limit the response size")
         try CurlError.check(ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "set the error buffer")
+        // HTTP/2 when an HTTPS server offers it in ALPN; plain http:// stays HTTP/1.1.
+        try setLong(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS), "select the HTTP version")
+        try tls.apply(to: easy, id: id)
 
         try configureMethodAndBody()
         try configureHeaders()
@@ -146,24 +153,38 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    fileprivate func receiveHeaderLine(_ line: String) {
-        if line.hasPrefix("HTTP/") {
+    /// One line from libcurl's header callback, as bytes: a value that is not UTF-8 (latin-1 is
+    /// legal in HTTP/1.1) is kept byte for byte.
+    fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        if bytes.starts(with: "HTTP/".utf8) {
             // A new status line: an interim 1xx response or a followed redirect came first.
             responseHeaders = HTTPFields()
+            headerNamesAreLowercase = !bytes.starts(with: "HTTP/1".utf8)
             return
         }
-        let trimmed = line.trimmingCharacters(in: .newlines)
-        if trimmed.isEmpty { return }
-        if trimmed.first == " " || trimmed.first == "\t", let last = responseHeaders.indices.last {
+        var line = bytes[...]
+        while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { line = line.dropLast() }
+        guard let first = line.first else { return }
+        if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), let last = responseHeaders.indices.last {
             // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
-            responseHeaders[last].value += " " + trimmed.trimmingCharacters(in: .whitespaces)
+            var value = responseHeaders[last].withUnsafeBytesOfValue { Array($0) }
+            value.append(UInt8(ascii: " "))
+            value += Self.trimmed(line)
+            responseHeaders[last] = HTTPField(name: responseHeaders[last].name, value: value)
             return
         }
-        guard let colon = trimmed.firstIndex(of: ":") else { return }
-        let name = String(trimmed[..<colon])
-        let value = String(trimmed[trimmed.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
+        var name = String(decoding: line[..<colon], as: UTF8.self)
+        if headerNamesAreLowercase { name = HeaderNameCase.http1Spelling(of: name) }
         guard let fieldName = HTTPField.Name(name) else { return }
-        responseHeaders.append(HTTPField(name: fieldName, value: value))
+        responseHeaders.append(HTTPField(name: fieldName, value: Self.trimmed(line[line.index(after: colon)...])))
+    }
+
+    private static func trimmed(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
+        var bytes = bytes
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
+        return bytes
     }
 
     // MARK: Completion (loop thread)
@@ -176,7 +197,13 @@ final class CurlTransfer: @unchecked Sendable {
                 return .failure(TransportError(.responseTooLarge, "\(request.method.rawValue) \(displayURL): the response is larger than the limit of \(limits.maxResponseBodySize) bytes", curlCode: Int(code.rawValue)))
             }
             let detail = String(cString: errorBuffer)
-            return .failure(CurlError.transportError(code, detail: detail, context: "\(request.method.rawValue) \(displayURL)"))
+            var error = CurlError.transportError(code, detail: detail, context: "\(request.method.rawValue) \(displayURL)")
+            if error.tlsProblem == nil, error.kind == .connectionLost || error.kind == .other, tls.clientCertificateWasRequested(id: id) {
+                error.kind = .tls
+                error.tlsProblem = .clientCertificateRejected
+                error.message += " (the server asked for a client certificate)"
+            }
+            return .failure(error)
         }
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -198,6 +225,9 @@ final class CurlTransfer: @unchecked Sendable {
         let codings = encoding.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return !codings.isEmpty && codings.allSatisfy(known.contains) && codings != ["identity"]
     }
+
+    /// Names this transfer to C callbacks that must not hold a pointer to it.
+    private var id: UInt { UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
 
     // MARK: Option helpers
 
@@ -233,9 +263,6 @@ private func curlHeaderCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: 
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
     guard length > 0, let buffer else { return length }
-    let bytes = UnsafeRawBufferPointer(start: buffer, count: length)
-    // Header values are nearly always ASCII; invalid UTF-8 is replaced rather than dropping the line.
-    let line = String(decoding: bytes, as: UTF8.self)
-    transfer.receiveHeaderLine(line)
+    transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
     return length
 }

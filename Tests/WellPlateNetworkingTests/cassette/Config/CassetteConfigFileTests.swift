@@ -133,6 +133,24 @@ final class CassetteConfigFileTests {
         #expect(result.stderr == "error: the configuration file nowhere.json does not exist; create it or pass the right --config path\n")
     }
 
+    @Test func tlsPathsAreResolvedAgainstTheFileAndMatchHeadersAndTheTimeoutAreShown() async throws {
+        try workspace.write(#"{"environments": {"staging": {"upstream": "https://s.example", "tls": {"cacert": "certs/ca.pem", "insecure": false}}}, "matchHeaders": ["Accept-Language"], "upstreamTimeout": 2.5}"#, to: "project/cassette.json")
+        let settings = try await self.settings("--config", workspace.path("project/cassette.json"))
+        let environments = try #require(settings["environments"] as? [String: [String: Any]])
+        let tls = try #require(environments["staging"]?["tls"] as? [String: Any])
+        #expect(tls["cacert"] as? String == workspace.path("project/certs/ca.pem"))
+        #expect(tls["insecure"] as? Bool == false)
+        #expect(settings["matchHeaders"] as? [String] == ["accept-language"])
+        #expect(settings["upstreamTimeout"] as? Double == 2.5)
+    }
+
+    @Test func aKeyWithoutACertificateOrABadHeaderNameIsRefused() async throws {
+        let key = try await configError(#"{"environments": {"dev": {"upstream": "https://a", "tls": {"key": "k.pem"}}}}"#)
+        #expect(key.contains("\"environments.dev.tls.key\": needs \"cert\""), "\(key)")
+        let header = try await configError(#"{"matchHeaders": ["Accept Language"]}"#)
+        #expect(header.contains("\"matchHeaders[0]\""), "\(header)")
+    }
+
     @Test func aMissingDefaultFileIsFine() async throws {
         try await workspace.record([Recordings.make(.get, "/api/a")])
         let result = try await workspace.run("list")
@@ -141,12 +159,12 @@ final class CassetteConfigFileTests {
 
     @Test func anUnknownKeyNamesTheFileTheKeyAndTheAcceptedKeys() async throws {
         let message = try await configError(#"{"databse": "x.db"}"#)
-        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, redact, host, port, maxAge, stale, trackUsage)\n")
+        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, matchHeaders, redact, host, port, upstreamTimeout, maxAge, stale, trackUsage)\n")
     }
 
     @Test func anUnknownNestedKeyNamesItsPath() async throws {
         let environment = try await configError(#"{"environments": {"dev": {"upstream": "http://a", "timeout": 3}}}"#)
-        #expect(environment == "error: cassette.json: \"environments.dev.timeout\": is not a configuration key (accepted: upstream)\n")
+        #expect(environment == "error: cassette.json: \"environments.dev.timeout\": is not a configuration key (accepted: upstream, tls)\n")
         let redact = try await configError(#"{"redact": {"cookies": ["a"]}}"#)
         #expect(redact == "error: cassette.json: \"redact.cookies\": is not a configuration key (accepted: headers, queryParameters, jsonFields)\n")
     }

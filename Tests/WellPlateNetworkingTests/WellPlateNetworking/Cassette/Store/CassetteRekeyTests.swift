@@ -68,6 +68,19 @@ final class CassetteRekeyTests {
         #expect(try await storedInteractions(store).map(\.key) == ["GET /stale"], "replay never writes")
     }
 
+    @Test func aConditionalRecordingOfFormatTwoGetsItsHeaderKeyOnOpen() async throws {
+        // Format 2 keyed conditional requests like plain ones: a fresh client could get the 304.
+        var conditional = Recordings.make(.get, "/api/etag", status: 304, requestHeaders: [.ifNoneMatch: "\"v1\""], body: Data())
+        conditional.key = "GET /api/etag"
+        try await fillStore(store, with: [conditional], cassettes: [CassetteInfo(name: "dev", keyFormat: 2)])
+        #expect(try await replayedBodies("/api/etag") == ["miss"])
+        let readOnly = try await CassetteStore.open(path: store, access: .readOnly)
+        let session = try await CassetteSession.open(store: readOnly, options: .init(mode: .none))
+        let replayed = try session.replayInteraction(method: .get, target: "/api/etag", headerFields: [.ifNoneMatch: "\"v1\""], body: nil)
+        #expect(replayed.statusCode == 304)
+        try await readOnly.close()
+    }
+
     @Test func keysOfTheCurrentFormatAreTrusted() async throws {
         var stale = recording("/api/x", "x", at: 0)
         stale.key = "GET /stale"

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import WellPlateNetworking
+
+/// How forwarded requests reach the upstream: TLS settings and the timeout. Shared by `record`,
+/// `replay` (for `--on-miss passthrough|record`) and `run`.
+struct ForwardingFlags: ParsableArguments {
+    @OptionGroup var tls: TLSFlags
+
+    @Option(help: ArgumentHelp("Seconds a forwarded request may take before the client gets a 504 (default: \"upstreamTimeout\" from the configuration file, else 30; 0.1 to 3600).", valueName: "seconds"))
+    var upstreamTimeout: Double?
+
+    func validate() throws {
+        if let upstreamTimeout {
+            let range = CassetteConfigFile.upstreamTimeoutRange
+            guard upstreamTimeout.isFinite, range.contains(upstreamTimeout) else {
+                throw ValidationError("--upstream-timeout must be a number of seconds from \(CassetteConfigFile.plain(range.lowerBound)) to \(CassetteConfigFile.plain(range.upperBound)), got \(CassetteConfigFile.plain(upstreamTimeout))")
+            }
+        }
+    }
+
+    func apply(to settings: inout ProxySettings, configFile: CassetteConfigFile, environment: String?) {
+        settings.tls = tls.configuration(configFile: configFile, environment: environment)
+        settings.upstreamTimeout = upstreamTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+            ?? configFile.upstreamTimeout ?? CassetteConfigFile.defaultUpstreamTimeout
+    }
+}
