@@ -65,12 +65,13 @@ final class CrashSafetyTests {
                 let proxy = try await recorder.listeningURL()
                 let port = try #require(proxy.port)
 
-                // Sent in full before the steady traffic starts; the upstream holds each for three
-                // seconds, so they are still in flight when the recorder dies.
+                // Sent in full before the steady traffic starts; the upstream holds each for a minute
+                // (the kill comes long before, however loaded the machine), so they are still in
+                // flight when the recorder dies. The upstream is killed right after, so nothing waits.
                 var slow: [RawConnection] = []
                 for number in 0..<3 {
                     let connection = try await RawConnection.connect(port: port)
-                    try await connection.send("GET /api/slow?ms=3000&n=\(number) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    try await connection.send("GET /api/slow?ms=60000&n=\(number) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                     slow.append(connection)
                 }
 
@@ -103,7 +104,7 @@ final class CrashSafetyTests {
                     slowAnswered.append(answer.hasPrefix("HTTP/1.1 200"))
                 }
             }
-            // Its three-second handlers would only delay the test; the recorder that asked is gone.
+            // Its one-minute handlers would only delay the test; the recorder that asked is gone.
             sampleAPI.send(signal: SIGKILL)
         }
 
