@@ -29,6 +29,11 @@ struct ChildProcessError: Error, CustomStringConvertible {
 /// A running executable whose stdout and stderr are captured in the background.
 ///
 /// Prefer `withChildProcess`, which always stops the child. The child's stdin is `/dev/null`.
+///
+/// Still `posix_spawn` rather than swift-subprocess (which `cassette run` uses): the tests need a
+/// handle that outlives one scope, signals sent from any task, a pseudo-terminal as stdout and
+/// output read line by line while the child runs; Subprocess 1.0's `run` gives the process only
+/// inside its closure, so each of those would be rebuilt around it.
 final class ChildProcess: Sendable {
     let executable: String
     let arguments: [String]
