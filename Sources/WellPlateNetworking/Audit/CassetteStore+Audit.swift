@@ -5,13 +5,7 @@ extension CassetteStore {
     /// `body` sees each one and the reading stops when it returns `false`.
     public func forEachInteraction(cassette: String?, _ body: (Interaction) throws -> Bool) throws(CassetteStoreError) {
         try reading { connection in
-            let statement: SQLiteStatement
-            if let cassette {
-                statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY request_key, sequence")
-                try statement.bind(cassette, at: 1)
-            } else {
-                statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions ORDER BY cassette, request_key, sequence")
-            }
+            let statement = try Self.interactionsStatement(connection, cassette: cassette)
             var reader = InteractionRowReader()
             while try statement.step() {
                 guard try body(reader.read(statement)) else { return }

@@ -35,16 +35,20 @@ extension CassetteStore {
     /// All interactions of one cassette (or of every cassette), ordered by key and sequence.
     public func interactions(cassette: String?) throws(CassetteStoreError) -> [Interaction] {
         try reading { connection in
-            let statement: SQLiteStatement
-            if let cassette {
-                statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY request_key, sequence")
-                try statement.bind(cassette, at: 1)
-            } else {
-                statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions ORDER BY cassette, request_key, sequence")
-            }
+            let statement = try Self.interactionsStatement(connection, cassette: cassette)
             var reader = InteractionRowReader()
             return try statement.mapRows { try reader.read($0) }
         }
+    }
+
+    /// Selects the interactions of one cassette (or of every cassette), ordered by key and sequence.
+    static func interactionsStatement(_ connection: SQLiteConnection, cassette: String?) throws(SQLiteError) -> SQLiteStatement {
+        guard let cassette else {
+            return try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions ORDER BY cassette, request_key, sequence")
+        }
+        let statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY request_key, sequence")
+        try statement.bind(cassette, at: 1)
+        return statement
     }
 
     /// The recordings of one key, in sequence order.
