@@ -189,7 +189,7 @@ struct ConfigReader {
         guard let number, range.contains(number) else {
             throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a number of seconds from \(CassetteConfigFile.plain(range.lowerBound)) to \(CassetteConfigFile.plain(range.upperBound))", accepted: "a number such as 30 or 0.5")
         }
-        return .milliseconds(Int64((number * 1000).rounded()))
+        return Seconds(clamping: number).duration
     }
 
     func port(_ value: JSONValue, at path: String) throws(ConfigError) -> Int {

@@ -21,7 +21,7 @@ struct ForwardingFlags: ParsableArguments {
 
     func apply(to settings: inout ProxySettings, configFile: CassetteConfigFile, environment: String?) {
         settings.tls = tls.configuration(configFile: configFile, environment: environment)
-        settings.upstreamTimeout = upstreamTimeout.map { .milliseconds(Int64(($0 * 1000).rounded())) }
+        settings.upstreamTimeout = upstreamTimeout.map { Seconds(clamping: $0).duration }
             ?? configFile.upstreamTimeout ?? CassetteConfigFile.defaultUpstreamTimeout
     }
 }
