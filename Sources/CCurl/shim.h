@@ -53,6 +53,18 @@ static inline CURLcode ccurl_easy_setopt_data_callback(CURL *handle, CURLoption 
     return curl_easy_setopt(handle, option, value);
 }
 
+/// CURL_WRITEFUNC_PAUSE: a write callback's answer that pauses the transfer until it is resumed
+/// (the macro is a cast Swift does not import).
+static inline size_t ccurl_write_pause(void) {
+    return CURL_WRITEFUNC_PAUSE;
+}
+
+/// Resumes a transfer paused by its write callback; libcurl may deliver the held data before
+/// this returns. CURLPAUSE_CONT is a macro expression Swift does not import.
+static inline CURLcode ccurl_easy_resume(CURL *handle) {
+    return curl_easy_pause(handle, CURLPAUSE_CONT);
+}
+
 /// Information returned as a `long` (CURLINFO_RESPONSE_CODE).
 static inline CURLcode ccurl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);

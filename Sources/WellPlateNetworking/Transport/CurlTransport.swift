@@ -2,7 +2,7 @@ import Foundation
 
 /// The live transport: HTTP/1.1, and HTTP/2 where an HTTPS server offers it, over libcurl, with connection reuse across requests,
 /// transparent gzip/deflate decoding, and Swift task cancellation aborting the transfer.
-public final class CurlTransport: HTTPTransport {
+public final class CurlTransport: StreamingHTTPTransport {
     public struct Configuration: Sendable {
         /// Applies when a request does not set its own timeout.
         public var timeout: Duration = .seconds(30)
@@ -12,6 +12,9 @@ public final class CurlTransport: HTTPTransport {
         public var maxConnections: Int = 64
         /// Responses larger than this fail with `TransportError.Kind.responseTooLarge`.
         public var maxResponseBodySize: Int = 64 * 1024 * 1024
+        /// Bytes of a streamed body (`stream`) held ahead of a slow reader; beyond this the
+        /// transfer pauses until the reader catches up.
+        public var streamBufferSize: Int = 256 * 1024
         /// Ask for compressed responses and decode them; the original encoding is kept in
         /// `TransportResponse.decodedContentEncoding`.
         public var decodeContent: Bool = true
@@ -90,5 +93,29 @@ public final class CurlTransport: HTTPTransport {
         } onCancel: {
             loop.cancel(transfer)
         }
+    }
+
+    /// Streams the response: returns once its head has arrived, the body follows chunk by chunk
+    /// with at most `Configuration.streamBufferSize` bytes held ahead of the reader.
+    public func stream(_ request: TransportRequest) async throws -> StreamedResponse {
+        try Task.checkCancellation()
+        let started = try self.started.get()
+        let loop = started.loop
+        let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration, tls: started.tls)
+        // Weak: the transfer owns the sink; the loop keeps the transfer alive while it runs.
+        let sink = CurlStreamSink(
+            highWater: configuration.streamBufferSize,
+            resume: { [weak transfer] in if let transfer { loop.resume(transfer) } },
+            cancel: { [weak transfer] in if let transfer { loop.cancel(transfer) } })
+        transfer.sink = sink
+        let sent = ContinuousClock.now
+        let head = try await withTaskCancellationHandler {
+            guard try loop.submit(transfer) else { throw CancellationError() }
+            return try await sink.head()
+        } onCancel: {
+            loop.cancel(transfer)
+        }
+        let headReceived = ContinuousClock.now
+        return StreamedResponse(head: head, body: TransportBodyStream(source: sink), headReceived: headReceived, timeToHead: headReceived - sent)
     }
 }

@@ -40,7 +40,7 @@ extension CassetteSession {
     }
 
     /// The request as it would be stored, and its key: the one place a whole request is keyed.
-    private func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey) {
+    func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey) {
         let result = options.redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body)
         var redacted = request
         redacted.url = URL(string: result.url) ?? options.redactor.redactedURL(request.url)
@@ -50,7 +50,7 @@ extension CassetteSession {
         return (redacted, key)
     }
 
-    private func replay(key: RequestKey) throws -> Exchange {
+    func replay(key: RequestKey) throws -> Exchange {
         let interaction = try lookup(key: key)
         return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
     }
@@ -59,6 +59,12 @@ extension CassetteSession {
         let upstream = try requireUpstream()
         let recordedAt = Date()
         let response = try await upstream.send(request)
+        return try await keep(response, for: request, redacted: redacted, key: key, recordedAt: recordedAt)
+    }
+
+    /// Stores an upstream's response (redacted) and adds it to the index; `chunks` for one that
+    /// was streamed.
+    func keep(_ response: TransportResponse, for request: TransportRequest, redacted: TransportRequest, key: RequestKey, recordedAt: Date, chunks: [ResponseChunk]? = nil) async throws -> Exchange {
         // A server may repeat a credential it was sent (an echo, an error quoting the request).
         let secrets = options.redactor.secretValues(url: request.url, headerFields: request.headerFields, body: request.body)
         let redactedResponse = options.redactor.redact(responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
@@ -77,7 +83,8 @@ extension CassetteSession {
             responseBody: storedBody,
             contentEncoding: response.decodedContentEncoding,
             recordedAt: recordedAt,
-            duration: response.duration
+            duration: response.duration,
+            chunks: chunks
         )
         let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
         let stored: Interaction

@@ -14,8 +14,10 @@ extension CassetteStore {
             try count.bind(cassette, at: 1)
             builder.reserveCapacity(try count.firstRow { $0.int(at: 0) } ?? 0)
             var reader = InteractionRowReader(derivesContentLength: true, packsBodies: true)
+            let chunks = try Self.chunks(cassette: cassette, connection: connection)
             while try statement.step() {
                 var interaction = try reader.read(statement)
+                if !chunks.isEmpty, let id = interaction.id { interaction.chunks = chunks[id] }
                 if let rules {
                     interaction.key = RequestKey(recording: interaction, rules: rules).rawValue
                 }

@@ -84,6 +84,12 @@ final class SQLiteStatement {
         try check(rc)
     }
 
+    /// Binds a BLOB of `count` zero bytes without allocating it, to be filled with
+    /// `SQLiteConnection.writeBlob` (large bodies, written without a copy in memory).
+    func bindZeroBlob(count: Int, at index: Int) throws(SQLiteError) {
+        try check(sqlite3_bind_zeroblob64(try live(), Self.cIndex(index), UInt64(count)))
+    }
+
     /// Binds SQL `NULL`.
     func bindNull(at index: Int) throws(SQLiteError) {
         try check(sqlite3_bind_null(try live(), Self.cIndex(index)))

@@ -38,6 +38,16 @@ enum CassetteSchema {
             CREATE TRIGGER interaction_usage_follows_deletes AFTER DELETE ON interactions
             BEGIN DELETE FROM interaction_usage WHERE interaction_id = old.id; END;
             """),
+        // Streamed responses: when each piece of the body arrived (`ResponseChunk`). A table of
+        // its own, so stores without it replay every body whole.
+        SQLiteMigration(version: 3, sql: """
+            CREATE TABLE interaction_chunks (
+                interaction_id INTEGER PRIMARY KEY,
+                chunks TEXT NOT NULL
+            );
+            CREATE TRIGGER interaction_chunks_follow_deletes AFTER DELETE ON interactions
+            BEGIN DELETE FROM interaction_chunks WHERE interaction_id = old.id; END;
+            """),
     ])
 
     /// The oldest schema that opens read-only without upgrading: later migrations only add

@@ -27,6 +27,9 @@ public struct Interaction: Sendable, Equatable {
     public var recordedAt: Date
     /// Upstream time from request to the last byte of the response.
     public var duration: Duration
+    /// For a response that was streamed while recording: its body's pieces and their times.
+    /// `nil` for a response recorded whole.
+    public var chunks: [ResponseChunk]?
 
     public init(
         id: Int64? = nil,
@@ -42,7 +45,8 @@ public struct Interaction: Sendable, Equatable {
         responseBody: Data = Data(),
         contentEncoding: String? = nil,
         recordedAt: Date = Date(),
-        duration: Duration = .zero
+        duration: Duration = .zero,
+        chunks: [ResponseChunk]? = nil
     ) {
         self.id = id
         self.cassette = cassette
@@ -58,6 +62,7 @@ public struct Interaction: Sendable, Equatable {
         self.contentEncoding = contentEncoding
         self.recordedAt = recordedAt
         self.duration = duration
+        self.chunks = chunks
     }
 
     /// The response as a transport returns it: body decoded, `Content-Length` matching it (a

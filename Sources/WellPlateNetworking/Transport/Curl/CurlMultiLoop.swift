@@ -14,6 +14,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     private struct State {
         var submitted: [CurlTransfer] = []
         var cancelled: [CurlTransfer] = []
+        var resumed: [CurlTransfer] = []
         var shuttingDown = false
     }
 
@@ -67,6 +68,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         if wake { curl_multi_wakeup(multi) }
     }
 
+    /// Resumes a streamed transfer its write callback paused; a no-op once it is over.
+    func resume(_ transfer: CurlTransfer) {
+        state.withLock { $0.resumed.append(transfer) }
+        curl_multi_wakeup(multi)
+    }
+
     /// Fails everything in flight and stops the thread once it notices.
     func shutdown() {
         state.withLock { $0.shuttingDown = true }
@@ -77,15 +84,17 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     private func run() {
         while true {
-            let (submitted, cancelled, shuttingDown) = state.withLock { state in
+            let (submitted, cancelled, resumed, shuttingDown) = state.withLock { state in
                 defer {
                     state.submitted.removeAll(keepingCapacity: true)
                     state.cancelled.removeAll(keepingCapacity: true)
+                    state.resumed.removeAll(keepingCapacity: true)
                 }
-                return (state.submitted, state.cancelled, state.shuttingDown)
+                return (state.submitted, state.cancelled, state.resumed, state.shuttingDown)
             }
             for transfer in submitted { start(transfer) }
             for transfer in cancelled { abort(transfer, with: CancellationError()) }
+            for transfer in resumed { unpause(transfer) }
             if shuttingDown {
                 for transfer in Array(active.values) {
                     abort(transfer, with: TransportError(.shutdown, "\(transfer.request.method.rawValue) \(transfer.displayURL): the transport was shut down"))
@@ -132,6 +141,15 @@ final class CurlMultiLoop: @unchecked Sendable {
         finish(transfer, .failure(error))
     }
 
+    private func unpause(_ transfer: CurlTransfer) {
+        guard let easy = transfer.easy, active[easy] === transfer else { return }
+        do {
+            try CurlError.check(ccurl_easy_resume(easy), "resume a paused transfer")
+        } catch {
+            abort(transfer, with: error)
+        }
+    }
+
     private func collectFinished() {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
@@ -171,5 +189,6 @@ final class CurlMultiLoop: @unchecked Sendable {
         let continuation = transfer.continuation
         transfer.continuation = nil
         continuation?.resume(with: outcome)
+        transfer.sink?.finish(outcome.map { TransportResponseHead(statusCode: $0.statusCode, headerFields: $0.headerFields) })
     }
 }

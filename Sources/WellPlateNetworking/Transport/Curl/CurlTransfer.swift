@@ -23,6 +23,8 @@ final class CurlTransfer: @unchecked Sendable {
     let limits: CurlTransport.Configuration
     let tls: CurlTLS
     var continuation: CheckedContinuation<TransportResponse, Error>?
+    /// Set for a streamed transfer (`CurlTransport.stream`): the body goes here, not to `body`.
+    var sink: CurlStreamSink?
     var phase: Phase = .created
 
     // Loop-thread state.
@@ -33,6 +35,9 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerNamesAreLowercase = false
     private var body = Data()
     private var bodyLimitExceeded = false
+    private var streamedBytes = 0
+    /// When the head was handed to `sink`.
+    private(set) var headReceived: ContinuousClock.Instant?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private var started = ContinuousClock.now
 
@@ -144,13 +149,57 @@ final class CurlTransfer: @unchecked Sendable {
 
     // MARK: Callbacks (loop thread)
 
-    fileprivate func appendBody(_ buffer: UnsafeRawBufferPointer) -> Bool {
-        if body.count + buffer.count > limits.maxResponseBodySize {
+    /// The bytes taken, `0` to abort, or `ccurl_write_pause()` while a streamed reader is behind.
+    fileprivate func appendBody(_ buffer: UnsafeRawBufferPointer) -> Int {
+        let received = (sink == nil ? body.count : streamedBytes) + buffer.count
+        if received > limits.maxResponseBodySize {
             bodyLimitExceeded = true
-            return false
+            return 0
         }
-        body.append(contentsOf: buffer)
-        return true
+        guard let sink else {
+            body.append(contentsOf: buffer)
+            return buffer.count
+        }
+        deliverHeadIfNeeded(to: sink)
+        guard sink.offer(buffer) else { return ccurl_write_pause() }
+        streamedBytes = received
+        return buffer.count
+    }
+
+    /// Hands the head to a streamed reader once: at the end of the final header block, or with
+    /// the first body bytes should that end have gone unnoticed.
+    private func deliverHeadIfNeeded(to sink: CurlStreamSink) {
+        guard headReceived == nil else { return }
+        headReceived = .now
+        sink.deliverHead(streamedHead(status: responseCode))
+    }
+
+    /// The blank line after a header block: the final head, unless an interim 1xx response or a
+    /// redirect libcurl is about to follow.
+    private func headerBlockEnded() {
+        guard let sink, headReceived == nil else { return }
+        let status = responseCode
+        if (100..<200).contains(status) { return }
+        if request.followRedirects, (300..<400).contains(status), responseHeaders[.location] != nil { return }
+        deliverHeadIfNeeded(to: sink)
+    }
+
+    private var responseCode: Int {
+        var status = 0
+        _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return status
+    }
+
+    /// The head a streamed reader gets: a body libcurl decodes loses its encoding and length.
+    private func streamedHead(status: Int) -> TransportResponseHead {
+        var headers = responseHeaders
+        var decodedEncoding: String?
+        if limits.decodeContent, request.method != .head, let encoding = headers[.contentEncoding], Self.isDecodedByLibcurl(encoding) {
+            decodedEncoding = encoding
+            headers[.contentEncoding] = nil
+            headers[.contentLength] = nil
+        }
+        return TransportResponseHead(statusCode: status, headerFields: headers, decodedContentEncoding: decodedEncoding)
     }
 
     /// One line from libcurl's header callback, as bytes: a value that is not UTF-8 (latin-1 is
@@ -164,7 +213,10 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var line = bytes[...]
         while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: "\n") { line = line.dropLast() }
-        guard let first = line.first else { return }
+        guard let first = line.first else {
+            headerBlockEnded()
+            return
+        }
         if first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), let last = responseHeaders.indices.last {
             // Obsolete line folding (RFC 9112 §5.2): the line continues the previous value.
             var value = responseHeaders[last].withUnsafeBytesOfValue { Array($0) }
@@ -205,8 +257,11 @@ final class CurlTransfer: @unchecked Sendable {
             }
             return .failure(error)
         }
-        var status = 0
-        _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        let status = responseCode
+        if let sink {
+            deliverHeadIfNeeded(to: sink)
+            return .success(TransportResponse(statusCode: status, headerFields: responseHeaders, duration: duration))
+        }
         var headers = responseHeaders
         var decodedEncoding: String?
         if limits.decodeContent, request.method != .head, let encoding = headers[.contentEncoding],
@@ -255,7 +310,7 @@ private func curlWriteCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: I
     let length = size * count
     guard length > 0, let buffer else { return length }
     // Returning fewer bytes than given makes libcurl abort the transfer with CURLE_WRITE_ERROR.
-    return transfer.appendBody(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+    return transfer.appendBody(UnsafeRawBufferPointer(start: buffer, count: length))
 }
 
 private func curlHeaderCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ userdata: UnsafeMutableRawPointer?) -> Int {

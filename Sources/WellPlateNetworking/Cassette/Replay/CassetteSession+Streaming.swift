@@ -1,0 +1,145 @@
+import Foundation
+
+/// Answering requests whose responses stream: the head and each body chunk are handed to the
+/// caller as the upstream sends them, and the recording is stored once the body is complete.
+extension CassetteSession {
+    /// Which upstream responses are handed over as they arrive rather than whole.
+    public struct StreamingPolicy: Sendable {
+        /// Bodies announced larger than this stream; smaller ones (most JSON answers) come whole.
+        public var threshold: Int
+
+        public init(threshold: Int = 256 * 1024) {
+            self.threshold = threshold
+        }
+
+        /// Server-Sent Events, bodies of unknown length, and bodies above `threshold`.
+        public func streams(_ head: TransportResponseHead) -> Bool {
+            if let type = head.headerFields[.contentType], type.lowercased().hasPrefix("text/event-stream") { return true }
+            guard let length = head.contentLength else { return (200..<600).contains(head.statusCode) && head.statusCode != 204 && head.statusCode != 304 }
+            return length > threshold
+        }
+    }
+
+    public enum StreamingAnswer: Sendable {
+        /// Replayed, or a response that does not stream: as `respond(to:)` returns it.
+        case whole(Exchange)
+        /// Read the body with `StreamingExchange.next()`, then call `finish()`.
+        case streaming(StreamingExchange)
+    }
+
+    /// `respond(to:)` for callers that forward the response as it arrives (the proxy). A response
+    /// `policy` streams is stored only once its body is complete; one the upstream breaks off is
+    /// never stored.
+    public func respondStreaming(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
+        let (redacted, key) = redactedWithKey(request)
+        switch options.mode {
+        case .none:
+            return .whole(try replay(key: key))
+        case .once where index.contains(key.rawValue):
+            return .whole(try replay(key: key))
+        case .missing where index.hasUnservedRecording(for: key.rawValue):
+            return .whole(try replay(key: key))
+        default:
+            return try await forward(request, redacted: redacted, key: key, records: true, policy: policy)
+        }
+    }
+
+    /// `passthrough(_:)` for callers that forward the response as it arrives; nothing is stored.
+    public func passthroughStreaming(_ request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
+        try await forward(request, redacted: request, key: key(for: request), records: false, policy: policy)
+    }
+
+    private func forward(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, records: Bool, policy: StreamingPolicy) async throws -> StreamingAnswer {
+        guard let upstream = try requireUpstream() as? any StreamingHTTPTransport else {
+            return .whole(records ? try await respond(to: request) : try await passthrough(request))
+        }
+        let recordedAt = Date()
+        let streamed = try await upstream.stream(request)
+        guard policy.streams(streamed.head) else {
+            let response = try await streamed.collected()
+            if records {
+                return .whole(try await keep(response, for: request, redacted: redacted, key: key, recordedAt: recordedAt))
+            }
+            passthroughCount.add(1, ordering: .relaxed)
+            return .whole(Exchange(response: response, outcome: .passthrough, key: key, interaction: nil))
+        }
+        return .streaming(StreamingExchange(session: self, streamed: streamed, request: request, redacted: redacted, key: key, recordedAt: recordedAt, records: records))
+    }
+}
+
+/// A response on its way from the upstream: its head now, its body chunk by chunk. While
+/// recording, the body is kept (once) and stored by `finish()`, with when each chunk arrived.
+public struct StreamingExchange: Sendable {
+    public let head: TransportResponseHead
+    public let key: RequestKey
+    /// `.recorded` or `.passthrough`.
+    public let outcome: CassetteSession.Outcome
+    /// Body bytes received so far.
+    public private(set) var receivedBytes = 0
+
+    private let session: CassetteSession
+    private let streamed: StreamedResponse
+    private var chunks: TransportBodyStream.Iterator
+    private let request: TransportRequest
+    private let redacted: TransportRequest
+    private let recordedAt: Date
+    private var body = Data()
+    private var pieces: [ResponseChunk] = []
+    private var ended = false
+
+    init(session: CassetteSession, streamed: StreamedResponse, request: TransportRequest, redacted: TransportRequest, key: RequestKey, recordedAt: Date, records: Bool) {
+        self.session = session
+        self.streamed = streamed
+        self.request = request
+        self.redacted = redacted
+        self.key = key
+        self.recordedAt = recordedAt
+        outcome = records ? .recorded : .passthrough
+        head = streamed.head
+        chunks = streamed.body.makeAsyncIterator()
+        if records, let length = streamed.head.contentLength {
+            // The exact size up front: growing by doubling could reserve twice the body.
+            body.reserveCapacity(length)
+        }
+    }
+
+    /// The next body chunk, `nil` once the body is complete. Throws `TransportError` when the
+    /// upstream broke off: nothing of this response is stored then.
+    public mutating func next() async throws -> Data? {
+        guard let chunk = try await chunks.next() else {
+            ended = true
+            return nil
+        }
+        receivedBytes += chunk.count
+        if outcome == .recorded {
+            body.append(chunk)
+            let offset = ContinuousClock.now - streamed.headReceived
+            // Chunks that arrive together (a download at full speed) are one piece on replay.
+            if let last = pieces.last, offset - last.offset < Self.coalescing {
+                pieces[pieces.count - 1].size += chunk.count
+            } else {
+                pieces.append(ResponseChunk(offset: offset, size: chunk.count))
+            }
+        }
+        return chunk
+    }
+
+    /// Stores the complete response (redacted, with its chunk times) and returns the exchange;
+    /// for a passthrough, just counts it. Call after `next()` returned `nil`.
+    /// Throws `RecordingFailure` when the store refused it.
+    public mutating func finish() async throws -> CassetteSession.Exchange {
+        precondition(ended, "finish() is for a body read to its end")
+        let response = TransportResponse(
+            statusCode: head.statusCode, headerFields: head.headerFields, body: body,
+            decodedContentEncoding: head.decodedContentEncoding,
+            duration: streamed.timeToHead + (ContinuousClock.now - streamed.headReceived))
+        body = Data()
+        guard outcome == .recorded else {
+            session.passthroughCount.add(1, ordering: .relaxed)
+            return CassetteSession.Exchange(response: response, outcome: .passthrough, key: key, interaction: nil)
+        }
+        return try await session.keep(response, for: request, redacted: redacted, key: key, recordedAt: recordedAt, chunks: pieces)
+    }
+
+    private static let coalescing = Duration.milliseconds(2)
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// One piece of a streamed response body as it arrived: when (after the response head) and how
+/// many bytes. Replay sends a streamed recording's body in these pieces, at these times when asked.
+public struct ResponseChunk: Sendable, Equatable {
+    /// Time since the response head arrived.
+    public var offset: Duration
+    public var size: Int
+
+    public init(offset: Duration, size: Int) {
+        self.offset = offset
+        self.size = size
+    }
+}
+
+extension ResponseChunk {
+    /// Stored as text, `milliseconds:size` per chunk, separated by commas: compact, and readable
+    /// with the sqlite3 shell.
+    static func encode(_ chunks: [ResponseChunk]) -> String {
+        chunks.map { chunk in
+            let milliseconds = (Double(chunk.offset.components.seconds) * 1000 + Double(chunk.offset.components.attoseconds) / 1e15)
+            return "\((milliseconds * 10).rounded() / 10):\(chunk.size)"
+        }.joined(separator: ",")
+    }
+
+    /// `nil` for text that is not a chunk list (a damaged row replays unchunked).
+    static func decode(_ text: String) -> [ResponseChunk]? {
+        var chunks: [ResponseChunk] = []
+        for item in text.split(separator: ",") {
+            let parts = item.split(separator: ":")
+            guard parts.count == 2, let milliseconds = Double(parts[0]), milliseconds >= 0, let size = Int(parts[1]), size >= 0 else { return nil }
+            chunks.append(ResponseChunk(offset: .clampedMilliseconds(milliseconds), size: size))
+        }
+        return chunks.isEmpty ? nil : chunks
+    }
+
+    /// Splits `body` into the recorded pieces. A body whose length changed since (redaction) ends
+    /// where it ends, and any bytes past the recorded sizes go with the last piece.
+    public static func split(_ body: Data, by chunks: [ResponseChunk]) -> [(offset: Duration, bytes: Range<Int>)] {
+        var pieces: [(offset: Duration, bytes: Range<Int>)] = []
+        var start = 0
+        for (index, chunk) in chunks.enumerated() {
+            guard start < body.count else { break }
+            let end = index == chunks.count - 1 ? body.count : min(body.count, start + chunk.size)
+            if end > start { pieces.append((chunk.offset, start..<end)) }
+            start = end
+        }
+        return pieces
+    }
+}

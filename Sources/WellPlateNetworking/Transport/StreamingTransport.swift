@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+/// A transport that hands a response over as it arrives: the status and headers first, then the
+/// body chunk by chunk. For Server-Sent Events and long downloads, where waiting for the whole
+/// response would delay the first byte or hold the body in memory.
+public protocol StreamingHTTPTransport: HTTPTransport {
+    /// Returns as soon as the status and headers have arrived; the body follows in `body`.
+    /// Throws like `send` when no response head arrived.
+    func stream(_ request: TransportRequest) async throws -> StreamedResponse
+}
+
+/// A response's status line and headers, before its body.
+public struct TransportResponseHead: Sendable, Equatable {
+    public var statusCode: Int
+    /// As received, except that a decoded body loses `Content-Encoding` and `Content-Length`
+    /// (its decoded length is not known until it ends).
+    public var headerFields: HTTPFields
+    /// The `Content-Encoding` the body has on the wire, when the transport decodes it.
+    public var decodedContentEncoding: String?
+
+    public init(statusCode: Int, headerFields: HTTPFields = [:], decodedContentEncoding: String? = nil) {
+        self.statusCode = statusCode
+        self.headerFields = headerFields
+        self.decodedContentEncoding = decodedContentEncoding
+    }
+
+    /// The announced body length, when the head has a valid `Content-Length`.
+    public var contentLength: Int? {
+        headerFields[.contentLength].flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+    }
+}
+
+/// A response whose body is still arriving.
+public struct StreamedResponse: Sendable {
+    public let head: TransportResponseHead
+    public let body: TransportBodyStream
+    /// When the head arrived: chunk offsets are measured from here.
+    public let headReceived: ContinuousClock.Instant
+    /// Time from sending the request to receiving the head.
+    public let timeToHead: Duration
+
+    public init(head: TransportResponseHead, body: TransportBodyStream, headReceived: ContinuousClock.Instant = .now, timeToHead: Duration = .zero) {
+        self.head = head
+        self.body = body
+        self.headReceived = headReceived
+        self.timeToHead = timeToHead
+    }
+
+    /// Reads the rest of the body and returns the whole response (`duration` up to its last byte).
+    public func collected() async throws -> TransportResponse {
+        var body = Data()
+        if let length = head.contentLength { body.reserveCapacity(length) }
+        for try await chunk in self.body {
+            body.append(chunk)
+        }
+        return TransportResponse(
+            statusCode: head.statusCode, headerFields: head.headerFields, body: body,
+            decodedContentEncoding: head.decodedContentEncoding, duration: timeToHead + (ContinuousClock.now - headReceived))
+    }
+}
+
+/// The source behind a `TransportBodyStream`: a transport's own buffer.
+protocol TransportBodySource: Sendable {
+    /// The next chunk, `nil` at the end; throws `TransportError` when the body broke off.
+    func next() async throws -> Data?
+    /// Stops the transfer if it is still running (the reader gave up).
+    func abandon()
+}
+
+/// A response body's chunks in arrival order, for one reader. It ends normally once the body is
+/// complete and throws a `TransportError` of kind `.connectionLost` (or `.timeout`) when the upstream
+/// broke off mid-body. The transport holds only a bounded number of bytes ahead of the reader and
+/// pauses the transfer beyond that, so a slow reader slows the upstream instead of filling memory.
+/// Dropping the stream before its end aborts the transfer.
+public final class TransportBodyStream: AsyncSequence, Sendable {
+    public typealias Element = Data
+    private let source: any TransportBodySource
+
+    init(source: any TransportBodySource) {
+        self.source = source
+    }
+
+    /// A body that is already complete, delivered as the given chunks.
+    public convenience init(chunks: [Data]) {
+        self.init(source: FixedBodySource(chunks: chunks))
+    }
+
+    deinit {
+        source.abandon()
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(stream: self)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
+        let stream: TransportBodyStream
+
+        public mutating func next() async throws -> Data? {
+            try await stream.source.next()
+        }
+    }
+}
+
+/// Chunks known in advance.
+private final class FixedBodySource: TransportBodySource {
+    private let chunks: Mutex<[Data]>
+
+    init(chunks: [Data]) {
+        self.chunks = Mutex(chunks.reversed())
+    }
+
+    func next() async throws -> Data? {
+        chunks.withLock { $0.popLast() }
+    }
+
+    func abandon() {}
+}
