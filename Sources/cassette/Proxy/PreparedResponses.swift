@@ -20,9 +20,12 @@ final class PreparedResponse: Sendable {
     let logStatus: String
     /// Set when the recording is older than `--max-age`: the warning's detail.
     let staleNotice: String?
+    /// A streamed recording's pieces (`ProxyHandler.replayStreamed`); `nil` for a whole body.
+    let chunks: [ResponseChunk]?
 
     init(_ interaction: Interaction, headers: HTTPHeaders, body: ByteBuffer?, staleNotice: String? = nil) {
         self.staleNotice = staleNotice
+        chunks = interaction.chunks
         status = HTTPResponseStatus(statusCode: interaction.statusCode)
         self.headers = headers
         keepAliveHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
@@ -88,6 +91,7 @@ struct PreparedResponses: Sendable {
         refusal.statusCode = missStatus
         refusal.responseBody = Data((policy.refusal(for: interaction).compactJSON + "\n").utf8)
         refusal.responseHeaders = [.contentType: "application/json; charset=utf-8"]
+        refusal.chunks = nil
         var refusalHeaders = ResponseHeaders.make(from: refusal.responseHeaders, bodyCount: refusal.responseBody.count, requestMethod: .GET, statusCode: missStatus)
         refusalHeaders.add(name: "X-Cassette", value: "stale")
         return PreparedResponse(refusal, headers: refusalHeaders, body: ByteBuffer(bytes: refusal.responseBody), staleNotice: notice)

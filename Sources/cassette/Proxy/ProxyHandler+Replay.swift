@@ -60,6 +60,10 @@ extension ProxyHandler {
             send(server.responder.answer(for: error), context: context, head: head, started: started)
             return
         }
+        if let chunks = prepared.chunks {
+            replayStreamed(prepared, chunks: chunks, context: context, head: head, logTarget: logTarget, started: started)
+            return
+        }
         let delay = server.settings.replayDelay(recorded: prepared.duration)
         guard delay > .zero else {
             write(prepared, context: context, head: head, logTarget: logTarget, started: started)

@@ -63,7 +63,7 @@ extension ProxyHandler {
 
     /// `Connection: close` when the connection ends after this response; an HTTP/1.0 client that
     /// asked to keep it open is told so, since keep-alive is not its default.
-    private static func connectionHeaders(_ headers: HTTPHeaders, for request: HTTPRequestHead, close: Bool) -> HTTPHeaders {
+    static func connectionHeaders(_ headers: HTTPHeaders, for request: HTTPRequestHead, close: Bool) -> HTTPHeaders {
         var headers = headers
         if close {
             headers.replaceOrAdd(name: "connection", value: "close")

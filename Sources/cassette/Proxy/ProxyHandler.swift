@@ -74,13 +74,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(responder.answer(for: error), context: context, head: head, started: started)
             return
         }
-        let promise = context.eventLoop.makePromise(of: ProxyAnswer.self)
-        promise.completeWithTask { await responder.answer(request) }
-        let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-        promise.futureResult.whenSuccess { answer in
-            boundSelf.value.send(answer, context: boundContext.value, head: head, started: started)
-        }
+        forward(request, context: context, head: head, started: started)
     }
 
     private func rejectTooLarge(context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {

@@ -39,7 +39,7 @@ struct ProxyResponder: Sendable {
         }
     }
 
-    private func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
+    func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
         guard let interaction = exchange.interaction else { return ProxyAnswer(exchange.response, source: .replayed) }
         return answer(replaying: interaction, response: exchange.response, target: exchange.key.path)
     }

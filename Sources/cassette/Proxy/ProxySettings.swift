@@ -40,6 +40,8 @@ struct ProxySettings: Sendable {
     var logRequests: Bool = true
     /// `--max-age`: what happens to replies from old recordings; `nil` checks nothing.
     var stalePolicy: StalePolicy?
+    /// Which forwarded responses are sent on as they arrive (the rest are forwarded whole).
+    var streaming = CassetteSession.StreamingPolicy()
     /// Event-loop threads; one per core by default.
     var threads: Int = System.coreCount
 

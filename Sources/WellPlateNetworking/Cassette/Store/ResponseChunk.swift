@@ -34,14 +34,14 @@ extension ResponseChunk {
         return chunks.isEmpty ? nil : chunks
     }
 
-    /// Splits `body` into the recorded pieces. A body whose length changed since (redaction) ends
-    /// where it ends, and any bytes past the recorded sizes go with the last piece.
-    public static func split(_ body: Data, by chunks: [ResponseChunk]) -> [(offset: Duration, bytes: Range<Int>)] {
+    /// The byte ranges of a body of `count` bytes in the recorded pieces. A body whose length
+    /// changed since (redaction) ends where it ends; bytes past the recorded sizes go with the last piece.
+    public static func pieces(ofBodyCount count: Int, by chunks: [ResponseChunk]) -> [(offset: Duration, bytes: Range<Int>)] {
         var pieces: [(offset: Duration, bytes: Range<Int>)] = []
         var start = 0
         for (index, chunk) in chunks.enumerated() {
-            guard start < body.count else { break }
-            let end = index == chunks.count - 1 ? body.count : min(body.count, start + chunk.size)
+            guard start < count else { break }
+            let end = index == chunks.count - 1 ? count : min(count, start + chunk.size)
             if end > start { pieces.append((chunk.offset, start..<end)) }
             start = end
         }

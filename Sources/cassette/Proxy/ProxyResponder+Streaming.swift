@@ -1,0 +1,47 @@
+import Foundation
+import WellPlateNetworking
+
+/// Answers that may stream: a forwarded response the session's policy streams is handed to the
+/// handler head first, so it writes each chunk as the upstream sends it.
+extension ProxyResponder {
+    enum StreamedAnswer: Sendable {
+        case whole(ProxyAnswer)
+        case streaming(StreamingExchange)
+        /// A streamed recording, replayed in its pieces.
+        case replay(PreparedResponse, chunks: [ResponseChunk])
+    }
+
+    /// `answer(_:)`, except that streamed responses (Server-Sent Events, bodies of unknown or
+    /// large size: `CassetteSession.StreamingPolicy`) come back as they arrive.
+    func answerStreaming(_ request: TransportRequest) async -> StreamedAnswer {
+        do {
+            let streamed: CassetteSession.StreamingAnswer
+            if session.options.mode == .none {
+                do {
+                    return .whole(replayed(try session.replay(request)))
+                } catch is CassetteMiss where settings.missPolicy == .passthrough {
+                    streamed = try await session.passthroughStreaming(request, policy: settings.streaming)
+                }
+            } else {
+                streamed = try await session.respondStreaming(to: request, policy: settings.streaming)
+            }
+            switch streamed {
+            case .streaming(let exchange):
+                return .streaming(exchange)
+            case .whole(let exchange):
+                switch exchange.outcome {
+                case .replayed:
+                    if let interaction = exchange.interaction, let chunks = interaction.chunks, settings.stalePolicy == nil {
+                        return .replay(PreparedResponse(interaction), chunks: chunks)
+                    }
+                    return .whole(replayed(exchange))
+                case .recorded: return .whole(ProxyAnswer(exchange.response, source: .recorded))
+                case .passthrough: return .whole(ProxyAnswer(exchange.response, source: .passthrough))
+                case .miss: return .whole(answer(for: CassetteMiss(method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: [])))
+                }
+            }
+        } catch {
+            return .whole(answer(for: error))
+        }
+    }
+}
