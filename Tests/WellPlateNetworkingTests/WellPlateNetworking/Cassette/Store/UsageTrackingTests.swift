@@ -40,7 +40,7 @@ final class UsageTrackingTests {
         try await writer.delete(key: "GET /x", cassette: "dev")
         #expect(try await writer.usage(cassette: nil).isEmpty)
         try await writer.close()
-        #expect(try SQLiteConnection(path: directory.path(), mode: .readOnly).userVersion == 2)
+        #expect(try SQLiteConnection(path: directory.path(), mode: .readOnly).userVersion == CassetteSchema.migrator.latestVersion)
     }
 
     @Test(arguments: [
