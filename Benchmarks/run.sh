@@ -3,6 +3,7 @@
 # Kept out of the test suite and out of .ci/run. Needs the machine to itself: no builds meanwhile.
 #   Benchmarks/run.sh            # full run (about 20 minutes after the build)
 #   DURATION=5 ROUNDS=1 Benchmarks/run.sh   # quicker, noisier
+#   Benchmarks/streaming.sh      # section 6 alone (SKIP_STREAMING=1 leaves it out here)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -100,6 +101,11 @@ echo "==> 4. In-process: ReplayAPIClient and key normalization"
 
 echo "==> 5. Start-up"
 "$benchbin/bench-tool" startup "$bin/cassette" "$work/replay.db" >"$results/startup.json"
+
+if [ "${SKIP_STREAMING:-0}" != 1 ]; then
+    echo "==> 6. Streaming: memory while recording a large body, time to the first event (SKIP_STREAMING=1 skips)"
+    CASSETTE_BIN="$bin" ROUNDS="$(( rounds < 3 ? rounds : 3 ))" Benchmarks/streaming.sh | tee "$results/streaming.jsonl"
+fi
 
 # Written aside first: a report that fails leaves the last BENCHMARKS.md as it was.
 "$benchbin/bench-tool" report "$results" "$duration" "$rounds" >"$work/BENCHMARKS.md"

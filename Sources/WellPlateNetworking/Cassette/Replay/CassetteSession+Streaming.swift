@@ -97,10 +97,6 @@ public struct StreamingExchange: Sendable {
         outcome = records ? .recorded : .passthrough
         head = streamed.head
         chunks = streamed.body.makeAsyncIterator()
-        if records, let length = streamed.head.contentLength {
-            // The exact size up front: growing by doubling could reserve twice the body.
-            body.reserveCapacity(length)
-        }
     }
 
     /// The next body chunk, `nil` once the body is complete. Throws `TransportError` when the
@@ -112,6 +108,12 @@ public struct StreamingExchange: Sendable {
         }
         receivedBytes += chunk.count
         if outcome == .recorded {
+            if body.isEmpty, let length = head.contentLength {
+                // The exact size up front: growing by doubling could hold twice the body. Not in
+                // `init`: this value is copied on its way to the reader, and a copy sharing the
+                // reserved storage would make the first append copy it without the reserve.
+                body.reserveCapacity(max(length, chunk.count))
+            }
             body.append(chunk)
             let offset = ContinuousClock.now - streamed.headReceived
             // Chunks that arrive together (a download at full speed) are one piece on replay.

@@ -46,8 +46,9 @@ extension CassetteStore {
         }
     }
 
-    /// Bodies from this size on are written piece by piece (`SQLiteConnection.writeBlob`).
-    static let incrementalBodySize = 1 << 20
+    /// Bodies from this size on are bound without a copy (`SQLiteStatement.bindBorrowed`); SQLite
+    /// still assembles the row around the body in memory once.
+    static let borrowedBodySize = 1 << 20
 
     /// Inserts one row at the next sequence position of its key; the caller holds a transaction.
     @discardableResult
@@ -58,22 +59,28 @@ extension CassetteStore {
         try next.bind(interaction.cassette, interaction.key)
         stored.sequence = try next.step() ? next.int(at: 0) : 0
         next.reset()
-        let writesBodyLater = stored.responseBody.count >= incrementalBodySize
         let insert = try connection.cachedStatement("""
             INSERT INTO interactions (cassette, method, url, request_key, sequence, request_headers, request_body,
                 status, response_headers, response_body, content_encoding, recorded_at, duration_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        try insert.run(
+        let borrowsBody = stored.responseBody.count >= borrowedBodySize
+        try insert.bind(values: [
             stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
             HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
-            HeaderLines.encode(stored.responseHeaders), writesBodyLater ? SQLiteZeroBlob(count: stored.responseBody.count) as any SQLiteBindable : stored.responseBody, stored.contentEncoding,
-            stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds
-        )
-        stored.id = connection.lastInsertRowID
-        if writesBodyLater {
-            try connection.writeBlob(stored.responseBody, table: "interactions", column: "response_body", row: connection.lastInsertRowID)
+            HeaderLines.encode(stored.responseHeaders), borrowsBody ? Data() : stored.responseBody, stored.contentEncoding,
+            stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds,
+        ])
+        if borrowsBody {
+            try stored.responseBody.withUnsafeBytes { bytes in
+                defer { try? insert.clearBindings() }
+                try insert.bindBorrowed(bytes, at: 10)
+                try insert.run()
+            }
+        } else {
+            try insert.run()
         }
+        stored.id = connection.lastInsertRowID
         if let chunks = stored.chunks {
             try connection.cachedStatement("INSERT INTO interaction_chunks (interaction_id, chunks) VALUES (?, ?)")
                 .run(stored.id, ResponseChunk.encode(chunks))

@@ -105,11 +105,17 @@ final class CurlStreamSink: TransportBodySource {
                 var resumesTransfer = false
                 let ready = state.withLock { state -> Result<Data?, Error>? in
                     if state.nextChunk < state.chunks.count {
+                        // Taken out, not copied: a chunk the array still held would stay in memory.
                         let chunk = state.chunks[state.nextChunk]
+                        state.chunks[state.nextChunk] = Data()
                         state.nextChunk += 1
                         state.buffered -= chunk.count
                         if state.nextChunk == state.chunks.count {
                             state.chunks.removeAll(keepingCapacity: true)
+                            state.nextChunk = 0
+                        } else if state.nextChunk >= 64, state.nextChunk * 2 >= state.chunks.count {
+                            // The writer keeps the array from emptying: drop the taken slots.
+                            state.chunks.removeFirst(state.nextChunk)
                             state.nextChunk = 0
                         }
                         // Resume at half the limit, so the transfer does not stop and start per chunk.
