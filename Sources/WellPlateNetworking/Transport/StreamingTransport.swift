@@ -19,11 +19,15 @@ public struct TransportResponseHead: Sendable, Equatable {
     public var headerFields: HTTPFields
     /// The `Content-Encoding` the body has on the wire, when the transport decodes it.
     public var decodedContentEncoding: String?
+    /// The `Content-Length` the upstream sent, of the encoded body when it is decoded: how large
+    /// the transfer is, where `contentLength` is missing for decoded bodies.
+    public var wireContentLength: Int?
 
-    public init(statusCode: Int, headerFields: HTTPFields = [:], decodedContentEncoding: String? = nil) {
+    public init(statusCode: Int, headerFields: HTTPFields = [:], decodedContentEncoding: String? = nil, wireContentLength: Int? = nil) {
         self.statusCode = statusCode
         self.headerFields = headerFields
         self.decodedContentEncoding = decodedContentEncoding
+        self.wireContentLength = wireContentLength ?? headerFields[.contentLength].flatMap { Int($0) }
     }
 
     /// The announced body length, when the head has a valid `Content-Length`.

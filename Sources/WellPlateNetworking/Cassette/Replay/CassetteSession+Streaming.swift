@@ -12,10 +12,11 @@ extension CassetteSession {
             self.threshold = threshold
         }
 
-        /// Server-Sent Events, bodies of unknown length, and bodies above `threshold`.
+        /// Server-Sent Events, bodies of unknown length, and bodies above `threshold` (as sent:
+        /// a small compressed answer stays whole).
         public func streams(_ head: TransportResponseHead) -> Bool {
             if let type = head.headerFields[.contentType], type.lowercased().hasPrefix("text/event-stream") { return true }
-            guard let length = head.contentLength else { return (200..<600).contains(head.statusCode) && head.statusCode != 204 && head.statusCode != 304 }
+            guard let length = head.wireContentLength else { return (200..<600).contains(head.statusCode) && head.statusCode != 204 && head.statusCode != 304 }
             return length > threshold
         }
     }

@@ -194,12 +194,13 @@ final class CurlTransfer: @unchecked Sendable {
     private func streamedHead(status: Int) -> TransportResponseHead {
         var headers = responseHeaders
         var decodedEncoding: String?
+        let wireLength = headers[.contentLength].flatMap { Int($0) }
         if limits.decodeContent, request.method != .head, let encoding = headers[.contentEncoding], Self.isDecodedByLibcurl(encoding) {
             decodedEncoding = encoding
             headers[.contentEncoding] = nil
             headers[.contentLength] = nil
         }
-        return TransportResponseHead(statusCode: status, headerFields: headers, decodedContentEncoding: decodedEncoding)
+        return TransportResponseHead(statusCode: status, headerFields: headers, decodedContentEncoding: decodedEncoding, wireContentLength: wireLength)
     }
 
     /// One line from libcurl's header callback, as bytes: a value that is not UTF-8 (latin-1 is
