@@ -80,7 +80,13 @@ final class CurlStreamSink: TransportBodySource {
             return (headWaiter, chunkWaiter, state.head, state.end!)
         }
         if let headWaiter {
-            if let head { headWaiter.resume(returning: head) } else { headWaiter.resume(with: end.map { _ in TransportResponseHead(statusCode: 0) }) }
+            if let head {
+                headWaiter.resume(returning: head)
+            } else if case .failure(let error) = end {
+                headWaiter.resume(throwing: error)
+            } else {
+                headWaiter.resume(throwing: TransportError(.other, "the transfer ended without a response head"))
+            }
         }
         chunkWaiter?.resume(with: end.map { _ in nil })
     }
