@@ -107,6 +107,28 @@ final class ProxyStreamingTests {
         }
     }
 
+    @Test func replayPassesAMissThroughAsItStreamsWithoutStoringIt() async throws {
+        try await StreamingUpstream.with(in: workspace.directory.path) { base in
+            try await withRecorder(upstream: base, store: store) { recorder async throws in
+                #expect(try await recorder.get("/large?size=10").statusCode == 200)
+                #expect(try await recorder.stop() == .exited(0))
+            }
+            try await withReplayer(store: store, arguments: ["--upstream", base.absoluteString, "--on-miss", "passthrough"]) { replayer in
+                let connection = try await replayer.connect()
+                try await connection.send(RawConnection.get("/sse"))
+                let first = try await connection.receive { $0.text.contains("data: one") }
+                #expect(first.text.lowercased().contains("x-cassette: passthrough"))
+                #expect(!first.text.contains("data: two"))
+                _ = try await ProxyClient.send(.get, base.appending(pathAndQuery: "/release"))
+                let rest = try await connection.receive { Self.body(of: first + $0) != nil }
+                #expect(Self.body(of: first + rest)?.text == "data: one\n\ndata: two\n\ndata: three\n\n")
+            }
+        }
+        let urls = try await StoreFiles.interactions(at: store).map(\.url)
+        #expect(urls.count == 1)
+        #expect(urls.first?.hasSuffix("/large?size=10") == true)
+    }
+
     // MARK: Helpers
 
     /// The body of a complete chunked response in `bytes`, `nil` until its final chunk arrived.
