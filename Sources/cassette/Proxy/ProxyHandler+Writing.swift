@@ -40,6 +40,9 @@ extension ProxyHandler {
     func write(_ prepared: PreparedResponse, context: ChannelHandlerContext, head: HTTPRequestHead, logTarget: String?, started: NIODeadline) {
         if let urls = prepared.upstreamURLs, urls.preparedBase != ProxyBase.of(head, localAddress: context.channel.localAddress) {
             // Prepared for another address than this client used: rewritten now.
+            if let notice = prepared.staleNotice, let policy = server.settings.stalePolicy {
+                server.warn(policy.report(method: head.method.rawValue, target: logTarget ?? server.redactedTarget(head.uri), notice: notice))
+            }
             write(urls.original, context: context, head: head, started: started, forceClose: false)
             return
         }

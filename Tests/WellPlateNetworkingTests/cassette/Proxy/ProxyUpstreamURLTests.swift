@@ -194,4 +194,18 @@ final class ProxyUpstreamURLTests {
             #expect(try viaLocalhost.jsonObject()["self"] as? String == "http://localhost:\(port)/links.json")
         }
     }
+    @Test func aStaleRecordingThatLeadsBackIsServedRewrittenWithItsWarning() async throws {
+        let storePath = workspace.path("stale.db")
+        try await workspace.record([
+            Recordings.make(.get, "/old", status: 302, responseHeaders: [.contentType: "application/json", .location: "http://127.0.0.1:8081/new"]),
+        ], into: "stale.db")
+        try await withProxy(["replay", "--db", storePath, "--upstream", "http://127.0.0.1:8081", "--port", "0", "--max-age", "90"]) { replayer in
+            let old = try await replayer.get("/old")
+            #expect(old.statusCode == 302)
+            #expect(old.headerFields[.location] == "http://127.0.0.1:\(replayer.port)/new")
+            #expect(try await replayer.stop() == .exited(0))
+            #expect(replayer.outputLines.filter { $0.hasPrefix("warning: GET /old served from a stale recording") }.count == 1, "\(replayer.process.standardOutput)")
+            #expect(replayer.summaryLine?.contains("stale 1") == true, "\(replayer.summaryLine ?? "")")
+        }
+    }
 }
