@@ -7,6 +7,8 @@ import Foundation
 /// - `/items?page=N` (1 to 3): `{"page": N}` with `Link: <.../items?page=N+1>; rel="next",
 ///   <.../items?page=1>; rel="first"` (no `next` on the last page).
 /// - `/moved`: 200 with `Content-Location: .../items?page=1` and `Refresh: 0; url=.../items?page=2`.
+/// - `/lookalike`: a `Link` to `/x` (rel="self") and to URLs that only look like the upstream's
+///   (another scheme, port or host, user info, a longer path prefix), listed in the body.
 /// - `/links.json`: a JSON body naming its own URL (plainly and with JSON's `\/`) and an
 ///   unrelated host's.
 /// - `/echo-name`: the raw bytes of the request's `X-Name` in hex, as `{"hex": "..."}`.
@@ -55,6 +57,13 @@ enum LinkingUpstream {
                 return self.reply(200, {"page": page}, [("Link", ", ".join(links))])
             if path == "/moved":
                 return self.reply(200, {"moved": True}, [("Content-Location", base + "/items?page=1"), ("Refresh", "0; url=%s/items?page=2" % base)])
+            if path == "/lookalike":
+                port = self.server.server_address[1]
+                lookalikes = ["https://127.0.0.1:%d%s/x" % (port, prefix), "http://127.0.0.1:%d%s/x" % (port + 1, prefix),
+                              "http://user@127.0.0.1:%d%s/x" % (port, prefix), "http://127.0.0.1:%d%s0/x" % (port, prefix),
+                              "http://127.0.0.10:%d%s/x" % (port, prefix)]
+                links = ", ".join('<%s>; rel="alternate"' % url for url in lookalikes)
+                return self.reply(200, {"lookalikes": lookalikes}, [("Link", links + ', <%s/x>; rel="self"' % base)])
             if path == "/links.json":
                 raw = ('{"self":"%s/links.json","escaped":"%s","elsewhere":"https://example.org/x"}' % (base, (base + "/items?page=2").replace("/", "\\/"))).encode()
                 return self.reply(200, None, raw=raw)

@@ -130,6 +130,12 @@ final class ProxyUpstreamURLTests {
                 #expect(moved.headerFields[HTTPField.Name("Refresh")!] == "0; url=http://127.0.0.1:\(recorder.port)/items?page=2")
                 let followed = try await curlFollowing(recorder.url("/redirect/1"))
                 #expect(followed.effectiveURL == recorder.url("/redirect/0").absoluteString)
+                // URLs that only look like the upstream's are served as sent.
+                let lookalike = try await recorder.get("/lookalike")
+                let sent = try #require(try lookalike.jsonObject()["lookalikes"] as? [String])
+                let link = try #require(lookalike.headerFields[HTTPField.Name("Link")!])
+                #expect(sent.count == 5 && sent.allSatisfy { link.contains("<\($0)>") }, "\(link)")
+                #expect(link.hasSuffix("<http://127.0.0.1:\(recorder.port)/x>; rel=\"self\""), "\(link)")
             }
         }
         try await withReplayer(store: store) { replayer in
