@@ -44,6 +44,7 @@ struct UpstreamURLRewriter: Sendable {
     /// `url` pointing at `proxyBase` (`http://HOST:PORT`), or `nil` when it does not lead back to
     /// the upstream.
     func rewritten(_ url: Substring, proxyBase: String) -> String? {
+        if url.hasPrefix("/"), !url.hasPrefix("//") { return rewritten(rootRelative: url) }
         guard let schemeEnd = url.range(of: "://"), url[..<schemeEnd.lowerBound].lowercased() == scheme else { return nil }
         let afterScheme = url[schemeEnd.upperBound...]
         let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
@@ -57,6 +58,16 @@ struct UpstreamURLRewriter: Sendable {
         }
         if rest.first != "/" { rest = "/" + rest }
         return proxyBase + rest
+    }
+
+    /// A root-relative URL (`/v1/items`) of an upstream with a path prefix (`/v1`): the client
+    /// resolves it against the proxy, which serves the prefix at its root, so the prefix goes
+    /// (`/items`); otherwise following it would ask the upstream for `/v1/v1/items`.
+    private func rewritten(rootRelative url: Substring) -> String? {
+        guard !pathPrefix.isEmpty, url.hasPrefix(pathPrefix) else { return nil }
+        let rest = url.dropFirst(pathPrefix.count)
+        guard rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#" else { return nil }
+        return rest.first == "/" ? String(rest) : "/" + rest
     }
 
     private static func hostAndPort(_ authority: Substring, scheme: String) -> (host: String, port: Int)? {

@@ -4,6 +4,7 @@ import Foundation
 /// URLs, as production APIs' do, optionally under a path prefix (`/v1`, given on start):
 ///
 /// - `/redirect/N`: 302 to `/redirect/N-1` (absolute), `/redirect/0` answers `{"done": true}`.
+/// - `/relative`: 302 to `/redirect/0` as a root-relative URL (`/v1/redirect/0` under `/v1`).
 /// - `/items?page=N` (1 to 3): `{"page": N}` with `Link: <.../items?page=N+1>; rel="next",
 ///   <.../items?page=1>; rel="first"` (no `next` on the last page).
 /// - `/moved`: 200 with `Content-Location: .../items?page=1` and `Refresh: 0; url=.../items?page=2`.
@@ -49,6 +50,8 @@ enum LinkingUpstream {
                 if n == 0:
                     return self.reply(200, {"done": True})
                 return self.reply(302, {"next": n - 1}, [("Location", "%s/redirect/%d" % (base, n - 1))])
+            if path == "/relative":
+                return self.reply(302, {"next": 0}, [("Location", "%s/redirect/0" % prefix)])
             if path == "/items":
                 page = int(query.split("=")[1]) if query.startswith("page=") else 1
                 links = ['<%s/items?page=1>; rel="first"' % base]

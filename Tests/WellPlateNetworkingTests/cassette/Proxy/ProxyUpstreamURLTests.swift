@@ -130,6 +130,10 @@ final class ProxyUpstreamURLTests {
                 #expect(moved.headerFields[HTTPField.Name("Refresh")!] == "0; url=http://127.0.0.1:\(recorder.port)/items?page=2")
                 let followed = try await curlFollowing(recorder.url("/redirect/1"))
                 #expect(followed.effectiveURL == recorder.url("/redirect/0").absoluteString)
+                // A root-relative Location carries the prefix, which the proxy serves at its root.
+                let relative = try await curlFollowing(recorder.url("/relative"))
+                #expect(relative.effectiveURL == recorder.url("/redirect/0").absoluteString)
+                #expect(relative.body.contains("done"), "\(relative.body)")
                 // URLs that only look like the upstream's are served as sent.
                 let lookalike = try await recorder.get("/lookalike")
                 let sent = try #require(try lookalike.jsonObject()["lookalikes"] as? [String])
@@ -143,6 +147,8 @@ final class ProxyUpstreamURLTests {
             #expect(moved.cassetteSource == "hit")
             #expect(moved.headerFields[.contentLocation] == "http://127.0.0.1:\(replayer.port)/items?page=1")
             #expect(moved.headerFields[HTTPField.Name("Refresh")!] == "0; url=http://127.0.0.1:\(replayer.port)/items?page=2")
+            let relative = try await curlFollowing(replayer.url("/relative"))
+            #expect(relative.effectiveURL == replayer.url("/redirect/0").absoluteString)
         }
     }
 
