@@ -9,6 +9,9 @@ have_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 have_header curl/curl.h || missing+=(libcurl4-openssl-dev)
 have_header sqlite3.h || missing+=(libsqlite3-dev)
+# nginx (Debian's, HTTP/2 built in) is the tests' HTTPS upstream that offers HTTP/2; it lives in
+# /usr/sbin, which is not on every user's PATH.
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 for extra in "$@"; do
     command -v "$extra" >/dev/null 2>&1 || missing+=("$extra")
 done

@@ -71,6 +71,7 @@ struct ConfigCommand: AsyncParsableCommand {
             ("cassette", cassette),
             ("replay max age", configFile.maxAgeDays.map { "\($0) days (stale recordings: \(configFile.stale.rawValue))" } ?? "none"),
             ("replay tracks usage", configFile.trackUsage ? "yes" : "no"),
+            ("rewrite upstream URLs", configFile.rewritesURLs ? (configFile.rewritesBodyURLs ? "headers and JSON bodies" : "headers") : "no"),
         ]
         if let env, let upstream {
             rows.append(("upstream", "\(upstream.absoluteString) (environment \(env))"))
@@ -108,6 +109,8 @@ struct ConfigCommand: AsyncParsableCommand {
             "maxAge": configFile.maxAgeDays.map { .integer(Int64($0)) } ?? .null,
             "stale": .string(configFile.stale.rawValue),
             "trackUsage": .bool(configFile.trackUsage),
+            "rewriteURLs": .bool(configFile.rewritesURLs),
+            "rewriteBodyURLs": .bool(configFile.rewritesBodyURLs),
             "port": .integer(Int64(configFile.port)),
             "environments": .object(environments),
             "ignoredQueryParameters": strings(configFile.matchingRules.ignoredQueryParameters),

@@ -71,6 +71,10 @@ struct CassetteConfigFile: Sendable, Equatable {
     var maxAgeDays: Int?
     var stale: StaleOption = .warn
     var trackUsage = false
+    /// `rewriteURLs` and `rewriteBodyURLs`: see `UpstreamURLRewriter`; `--no-rewrite-urls` and
+    /// `--rewrite-body-urls` override them.
+    var rewritesURLs = true
+    var rewritesBodyURLs = false
     /// The file the settings came from; `nil` when no file was read.
     var source: String?
 
@@ -139,13 +143,17 @@ struct CassetteConfigFile: Sendable, Equatable {
             "port": 8080,
             "maxAge": 90,
             "stale": "warn",
-            "trackUsage": false
+            "trackUsage": false,
+            "rewriteURLs": true,
+            "rewriteBodyURLs": false
           }
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
         the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
         maximum age. "tls" paths are resolved against the file's directory too; "cacert" is trusted \
         in addition to the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600). "matchHeaders" \
         puts those request headers in the key (see docs/matching.md). "maxAge" (days), "stale" (warn \
-        or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to.
+        or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to. \
+        "rewriteURLs" (default true) points upstream URLs in Location, Content-Location, Link and \
+        Refresh at the proxy; "rewriteBodyURLs" (default false) also in JSON bodies (docs/urls.md).
         """
 }

@@ -14,6 +14,12 @@ struct ProxyFlags: ParsableArguments {
     @Flag(help: "Do not print a line per request.")
     var quiet = false
 
+    @Flag(name: .customLong("no-rewrite-urls"), help: ArgumentHelp("Serve Location, Content-Location, Link and Refresh URLs that point at the upstream as the upstream sent them, instead of pointing at the proxy (default: \"rewriteURLs\" from the configuration file, else rewritten)."))
+    var noRewriteURLs = false
+
+    @Flag(name: .customLong("rewrite-body-urls"), help: ArgumentHelp("Also point absolute upstream URLs inside JSON response bodies at the proxy. Served bodies then differ from the recordings (no longer byte-exact; Content-Length follows the rewritten body); the store keeps what the upstream sent (default: \"rewriteBodyURLs\" from the configuration file, else off)."))
+    var rewriteBodyURLs = false
+
     func validate() throws {
         if let port, !(0...65535).contains(port) {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
@@ -33,6 +39,8 @@ struct ProxyFlags: ParsableArguments {
         settings.port = port ?? configFile.port
         settings.maxBodySize = maxBodySize
         settings.logRequests = !quiet
+        settings.rewritesUpstreamURLs = !noRewriteURLs && configFile.rewritesURLs
+        settings.rewritesBodyURLs = rewriteBodyURLs || configFile.rewritesBodyURLs
         return settings
     }
 }

@@ -20,11 +20,14 @@ final class PreparedResponse: Sendable {
     let logStatus: String
     /// Set when the recording is older than `--max-age`: the warning's detail.
     let staleNotice: String?
+    /// Set when the recording leads back to the upstream (`UpstreamURLRewriter`).
+    let upstreamURLs: PreparedUpstreamURLs?
     /// A streamed recording's pieces (`ProxyHandler.replayStreamed`); `nil` for a whole body.
     let chunks: [ResponseChunk]?
 
-    init(_ interaction: Interaction, headers: HTTPHeaders, body: ByteBuffer?, staleNotice: String? = nil) {
+    init(_ interaction: Interaction, headers: HTTPHeaders, body: ByteBuffer?, staleNotice: String? = nil, upstreamURLs: PreparedUpstreamURLs? = nil) {
         self.staleNotice = staleNotice
+        self.upstreamURLs = upstreamURLs
         chunks = interaction.chunks
         status = HTTPResponseStatus(statusCode: interaction.statusCode)
         self.headers = headers
@@ -57,8 +60,9 @@ struct PreparedResponses: Sendable {
     /// buffers (`BodyArena`); header blocks are shared between recordings with the same headers,
     /// status and body length.
     /// With a `stale` policy, recordings older than its cutoff are prepared with their warning,
-    /// or as a refusal (status `missStatus`) when the policy fails them.
-    init(sharingBodiesOf index: ReplayIndex, stale: StalePolicy? = nil, missStatus: Int = 404) {
+    /// or as a refusal (status `missStatus`) when the policy fails them. With `upstreamURLs`,
+    /// recordings that lead back to the upstream are prepared rewritten for `preparedBase`.
+    init(sharingBodiesOf index: ReplayIndex, stale: StalePolicy? = nil, missStatus: Int = 404, upstreamURLs: UpstreamURLRewriter? = nil, preparedBase: String? = nil) {
         var arena = BodyArena()
         var places: [Int64: BodyArena.Place] = [:]
         index.forEachInteraction { interaction in
@@ -74,7 +78,10 @@ struct PreparedResponses: Sendable {
             let block = HeaderBlock(fields: interaction.responseHeaders, bodyCount: interaction.responseBody.count, statusCode: interaction.statusCode)
             let headers = headerBlocks[block] ?? PreparedResponse.headers(for: interaction)
             headerBlocks[block] = headers
-            if let stale, stale.isStale(interaction) {
+            let isStale = stale?.isStale(interaction) ?? false
+            if let upstreamURLs, !(isStale && stale!.fails), let served = upstreamURLs.prepared(interaction, body: body, preparedBase: preparedBase, staleNotice: isStale ? stale!.notice(for: interaction) : nil) {
+                byID[id] = served
+            } else if let stale, stale.isStale(interaction) {
                 byID[id] = Self.stale(interaction, policy: stale, missStatus: missStatus, headers: headers, body: body)
             } else {
                 byID[id] = PreparedResponse(interaction, headers: headers, body: body)

@@ -60,7 +60,8 @@ extension ProxyHandler {
             send(server.responder.answer(for: error), context: context, head: head, started: started)
             return
         }
-        if let chunks = prepared.chunks {
+        // One leading back to the upstream is answered whole, by the writer that rewrites it per address.
+        if let chunks = prepared.chunks, prepared.upstreamURLs == nil {
             replayStreamed(prepared, chunks: chunks, context: context, head: head, logTarget: logTarget, started: started)
             return
         }

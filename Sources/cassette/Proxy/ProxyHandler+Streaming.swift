@@ -26,8 +26,8 @@ extension ProxyHandler {
                 boundSelf.value.send(answer, context: boundContext.value, head: head, started: started)
             case .streaming(let exchange):
                 boundSelf.value.stream(exchange, context: boundContext.value, head: head, started: started)
-            case .replay(let prepared, let chunks):
-                boundSelf.value.replayStreamed(prepared, chunks: chunks, context: boundContext.value, head: head, logTarget: nil, started: started)
+            case .replay(let interaction):
+                boundSelf.value.replayStreamed(interaction, context: boundContext.value, head: head, started: started)
             }
         }
     }
@@ -38,8 +38,12 @@ extension ProxyHandler {
         let length = exchange.head.contentLength
         // Without a length an HTTP/1.0 client can only learn the end from the connection closing.
         let close = !head.isKeepAlive || (head.version.major == 1 && head.version.minor == 0 && length == nil)
+        var fields = exchange.head.headerFields
+        if let urls = server.upstreamURLs, let rewritten = urls.rewritten(fields, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress)) {
+            fields = rewritten
+        }
         var headers = HTTPHeaders()
-        for field in exchange.head.headerFields where !ResponseHeaders.hopByHop.contains(field.name.canonicalName) {
+        for field in fields where !ResponseHeaders.hopByHop.contains(field.name.canonicalName) {
             headers.add(name: field.name.rawName, value: RawHeaderBytes.value(of: field))
         }
         // No Content-Length: NIO's encoder sends the body chunked.
@@ -53,6 +57,16 @@ extension ProxyHandler {
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         let pump = StreamPump(context: boundContext, loop: context.eventLoop, server: server, request: head, status: status, source: source, close: close, started: started)
         Task { await pump.run(exchange) }
+    }
+
+    /// A streamed recording the responder replayed; one leading back to the upstream is answered
+    /// whole, by the writer that rewrites its URLs.
+    private func replayStreamed(_ interaction: Interaction, context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
+        guard server.upstreamURLs == nil, let chunks = interaction.chunks else {
+            send(ProxyAnswer(interaction.response, source: .replayed, delay: server.settings.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
+            return
+        }
+        replayStreamed(PreparedResponse(interaction), chunks: chunks, context: context, head: head, logTarget: nil, started: started)
     }
 
     /// A streamed recording in its recorded pieces, each a chunk of its own; with

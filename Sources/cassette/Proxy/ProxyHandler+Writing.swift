@@ -26,6 +26,7 @@ extension ProxyHandler {
     }
 
     private func write(_ answer: ProxyAnswer, context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline, forceClose: Bool) {
+        let answer = server.upstreamURLs?.served(answer, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress)) ?? answer
         let close = forceClose || !head.isKeepAlive
         var headers = ResponseHeaders.make(from: answer.headerFields, bodyCount: answer.body.count, requestMethod: head.method, statusCode: answer.statusCode)
         headers.add(name: "X-Cassette", value: answer.source.headerValue)
@@ -37,6 +38,14 @@ extension ProxyHandler {
 
     /// `logTarget`: the request's target already redacted, when the caller has it.
     func write(_ prepared: PreparedResponse, context: ChannelHandlerContext, head: HTTPRequestHead, logTarget: String?, started: NIODeadline) {
+        if let urls = prepared.upstreamURLs, urls.preparedBase != ProxyBase.of(head, localAddress: context.channel.localAddress) {
+            // Prepared for another address than this client used: rewritten now.
+            if let notice = prepared.staleNotice, let policy = server.settings.stalePolicy {
+                server.warn(policy.report(method: head.method.rawValue, target: logTarget ?? server.redactedTarget(head.uri), notice: notice))
+            }
+            write(urls.original, context: context, head: head, started: started, forceClose: false)
+            return
+        }
         let close = !head.isKeepAlive
         // The usual case, an HTTP/1.1 keep-alive request, gets the head built at start-up.
         let responseHead = !close && head.version == .http1_1

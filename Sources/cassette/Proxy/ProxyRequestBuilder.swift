@@ -61,7 +61,7 @@ struct ProxyRequestBuilder: Sendable {
             let lowered = name.lowercased()
             if Self.droppedHeaders.contains(lowered) || connectionTokens.contains(lowered) { continue }
             guard let fieldName = HTTPField.Name(name) else { continue }
-            fields.append(HTTPField(name: fieldName, value: value))
+            fields.append(RawHeaderBytes.field(name: fieldName, value: value))
         }
         var bodyData: Data?
         if let body, body.readableBytes > 0 {

@@ -7,8 +7,8 @@ extension ProxyResponder {
     enum StreamedAnswer: Sendable {
         case whole(ProxyAnswer)
         case streaming(StreamingExchange)
-        /// A streamed recording, replayed in its pieces.
-        case replay(PreparedResponse, chunks: [ResponseChunk])
+        /// A streamed recording (it has `chunks`), replayed in its pieces.
+        case replay(Interaction)
     }
 
     /// `answer(_:)`, except that streamed responses (Server-Sent Events, bodies of unknown or
@@ -31,8 +31,8 @@ extension ProxyResponder {
             case .whole(let exchange):
                 switch exchange.outcome {
                 case .replayed:
-                    if let interaction = exchange.interaction, let chunks = interaction.chunks, settings.stalePolicy == nil {
-                        return .replay(PreparedResponse(interaction), chunks: chunks)
+                    if let interaction = exchange.interaction, interaction.chunks != nil, settings.stalePolicy == nil {
+                        return .replay(interaction)
                     }
                     return .whole(replayed(exchange))
                 case .recorded: return .whole(ProxyAnswer(exchange.response, source: .recorded))

@@ -56,8 +56,11 @@ final class ProxyServer: Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(RawHeaderBytesHandler())
+                    let requestHeadBytes = RequestHeadBytesHandler()
+                    try channel.pipeline.syncOperations.addHandlers(RawHeaderBytesHandler(), requestHeadBytes)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
+                    let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                    try channel.pipeline.syncOperations.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
                     try channel.pipeline.syncOperations.addHandler(ProxyProtocolErrorHandler())
                     try channel.pipeline.syncOperations.addHandler(ProxyHandler(server: context))
                 }

@@ -16,6 +16,8 @@ final class ProxyServerContext: Sendable {
     let prepared: PreparedResponses
     /// `responder.answersSynchronously`, read once: every request asks.
     let answersSynchronously: Bool
+    /// `nil` when URL rewriting is off or no upstream is known.
+    let upstreamURLs: UpstreamURLRewriter?
     private let redactor: Redactor
     /// Request headers that are part of keys (conditional ones, `matchHeaders`).
     private let keyedHeaderNames: [String]
@@ -30,7 +32,8 @@ final class ProxyServerContext: Sendable {
         self.requestLog = requestLog
         self.session = session
         answersSynchronously = responder.answersSynchronously
-        prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index, stale: settings.stalePolicy, missStatus: settings.missStatus) : .empty
+        upstreamURLs = settings.rewritesUpstreamURLs ? upstream.flatMap { UpstreamURLRewriter(upstream: $0, rewritesBodies: settings.rewritesBodyURLs) } : nil
+        prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index, stale: settings.stalePolicy, missStatus: settings.missStatus, upstreamURLs: upstreamURLs, preparedBase: ProxyBase.prepared(host: settings.host, port: settings.port)) : .empty
         redactor = session.options.redactor
         keyedHeaderNames = session.matchingRules.keyedHeaderNames
     }
@@ -76,7 +79,7 @@ final class ProxyServerContext: Sendable {
         var fields = HTTPFields()
         for name in keyedHeaderNames {
             guard let fieldName = HTTPField.Name(name) else { continue }
-            for value in head.headers[name] { fields.append(HTTPField(name: fieldName, value: value)) }
+            for value in head.headers[name] { fields.append(RawHeaderBytes.field(name: fieldName, value: value)) }
         }
         if let contentType = head.headers.first(name: "content-type") { fields[.contentType] = contentType }
         return fields
@@ -91,7 +94,7 @@ final class ProxyServerContext: Sendable {
     func secretHeaders(_ head: HTTPRequestHead) -> HTTPFields {
         var fields = HTTPFields()
         for header in head.headers where redactor.isSecretHeader(header.name) {
-            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+            if let name = HTTPField.Name(header.name) { fields.append(RawHeaderBytes.field(name: name, value: header.value)) }
         }
         return fields
     }

@@ -36,6 +36,11 @@ struct ProxySettings: Sendable {
     var tls = TLSConfiguration()
     /// How long one forwarded request may take.
     var upstreamTimeout: Duration = .seconds(30)
+    /// Serve absolute URLs that lead back to the upstream (`Location`, `Link`, ...) pointing at
+    /// the proxy; `--no-rewrite-urls` turns it off.
+    var rewritesUpstreamURLs = true
+    /// Also inside JSON bodies (`--rewrite-body-urls`), which are then no longer byte-exact.
+    var rewritesBodyURLs = false
     /// Print one line per request.
     var logRequests: Bool = true
     /// `--max-age`: what happens to replies from old recordings; `nil` checks nothing.

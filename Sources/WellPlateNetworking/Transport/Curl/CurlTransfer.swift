@@ -130,9 +130,19 @@ final class CurlTransfer: @unchecked Sendable {
             if Self.headersLibcurlOwns.contains(name) { continue }
             if name == "accept-encoding" && limits.decodeContent { continue }
             if name == "content-type" { hasContentType = true }
-            // "Name;" is libcurl's spelling of a header with an empty value.
-            let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
-            list = curl_slist_append(list, line)
+            // "Name;" is libcurl's spelling of a header with an empty value. The value's bytes, not
+            // its `String`: one that is not UTF-8 (latin-1) goes out byte for byte.
+            var line = Array(field.name.rawName.utf8)
+            field.withUnsafeBytesOfValue { value in
+                if value.isEmpty {
+                    line.append(UInt8(ascii: ";"))
+                } else {
+                    line += ": ".utf8
+                    line += value
+                }
+            }
+            line.append(0)
+            list = line.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { curl_slist_append(list, $0.baseAddress) } }
         }
         // libcurl would otherwise add a form content type to bodies, and Expect: 100-continue,
         // which costs a round trip on every large upload.
