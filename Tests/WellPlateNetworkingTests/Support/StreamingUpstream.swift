@@ -6,7 +6,8 @@ import Foundation
 /// Paths: `/sse` (chunked `text/event-stream`: `data: one` at once, then waits for `/release`
 /// before `data: two` and, 200 ms later, `data: three`), `/release` (lets `/sse` go on),
 /// `/abort` (one chunk, then the connection closes without the final chunk), `/large?size=N`
-/// (N bytes, byte i is i % 256, with `Content-Length`), `/large-chunked?size=N` (the same, chunked).
+/// (N bytes, byte i is i % 256, with `Content-Length`), `/large-chunked?size=N` (the same, chunked,
+/// with a `Link` to the upstream's own next page).
 enum StreamingUpstream {
     static let script = #"""
     import socket, sys, threading, time
@@ -73,7 +74,11 @@ enum StreamingUpstream {
                 self.pattern(size, self.wfile.write)
             elif path == "/large-chunked":
                 size = int(params.get("size", "0"))
-                self.start("application/octet-stream")
+                self.send_response(200)
+                self.send_header("Content-Type", "application/octet-stream")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.send_header("Link", '<http://127.0.0.1:%d/large-chunked?page=2>; rel="next"' % server.server_address[1])
+                self.end_headers()
                 self.pattern(size, self.chunk)
                 self.wfile.write(b"0\r\n\r\n")
             else:
