@@ -40,6 +40,8 @@ struct ProxySettings: Sendable {
     var logRequests: Bool = true
     /// `--max-age`: what happens to replies from old recordings; `nil` checks nothing.
     var stalePolicy: StalePolicy?
+    /// How far recordings survive: process crashes (`normal`) or power loss too (`full`).
+    var durability: CassetteStore.Durability = .normal
     /// Event-loop threads; one per core by default.
     var threads: Int = System.coreCount
 
