@@ -59,13 +59,15 @@ final class GroupCommitTests {
         let tasks = (0..<64).map { number in
             Task { try await store.record(Self.interaction("/api/items/\(number % 4)")) }
         }
-        // The first transaction waits for the lock with whatever had arrived; the rest queue.
+        // The first transaction waits for the lock with whatever had arrived when it started
+        // (all 64 on a busy machine); the rest queue for one more.
         try await waitUntil(store) { $0.inFlight > 0 && $0.pending + $0.inFlight == 64 }
+        let firstBatch = store.recordingQueue.waiting.inFlight
         try locked.release()
         var stored: [Interaction] = []
         for task in tasks { stored.append(try await task.value) }
 
-        #expect(store.recordingQueue.committed == (transactions: 2, interactions: 64))
+        #expect(store.recordingQueue.committed == (transactions: firstBatch == 64 ? 1 : 2, interactions: 64))
         try await store.close()
         let rows = try await storedInteractions(path)
         #expect(rows.count == 64)
@@ -147,7 +149,8 @@ final class GroupCommitTests {
 
         let rows = try await storedInteractions(path)
         #expect(Set(rows.map(\.url)) == Set(["/earlier", "/first", "/ok-1", "/ok-2", "/holder", "/after"].map { "http://127.0.0.1:1\($0)" }))
-        #expect(rows.first { $0.url.hasSuffix("/earlier") } == earlier.first, "the earlier row is untouched")
+        let kept = rows.first { $0.url.hasSuffix("/earlier") }
+        #expect(kept?.id == earlier.first?.id && kept?.responseBody == earlier.first?.responseBody, "the earlier row is untouched")
         #expect(Set([ok1.id, ok2.id, after.id]).isSubset(of: Set(rows.map(\.id))))
         try locked.blocker.close()
     }
