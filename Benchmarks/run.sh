@@ -4,6 +4,8 @@
 #   Benchmarks/run.sh            # full run (about 20 minutes after the build)
 #   DURATION=5 ROUNDS=1 Benchmarks/run.sh   # quicker, noisier
 #   Benchmarks/streaming.sh      # section 6 alone (SKIP_STREAMING=1 leaves it out here)
+#   SECTIONS="2" DURATION=2 ROUNDS=1 Benchmarks/run.sh   # only the named sections (1-6); prints
+#                                    # section 2's report and leaves BENCHMARKS.md alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -11,13 +13,16 @@ duration="${DURATION:-10}"
 # Nine rounds: on a shared machine single rounds swing by ±10%, and the median of nine holds still.
 rounds="${ROUNDS:-9}"
 scales="${SCALES:-10000 100000 1000000}"
+sections="${SECTIONS:-1 2 3 4 5 6}"
+wants() { [[ " $sections " == *" $1 "* ]]; }
 
 scripts/ensure-deps.sh wrk
 
 source scripts/lib.sh
 
 echo "==> Building in release mode"
-bin="$(CONFIGURATION=release build_products cassette)"
+# CASSETTE_BIN_DIR measures another build's `cassette` (say, the commit before a change) instead.
+bin="${CASSETTE_BIN_DIR:-$(CONFIGURATION=release build_products cassette)}"
 # SwiftPM keeps the build plan of a path dependency and misses source files added to it since:
 # dropping the cached plan makes it look at the project's files again.
 rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
@@ -38,6 +43,7 @@ run_wrk() {  # NAME CONNECTIONS THREADS URL PATHS
     echo "    $name: $(grep 'Requests/sec' "$results/$name.wrk")"
 }
 
+if wants 1; then
 echo "==> 1. Replay throughput: cassette replay vs a minimal SwiftNIO server, same bytes"
 "$benchbin/bench-tool" make-store "$work/replay.db" 300 mixed >"$results/replay-store.json"
 read -r base_pid base_url < <(start_server "$work/baseline.log" "$benchbin/bench-baseline" "$work/replay.db")
@@ -52,11 +58,15 @@ for round in $(seq 1 "$rounds"); do
 done
 stop_server "$rep_pid"
 stop_server "$base_pid"
+fi
 
+if wants 2; then
 echo "==> 2. Record overhead: through cassette record vs straight to the upstream"
 "$benchbin/bench-tool" make-store "$work/upstream.db" 300 small >/dev/null
 read -r up_pid up_url < <(start_server "$work/upstream.log" "$benchbin/bench-baseline" "$work/upstream.db")
 pids+=("$up_pid")
+echo "    upstream: $benchbin/bench-baseline $work/upstream.db  ($up_url)"
+echo "    recorder: $bin/cassette record --upstream $up_url --mode all --db $work/recorded.db --port 0"
 read -r rec_pid rec_url < <(start_server "$work/record.log" "$bin/cassette" record --upstream "$up_url" --mode all --db "$work/recorded.db" --port 0)
 pids+=("$rec_pid")
 warm_up "$up_url" "$work/upstream.db.paths"
@@ -70,7 +80,9 @@ done
 stop_server "$rec_pid"
 stop_server "$up_pid"
 "$benchbin/bench-tool" count "$work/recorded.db" >"$results/recorded-count.json"
+fi
 
+if wants 3; then
 echo "==> 3. Scale: open time, memory and lookup time"
 for count in $scales; do
     "$benchbin/bench-tool" make-store "$work/scale.db" "$count" small >"$results/make-$count.json"
@@ -95,17 +107,32 @@ for count in $scales; do
     rm -f "$work/scale.db" "$work/scale.db.paths"
 done
 
+fi
+
+if wants 4; then
 echo "==> 4. In-process: ReplayAPIClient and key normalization"
 "$benchbin/bench-tool" inprocess "$work/replay.db" >"$results/inprocess.json"
 "$benchbin/bench-tool" schema 10 >"$results/schema.json"
 
+fi
+
+if wants 5; then
 echo "==> 5. Start-up"
 "$benchbin/bench-tool" startup "$bin/cassette" "$work/replay.db" >"$results/startup.json"
+fi
 
-if [ "${SKIP_STREAMING:-0}" != 1 ]; then
+if wants 6 && [ "${SKIP_STREAMING:-0}" != 1 ]; then
     echo "==> 6. Streaming: memory while recording a large body, time to the first event (SKIP_STREAMING=1 skips)"
     CASSETTE_BIN="$bin" ROUNDS="$(( rounds < 3 ? rounds : 3 ))" Benchmarks/streaming.sh | tee "$results/streaming.jsonl"
 fi
+
+if [ "$sections" != "1 2 3 4 5 6" ]; then
+    # A partial run reports what it measured and leaves BENCHMARKS.md to full runs.
+    echo
+    if wants 2; then "$benchbin/bench-tool" record-report "$results" "$duration"; fi
+    exit 0
+fi
+
 
 # Written aside first: a report that fails leaves the last BENCHMARKS.md as it was.
 "$benchbin/bench-tool" report "$results" "$duration" "$rounds" >"$work/BENCHMARKS.md"

@@ -33,14 +33,9 @@ enum Report {
         }
         let throughputRatios = try pairedRatios("replay", "baseline", \.requestsPerSecond)
         let p99Ratios = try pairedRatios("replay", "baseline", \.p99)
-        let directC1 = try wrk("direct-c1")
-        let recordC1 = try wrk("record-c1")
-        let directC64 = try wrk("direct-c64")
-        let recordC64 = try wrk("record-c64")
         let inprocess = try json("inprocess.json")
         let schema = try json("schema.json")
         let startup = try json("startup.json")
-        let recorded = try json("recorded-count.json")
 
         var out = "# Benchmarks\n\n"
         out += "Produced by `Benchmarks/run.sh` (release build, `wrk -t2 -c64 -d\(duration)s --latency`, \(rounds) alternating round(s), medians) on \(machine()), \(Date().formatted(.iso8601)).\n"
@@ -56,15 +51,7 @@ enum Report {
         let p99Ratio = median(p99Ratios)
         out += "Throughput ratio **\(pct(throughputRatio))** of the baseline (median of the rounds' ratios \(throughputRatios.map(pct).joined(separator: ", ")); target ≥ 80%: \(verdict(throughputRatio >= 0.8))); p99 ratio **\(fixed(p99Ratio))×** (rounds: \(p99Ratios.map(fixed).joined(separator: ", ")); target ≤ 2×: \(verdict(p99Ratio <= 2))).\n\n"
 
-        out += "## 2. Record overhead\n\n"
-        out += "`cassette record --mode all` in front of `bench-baseline` serving 300 small recordings; every request is forwarded through libcurl and committed to SQLite before it is answered (\(recorded["interactions"] ?? 0) rows recorded in total).\n\n"
-        out += "| load | straight to upstream | through `cassette record` | difference |\n|---|---:|---:|---:|\n"
-        out += "| 1 connection, p50 | \(ms(directC1.p50)) | \(ms(recordC1.p50)) | +\(ms(recordC1.p50 - directC1.p50)) |\n"
-        out += "| 1 connection, requests/s | \(int(directC1.requestsPerSecond)) | \(int(recordC1.requestsPerSecond)) | \(pct(recordC1.requestsPerSecond / directC1.requestsPerSecond)) |\n"
-        out += "| 64 connections, requests/s | \(int(directC64.requestsPerSecond)) | \(int(recordC64.requestsPerSecond)) | \(pct(recordC64.requestsPerSecond / directC64.requestsPerSecond)) |\n"
-        out += "| 64 connections, p50 | \(ms(directC64.p50)) | \(ms(recordC64.p50)) | +\(ms(recordC64.p50 - directC64.p50)) |\n\n"
-        let added = recordC1.p50 - directC1.p50
-        out += "Added median latency per request: **\(ms(added))** (target < 1 ms: \(verdict(added < 1))).\n\n"
+        out += try RecordReport.section(directory: directory, duration: duration)
 
         var openAt100k: Double?
         var worstMemory = 0.0

@@ -9,6 +9,7 @@ import WellPlateNetworking
 //   schema MEGABYTES             JSON parsing and schema inference of one large response, with a baseline
 //   audit DB                     `cassette audit` of the whole store: time and peak memory
 //   startup CASSETTE DB          start-up times;  count DB: rows;  report DIR DURATION ROUNDS: BENCHMARKS.md
+//   record-report DIR DURATION   section 2 (record overhead) alone, as Markdown
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -37,6 +38,8 @@ do {
     case "count" where arguments.count == 2:
         let store = try await CassetteStore.open(path: arguments[1], access: .readOnly)
         Measure.printJSON(["interactions": try await store.count(cassette: nil)])
+    case "record-report" where arguments.count == 3:
+        print(try RecordReport.section(directory: arguments[1], duration: arguments[2]), terminator: "")
     case "report" where arguments.count == 4:
         try Report.run(directory: arguments[1], duration: arguments[2], rounds: arguments[3])
     default:

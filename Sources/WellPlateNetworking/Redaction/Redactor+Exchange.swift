@@ -17,14 +17,16 @@ extension Redactor {
     /// path and query, the other headers and the body. `url` may be absolute or a request target.
     public func redact(requestURL url: String, headerFields: HTTPFields, body: Data?) -> RedactedRequest {
         guard isEnabled else { return RedactedRequest(url: url, headerFields: headerFields, body: body, secrets: SecretValues()) }
-        let secrets = secretValues(url: url, headerFields: headerFields, body: body)
+        var secrets = secretValues(url: url, headerFields: headerFields, body: nil)
+        let redactedBodyAndSecrets = body.map { redactCollectingSecrets(body: $0, contentType: headerFields[.contentType]) }
+        if let found = redactedBodyAndSecrets?.secrets { secrets.formUnion(found) }
         var redactedURL = redact(target: url)
         if url.contains("@"), let parsed = URL(string: redactedURL) {
             redactedURL = redactedURLText(parsed)
         }
         var redactedBody = body
-        if let body, !body.isEmpty {
-            redactedBody = scrub(redact(body: body, contentType: headerFields[.contentType]), secrets: secrets)
+        if let body, !body.isEmpty, let redactedBodyAndSecrets {
+            redactedBody = scrub(redactedBodyAndSecrets.body, secrets: secrets)
         }
         return RedactedRequest(
             url: scrub(target: redactedURL, secrets: secrets),
@@ -41,8 +43,9 @@ extension Redactor {
         let contentType = responseHeaders[.contentType]
         var secrets = requestSecrets
         secrets.formUnion(secretValues(headers: responseHeaders))
-        secrets.formUnion(secretValues(body: body, contentType: contentType))
-        let redactedBody = scrub(redact(body: body, contentType: contentType), secrets: secrets)
+        let (redacted, found) = redactCollectingSecrets(body: body, contentType: contentType)
+        secrets.formUnion(found)
+        let redactedBody = scrub(redacted, secrets: secrets)
         return (scrub(redact(headers: responseHeaders), secrets: secrets), redactedBody)
     }
 
@@ -69,5 +72,19 @@ extension Redactor {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
         components.password = Self.placeholder
         return components.string ?? url.absoluteString
+    }
+
+    /// `redact(body:contentType:)` and `secretValues(body:contentType:)` together, walking a JSON
+    /// body once instead of twice (the recording path does this for every response).
+    func redactCollectingSecrets(body: Data, contentType: String?) -> (body: Data, secrets: SecretValues) {
+        guard isEnabled, !body.isEmpty else { return (body, SecretValues()) }
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") {
+            return (redact(body: body, contentType: contentType), secretValues(body: body, contentType: contentType))
+        }
+        guard !jsonFields.isEmpty, Self.mayBeJSON(body, contentType: type) else { return (body, SecretValues()) }
+        var secrets = SecretValues()
+        let redacted = redact(jsonBody: body, collecting: &secrets) ?? body
+        return (redacted, secrets)
     }
 }

@@ -65,6 +65,7 @@ struct ConfigCommand: AsyncParsableCommand {
             ("match bodies", rules.includeBodyFingerprint ? "yes" : "no"),
             ("matched headers", list(rules.matchedHeaders)),
             ("upstream timeout", "\(CassetteConfigFile.plain(Self.seconds(configFile.upstreamTimeout ?? CassetteConfigFile.defaultUpstreamTimeout))) s"),
+            ("durability", configFile.durability.rawValue),
             ("redacted headers", list(configFile.redactor.headerNames)),
             ("redacted query parameters", list(configFile.redactor.queryParameters)),
             ("redacted JSON fields", list(configFile.redactor.jsonFields)),
@@ -118,6 +119,7 @@ struct ConfigCommand: AsyncParsableCommand {
             "matchBodies": .bool(configFile.matchingRules.includeBodyFingerprint),
             "matchHeaders": strings(configFile.matchingRules.matchedHeaders),
             "upstreamTimeout": .number(seconds(configFile.upstreamTimeout ?? CassetteConfigFile.defaultUpstreamTimeout)),
+            "durability": .string(configFile.durability.rawValue),
             "redact": [
                 "headers": strings(configFile.redactor.headerNames),
                 "queryParameters": strings(configFile.redactor.queryParameters),

@@ -5,7 +5,7 @@ import WellPlateNetworking
 extension CassetteConfigFile {
     static let fileKeys = [
         "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders",
-        "redact", "host", "port", "upstreamTimeout", "maxAge", "stale", "trackUsage", "rewriteURLs", "rewriteBodyURLs",
+        "redact", "host", "port", "upstreamTimeout", "durability", "maxAge", "stale", "trackUsage", "rewriteURLs", "rewriteBodyURLs",
     ]
     static let environmentKeys = ["upstream", "tls"]
     static let tlsKeys = ["cacert", "cert", "key", "insecure"]
@@ -102,6 +102,12 @@ extension CassetteConfigFile {
         }
         if let value = object["rewriteBodyURLs"] {
             rewritesBodyURLs = try reader.bool(value, at: "rewriteBodyURLs")
+        }
+        if let value = object["durability"] {
+            guard case .string(let text) = value, let option = DurabilityOption(rawValue: text) else {
+                throw ConfigError(source: source, key: "durability", problem: "is \(value.compactJSON)", accepted: "\"normal\" or \"full\"")
+            }
+            durability = option.durability
         }
         if let value = object["upstreamTimeout"] {
             upstreamTimeout = try reader.seconds(value, at: "upstreamTimeout", range: Self.upstreamTimeoutRange)

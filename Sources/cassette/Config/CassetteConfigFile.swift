@@ -17,6 +17,7 @@ import WellPlateNetworking
 ///     "staging": {"upstream": "https://staging-api.example.com", "tls": {"cacert": "corp-ca.pem"}}
 ///   },
 ///   "upstreamTimeout": 30,
+///   "durability": "normal",
 ///   "ignoredQueryParameters": ["_", "cb", "timestamp"],
 ///   "ignoredBodyFields": [],
 ///   "matchBodies": true,
@@ -47,6 +48,8 @@ struct CassetteConfigFile: Sendable, Equatable {
     static let defaultUpstreamTimeout: Duration = .seconds(30)
     /// What `upstreamTimeout` and `--upstream-timeout` accept, in seconds.
     static let upstreamTimeoutRange: ClosedRange<Double> = 0.1...3600
+    /// `durability`: how far recordings survive; `--durability` overrides it.
+    var durability: CassetteStore.Durability = .normal
 
     /// A number of seconds for messages: `3600`, `0.1` (no grouping, no trailing `.0`).
     static func plain(_ seconds: Double) -> String {
@@ -130,6 +133,7 @@ struct CassetteConfigFile: Sendable, Equatable {
               }
             },
             "upstreamTimeout": 30,
+            "durability": "normal",
             "ignoredQueryParameters": ["_", "cb", "timestamp"],
             "ignoredBodyFields": [],
             "matchBodies": true,
@@ -150,7 +154,8 @@ struct CassetteConfigFile: Sendable, Equatable {
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
         the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
         maximum age. "tls" paths are resolved against the file's directory too; "cacert" is trusted \
-        in addition to the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600). "matchHeaders" \
+        in addition to the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600). "durability" (normal or \
+        full) is what --durability defaults to. "matchHeaders" \
         puts those request headers in the key (see docs/matching.md). "maxAge" (days), "stale" (warn \
         or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to. \
         "rewriteURLs" (default true) points upstream URLs in Location, Content-Location, Link and \

@@ -11,6 +11,9 @@ struct ProxyFlags: ParsableArguments {
     @Option(help: ArgumentHelp("The largest request or response body accepted, in bytes; larger requests get 413.", valueName: "bytes"))
     var maxBodySize: Int = 64 * 1024 * 1024
 
+    @Option(help: ArgumentHelp("When recording: normal keeps every answered exchange through a crash or kill of the proxy; full also through a power loss, at one disk sync per commit (default: \"durability\" from the configuration file, else normal).", valueName: "normal|full"))
+    var durability: DurabilityOption?
+
     @Flag(help: "Do not print a line per request.")
     var quiet = false
 
@@ -41,6 +44,7 @@ struct ProxyFlags: ParsableArguments {
         settings.logRequests = !quiet
         settings.rewritesUpstreamURLs = !noRewriteURLs && configFile.rewritesURLs
         settings.rewritesBodyURLs = rewriteBodyURLs || configFile.rewritesBodyURLs
+        settings.durability = durability?.durability ?? configFile.durability
         return settings
     }
 }

@@ -44,7 +44,7 @@ struct ProxyRunner {
         let recording = mode != .none || settings.missPolicy == .record
         let store: CassetteStore
         do {
-            store = try await CassetteStore.open(path: storePath, access: recording ? .readWrite : .readOnly)
+            store = try await CassetteStore.open(path: storePath, access: recording ? .readWrite : .readOnly, durability: settings.durability)
         } catch {
             throw CLIError(error)
         }

@@ -47,6 +47,8 @@ struct ProxySettings: Sendable {
     var stalePolicy: StalePolicy?
     /// Which forwarded responses are sent on as they arrive (the rest are forwarded whole).
     var streaming = CassetteSession.StreamingPolicy()
+    /// How far recordings survive: process crashes (`normal`) or power loss too (`full`).
+    var durability: CassetteStore.Durability = .normal
     /// Event-loop threads; one per core by default.
     var threads: Int = System.coreCount
 

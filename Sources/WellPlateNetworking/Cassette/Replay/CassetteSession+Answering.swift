@@ -6,18 +6,18 @@ extension CassetteSession {
     /// Answers one request according to the record mode. The caller gets the live response when it
     /// was forwarded, the stored (redacted) one when it was replayed.
     public func respond(to request: TransportRequest) async throws -> Exchange {
-        let (redacted, key) = redactedWithKey(request)
+        let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
         case .none:
             return try replay(key: key)
         case .once:
             if index.contains(key.rawValue) { return try replay(key: key) }
-            return try await record(request, redacted: redacted, key: key)
+            return try await record(request, redacted: redacted, key: key, secrets: secrets)
         case .missing:
             if index.hasUnservedRecording(for: key.rawValue) { return try replay(key: key) }
-            return try await record(request, redacted: redacted, key: key)
+            return try await record(request, redacted: redacted, key: key, secrets: secrets)
         case .all:
-            return try await record(request, redacted: redacted, key: key)
+            return try await record(request, redacted: redacted, key: key, secrets: secrets)
         }
     }
 
@@ -39,15 +39,16 @@ extension CassetteSession {
         redactedWithKey(request).key
     }
 
-    /// The request as it would be stored, and its key: the one place a whole request is keyed.
-    func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey) {
+    /// The request as it would be stored, its key, and the secrets found in it (for scrubbing a
+    /// response that repeats them): the one place a whole request is keyed.
+    func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey, secrets: SecretValues) {
         let result = options.redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body)
         var redacted = request
         redacted.url = URL(string: result.url) ?? options.redactor.redactedURL(request.url)
         redacted.headerFields = result.headerFields
         redacted.body = result.body
         let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
-        return (redacted, key)
+        return (redacted, key, result.secrets)
     }
 
     func replay(key: RequestKey) throws -> Exchange {
@@ -55,18 +56,18 @@ extension CassetteSession {
         return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
     }
 
-    private func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey) async throws -> Exchange {
+    private func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues) async throws -> Exchange {
         let upstream = try requireUpstream()
         let recordedAt = Date()
         let response = try await upstream.send(request)
-        return try await keep(response, for: request, redacted: redacted, key: key, recordedAt: recordedAt)
+        return try await keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt)
     }
 
     /// Stores an upstream's response (redacted) and adds it to the index; `chunks` for one that
     /// was streamed.
-    func keep(_ response: TransportResponse, for request: TransportRequest, redacted: TransportRequest, key: RequestKey, recordedAt: Date, chunks: [ResponseChunk]? = nil) async throws -> Exchange {
-        // A server may repeat a credential it was sent (an echo, an error quoting the request).
-        let secrets = options.redactor.secretValues(url: request.url, headerFields: request.headerFields, body: request.body)
+    func keep(_ response: TransportResponse, for request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date, chunks: [ResponseChunk]? = nil) async throws -> Exchange {
+        // A server may repeat a credential it was sent (an echo, an error quoting the request):
+        // `secrets`, found while the request was redacted, are scrubbed from the response too.
         let redactedResponse = options.redactor.redact(responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
         // Redaction can change the body's length; Content-Length must describe the stored body.
         let storedBody = redactedResponse.body

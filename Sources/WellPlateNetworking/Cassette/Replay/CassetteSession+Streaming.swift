@@ -32,7 +32,7 @@ extension CassetteSession {
     /// `policy` streams is stored only once its body is complete; one the upstream breaks off is
     /// never stored.
     public func respondStreaming(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
-        let (redacted, key) = redactedWithKey(request)
+        let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
         case .none:
             return .whole(try replay(key: key))
@@ -41,16 +41,16 @@ extension CassetteSession {
         case .missing where index.hasUnservedRecording(for: key.rawValue):
             return .whole(try replay(key: key))
         default:
-            return try await forward(request, redacted: redacted, key: key, records: true, policy: policy)
+            return try await forward(request, redacted: redacted, key: key, secrets: secrets, records: true, policy: policy)
         }
     }
 
     /// `passthrough(_:)` for callers that forward the response as it arrives; nothing is stored.
     public func passthroughStreaming(_ request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
-        try await forward(request, redacted: request, key: key(for: request), records: false, policy: policy)
+        try await forward(request, redacted: request, key: key(for: request), secrets: SecretValues(), records: false, policy: policy)
     }
 
-    private func forward(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, records: Bool, policy: StreamingPolicy) async throws -> StreamingAnswer {
+    private func forward(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, records: Bool, policy: StreamingPolicy) async throws -> StreamingAnswer {
         guard let upstream = try requireUpstream() as? any StreamingHTTPTransport else {
             return .whole(records ? try await respond(to: request) : try await passthrough(request))
         }
@@ -59,12 +59,12 @@ extension CassetteSession {
         guard policy.streams(streamed.head) else {
             let response = try await streamed.collected()
             if records {
-                return .whole(try await keep(response, for: request, redacted: redacted, key: key, recordedAt: recordedAt))
+                return .whole(try await keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt))
             }
             passthroughCount.add(1, ordering: .relaxed)
             return .whole(Exchange(response: response, outcome: .passthrough, key: key, interaction: nil))
         }
-        return .streaming(StreamingExchange(session: self, streamed: streamed, request: request, redacted: redacted, key: key, recordedAt: recordedAt, records: records))
+        return .streaming(StreamingExchange(session: self, streamed: streamed, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records))
     }
 }
 
@@ -83,17 +83,20 @@ public struct StreamingExchange: Sendable {
     private var chunks: TransportBodyStream.Iterator
     private let request: TransportRequest
     private let redacted: TransportRequest
+    /// The request's secrets, scrubbed from the stored response too.
+    private let secrets: SecretValues
     private let recordedAt: Date
     private var body = Data()
     private var pieces: [ResponseChunk] = []
     private var ended = false
 
-    init(session: CassetteSession, streamed: StreamedResponse, request: TransportRequest, redacted: TransportRequest, key: RequestKey, recordedAt: Date, records: Bool) {
+    init(session: CassetteSession, streamed: StreamedResponse, request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date, records: Bool) {
         self.session = session
         self.streamed = streamed
         self.request = request
         self.redacted = redacted
         self.key = key
+        self.secrets = secrets
         self.recordedAt = recordedAt
         outcome = records ? .recorded : .passthrough
         head = streamed.head
@@ -141,7 +144,7 @@ public struct StreamingExchange: Sendable {
             session.passthroughCount.add(1, ordering: .relaxed)
             return CassetteSession.Exchange(response: response, outcome: .passthrough, key: key, interaction: nil)
         }
-        return try await session.keep(response, for: request, redacted: redacted, key: key, recordedAt: recordedAt, chunks: pieces)
+        return try await session.keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, chunks: pieces)
     }
 
     private static let coalescing = Duration.milliseconds(2)

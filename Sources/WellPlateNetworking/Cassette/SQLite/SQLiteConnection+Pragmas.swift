@@ -39,3 +39,27 @@ extension SQLiteConnection {
         try prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").allValues { $0.text(at: 0) }
     }
 }
+
+extension SQLiteConnection {
+    /// `PRAGMA synchronous`: when SQLite waits for the disk. In WAL mode `normal` syncs at
+    /// checkpoints only (safe against process crashes), `full` at every commit (also against power loss).
+    enum Synchronous: Int, Sendable {
+        case off = 0
+        case normal = 1
+        case full = 2
+        case extra = 3
+    }
+
+    /// The current level; `nil` for a value this SQLite version added after `extra`.
+    var synchronous: Synchronous? {
+        get throws(SQLiteError) {
+            Synchronous(rawValue: try cachedStatement("PRAGMA synchronous").firstValue { $0.int(at: 0) } ?? -1)
+        }
+    }
+
+    /// Sets `PRAGMA synchronous` for this connection (it is not stored in the file).
+    func setSynchronous(_ level: Synchronous) throws(SQLiteError) {
+        // PRAGMA takes no bound parameters; the value is one of the enum's integers.
+        try execute("PRAGMA synchronous = \(level.rawValue)")
+    }
+}

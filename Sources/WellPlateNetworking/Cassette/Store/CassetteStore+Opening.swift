@@ -2,7 +2,7 @@ import Foundation
 
 /// Vetting a file before use, and migrating it: what `open` refuses and why.
 extension CassetteStore {
-    static func openConnection(path: String, access: Access, creates: Bool, busyTimeout: Duration) throws(CassetteStoreError) -> SQLiteConnection {
+    static func openConnection(path: String, access: Access, creates: Bool, busyTimeout: Duration, durability: Durability = .normal) throws(CassetteStoreError) -> SQLiteConnection {
         let writing = access == .readWrite
         if !creates && !FileManager.default.fileExists(atPath: path) {
             throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first (`cassette record`)")
@@ -21,6 +21,10 @@ extension CassetteStore {
             let connection = try SQLiteConnection(path: path, mode: writing ? .readWriteCreate : .readOnly, busyTimeout: busyTimeout)
             if writing && connection.isReadOnly {
                 throw CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable")
+            }
+            // The connection starts at NORMAL (SQLiteConnection); FULL is asked for.
+            if writing && durability != .normal {
+                try connection.setSynchronous(durability.synchronous)
             }
             let (version, tables) = try refuseForeignOrNewer(connection, path: path)
             // Memory-mapped reads skip a copy per page: loading a large cassette is mostly reading.

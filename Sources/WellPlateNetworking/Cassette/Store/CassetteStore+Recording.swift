@@ -1,25 +1,24 @@
 import Foundation
 
-/// Writing recordings: every call commits its own transaction before it returns.
+/// Writing recordings: `record` returns only once its interaction's transaction has committed.
 extension CassetteStore {
-    /// Commits one interaction in its own transaction and returns it with its id and sequence.
-    /// The sequence is the next free position for its key, decided under the write lock, so
-    /// concurrent recorders (even other processes) never collide. `replacingRowsUpTo` first deletes
-    /// the recordings of the key with that row id or lower: record mode `all` replaces what existed
-    /// before its session without touching what the session itself recorded concurrently.
+    /// Commits one interaction and returns it with its id and sequence. Interactions recorded
+    /// while a transaction is being written share the next one (group commit,
+    /// `CassetteStore+GroupCommit.swift`), in the order they arrived; either way this returns only
+    /// after the transaction holding `interaction` has committed, so nothing returned is lost to a
+    /// crash. The sequence is the next free position for its key, decided under the write lock,
+    /// so concurrent recorders (even other processes) never collide. `replacingRowsUpTo` first
+    /// deletes the recordings of the key with that row id or lower: record mode `all` replaces what
+    /// existed before its session without touching what the session itself recorded concurrently.
+    /// A failure fails only the interactions of the transaction it hit; earlier ones stay stored.
     @discardableResult
-    public func record(_ interaction: Interaction, replacingRowsUpTo lastReplacedRow: Int64? = nil) throws(CassetteStoreError) -> Interaction {
-        try writing { connection in
-            var stored = interaction
-            try connection.transaction {
-                if let lastReplacedRow {
-                    try connection.cachedStatement("DELETE FROM interactions WHERE cassette = ? AND request_key = ? AND id <= ?")
-                        .run(interaction.cassette, interaction.key, lastReplacedRow)
-                }
-                stored = try Self.insert(interaction, into: connection)
+    public nonisolated func record(_ interaction: Interaction, replacingRowsUpTo lastReplacedRow: Int64? = nil) async throws(CassetteStoreError) -> Interaction {
+        let outcome = await withCheckedContinuation { continuation in
+            if recordingQueue.add(PendingRecording(interaction: interaction, lastReplacedRow: lastReplacedRow, continuation: continuation)) {
+                scheduleGroupCommit()
             }
-            return stored
         }
+        return try outcome.get()
     }
 
     /// Stores many interactions in one transaction (imports, generated stores); each gets the next

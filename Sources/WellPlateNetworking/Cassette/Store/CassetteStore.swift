@@ -3,7 +3,8 @@ import HTTPTypes
 
 /// The SQLite file that holds recorded traffic. All SQLite work runs on the store's own serial
 /// queue (its actor executor), never on the cooperative thread pool. Every recording is committed
-/// in its own transaction before its caller continues, so a crash loses nothing already answered.
+/// before its caller continues (concurrent ones share a transaction: group commit), so a crash
+/// loses nothing already answered.
 public actor CassetteStore {
     public enum Access: Sendable {
         /// For replay, listing and export; the file must exist and is never modified.
@@ -16,16 +17,21 @@ public actor CassetteStore {
 
     public nonisolated let path: String
     public nonisolated let access: Access
-    private let executor: SQLiteExecutor
+    /// How far committed recordings survive (`Durability`); applies to writers.
+    public nonisolated let durability: Durability
+    let executor: SQLiteExecutor
+    /// Recordings waiting for the next group-commit transaction.
+    nonisolated let recordingQueue = RecordingQueue()
     private var connection: SQLiteConnection?
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }
 
-    private init(path: String, access: Access, executor: SQLiteExecutor, connection: sending SQLiteConnection) {
+    private init(path: String, access: Access, durability: Durability, executor: SQLiteExecutor, connection: sending SQLiteConnection) {
         self.path = path
         self.access = access
+        self.durability = durability
         self.executor = executor
         self.connection = connection
     }
@@ -33,13 +39,14 @@ public actor CassetteStore {
     /// Opens (and for `readWrite`, upgrades) a store, refusing files that are missing, not SQLite,
     /// damaged, someone else's database, newer than this build, or read-only for writing.
     /// `readWrite` creates a missing file unless `creatingIfMissing` is false: deleting from a
-    /// file that is not there is a mistake, not a reason to create an empty store.
-    public static func open(path: String = defaultPath, access: Access = .readOnly, creatingIfMissing: Bool = true, busyTimeout: Duration = .seconds(5)) async throws(CassetteStoreError) -> CassetteStore {
+    /// file that is not there is a mistake, not a reason to create an empty store. `durability`
+    /// says whether a writer's commits survive only process crashes (`normal`) or power loss too.
+    public static func open(path: String = defaultPath, access: Access = .readOnly, creatingIfMissing: Bool = true, busyTimeout: Duration = .seconds(5), durability: Durability = .normal) async throws(CassetteStoreError) -> CassetteStore {
         let executor = SQLiteExecutor(label: "cassette-store")
         let creates = access == .readWrite && creatingIfMissing
         do {
-            let connection = try await executor.run { try openConnection(path: path, access: access, creates: creates, busyTimeout: busyTimeout) }
-            return CassetteStore(path: path, access: access, executor: executor, connection: connection)
+            let connection = try await executor.run { try openConnection(path: path, access: access, creates: creates, busyTimeout: busyTimeout, durability: durability) }
+            return CassetteStore(path: path, access: access, durability: durability, executor: executor, connection: connection)
         } catch let error as CassetteStoreError {
             throw error
         } catch {
@@ -51,6 +58,8 @@ public actor CassetteStore {
     /// file alone holds everything (convenient for committing `cassettes.db`).
     public func close() throws(CassetteStoreError) {
         guard let connection else { return }
+        // Recordings already waiting are written: their callers are owed an answer.
+        commitWaitingRecordings()
         self.connection = nil
         do {
             if access == .readWrite {

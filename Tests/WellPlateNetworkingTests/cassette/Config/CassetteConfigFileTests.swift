@@ -144,6 +144,14 @@ final class CassetteConfigFileTests {
         #expect(settings["upstreamTimeout"] as? Double == 2.5)
     }
 
+    @Test func durabilityIsShownAndAnUnknownOneIsRefused() async throws {
+        #expect(try await self.settings()["durability"] as? String == "normal")
+        try workspace.write(#"{"durability": "full"}"#, to: "cassette.json")
+        #expect(try await self.settings()["durability"] as? String == "full")
+        let unknown = try await configError(#"{"durability": "fast"}"#)
+        #expect(unknown.contains("\"durability\": is \"fast\" (accepted: \"normal\" or \"full\")"), "\(unknown)")
+    }
+
     @Test func aKeyWithoutACertificateOrABadHeaderNameIsRefused() async throws {
         let key = try await configError(#"{"environments": {"dev": {"upstream": "https://a", "tls": {"key": "k.pem"}}}}"#)
         #expect(key.contains("\"environments.dev.tls.key\": needs \"cert\""), "\(key)")
@@ -159,7 +167,7 @@ final class CassetteConfigFileTests {
 
     @Test func anUnknownKeyNamesTheFileTheKeyAndTheAcceptedKeys() async throws {
         let message = try await configError(#"{"databse": "x.db"}"#)
-        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, matchHeaders, redact, host, port, upstreamTimeout, maxAge, stale, trackUsage, rewriteURLs, rewriteBodyURLs)\n")
+        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, matchHeaders, redact, host, port, upstreamTimeout, durability, maxAge, stale, trackUsage, rewriteURLs, rewriteBodyURLs)\n")
     }
 
     @Test func anUnknownNestedKeyNamesItsPath() async throws {

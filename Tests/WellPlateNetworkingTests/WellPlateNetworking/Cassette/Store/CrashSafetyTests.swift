@@ -120,4 +120,56 @@ final class CrashSafetyTests {
         #expect(lost == [], "delivered but not stored")
         #expect(!storedKeys.contains { $0.hasPrefix("GET /api/slow") }, "only complete exchanges are stored")
     }
+
+    /// Group commit under load: 64 clients at once, so interactions share transactions, and the
+    /// kill lands while many of them wait for a commit. Every response a client received was
+    /// committed before it was sent.
+    @Test func aRecorderKilledUnderSixtyFourConnectionsKeepsEveryDeliveredInteraction() async throws {
+        let clients = 64
+        let deliveriesBeforeKill = 400
+        let delivered = Deliveries(threshold: deliveriesBeforeKill)
+
+        try await withSampleAPIProcess { upstream, _ in
+            try await withChildProcess("cassette", arguments: ["record", "--upstream", upstream.absoluteString, "--mode", "all", "--port", "0", "--db", store, "--quiet"]) { recorder in
+                let proxy = try await recorder.listeningURL()
+                var configuration = CurlTransport.Configuration()
+                configuration.maxConnections = clients
+                let client = try CurlTransport(configuration: configuration)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for worker in 0..<clients {
+                        group.addTask {
+                            var number = worker
+                            while true {
+                                let response: TransportResponse
+                                do {
+                                    response = try await client.send(Self.request(number, proxy: proxy))
+                                } catch {
+                                    return  // the recorder is gone
+                                }
+                                #expect(response.statusCode == 200)
+                                #expect(response.headerFields[HTTPField.Name("X-Cassette")!] == "recorded")
+                                delivered.add(number)
+                                number += clients
+                            }
+                        }
+                    }
+                    try await withTimeout(.seconds(30), "\(deliveriesBeforeKill) delivered responses") { try await delivered.enough.wait() }
+                    recorder.send(signal: SIGKILL)
+                    #expect(try await recorder.waitForExit(timeout: .seconds(5)) == .signalled(SIGKILL))
+                    try await group.waitForAll()
+                }
+            }
+        }
+
+        let deliveredNumbers = delivered.numbers
+        #expect(deliveredNumbers.count >= deliveriesBeforeKill)
+        let reader = try await CassetteStore.open(path: store, access: .readOnly)
+        #expect(try await reader.integrityCheck() == [])
+        let stored = try await reader.interactions(cassette: nil)
+        try await reader.close()
+        let storedKeys = Set(stored.map(\.key))
+        let lost = deliveredNumbers.sorted().filter { !storedKeys.contains(Self.key($0)) }
+        #expect(lost == [], "delivered but not stored")
+        #expect(stored.allSatisfy { $0.sequence == 0 }, "each request is distinct, so each key has one recording")
+    }
 }
