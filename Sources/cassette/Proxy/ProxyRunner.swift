@@ -68,8 +68,17 @@ struct ProxyRunner {
             sequencePolicy: sequencePolicy, upstream: recording ? settings.upstream : nil
         )
         let session: CassetteSession
+        var prepared = PreparedResponses.empty
         do {
-            session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
+            if sessionMode == .none && settings.missPolicy == .error {
+                // Replay only: every answer is prepared while the cassette loads.
+                let preparer = ResponsePreparer(stale: settings.stalePolicy, missStatus: settings.missStatus)
+                let opened = try await CassetteSession.open(store: store, options: options, upstream: upstream, preparing: preparer)
+                session = opened.session
+                prepared = PreparedResponses(opened.answers)
+            } else {
+                session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
+            }
         } catch let error as CassetteStoreError {
             throw CLIError(error)
         }
@@ -78,7 +87,7 @@ struct ProxyRunner {
         var served = settings
         if served.upstream == nil { served.upstream = session.recordedUpstream }
         let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor) : nil
-        let context = ProxyServerContext(session: session, settings: served, modeName: modeName, requestLog: requestLog)
+        let context = ProxyServerContext(session: session, prepared: prepared, settings: served, modeName: modeName, requestLog: requestLog)
         let server = try await ProxyServer.start(context: context)
         announce(server.address)
         return Running(server: server, session: session, store: store, requestLog: requestLog)

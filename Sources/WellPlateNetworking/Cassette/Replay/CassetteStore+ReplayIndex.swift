@@ -6,6 +6,25 @@ extension CassetteStore {
     /// twice in memory. With `rekeyingWith`, keys are recomputed from the stored requests (the
     /// cassette was recorded with other matching rules).
     public func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil) throws(CassetteStoreError) -> ReplayIndex {
+        let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: true) { _, _ in }
+        return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, loaded: builder.build())
+    }
+
+    /// `replayIndex(cassette:sequencePolicy:rekeyingWith:)`, with every recording also turned
+    /// into `preparer`'s answer: the answers come back at the index's positions, and each body is
+    /// copied once, into the preparer's storage.
+    public func replayIndex<Preparer: ReplayAnswerPreparer & Sendable>(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, preparing preparer: Preparer) throws(CassetteStoreError) -> (index: ReplayIndex, answers: [Preparer.Answer]) {
+        var preparer = preparer
+        let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: false) { row, number in
+            row.withBlobBytes(InteractionColumn.responseBody) { preparer.storeBody($0, number: number) }
+        }
+        let (loaded, answers) = builder.build(preparing: &preparer)
+        return (ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, loaded: loaded), answers)
+    }
+
+    /// Every row of `cassette` into a builder. Without `packsBodies`, bodies are left in the row
+    /// for `takeBody`, called with each row and its load number.
+    private func loadRecordings(cassette: String, rekeyingWith rules: MatchingRules?, packsBodies: Bool, takeBody: (SQLiteStatement, Int) -> Void) throws(CassetteStoreError) -> ReplayIndex.Builder {
         try reading { connection in
             let statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ?")
             try statement.bind(cassette, at: 1)
@@ -13,19 +32,22 @@ extension CassetteStore {
             let count = try connection.prepare("SELECT count(*) FROM interactions WHERE cassette = ?")
             try count.bind(cassette, at: 1)
             builder.reserveCapacity(try count.firstRow { $0.int(at: 0) } ?? 0)
-            var reader = InteractionRowReader(derivesContentLength: true, packsBodies: true)
+            var reader = InteractionRowReader(derivesContentLength: true, packsBodies: packsBodies)
+            var number = 0
             while try statement.step() {
-                var interaction = try reader.read(statement)
+                var (interaction, block) = try reader.read(statement, cassette: cassette, leavingBody: !packsBodies)
+                if !packsBodies { takeBody(statement, number) }
                 if let rules {
                     interaction.key = RequestKey(recording: interaction, rules: rules).rawValue
                 }
-                builder.add(interaction, headersShared: true)
+                builder.add(interaction, responseHeaderBlock: block)
+                number += 1
             }
             statement.reset()
             // The mapping made the load fast; unmapped, the file's pages stop counting as ours.
             try connection.execute("PRAGMA mmap_size = 0")
             try connection.execute("PRAGMA mmap_size = 1073741824")
-            return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, builder: builder)
+            return builder
         }
     }
 }

@@ -7,13 +7,21 @@ struct HeaderBlockCache {
     private struct Block {
         let text: [UInt8]
         let fields: HTTPFields
+        /// Distinct blocks get distinct numbers, from 0 in the order met.
+        let number: Int
     }
 
     /// By hash; a bucket holds more than one block only on a hash collision.
     private var blocks: [Int: [Block]] = [:]
+    private var count = 0
 
     /// The fields of `bytes` less the byte range `skipping`.
     mutating func fields(_ bytes: UnsafeBufferPointer<UInt8>, skipping: Range<Int>? = nil) -> HTTPFields {
+        block(bytes, skipping: skipping).fields
+    }
+
+    /// `fields(_:skipping:)` and the block's number, equal for equal blocks.
+    mutating func block(_ bytes: UnsafeBufferPointer<UInt8>, skipping: Range<Int>? = nil) -> (fields: HTTPFields, number: Int) {
         let skipped = skipping ?? bytes.count..<bytes.count
         let head = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<skipped.lowerBound]))
         let tail = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[skipped.upperBound...]))
@@ -23,13 +31,14 @@ struct HeaderBlockCache {
         let hash = hasher.finalize()
         if let bucket = blocks[hash] {
             for block in bucket where Self.equals(block.text, head, tail) {
-                return block.fields
+                return (block.fields, block.number)
             }
         }
         let text = Array(head) + Array(tail)
         let fields = HeaderLines.decode(String(decoding: text, as: UTF8.self))
-        blocks[hash, default: []].append(Block(text: text, fields: fields))
-        return fields
+        blocks[hash, default: []].append(Block(text: text, fields: fields, number: count))
+        count += 1
+        return (fields, count - 1)
     }
 
     private static func equals(_ text: [UInt8], _ head: UnsafeRawBufferPointer, _ tail: UnsafeRawBufferPointer) -> Bool {
