@@ -12,7 +12,7 @@ extension ProxyHandler {
         let logTarget: String
         do {
             let target = try replayTarget(head: head, body: body)
-            prepared = server.prepared.answer(for: try server.session.replayPick(slot: target.slot, keyText: target.keyText))
+            prepared = server.prepared.answer(for: try server.session.replayPick(slot: target.slot, keyText: target.keyText, key: target.key))
             logTarget = target.logTarget
         } catch {
             send(server.responder.answer(for: error), context: context, head: head, started: started)
@@ -40,13 +40,13 @@ extension ProxyHandler {
             return try cachedTarget(method: method, uri: head.uri)
         }
         let session = server.session
-        let keyText = session.keyText(
+        let key = session.replayKey(
             method: method, target: try server.requestBuilder.upstreamTarget(head.uri),
             contentType: head.headers.first(name: "content-type"), body: body.map { Data($0.readableBytesView) },
             secretHeaders: secretHeaders, headerFields: keyed ?? [:]
         )
         let logTarget = secretsOccur ? server.redactedTarget(head.uri, secretHeaders: secretHeaders) : server.redactedTarget(head.uri)
-        return CachedTarget(keyText: keyText, slot: session.index.slot(for: keyText), logTarget: logTarget)
+        return CachedTarget(keyText: key.rawValue, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, key: key)
     }
 
     /// A client on a keep-alive connection repeats the same few requests; their keys, index slots
@@ -72,6 +72,9 @@ extension ProxyHandler {
         /// `nil` for a key without recordings when it was cached.
         let slot: ReplayIndex.Slot?
         let logTarget: String
+        /// The whole key of a request keyed each time, whose body explains a miss better than the
+        /// key text; `nil` for cached targets.
+        var key: RequestKey? = nil
     }
 
     private static let targetCacheLimit = 512

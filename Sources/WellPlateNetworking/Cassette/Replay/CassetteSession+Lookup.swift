@@ -25,10 +25,10 @@ extension CassetteSession {
     }
 
     /// The key `replayInteraction` would look up for any request, for callers that look up by
-    /// slot (`replayPick(slot:keyText:)`); `headerFields`: its keyed header fields, if any.
-    public func keyText(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], headerFields: HTTPFields = [:]) -> String {
+    /// slot (`replayPick(slot:key:)`); `headerFields`: its keyed header fields, if any.
+    public func replayKey(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], headerFields: HTTPFields = [:]) -> RequestKey {
         let contentType = headerFields.isEmpty ? contentType : headerFields[.contentType]
-        return key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders, headerFields: headerFields).rawValue
+        return key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders, headerFields: headerFields)
     }
 
     /// The target as keyed, logged and stored: secret query values replaced, and the values of
@@ -57,10 +57,12 @@ extension CassetteSession {
     /// The replay proxy's hot path: takes the next recording at `slot` (`index.slot(for: keyText)`,
     /// kept by the caller; `nil` for a key without recordings), counted like every replay. The
     /// pick names a loaded recording by position, so the caller answers from what it prepared
-    /// for it; `keyText` only explains a miss or an exhausted sequence.
-    public func replayPick(slot: ReplayIndex.Slot?, keyText: String) throws -> ReplayIndex.Pick {
-        guard let slot else { return try resolve(.miss) { Self.parsedKey(keyText) } }
-        return try resolve(index.next(at: slot)) { Self.parsedKey(keyText) }
+    /// for it. `keyText` only explains a miss or an exhausted sequence, and `key` (from
+    /// `replayKey`) does it better for a request with a body, which the text only fingerprints.
+    public func replayPick(slot: ReplayIndex.Slot?, keyText: String, key: RequestKey? = nil) throws -> ReplayIndex.Pick {
+        let explained = { key ?? Self.parsedKey(keyText) }
+        guard let slot else { return try resolve(.miss, key: explained) }
+        return try resolve(index.next(at: slot), key: explained)
     }
 
     private func replay<Value: Sendable>(keyText: String, read: (Interaction) -> Value) throws -> Value {
