@@ -3,6 +3,7 @@
 # Kept out of the test suite and out of .ci/run. Needs the machine to itself: no builds meanwhile.
 #   Benchmarks/run.sh            # full run (about 20 minutes after the build)
 #   DURATION=5 ROUNDS=1 Benchmarks/run.sh   # quicker, noisier
+#   SECTIONS="1 3" SCALES="10000 100000" Benchmarks/run.sh   # only those sections; BENCHMARKS.md left alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -10,6 +11,8 @@ duration="${DURATION:-10}"
 # Nine rounds: on a shared machine single rounds swing by ±10%, and the median of nine holds still.
 rounds="${ROUNDS:-9}"
 scales="${SCALES:-10000 100000 1000000}"
+sections="${SECTIONS:-1 2 3 4 5}"
+runs() { [[ " $sections " == *" $1 "* ]]; }
 
 scripts/ensure-deps.sh wrk
 
@@ -37,8 +40,9 @@ run_wrk() {  # NAME CONNECTIONS THREADS URL PATHS
     echo "    $name: $(grep 'Requests/sec' "$results/$name.wrk")"
 }
 
-echo "==> 1. Replay throughput: cassette replay vs a minimal SwiftNIO server, same bytes"
 "$benchbin/bench-tool" make-store "$work/replay.db" 300 mixed >"$results/replay-store.json"
+if runs 1; then
+echo "==> 1. Replay throughput: cassette replay vs a minimal SwiftNIO server, same bytes"
 read -r base_pid base_url < <(start_server "$work/baseline.log" "$benchbin/bench-baseline" "$work/replay.db")
 pids+=("$base_pid")
 read -r rep_pid rep_url < <(start_server "$work/replay.log" "$bin/cassette" replay --db "$work/replay.db" --cassette bench --port 0)
@@ -51,7 +55,22 @@ for round in $(seq 1 "$rounds"); do
 done
 stop_server "$rep_pid"
 stop_server "$base_pid"
+# Per core: both servers held to one core (taskset), beside the rounds above on every core.
+if command -v taskset >/dev/null; then
+    read -r base_pid base_url < <(start_server "$work/baseline-1core.log" taskset -c 1 "$benchbin/bench-baseline" "$work/replay.db")
+    pids+=("$base_pid")
+    read -r rep_pid rep_url < <(start_server "$work/replay-1core.log" taskset -c 1 "$bin/cassette" replay --db "$work/replay.db" --cassette bench --port 0)
+    pids+=("$rep_pid")
+    warm_up "$base_url" "$work/replay.db.paths"
+    warm_up "$rep_url" "$work/replay.db.paths"
+    run_wrk "baseline-1core" 64 2 "$base_url" "$work/replay.db.paths"
+    run_wrk "replay-1core" 64 2 "$rep_url" "$work/replay.db.paths"
+    stop_server "$rep_pid"
+    stop_server "$base_pid"
+fi
+fi
 
+if runs 2; then
 echo "==> 2. Record overhead: through cassette record vs straight to the upstream"
 "$benchbin/bench-tool" make-store "$work/upstream.db" 300 small >/dev/null
 read -r up_pid up_url < <(start_server "$work/upstream.log" "$benchbin/bench-baseline" "$work/upstream.db")
@@ -69,7 +88,9 @@ done
 stop_server "$rec_pid"
 stop_server "$up_pid"
 "$benchbin/bench-tool" count "$work/recorded.db" >"$results/recorded-count.json"
+fi
 
+if runs 3; then
 echo "==> 3. Scale: open time, memory and lookup time"
 for count in $scales; do
     "$benchbin/bench-tool" make-store "$work/scale.db" "$count" small >"$results/make-$count.json"
@@ -83,6 +104,13 @@ for count in $scales; do
         echo "]"
     } >"$results/scale-$count.json"
     echo "    $count: $(tr -d '\n' <"$results/scale-$count.json")"
+    # Same-run baseline: SQLite alone reading every column of the same rows (sqlite3 shell).
+    if command -v sqlite3 >/dev/null; then
+        started=$(date +%s%N)
+        sqlite3 -readonly "$work/scale.db" "SELECT id, method, url, request_key, sequence, request_headers, status, response_headers, response_body, recorded_at, duration_ms FROM interactions" >/dev/null
+        awk -v ns="$(( $(date +%s%N) - started ))" 'BEGIN { printf "{\"rawReadSeconds\": %.6f}\n", ns / 1e9 }' >"$results/raw-$count.json"
+        echo "    $count, sqlite3 reading the same rows: $(cat "$results/raw-$count.json")"
+    fi
     # The whole proxy on the same store: index, prepared answers, event loops.
     started=$(date +%s%N)
     read -r scale_pid _ < <(START_TRIES=2400 start_server "$work/scale-proxy.log" "$bin/cassette" replay --db "$work/scale.db" --cassette bench --port 0 --quiet)
@@ -93,14 +121,23 @@ for count in $scales; do
     echo "    $count, cassette replay: $(cat "$results/proxy-$count.json")"
     rm -f "$work/scale.db" "$work/scale.db.paths"
 done
+fi
 
+if runs 4; then
 echo "==> 4. In-process: ReplayAPIClient and key normalization"
 "$benchbin/bench-tool" inprocess "$work/replay.db" >"$results/inprocess.json"
 "$benchbin/bench-tool" schema 10 >"$results/schema.json"
+fi
 
+if runs 5; then
 echo "==> 5. Start-up"
 "$benchbin/bench-tool" startup "$bin/cassette" "$work/replay.db" >"$results/startup.json"
+fi
 
+if [ "$sections" != "1 2 3 4 5" ]; then
+    echo "(sections $sections only: BENCHMARKS.md left as it was; results above)"
+    exit 0
+fi
 # Written aside first: a report that fails leaves the last BENCHMARKS.md as it was.
 "$benchbin/bench-tool" report "$results" "$duration" "$rounds" >"$work/BENCHMARKS.md"
 cat Benchmarks/profiling.md >>"$work/BENCHMARKS.md"
