@@ -97,7 +97,7 @@ struct ProxyRunner {
         if forwards && (settings.upstream ?? session.recordedUpstream) == nil {
             throw CLIError.usage("no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
         }
-        guard mode == .none, settings.missPolicy != .record, session.index.statistics.interactionCount == 0 else { return }
+        guard mode == .none, settings.missPolicy != .record, session.index.interactionCount == 0 else { return }
         let others = (try? await store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)) ?? []
         throw CLIError(CassetteStoreError.missingCassette(cassette, path: storePath, available: others))
     }

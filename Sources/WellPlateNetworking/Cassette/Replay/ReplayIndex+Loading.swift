@@ -43,7 +43,7 @@ extension ReplayIndex {
             let slot = Self.settle(&positions[interaction.key, default: next])
             slots.append(slot)
             responseHeaderBlocks.append(responseHeaderBlock ?? 0)
-            recordings.append(interaction)
+            recordings.append(consume interaction)
         }
 
         private static func settle(_ position: inout Int) -> Int { position }

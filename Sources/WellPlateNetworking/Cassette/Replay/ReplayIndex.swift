@@ -233,6 +233,11 @@ public final class ReplayIndex: Sendable {
         }
     }
 
+    /// Recordings in the index, without building the statistics (which list and sort every key).
+    public var interactionCount: Int {
+        reading { loaded.recordings.count + $0.countChange }
+    }
+
     public var statistics: Statistics {
         reading { additions in
             var hits: [String: Int] = [:]
