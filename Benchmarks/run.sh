@@ -63,8 +63,8 @@ if command -v taskset >/dev/null; then
     pids+=("$rep_pid")
     warm_up "$base_url" "$work/replay.db.paths"
     warm_up "$rep_url" "$work/replay.db.paths"
-    run_wrk "baseline-1core" 64 2 "$base_url" "$work/replay.db.paths"
-    run_wrk "replay-1core" 64 2 "$rep_url" "$work/replay.db.paths"
+    run_wrk "onecore-baseline-1" 64 2 "$base_url" "$work/replay.db.paths"
+    run_wrk "onecore-replay-1" 64 2 "$rep_url" "$work/replay.db.paths"
     stop_server "$rep_pid"
     stop_server "$base_pid"
 fi
