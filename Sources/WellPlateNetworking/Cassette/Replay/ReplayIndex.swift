@@ -76,7 +76,9 @@ public final class ReplayIndex: Sendable {
         return additions.withLock { $0.newPositions[key].map { Slot(position: loaded.slotCount + $0) } }
     }
 
-    /// Takes the next recording at `slot`, following the sequence policy.
+    /// Takes the next recording at `slot`, following the sequence policy. A lookup that races
+    /// the session's first recording may still take the lock-free path: it is then ordered before
+    /// that recording, as if it had come a moment earlier.
     public func next(at slot: Slot) -> Selection<Pick> {
         if slot.position < loaded.slotCount, !hasAdditions.load(ordering: .acquiring) {
             return takeLoaded(slot.position, replacing: false, added: [])
