@@ -4,8 +4,8 @@
 #   Benchmarks/run.sh            # full run (about 20 minutes after the build)
 #   DURATION=5 ROUNDS=1 Benchmarks/run.sh   # quicker, noisier
 #   Benchmarks/streaming.sh      # section 6 alone (SKIP_STREAMING=1 leaves it out here)
-#   SECTIONS="2" DURATION=2 ROUNDS=1 Benchmarks/run.sh   # only the named sections (1-6); prints
-#                                    # section 2's report and leaves BENCHMARKS.md alone
+#   SECTIONS="1 3" SCALES="10000 100000" Benchmarks/run.sh   # only the named sections (1-6);
+#   SECTIONS="2" DURATION=2 ROUNDS=1 Benchmarks/run.sh     # a partial run leaves BENCHMARKS.md alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -14,7 +14,7 @@ duration="${DURATION:-10}"
 rounds="${ROUNDS:-9}"
 scales="${SCALES:-10000 100000 1000000}"
 sections="${SECTIONS:-1 2 3 4 5 6}"
-wants() { [[ " $sections " == *" $1 "* ]]; }
+runs() { [[ " $sections " == *" $1 "* ]]; }
 
 scripts/ensure-deps.sh wrk
 
@@ -43,9 +43,9 @@ run_wrk() {  # NAME CONNECTIONS THREADS URL PATHS
     echo "    $name: $(grep 'Requests/sec' "$results/$name.wrk")"
 }
 
-if wants 1; then
-echo "==> 1. Replay throughput: cassette replay vs a minimal SwiftNIO server, same bytes"
 "$benchbin/bench-tool" make-store "$work/replay.db" 300 mixed >"$results/replay-store.json"
+if runs 1; then
+echo "==> 1. Replay throughput: cassette replay vs a minimal SwiftNIO server, same bytes"
 read -r base_pid base_url < <(start_server "$work/baseline.log" "$benchbin/bench-baseline" "$work/replay.db")
 pids+=("$base_pid")
 read -r rep_pid rep_url < <(start_server "$work/replay.log" "$bin/cassette" replay --db "$work/replay.db" --cassette bench --port 0)
@@ -58,9 +58,22 @@ for round in $(seq 1 "$rounds"); do
 done
 stop_server "$rep_pid"
 stop_server "$base_pid"
+# Per core: both servers held to one core (taskset), beside the rounds above on every core.
+if command -v taskset >/dev/null; then
+    read -r base_pid base_url < <(start_server "$work/baseline-1core.log" taskset -c 1 "$benchbin/bench-baseline" "$work/replay.db")
+    pids+=("$base_pid")
+    read -r rep_pid rep_url < <(start_server "$work/replay-1core.log" taskset -c 1 "$bin/cassette" replay --db "$work/replay.db" --cassette bench --port 0)
+    pids+=("$rep_pid")
+    warm_up "$base_url" "$work/replay.db.paths"
+    warm_up "$rep_url" "$work/replay.db.paths"
+    run_wrk "onecore-baseline-1" 64 2 "$base_url" "$work/replay.db.paths"
+    run_wrk "onecore-replay-1" 64 2 "$rep_url" "$work/replay.db.paths"
+    stop_server "$rep_pid"
+    stop_server "$base_pid"
+fi
 fi
 
-if wants 2; then
+if runs 2; then
 echo "==> 2. Record overhead: through cassette record vs straight to the upstream"
 "$benchbin/bench-tool" make-store "$work/upstream.db" 300 small >/dev/null
 read -r up_pid up_url < <(start_server "$work/upstream.log" "$benchbin/bench-baseline" "$work/upstream.db")
@@ -82,7 +95,7 @@ stop_server "$up_pid"
 "$benchbin/bench-tool" count "$work/recorded.db" >"$results/recorded-count.json"
 fi
 
-if wants 3; then
+if runs 3; then
 echo "==> 3. Scale: open time, memory and lookup time"
 for count in $scales; do
     "$benchbin/bench-tool" make-store "$work/scale.db" "$count" small >"$results/make-$count.json"
@@ -96,6 +109,13 @@ for count in $scales; do
         echo "]"
     } >"$results/scale-$count.json"
     echo "    $count: $(tr -d '\n' <"$results/scale-$count.json")"
+    # Same-run baseline: SQLite alone reading every column of the same rows (sqlite3 shell).
+    if command -v sqlite3 >/dev/null; then
+        started=$(date +%s%N)
+        sqlite3 -readonly "$work/scale.db" "SELECT id, method, url, request_key, sequence, request_headers, status, response_headers, response_body, recorded_at, duration_ms FROM interactions" >/dev/null
+        awk -v ns="$(( $(date +%s%N) - started ))" 'BEGIN { printf "{\"rawReadSeconds\": %.6f}\n", ns / 1e9 }' >"$results/raw-$count.json"
+        echo "    $count, sqlite3 reading the same rows: $(cat "$results/raw-$count.json")"
+    fi
     # The whole proxy on the same store: index, prepared answers, event loops.
     started=$(date +%s%N)
     read -r scale_pid _ < <(START_TRIES=2400 start_server "$work/scale-proxy.log" "$bin/cassette" replay --db "$work/scale.db" --cassette bench --port 0 --quiet)
@@ -106,22 +126,20 @@ for count in $scales; do
     echo "    $count, cassette replay: $(cat "$results/proxy-$count.json")"
     rm -f "$work/scale.db" "$work/scale.db.paths"
 done
-
 fi
 
-if wants 4; then
+if runs 4; then
 echo "==> 4. In-process: ReplayAPIClient and key normalization"
 "$benchbin/bench-tool" inprocess "$work/replay.db" >"$results/inprocess.json"
 "$benchbin/bench-tool" schema 10 >"$results/schema.json"
-
 fi
 
-if wants 5; then
+if runs 5; then
 echo "==> 5. Start-up"
 "$benchbin/bench-tool" startup "$bin/cassette" "$work/replay.db" >"$results/startup.json"
 fi
 
-if wants 6 && [ "${SKIP_STREAMING:-0}" != 1 ]; then
+if runs 6 && [ "${SKIP_STREAMING:-0}" != 1 ]; then
     echo "==> 6. Streaming: memory while recording a large body, time to the first event (SKIP_STREAMING=1 skips)"
     CASSETTE_BIN="$bin" ROUNDS="$(( rounds < 3 ? rounds : 3 ))" Benchmarks/streaming.sh | tee "$results/streaming.jsonl"
 fi
@@ -129,10 +147,10 @@ fi
 if [ "$sections" != "1 2 3 4 5 6" ]; then
     # A partial run reports what it measured and leaves BENCHMARKS.md to full runs.
     echo
-    if wants 2; then "$benchbin/bench-tool" record-report "$results" "$duration"; fi
+    if runs 2; then "$benchbin/bench-tool" record-report "$results" "$duration"; fi
+    echo "(sections $sections only: BENCHMARKS.md left as it was; results above)"
     exit 0
 fi
-
 
 # Written aside first: a report that fails leaves the last BENCHMARKS.md as it was.
 "$benchbin/bench-tool" report "$results" "$duration" "$rounds" >"$work/BENCHMARKS.md"

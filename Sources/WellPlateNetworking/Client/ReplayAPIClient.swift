@@ -25,7 +25,7 @@ public final class ReplayAPIClient: APIClientProtocol {
         let store = try await CassetteStore.open(path: path, access: .readOnly)
         let options = CassetteSession.Options(cassette: cassette, mode: .none, matchingRules: matchingRules, redactor: redactor, sequencePolicy: sequencePolicy)
         let session = try await CassetteSession.open(store: store, options: options)
-        if session.index.statistics.interactionCount == 0 {
+        if session.index.interactionCount == 0 {
             let available = try await store.cassettes().map(\.name)
             throw CassetteStoreError.missingCassette(cassette, path: path, available: available)
         }

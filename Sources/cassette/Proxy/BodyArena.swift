@@ -5,8 +5,8 @@ import NIOCore
 /// of its own per body would be rounded up to a power of two (1.6 times the bytes for bodies of a
 /// few hundred bytes). Every body is written before the first slice is taken: a write into a
 /// buffer that slices share would copy it.
-struct BodyArena {
-    struct Place {
+struct BodyArena: Sendable {
+    struct Place: Sendable {
         fileprivate let chunk: Int
         fileprivate let start: Int
         fileprivate let length: Int
@@ -22,10 +22,12 @@ struct BodyArena {
 
     /// Copies `bytes` in; a body larger than a quarter chunk gets a buffer of its own (large
     /// allocations are mapped pages, which cost nothing for the rounding until written).
-    mutating func store(_ bytes: Data) -> Place {
+    mutating func store(_ bytes: UnsafeRawBufferPointer) -> Place {
         precondition(!slicing, "BodyArena: every body is stored before the first slice")
         if bytes.count > chunkSize / 4 {
-            chunks.append(ByteBuffer(bytes: bytes))
+            var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
+            buffer.writeBytes(bytes)
+            chunks.append(buffer)
             return Place(chunk: chunks.count - 1, start: 0, length: bytes.count)
         }
         if chunks.last.map({ $0.writableBytes < bytes.count || $0.capacity != chunkSize }) ?? true {

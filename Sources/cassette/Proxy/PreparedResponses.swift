@@ -7,17 +7,37 @@ import WellPlateNetworking
 
 /// A replayed response in the form NIO writes: built once when the proxy starts, so a hit costs
 /// neither a header conversion nor a body copy (the buffer is shared, not copied, per write).
-/// A class, so handing one from the index to the event loop is a single reference count.
-final class PreparedResponse: Sendable {
-    let status: HTTPResponseStatus
-    /// Includes `Content-Length` and `X-Cassette: hit`.
-    let headers: HTTPHeaders
-    /// The response head for an HTTP/1.1 keep-alive request, which needs no change per request.
-    let keepAliveHead: HTTPResponseHead
+/// The one place a recording becomes an answer.
+struct PreparedResponse: Sendable {
+    /// Status line and headers, shared by recordings with equal headers, status and body length.
+    final class Head: Sendable {
+        let status: HTTPResponseStatus
+        /// Includes `Content-Length` (for a HEAD recording, the one recorded) and `X-Cassette`.
+        let headers: HTTPHeaders
+        /// The response head for an HTTP/1.1 keep-alive request, which needs no change per request.
+        let keepAliveHead: HTTPResponseHead
+        /// The status as the request log prints it (coloured on a terminal).
+        let logStatus: String
+
+        init(statusCode: Int, headers: HTTPHeaders) {
+            status = HTTPResponseStatus(statusCode: statusCode)
+            self.headers = headers
+            keepAliveHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+            logStatus = RequestLogLine.status(statusCode)
+        }
+
+        /// `recording`'s head for a body of `bodyCount` bytes.
+        convenience init(_ recording: Interaction, bodyCount: Int, source: String = ProxyAnswer.Source.replayed.headerValue) {
+            let method: NIOHTTP1.HTTPMethod = recording.method == .head ? .HEAD : .GET
+            var headers = ResponseHeaders.make(from: recording.responseHeaders, bodyCount: bodyCount, requestMethod: method, statusCode: recording.statusCode)
+            headers.add(name: "X-Cassette", value: source)
+            self.init(statusCode: recording.statusCode, headers: headers)
+        }
+    }
+
+    let head: Head
     let body: ByteBuffer?
     let duration: Duration
-    /// The status as the request log prints it (coloured on a terminal).
-    let logStatus: String
     /// Set when the recording is older than `--max-age`: the warning's detail.
     let staleNotice: String?
     /// Set when the recording leads back to the upstream (`UpstreamURLRewriter`).
@@ -25,107 +45,115 @@ final class PreparedResponse: Sendable {
     /// A streamed recording's pieces (`ProxyHandler.replayStreamed`); `nil` for a whole body.
     let chunks: [ResponseChunk]?
 
-    init(_ interaction: Interaction, headers: HTTPHeaders, body: ByteBuffer?, staleNotice: String? = nil, upstreamURLs: PreparedUpstreamURLs? = nil) {
+    var status: HTTPResponseStatus { head.status }
+    var headers: HTTPHeaders { head.headers }
+    var keepAliveHead: HTTPResponseHead { head.keepAliveHead }
+    var logStatus: String { head.logStatus }
+
+    /// `body`: the recording's body, or `nil` when it has none. A HEAD recording and a status
+    /// that never carries a body send none.
+    init(_ recording: Interaction, head: Head, body: ByteBuffer?, staleNotice: String? = nil, upstreamURLs: PreparedUpstreamURLs? = nil) {
+        self.head = head
+        self.body = Self.sendsBody(recording) ? body : nil
+        duration = recording.duration
         self.staleNotice = staleNotice
         self.upstreamURLs = upstreamURLs
-        chunks = interaction.chunks
-        status = HTTPResponseStatus(statusCode: interaction.statusCode)
-        self.headers = headers
-        keepAliveHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
-        self.body = body
-        duration = interaction.duration
-        logStatus = RequestLogLine.status(interaction.statusCode)
+        chunks = recording.chunks
     }
 
     /// Prepared on its own: for a recording made after start-up.
-    convenience init(_ interaction: Interaction) {
-        let hasBody = !interaction.responseBody.isEmpty && ResponseHeaders.mayHaveBody(statusCode: interaction.statusCode)
-        self.init(interaction, headers: Self.headers(for: interaction), body: hasBody ? ByteBuffer(bytes: interaction.responseBody) : nil)
+    init(_ recording: Interaction) {
+        self.init(recording, head: Head(recording, bodyCount: recording.responseBody.count), body: recording.responseBody.isEmpty ? nil : ByteBuffer(bytes: recording.responseBody))
     }
 
-    static func headers(for interaction: Interaction) -> HTTPHeaders {
-        var headers = ResponseHeaders.make(from: interaction.responseHeaders, bodyCount: interaction.responseBody.count, requestMethod: .GET, statusCode: interaction.statusCode)
-        headers.add(name: "X-Cassette", value: ProxyAnswer.Source.replayed.headerValue)
-        return headers
+    /// With a `stale` policy, a recording older than its cutoff is prepared with its warning,
+    /// or as a refusal (status `missStatus`) when the policy fails it.
+    static func stale(_ recording: Interaction, policy: StalePolicy, missStatus: Int, head: Head, body: ByteBuffer?) -> PreparedResponse {
+        let notice = policy.notice(for: recording)
+        guard policy.fails else { return PreparedResponse(recording, head: head, body: body, staleNotice: notice) }
+        var refusal = recording
+        refusal.statusCode = missStatus
+        refusal.responseBody = Data((policy.refusal(for: recording).compactJSON + "\n").utf8)
+        refusal.responseHeaders = [.contentType: "application/json; charset=utf-8"]
+        refusal.chunks = nil
+        let refusalHead = Head(refusal, bodyCount: refusal.responseBody.count, source: "stale")
+        return PreparedResponse(refusal, head: refusalHead, body: ByteBuffer(bytes: refusal.responseBody), staleNotice: notice)
+    }
+
+    private static func sendsBody(_ recording: Interaction) -> Bool {
+        recording.method != .head && ResponseHeaders.mayHaveBody(statusCode: recording.statusCode)
     }
 }
 
-/// Prepared responses of every recording loaded at start-up, by row id. Read-only after start,
-/// so event loops share it without a lock. Recordings made later are answered the slow way.
+/// The answers of a replay-only proxy, at the replay index's positions (`ReplayIndex.Pick`):
+/// built while the cassette loads and never changed, so event loops share them without a lock.
 struct PreparedResponses: Sendable {
-    private let byID: [Int64: PreparedResponse]
+    private let answers: [PreparedResponse]
 
-    /// Prepares every recording of `index` and leaves the index holding views of the prepared
-    /// bodies instead of its own copies, so each body is in memory once. Bodies share a few large
-    /// buffers (`BodyArena`); header blocks are shared between recordings with the same headers,
-    /// status and body length.
-    /// With a `stale` policy, recordings older than its cutoff are prepared with their warning,
-    /// or as a refusal (status `missStatus`) when the policy fails them. With `upstreamURLs`,
-    /// recordings that lead back to the upstream are prepared rewritten for `preparedBase`.
-    init(sharingBodiesOf index: ReplayIndex, stale: StalePolicy? = nil, missStatus: Int = 404, upstreamURLs: UpstreamURLRewriter? = nil, preparedBase: String? = nil) {
-        var arena = BodyArena()
-        var places: [Int64: BodyArena.Place] = [:]
-        index.forEachInteraction { interaction in
-            guard let id = interaction.id, Self.hasBody(interaction) else { return }
-            places[id] = arena.store(interaction.responseBody)
+    init(_ answers: [PreparedResponse]) {
+        self.answers = answers
+    }
+
+    static let empty = PreparedResponses([])
+
+    /// The answer for a lookup's pick; a recording made after start-up (never, for a replay-only
+    /// proxy) is prepared now.
+    func answer(for pick: ReplayIndex.Pick) -> PreparedResponse {
+        switch pick {
+        case .loaded(let position): answers[position]
+        case .recorded(let recording): PreparedResponse(recording)
         }
-        var byID: [Int64: PreparedResponse] = [:]
-        byID.reserveCapacity(places.count)
-        var headerBlocks: [HeaderBlock: HTTPHeaders] = [:]
-        index.shareResponseBodies { interaction in
-            guard let id = interaction.id else { return interaction.responseBody }
-            let body = places[id].map { arena.slice($0) }
-            let block = HeaderBlock(fields: interaction.responseHeaders, bodyCount: interaction.responseBody.count, statusCode: interaction.statusCode)
-            let headers = headerBlocks[block] ?? PreparedResponse.headers(for: interaction)
-            headerBlocks[block] = headers
-            let isStale = stale?.isStale(interaction) ?? false
-            if let upstreamURLs, !(isStale && stale!.fails), let served = upstreamURLs.prepared(interaction, body: body, preparedBase: preparedBase, staleNotice: isStale ? stale!.notice(for: interaction) : nil) {
-                byID[id] = served
-            } else if let stale, stale.isStale(interaction) {
-                byID[id] = Self.stale(interaction, policy: stale, missStatus: missStatus, headers: headers, body: body)
-            } else {
-                byID[id] = PreparedResponse(interaction, headers: headers, body: body)
-            }
-            return body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? interaction.responseBody
-        }
-        self.byID = byID
     }
+}
 
-    private static func stale(_ interaction: Interaction, policy: StalePolicy, missStatus: Int, headers: HTTPHeaders, body: ByteBuffer?) -> PreparedResponse {
-        let notice = policy.notice(for: interaction)
-        guard policy.fails else { return PreparedResponse(interaction, headers: headers, body: body, staleNotice: notice) }
-        var refusal = interaction
-        refusal.statusCode = missStatus
-        refusal.responseBody = Data((policy.refusal(for: interaction).compactJSON + "\n").utf8)
-        refusal.responseHeaders = [.contentType: "application/json; charset=utf-8"]
-        refusal.chunks = nil
-        var refusalHeaders = ResponseHeaders.make(from: refusal.responseHeaders, bodyCount: refusal.responseBody.count, requestMethod: .GET, statusCode: missStatus)
-        refusalHeaders.add(name: "X-Cassette", value: "stale")
-        return PreparedResponse(refusal, headers: refusalHeaders, body: ByteBuffer(bytes: refusal.responseBody), staleNotice: notice)
-    }
-
-    private static func hasBody(_ interaction: Interaction) -> Bool {
-        !interaction.responseBody.isEmpty && ResponseHeaders.mayHaveBody(statusCode: interaction.statusCode)
-    }
-
-    private init() {
-        byID = [:]
-    }
-
-    static let empty = PreparedResponses()
-
-    func response(id: Int64) -> PreparedResponse? {
-        byID[id]
-    }
-
-    /// The prepared form of `interaction`, built now if it was not loaded at start-up.
-    func response(for interaction: Interaction) -> PreparedResponse {
-        interaction.id.flatMap { byID[$0] } ?? PreparedResponse(interaction)
-    }
-
-    private struct HeaderBlock: Hashable {
-        let fields: HTTPFields
+/// Prepares every recording while the cassette loads (`CassetteSession.open(...preparing:)`):
+/// each body is copied once, from SQLite into a few large buffers (`BodyArena`), and the index
+/// keeps views of those; heads are shared between recordings with the same response headers,
+/// status and body length.
+struct ResponsePreparer: ReplayAnswerPreparer, Sendable {
+    private struct HeadKey: Hashable {
+        let block: Int
         let bodyCount: Int
         let statusCode: Int
+        let isHead: Bool
+    }
+
+    private var arena = BodyArena()
+    /// By load number; `nil` for an empty body.
+    private var places: [BodyArena.Place?] = []
+    private var heads: [HeadKey: PreparedResponse.Head] = [:]
+    private let stale: StalePolicy?
+    private let missStatus: Int
+    private let upstreamURLs: UpstreamURLRewriter?
+    /// The proxy's address answers that lead back to the upstream are rewritten for, when fixed.
+    private let preparedBase: String?
+
+    init(stale: StalePolicy?, missStatus: Int, upstreamURLs: UpstreamURLRewriter? = nil, preparedBase: String? = nil) {
+        self.stale = stale
+        self.missStatus = missStatus
+        self.upstreamURLs = upstreamURLs
+        self.preparedBase = preparedBase
+    }
+
+    mutating func storeBody(_ bytes: UnsafeRawBufferPointer, number: Int) {
+        precondition(number == places.count, "ResponsePreparer: bodies are stored in load order")
+        places.append(bytes.isEmpty ? nil : arena.store(bytes))
+    }
+
+    mutating func prepare(_ recording: inout Interaction, number: Int, responseHeaderBlock: Int) -> PreparedResponse {
+        let body = places[number].map { arena.slice($0) }
+        recording.responseBody = body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? Data()
+        let key = HeadKey(block: responseHeaderBlock, bodyCount: recording.responseBody.count, statusCode: recording.statusCode, isHead: recording.method == .head)
+        let head = heads[key] ?? PreparedResponse.Head(recording, bodyCount: key.bodyCount)
+        heads[key] = head
+        let staleNotice = stale.flatMap { $0.isStale(recording) ? $0.notice(for: recording) : nil }
+        if let upstreamURLs, !(staleNotice != nil && stale!.fails),
+           let served = upstreamURLs.prepared(recording, body: body, preparedBase: preparedBase, staleNotice: staleNotice) {
+            return served
+        }
+        if let stale, staleNotice != nil {
+            return .stale(recording, policy: stale, missStatus: missStatus, head: head, body: body)
+        }
+        return PreparedResponse(recording, head: head, body: body)
     }
 }

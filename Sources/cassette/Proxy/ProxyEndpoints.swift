@@ -23,7 +23,7 @@ struct ProxyEndpoints: Sendable {
                 "status": "ok",
                 "mode": .string(modeName),
                 "cassette": .string(session.options.cassette),
-                "interactions": .integer(Int64(session.index.statistics.interactionCount)),
+                "interactions": .integer(Int64(session.index.interactionCount)),
             ]
             if insecure { health["warning"] = .string(TLSHint.insecureWarning) }
             return .json(200, .object(health), source: .endpoint)

@@ -3,59 +3,17 @@ import NIOCore
 import NIOHTTP1
 import WellPlateNetworking
 
-/// The replay-only hot path: the key from the target text, the answer prepared at start-up.
+/// The replay-only hot path. Every request, whatever its method, body or headers, goes one way:
+/// its key, the key's slot in the index, the recording the slot's sequence picks, and the answer
+/// prepared for that recording at start-up. A miss throws at the pick and is answered as an error.
 extension ProxyHandler {
     func replayNow(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline) {
         let prepared: PreparedResponse
-        var logTarget: String?
+        let logTarget: String
         do {
-            let method = try ProxyRequestBuilder.method(head)
-            let responses = server.prepared
-            let secretHeaders = server.secretHeaders(head)
-            if server.secretsOccur(in: head.uri, secretHeaders: secretHeaders) || (!secretHeaders.isEmpty && (body?.readableBytes ?? 0) > 0) {
-                // A credential repeated in the path, query or body: keyed as it was recorded, not cached.
-                let target = try server.requestBuilder.upstreamTarget(head.uri)
-                let requestBody = body.map { Data($0.readableBytesView) }
-                let interaction = if let keyed = server.keyedHeaders(of: head) {
-                    try server.session.replayInteraction(method: method, target: target, headerFields: keyed, body: requestBody, secretHeaders: secretHeaders)
-                } else {
-                    try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: requestBody, secretHeaders: secretHeaders)
-                }
-                logTarget = server.redactedTarget(head.uri, secretHeaders: secretHeaders)
-                if head.method == .HEAD {
-                    send(ProxyAnswer(interaction.response, source: .replayed, delay: server.settings.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
-                    return
-                }
-                prepared = responses.response(for: interaction)
-            } else if head.method == .HEAD {
-                // Headers only, with the recorded GET length: not the prepared form.
-                let interaction = try server.session.replayInteraction(keyText: try cachedTarget(method: method, uri: head.uri).keyText)
-                send(server.responder.answer(replaying: interaction, response: interaction.response, target: server.redactedTarget(head.uri, secretHeaders: server.secretHeaders(head))), context: context, head: head, started: started)
-                return
-            } else if let keyed = server.keyedHeaders(of: head) {
-                // Conditional or matched headers are part of the key: not cacheable per target.
-                let target = try server.requestBuilder.upstreamTarget(head.uri)
-                let interaction = try server.session.replayInteraction(method: method, target: target, headerFields: keyed, body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders)
-                prepared = responses.response(for: interaction)
-            } else if let body, body.readableBytes > 0 {
-                let target = try server.requestBuilder.upstreamTarget(head.uri)
-                let interaction = try server.session.replayInteraction(method: method, target: target, contentType: head.headers.first(name: "content-type"), body: Data(body.readableBytesView))
-                prepared = responses.response(for: interaction)
-            } else {
-                let cached = try cachedTarget(method: method, uri: head.uri)
-                logTarget = cached.logTarget
-                let session = server.session
-                let id = if let slot = cached.slot {
-                    try session.replayRecordingID(slot: slot, keyText: cached.keyText)
-                } else {
-                    try session.replayRecordingID(keyText: cached.keyText)
-                }
-                guard let found = id.flatMap(responses.response(id:)) else {
-                    // Every recording of a replay-only proxy is prepared at start-up.
-                    throw ProxyRequestError(status: 500, code: "internal_error", message: "recording \(id.map(String.init) ?? "without id") of \(cached.keyText) was not prepared")
-                }
-                prepared = found
-            }
+            let target = try replayTarget(head: head, body: body)
+            prepared = server.prepared.answer(for: try server.session.replayPick(slot: target.slot, keyText: target.keyText, key: target.key))
+            logTarget = target.logTarget
         } catch {
             send(server.responder.answer(for: error), context: context, head: head, started: started)
             return
@@ -70,10 +28,30 @@ extension ProxyHandler {
             write(prepared, context: context, head: head, logTarget: logTarget, started: started)
             return
         }
-        let target = logTarget
         schedule(after: delay, context: context) { handler, context in
-            handler.write(prepared, context: context, head: head, logTarget: target, started: started)
+            handler.write(prepared, context: context, head: head, logTarget: logTarget, started: started)
         }
+    }
+
+    /// The request's key, slot and log target. A request whose key is its method and target alone
+    /// (no body, no keyed headers, no credential repeated in the target) is cached per connection;
+    /// the others are keyed each time.
+    private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?) throws -> CachedTarget {
+        let method = try ProxyRequestBuilder.method(head)
+        let secretHeaders = server.secretHeaders(head)
+        let keyed = server.keyedHeaders(of: head)
+        let secretsOccur = server.secretsOccur(in: head.uri, secretHeaders: secretHeaders)
+        guard keyed != nil || (body?.readableBytes ?? 0) > 0 || secretsOccur else {
+            return try cachedTarget(method: method, uri: head.uri)
+        }
+        let session = server.session
+        let key = session.replayKey(
+            method: method, target: try server.requestBuilder.upstreamTarget(head.uri),
+            contentType: head.headers.first(name: "content-type"), body: body.map { Data($0.readableBytesView) },
+            secretHeaders: secretHeaders, headerFields: keyed ?? [:]
+        )
+        let logTarget = secretsOccur ? server.redactedTarget(head.uri, secretHeaders: secretHeaders) : server.redactedTarget(head.uri)
+        return CachedTarget(keyText: key.rawValue, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, key: key)
     }
 
     /// A client on a keep-alive connection repeats the same few requests; their keys, index slots
@@ -96,9 +74,12 @@ extension ProxyHandler {
         }
 
         let keyText: String
-        /// `nil` for a key without recordings: looked up by text again, as a miss is rare.
+        /// `nil` for a key without recordings when it was cached.
         let slot: ReplayIndex.Slot?
         let logTarget: String
+        /// The whole key of a request keyed each time, whose body explains a miss better than the
+        /// key text; `nil` for cached targets.
+        var key: RequestKey? = nil
     }
 
     private static let targetCacheLimit = 512

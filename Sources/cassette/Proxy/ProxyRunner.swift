@@ -68,8 +68,22 @@ struct ProxyRunner {
             sequencePolicy: sequencePolicy, upstream: recording ? settings.upstream : nil
         )
         let session: CassetteSession
+        var prepared = PreparedResponses.empty
         do {
-            session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
+            if sessionMode == .none && settings.missPolicy == .error {
+                // Replay only: every answer is prepared while the cassette loads.
+                // Answers that lead back to the upstream are prepared rewritten for the proxy's address.
+                let recorded = try await store.cassette(named: cassette)?.upstream.flatMap { URL(string: $0) }
+                let preparer = ResponsePreparer(
+                    stale: settings.stalePolicy, missStatus: settings.missStatus,
+                    upstreamURLs: UpstreamURLRewriter(settings: settings, upstream: settings.upstream ?? recorded),
+                    preparedBase: ProxyBase.prepared(host: settings.host, port: settings.port))
+                let opened = try await CassetteSession.open(store: store, options: options, upstream: upstream, preparing: preparer)
+                session = opened.session
+                prepared = PreparedResponses(opened.answers)
+            } else {
+                session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
+            }
         } catch let error as CassetteStoreError {
             throw CLIError(error)
         }
@@ -78,7 +92,7 @@ struct ProxyRunner {
         var served = settings
         if served.upstream == nil { served.upstream = session.recordedUpstream }
         let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor) : nil
-        let context = ProxyServerContext(session: session, settings: served, modeName: modeName, requestLog: requestLog)
+        let context = ProxyServerContext(session: session, prepared: prepared, settings: served, modeName: modeName, requestLog: requestLog)
         let server = try await ProxyServer.start(context: context)
         announce(server.address)
         return Running(server: server, session: session, store: store, requestLog: requestLog)
@@ -88,7 +102,7 @@ struct ProxyRunner {
         if forwards && (settings.upstream ?? session.recordedUpstream) == nil {
             throw CLIError.usage("no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
         }
-        guard mode == .none, settings.missPolicy != .record, session.index.statistics.interactionCount == 0 else { return }
+        guard mode == .none, settings.missPolicy != .record, session.index.interactionCount == 0 else { return }
         let others = (try? await store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)) ?? []
         throw CLIError(CassetteStoreError.missingCassette(cassette, path: storePath, available: others))
     }

@@ -22,7 +22,8 @@ final class ProxyServerContext: Sendable {
     /// Request headers that are part of keys (conditional ones, `matchHeaders`).
     private let keyedHeaderNames: [String]
 
-    init(session: CassetteSession, settings: ProxySettings, modeName: String, requestLog: RequestLog?) {
+    /// `prepared`: the answers of a replay-only proxy, made while its session opened.
+    init(session: CassetteSession, prepared: PreparedResponses = .empty, settings: ProxySettings, modeName: String, requestLog: RequestLog?) {
         self.settings = settings
         let upstream = settings.upstream ?? session.recordedUpstream
         responder = ProxyResponder(session: session, settings: settings, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
@@ -32,8 +33,8 @@ final class ProxyServerContext: Sendable {
         self.requestLog = requestLog
         self.session = session
         answersSynchronously = responder.answersSynchronously
-        upstreamURLs = settings.rewritesUpstreamURLs ? upstream.flatMap { UpstreamURLRewriter(upstream: $0, rewritesBodies: settings.rewritesBodyURLs) } : nil
-        prepared = answersSynchronously ? PreparedResponses(sharingBodiesOf: session.index, stale: settings.stalePolicy, missStatus: settings.missStatus, upstreamURLs: upstreamURLs, preparedBase: ProxyBase.prepared(host: settings.host, port: settings.port)) : .empty
+        upstreamURLs = UpstreamURLRewriter(settings: settings, upstream: upstream)
+        self.prepared = prepared
         redactor = session.options.redactor
         keyedHeaderNames = session.matchingRules.keyedHeaderNames
     }

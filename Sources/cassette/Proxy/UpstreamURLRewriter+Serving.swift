@@ -9,6 +9,13 @@ import WellPlateNetworking
 /// recorded, passthrough, the responder's replays) are rewritten as they are written; the replay
 /// hot path's answers when they are prepared at start-up.
 extension UpstreamURLRewriter {
+    /// The proxy's rewriter: `nil` when `--no-rewrite-urls` (or `rewriteURLs: false`) turned it
+    /// off or no upstream is known.
+    init?(settings: ProxySettings, upstream: URL?) {
+        guard settings.rewritesUpstreamURLs, let upstream else { return nil }
+        self.init(upstream: upstream, rewritesBodies: settings.rewritesBodyURLs)
+    }
+
     /// `answer` as served to a client that reached the proxy at `proxyBase`. Only the upstream's
     /// answers: the proxy's own (errors, misses, endpoints) may name the upstream on purpose.
     func served(_ answer: ProxyAnswer, proxyBase: String) -> ProxyAnswer {
@@ -40,7 +47,7 @@ extension UpstreamURLRewriter {
         guard let preparedBase else {
             // No fixed address to prepare for (a free port picked at bind): every request is
             // rewritten for the address its client used.
-            return PreparedResponse(interaction, headers: PreparedResponse.headers(for: interaction), body: body, staleNotice: staleNotice, upstreamURLs: PreparedUpstreamURLs(preparedBase: nil, original: original))
+            return PreparedResponse(interaction, head: PreparedResponse.Head(interaction, bodyCount: recordedBody.count), body: body, staleNotice: staleNotice, upstreamURLs: PreparedUpstreamURLs(preparedBase: nil, original: original))
         }
         var served = interaction
         served.responseHeaders = fields ?? interaction.responseHeaders
@@ -49,7 +56,7 @@ extension UpstreamURLRewriter {
             served.responseBody = Data(servedBody)
             servedBuffer = ByteBuffer(bytes: servedBody)
         }
-        return PreparedResponse(served, headers: PreparedResponse.headers(for: served), body: servedBuffer, staleNotice: staleNotice, upstreamURLs: PreparedUpstreamURLs(preparedBase: preparedBase, original: original))
+        return PreparedResponse(served, head: PreparedResponse.Head(served, bodyCount: servedBuffer?.readableBytes ?? 0), body: servedBuffer, staleNotice: staleNotice, upstreamURLs: PreparedUpstreamURLs(preparedBase: preparedBase, original: original))
     }
 }
 

@@ -24,6 +24,13 @@ extension CassetteSession {
         key(method: method, target: target, contentType: nil, body: nil, secretHeaders: secretHeaders).rawValue
     }
 
+    /// The key `replayInteraction` would look up for any request, for callers that look up by
+    /// slot (`replayPick(slot:key:)`); `headerFields`: its keyed header fields, if any.
+    public func replayKey(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], headerFields: HTTPFields = [:]) -> RequestKey {
+        let contentType = headerFields.isEmpty ? contentType : headerFields[.contentType]
+        return key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders, headerFields: headerFields)
+    }
+
     /// The target as keyed, logged and stored: secret query values replaced, and the values of
     /// the secret headers and query parameters scrubbed from the path and query.
     public func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
@@ -47,16 +54,15 @@ extension CassetteSession {
         try replay(keyText: keyText) { $0 }
     }
 
-    /// The row id of the recording `replayInteraction(keyText:)` would return, without copying
-    /// the recording: for the replay proxy's hot path, which holds its prepared answers by row id.
-    public func replayRecordingID(keyText: String) throws -> Int64? {
-        try replay(keyText: keyText) { $0.id }
-    }
-
-    /// `replayRecordingID(keyText:)` by the key's slot in the index (`index.slot(for:)`), which a
-    /// caller keeps to skip hashing the key; `keyText` only explains an exhausted sequence.
-    public func replayRecordingID(slot: ReplayIndex.Slot, keyText: String) throws -> Int64? {
-        try resolve(index.next(at: slot) { $0.id }) { Self.parsedKey(keyText) }
+    /// The replay proxy's hot path: takes the next recording at `slot` (`index.slot(for: keyText)`,
+    /// kept by the caller; `nil` for a key without recordings), counted like every replay. The
+    /// pick names a loaded recording by position, so the caller answers from what it prepared
+    /// for it. `keyText` only explains a miss or an exhausted sequence, and `key` (from
+    /// `replayKey`) does it better for a request with a body, which the text only fingerprints.
+    public func replayPick(slot: ReplayIndex.Slot?, keyText: String, key: RequestKey? = nil) throws -> ReplayIndex.Pick {
+        let explained = { key ?? Self.parsedKey(keyText) }
+        guard let slot else { return try resolve(.miss, key: explained) }
+        return try resolve(index.next(at: slot), key: explained)
     }
 
     private func replay<Value: Sendable>(keyText: String, read: (Interaction) -> Value) throws -> Value {

@@ -97,6 +97,25 @@ public final class CassetteSession: Sendable {
     /// Loads the cassette into memory (the only time replay reads SQLite) and, when recording,
     /// remembers its upstream and matching rules.
     public static func open(store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil) async throws -> CassetteSession {
+        try await open(store: store, options: options, upstream: upstream) { rekeying in
+            try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying)
+        }
+    }
+
+    /// `open(store:options:upstream:)`, with every recording also turned into `preparer`'s answer
+    /// as it loads (the replay proxy's prepared responses); the answers are at the positions
+    /// `ReplayIndex.Pick.loaded` names.
+    public static func open<Preparer: ReplayAnswerPreparer & Sendable>(store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil, preparing preparer: Preparer) async throws -> (session: CassetteSession, answers: [Preparer.Answer]) {
+        var answers: [Preparer.Answer] = []
+        let session = try await open(store: store, options: options, upstream: upstream) { rekeying in
+            let loaded = try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying, preparing: preparer)
+            answers = loaded.answers
+            return loaded.index
+        }
+        return (session, answers)
+    }
+
+    private static func open(store: CassetteStore, options: Options, upstream: (any HTTPTransport)?, loadIndex: (MatchingRules?) async throws -> ReplayIndex) async throws -> CassetteSession {
         if options.mode != .none && store.access != .readWrite {
             throw CassetteStoreError(.readOnly, path: store.path, message: "\(store.path) was opened read-only, so mode \(options.mode.rawValue) cannot record; open it for writing")
         }
@@ -118,7 +137,7 @@ public final class CassetteSession: Sendable {
             // Unchanged, it is not written: a test run that records nothing leaves the file alone.
             if info != saved { try await store.saveCassette(info) }
         }
-        let index = try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying)
+        let index = try await loadIndex(rekeying)
         let rowsBeforeSession = try await store.maxRowID()
         let recordedUpstream = options.upstream ?? saved?.upstream.flatMap { URL(string: $0) }
         return CassetteSession(store: store, options: options, matchingRules: rules, index: index, recordedUpstream: recordedUpstream, upstream: upstream, rowsBeforeSession: rowsBeforeSession)

@@ -6,28 +6,82 @@ extension CassetteStore {
     /// twice in memory. With `rekeyingWith`, keys are recomputed from the stored requests (the
     /// cassette was recorded with other matching rules).
     public func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil) throws(CassetteStoreError) -> ReplayIndex {
+        try replayIndex(cassette: cassette, sequencePolicy: sequencePolicy, rekeyingWith: rules, parallelFrom: Self.parallelLoadThreshold)
+    }
+
+    /// `parallelFrom`: the number of recordings from which a second thread reads half of them.
+    func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, parallelFrom: Int) throws(CassetteStoreError) -> ReplayIndex {
+        let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: true, parallelFrom: parallelFrom) { _, _ in }
+        return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, loaded: builder.build())
+    }
+
+    /// `replayIndex(cassette:sequencePolicy:rekeyingWith:)`, with every recording also turned
+    /// into `preparer`'s answer: the answers come back at the index's positions, and each body is
+    /// copied once, into the preparer's storage.
+    public func replayIndex<Preparer: ReplayAnswerPreparer & Sendable>(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, preparing preparer: Preparer) throws(CassetteStoreError) -> (index: ReplayIndex, answers: [Preparer.Answer]) {
+        var preparer = preparer
+        let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: false, parallelFrom: .max) { row, number in
+            row.withBlobBytes(InteractionColumn.responseBody) { preparer.storeBody($0, number: number) }
+        }
+        let (loaded, answers) = builder.build(preparing: &preparer)
+        return (ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, loaded: loaded), answers)
+    }
+
+    /// Cassettes of fewer recordings load on one thread: a second one would not pay for itself.
+    static let parallelLoadThreshold = 100_000
+
+    /// Every row of `cassette` into a builder. Without `packsBodies`, bodies are left in the row
+    /// for `takeBody`, called with each row and its load number.
+    private func loadRecordings(cassette: String, rekeyingWith rules: MatchingRules?, packsBodies: Bool, parallelFrom: Int, takeBody: (SQLiteStatement, Int) -> Void) throws(CassetteStoreError) -> ReplayIndex.Builder {
         try reading { connection in
-            let statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ?")
+            let counting = try connection.prepare("SELECT count(*), (SELECT max(id) FROM interactions) FROM interactions WHERE cassette = ?")
+            try counting.bind(cassette, at: 1)
+            let (count, lastRow) = try counting.firstRow { ($0.int(at: 0), $0.int(at: 1)) } ?? (0, 0)
+            // A cassette that is most of the store is read in row order, page after page: through
+            // the (cassette, key, sequence) index every row costs a B-tree search somewhere else
+            // in the file, which made a million recordings take twice as long.
+            let scan = count * 2 >= lastRow ? " NOT INDEXED" : ""
+            // The later half of a large cassette read in row order loads on a thread of its own
+            // meanwhile. Not with a preparer: its bodies arrive in load order, copied once.
+            var later: RowRangeReader?
+            var lastRead = Int64.max
+            if packsBodies, !scan.isEmpty, count >= parallelFrom, ProcessInfo.processInfo.activeProcessorCount > 1 {
+                let bounds = try connection.prepare("SELECT min(id), max(id) FROM interactions")
+                let (first, last) = try bounds.firstRow { ($0.int64(at: 0), $0.int64(at: 1)) } ?? (0, 0)
+                lastRead = first + (last - first) / 2
+                later = RowRangeReader(path: path, cassette: cassette, rules: rules, rows: (lastRead + 1)...max(lastRead + 1, last))
+                later?.start()
+            }
+            let statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions\(scan) WHERE cassette = ? AND id <= ?")
             try statement.bind(cassette, at: 1)
+            try statement.bind(lastRead, at: 2)
             var builder = ReplayIndex.Builder()
-            let count = try connection.prepare("SELECT count(*) FROM interactions WHERE cassette = ?")
-            try count.bind(cassette, at: 1)
-            builder.reserveCapacity(try count.firstRow { $0.int(at: 0) } ?? 0)
-            var reader = InteractionRowReader(derivesContentLength: true, packsBodies: true)
+            builder.reserveCapacity(count)
+            var reader = InteractionRowReader(derivesContentLength: true, packsBodies: packsBodies)
+            // Streamed recordings' chunk times, by row id: few, so read apart and attached.
             let chunks = try Self.chunks(cassette: cassette, connection: connection)
+            var number = 0
             while try statement.step() {
-                var interaction = try reader.read(statement)
+                var (interaction, block) = try reader.read(statement, cassette: cassette, leavingBody: !packsBodies)
+                if !packsBodies { takeBody(statement, number) }
                 if !chunks.isEmpty, let id = interaction.id { interaction.chunks = chunks[id] }
                 if let rules {
                     interaction.key = RequestKey(recording: interaction, rules: rules).rawValue
                 }
-                builder.add(interaction, headersShared: true)
+                // Even block numbers here, odd ones from `later`: each reader numbers its own.
+                builder.add(interaction, responseHeaderBlock: block * 2)
+                number += 1
             }
             statement.reset()
+            for row in try later?.join() ?? [] {
+                var interaction = row.interaction
+                if !chunks.isEmpty, let id = interaction.id { interaction.chunks = chunks[id] }
+                builder.add(interaction, responseHeaderBlock: row.responseHeaderBlock)
+            }
             // The mapping made the load fast; unmapped, the file's pages stop counting as ours.
             try connection.execute("PRAGMA mmap_size = 0")
             try connection.execute("PRAGMA mmap_size = 1073741824")
-            return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, builder: builder)
+            return builder
         }
     }
 }

@@ -2,8 +2,16 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-/// A cassette held in memory for replay: every lookup is one hash lookup (or, by slot, none)
-/// under a lock, so no SQLite call and no I/O ever happens on the request path.
+/// A cassette held in memory for replay: every lookup is one hash lookup (or, by slot, none), so
+/// no SQLite call and no I/O ever happens on the request path.
+///
+/// How concurrent readers see it: the recordings loaded at start-up (`loaded`) never change after
+/// `init`, so any thread reads them without synchronization. Each loaded slot's sequence position
+/// and hit count are atomics (`SlotCounters`): taking the next recording is one atomic add, which
+/// hands every position to exactly one caller. Recordings made during the session live apart, in
+/// `additions` under a mutex, and `hasAdditions` tells lookups when they must look there. A
+/// replay-only session never records, so its lookups take no lock at all, from any number of
+/// threads.
 public final class ReplayIndex: Sendable {
     /// The outcome of asking for the next recording of a key, or for something read from it.
     public enum Selection<Value> {
@@ -16,20 +24,20 @@ public final class ReplayIndex: Sendable {
 
     public typealias Lookup = Selection<Interaction>
 
+    /// The recording a lookup chose: one loaded at start-up, by its position in the index (the
+    /// position a caller's prepared answers share, `CassetteSession.open(store:options:upstream:preparing:)`),
+    /// or one recorded during this session.
+    public enum Pick: Sendable {
+        case loaded(Int)
+        case recorded(Interaction)
+    }
+
     /// Hit counts for `/__cassette/stats` and the summary printed on exit.
     public struct Statistics: Sendable, Equatable {
         public var hits: [String: Int]
         public var unusedKeys: [String]
         public var keyCount: Int
         public var interactionCount: Int
-    }
-
-    fileprivate struct Entry {
-        var interactions: [Interaction]
-        /// Position of the next recording to serve (recordings made this session count as served).
-        var served = 0
-        /// Answers served from the cassette, for statistics.
-        var replayed = 0
     }
 
     /// Where a key's recordings sit in the index. Slots never move or disappear, so a caller that
@@ -39,78 +47,43 @@ public final class ReplayIndex: Sendable {
         fileprivate let position: Int
     }
 
-    /// Entries by slot position, and slot positions by key: one table with stable positions.
-    fileprivate struct Table {
-        var positions: [String: Int] = [:]
-        var entries: [Entry] = []
-
-        /// The entry of `key`, created empty when absent; one hash either way.
-        mutating func withEntry<Result>(_ key: String, _ body: (inout Entry) -> Result) -> Result {
-            let position = Self.settle(&positions[key, default: entries.count])
-            if position == entries.count { entries.append(Entry(interactions: [])) }
-            return body(&entries[position])
-        }
-
-        private static func settle(_ position: inout Int) -> Int { position }
-
-        func entry(_ key: String) -> Entry? {
-            positions[key].map { entries[$0] }
-        }
-    }
-
-    private struct State {
-        var table = Table()
-        var interactionCount = 0
-    }
-
     public let cassette: String
     public let sequencePolicy: SequencePolicy
-    private let state: Mutex<State>
+    private let loaded: LoadedRecordings
+    private let counters: SlotCounters
+    private let additions = Mutex(Additions())
+    /// Set, with release ordering while `additions` is locked, by the first recording added.
+    private let hasAdditions = Atomic(false)
 
     /// `interactions` in any order; they are grouped by key and ordered by sequence.
     public convenience init(cassette: String, interactions: [Interaction], sequencePolicy: SequencePolicy = .repeatLast) {
         var builder = Builder()
         for interaction in interactions { builder.add(interaction) }
-        self.init(cassette: cassette, sequencePolicy: sequencePolicy, builder: builder)
+        self.init(cassette: cassette, sequencePolicy: sequencePolicy, loaded: builder.build())
     }
 
-    init(cassette: String, sequencePolicy: SequencePolicy, builder: Builder) {
+    init(cassette: String, sequencePolicy: SequencePolicy, loaded: LoadedRecordings) {
         self.cassette = cassette
         self.sequencePolicy = sequencePolicy
-        var table = builder.table
-        for position in table.entries.indices where table.entries[position].interactions.count > 1 {
-            table.entries[position].interactions.sort { $0.sequence < $1.sequence }
-        }
-        state = Mutex(State(table: table, interactionCount: builder.count))
-    }
-
-    /// Collects recordings one at a time, so a store can build the index while it reads rows and
-    /// never holds the whole cassette twice.
-    struct Builder {
-        fileprivate var table = Table()
-        fileprivate var count = 0
-        private var pool = HeaderPool()
-
-        /// Sizes the table for `count` recordings up front, avoiding rehashing while loading.
-        mutating func reserveCapacity(_ count: Int) {
-            table.positions.reserveCapacity(count)
-            table.entries.reserveCapacity(count)
-        }
-
-        /// `headersShared`: the caller already shares header sets (`InteractionRowReader`).
-        /// Consumes the recording and hashes its key once: this runs for every row of a cassette.
-        mutating func add(_ interaction: consuming Interaction, headersShared: Bool = false) {
-            var interaction = interaction
-            if !headersShared { pool.compact(&interaction) }
-            let key = interaction.key
-            table.withEntry(key) { $0.interactions.append(interaction) }
-            count += 1
-        }
+        self.loaded = loaded
+        counters = SlotCounters(count: loaded.slotCount)
     }
 
     /// The slot of `key`, or `nil` while it has no recordings.
     public func slot(for key: String) -> Slot? {
-        state.withLock { $0.table.positions[key].map(Slot.init) }
+        if let position = loaded.positions[key] { return Slot(position: position) }
+        guard hasAdditions.load(ordering: .acquiring) else { return nil }
+        return additions.withLock { $0.newPositions[key].map { Slot(position: loaded.slotCount + $0) } }
+    }
+
+    /// Takes the next recording at `slot`, following the sequence policy. A lookup that races
+    /// the session's first recording may still take the lock-free path: it is then ordered before
+    /// that recording, as if it had come a moment earlier.
+    public func next(at slot: Slot) -> Selection<Pick> {
+        if slot.position < loaded.slotCount, !hasAdditions.load(ordering: .acquiring) {
+            return takeLoaded(slot.position, replacing: false, added: [])
+        }
+        return additions.withLock { take(slot.position, in: &$0) }
     }
 
     /// Takes the next recording of `key`, following the sequence policy.
@@ -118,123 +91,171 @@ public final class ReplayIndex: Sendable {
         next(for: key) { $0 }
     }
 
-    /// Takes the next recording of `key` and returns what `read` takes from it, under the lock:
-    /// the recording itself is never copied, which matters on a replay proxy's hot path.
+    /// Takes the next recording of `key` and returns what `read` takes from it.
     public func next<Value: Sendable>(for key: String, read: (Interaction) -> Value) -> Selection<Value> {
-        state.withLock { state in
-            guard let position = state.table.positions[key] else { return .miss }
-            return Self.take(&state.table.entries[position], policy: sequencePolicy, read: read)
-        }
+        guard let slot = slot(for: key) else { return .miss }
+        return next(at: slot, read: read)
     }
 
     /// `next(for:read:)` by a slot from `slot(for:)`, without hashing the key.
     public func next<Value: Sendable>(at slot: Slot, read: (Interaction) -> Value) -> Selection<Value> {
-        state.withLock { state in
-            Self.take(&state.table.entries[slot.position], policy: sequencePolicy, read: read)
+        switch next(at: slot) {
+        case .hit(.loaded(let position), let repeated): .hit(read(loaded.recordings[position]), repeated: repeated)
+        case .hit(.recorded(let interaction), let repeated): .hit(read(interaction), repeated: repeated)
+        case .exhausted(let count): .exhausted(count: count)
+        case .miss: .miss
         }
     }
 
-    private static func take<Value>(_ entry: inout Entry, policy: SequencePolicy, read: (Interaction) -> Value) -> Selection<Value> {
-        let count = entry.interactions.count
+    /// The recording loaded at `position` (from `Pick.loaded`).
+    public func loadedRecording(at position: Int) -> Interaction {
+        loaded.recordings[position]
+    }
+
+    /// The position in `loaded.slotRanges[slot]` to serve, by the slot's atomic counters; the
+    /// sequence is the loaded recordings (unless `replacing`) followed by `added`.
+    private func takeLoaded(_ slot: Int, replacing: Bool, added: [Interaction]) -> Selection<Pick> {
+        let range = replacing ? 0..<0 : loaded.range(of: slot)
+        let count = range.count + added.count
         guard count > 0 else { return .miss }
-        let position = entry.served
-        entry.served = position + 1
-        let chosen: Int
-        if position < count {
-            chosen = position
-        } else {
-            switch policy {
-            case .repeatLast: chosen = count - 1
-            case .cycle: chosen = position % count
-            case .fail: return .exhausted(count: count)
-            }
+        let position = counters.takePosition(slot)
+        guard let chosen = Self.choose(position: position, count: count, policy: sequencePolicy) else { return .exhausted(count: count) }
+        counters.countReplayed(slot)
+        let pick: Pick = chosen < range.count ? .loaded(range.lowerBound + chosen) : .recorded(added[chosen - range.count])
+        return .hit(pick, repeated: position >= count)
+    }
+
+    private func take(_ slot: Int, in additions: inout Additions) -> Selection<Pick> {
+        if slot < loaded.slotCount {
+            let entry = additions.toLoadedSlots[slot]
+            return takeLoaded(slot, replacing: entry?.replacesLoaded ?? false, added: entry?.recordings ?? [])
         }
-        entry.replayed += 1
-        return .hit(read(entry.interactions[chosen]), repeated: position >= count)
+        return additions.newEntries[slot - loaded.slotCount].take(policy: sequencePolicy)
+    }
+
+    /// Which recording serves the `position`th request for a key of `count` recordings; `nil`
+    /// when the sequence is exhausted and the policy says to stop.
+    static func choose(position: Int, count: Int, policy: SequencePolicy) -> Int? {
+        if position < count { return position }
+        switch policy {
+        case .repeatLast: return count - 1
+        case .cycle: return position % count
+        case .fail: return nil
+        }
+    }
+
+    /// The recordings of `slot` in sequence order, as `next` would serve them.
+    private func recordings(of slot: Int, _ additions: Additions) -> [Interaction] {
+        if slot >= loaded.slotCount { return additions.newEntries[slot - loaded.slotCount].recordings }
+        let entry = additions.toLoadedSlots[slot]
+        let loadedOnes = entry?.replacesLoaded == true ? [] : Array(loaded.recordings[loaded.range(of: slot)])
+        return loadedOnes + (entry?.recordings ?? [])
+    }
+
+    private func recordingCount(of slot: Int, _ additions: Additions) -> Int {
+        if slot >= loaded.slotCount { return additions.newEntries[slot - loaded.slotCount].recordings.count }
+        let entry = additions.toLoadedSlots[slot]
+        return (entry?.replacesLoaded == true ? 0 : loaded.range(of: slot).count) + (entry?.recordings.count ?? 0)
+    }
+
+    /// Served position and replay count of a slot.
+    private func counts(of slot: Int, _ additions: Additions) -> (served: Int, replayed: Int) {
+        if slot >= loaded.slotCount {
+            let entry = additions.newEntries[slot - loaded.slotCount]
+            return (entry.served, entry.replayed)
+        }
+        return (counters.served(slot), counters.replayed(slot))
+    }
+
+    /// Reads under the lock only once something was added: until then there is nothing to guard.
+    private func reading<Result>(_ body: (Additions) -> Result) -> Result {
+        guard hasAdditions.load(ordering: .acquiring) else { return body(Additions()) }
+        return additions.withLock { body($0) }
     }
 
     /// The first recording of `key`, without counting it as served.
     public func peek(_ key: String) -> Interaction? {
-        state.withLock { $0.table.entry(key)?.interactions.first }
+        guard let slot = slot(for: key) else { return nil }
+        return reading { recordings(of: slot.position, $0).first }
     }
 
     /// Whether the key has at least one recording.
     public func contains(_ key: String) -> Bool {
-        state.withLock { $0.table.entry(key)?.interactions.isEmpty == false }
+        guard let slot = slot(for: key) else { return false }
+        return reading { recordingCount(of: slot.position, $0) > 0 }
     }
 
     /// Whether `key` has a recording not yet served (for `missing` mode, which records repeats).
     public func hasUnservedRecording(for key: String) -> Bool {
-        state.withLock { state in
-            guard let entry = state.table.entry(key) else { return false }
-            return entry.served < entry.interactions.count
-        }
+        guard let slot = slot(for: key) else { return false }
+        return reading { counts(of: slot.position, $0).served < recordingCount(of: slot.position, $0) }
     }
 
     /// Adds a recording made during this session; it counts as served, since the caller got it live.
     public func appendServed(_ interaction: Interaction) {
-        state.withLock { state in
-            state.table.withEntry(interaction.key) { entry in
-                entry.interactions.append(interaction)
-                entry.served = max(entry.served, entry.interactions.count)
+        additions.withLock { additions in
+            hasAdditions.store(true, ordering: .releasing)
+            if let slot = loaded.positions[interaction.key] {
+                additions.toLoadedSlots[slot, default: Additions.Entry()].recordings.append(interaction)
+                counters.raiseServed(slot, to: recordingCount(of: slot, additions))
+            } else {
+                additions.withNewEntry(interaction.key) { entry in
+                    entry.recordings.append(interaction)
+                    entry.served = max(entry.served, entry.recordings.count)
+                }
             }
-            state.interactionCount += 1
+            additions.countChange += 1
         }
     }
 
     /// Replaces every recording of a key with one served recording (`all` mode's first occurrence).
     public func replaceServed(_ interaction: Interaction) {
-        state.withLock { state in
-            let removed = state.table.withEntry(interaction.key) { entry in
-                let removed = entry.interactions.count
-                entry = Entry(interactions: [interaction], served: 1, replayed: 0)
-                return removed
-            }
-            state.interactionCount += 1 - removed
-        }
-    }
-
-    /// Swaps every stored response body for what `share` returns, which must hold the same bytes:
-    /// a caller that keeps each body in a form of its own (the replay proxy's prepared buffers)
-    /// hands back a view of its copy, so the bytes are held once.
-    public func shareResponseBodies(_ share: (Interaction) -> Data) {
-        state.withLock { state in
-            for position in state.table.entries.indices {
-                for item in state.table.entries[position].interactions.indices {
-                    let body = share(state.table.entries[position].interactions[item])
-                    state.table.entries[position].interactions[item].responseBody = body
+        additions.withLock { additions in
+            hasAdditions.store(true, ordering: .releasing)
+            let removed: Int
+            if let slot = loaded.positions[interaction.key] {
+                removed = recordingCount(of: slot, additions)
+                additions.toLoadedSlots[slot] = Additions.Entry(replacesLoaded: true, recordings: [interaction])
+                counters.reset(slot, served: 1)
+            } else {
+                removed = additions.withNewEntry(interaction.key) { entry in
+                    let removed = entry.recordings.count
+                    entry = Additions.Entry(recordings: [interaction], served: 1)
+                    return removed
                 }
             }
-        }
-    }
-
-    /// Calls `body` with every recording, under the lock and without copying them out.
-    public func forEachInteraction(_ body: (Interaction) -> Void) {
-        state.withLock { state in
-            for entry in state.table.entries {
-                entry.interactions.forEach(body)
-            }
+            additions.countChange += 1 - removed
         }
     }
 
     /// Every key with recordings, sorted, for miss explanations and listings.
     public var keys: [String] {
-        state.withLock { state in state.table.positions.compactMap { key, position in state.table.entries[position].interactions.isEmpty ? nil : key } }.sorted()
+        reading { additions in
+            (Array(loaded.positions.keys) + Array(additions.newPositions.keys)).sorted()
+        }
+    }
+
+    /// Recordings in the index, without building the statistics (which list and sort every key).
+    public var interactionCount: Int {
+        reading { loaded.recordings.count + $0.countChange }
     }
 
     public var statistics: Statistics {
-        state.withLock { state in
+        reading { additions in
             var hits: [String: Int] = [:]
             var unused: [String] = []
-            var keyCount = 0
-            for (key, position) in state.table.positions {
-                let entry = state.table.entries[position]
-                guard !entry.interactions.isEmpty else { continue }
-                keyCount += 1
-                if entry.replayed > 0 { hits[key] = entry.replayed }
-                if entry.served == 0 { unused.append(key) }
+            func count(_ key: String, _ slot: Int) {
+                let (served, replayed) = counts(of: slot, additions)
+                if replayed > 0 { hits[key] = replayed }
+                if served == 0 { unused.append(key) }
             }
-            return Statistics(hits: hits, unusedKeys: unused.sorted(), keyCount: keyCount, interactionCount: state.interactionCount)
+            for (key, slot) in loaded.positions { count(key, slot) }
+            for (key, entry) in additions.newPositions { count(key, loaded.slotCount + entry) }
+            return Statistics(
+                hits: hits, unusedKeys: unused.sorted(),
+                keyCount: loaded.slotCount + additions.newEntries.count,
+                interactionCount: loaded.recordings.count + additions.countChange
+            )
         }
     }
 
@@ -242,13 +263,15 @@ public final class ReplayIndex: Sendable {
     /// (`CassetteStore.addUsage`). Derived from each key's replay count and the sequence policy
     /// once, when asked, so the replay path counts nothing extra.
     public var replayCountsByRecording: [Int64: Int] {
-        state.withLock { state in
+        reading { additions in
             var counts: [Int64: Int] = [:]
-            for entry in state.table.entries where entry.replayed > 0 {
-                let ids = entry.interactions.map(\.id)
-                let first = min(entry.replayed, ids.count)
+            for slot in 0..<(loaded.slotCount + additions.newEntries.count) {
+                let replayed = self.counts(of: slot, additions).replayed
+                guard replayed > 0 else { continue }
+                let ids = recordings(of: slot, additions).map(\.id)
+                let first = min(replayed, ids.count)
                 for position in 0..<first { if let id = ids[position] { counts[id, default: 0] += 1 } }
-                let extra = entry.replayed - first
+                let extra = replayed - first
                 guard extra > 0, !ids.isEmpty else { continue }
                 switch sequencePolicy {
                 case .repeatLast, .fail:

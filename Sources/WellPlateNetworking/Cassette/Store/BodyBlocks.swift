@@ -6,6 +6,8 @@ import Foundation
 /// buffers of its own gets whole pages back, not holes between the objects that stay.
 struct BodyBlocks {
     private var current: Block?
+    /// Keeps `current` alive from every view of it: one closure per block, not one per body.
+    private var release: Data.Deallocator = .none
     private var used = 0
     private let blockSize: Int
 
@@ -17,23 +19,28 @@ struct BodyBlocks {
         guard !bytes.isEmpty else { return Data() }
         // Large bodies get a block of their own: packing them would waste the rest of a block.
         if bytes.count > blockSize / 4 {
-            return Self.view(of: Block(capacity: bytes.count), at: 0, copying: bytes)
+            let block = Block(capacity: bytes.count)
+            return Self.view(of: block, at: 0, copying: bytes, release: Self.release(keeping: block))
         }
         if current == nil || used + bytes.count > blockSize {
-            current = Block(capacity: blockSize)
+            let block = Block(capacity: blockSize)
+            current = block
+            release = Self.release(keeping: block)
             used = 0
         }
-        let data = Self.view(of: current!, at: used, copying: bytes)
+        let data = Self.view(of: current!, at: used, copying: bytes, release: release)
         used += bytes.count
         return data
     }
 
-    private static func view(of block: Block, at offset: Int, copying bytes: UnsafeRawBufferPointer) -> Data {
+    private static func view(of block: Block, at offset: Int, copying bytes: UnsafeRawBufferPointer, release: Data.Deallocator) -> Data {
         let start = block.base + offset
         start.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
-        return Data(bytesNoCopy: start, count: bytes.count, deallocator: .custom { _, _ in
-            withExtendedLifetime(block) {}
-        })
+        return Data(bytesNoCopy: start, count: bytes.count, deallocator: release)
+    }
+
+    private static func release(keeping block: Block) -> Data.Deallocator {
+        .custom { _, _ in withExtendedLifetime(block) {} }
     }
 
     /// One allocation that several bodies share.

@@ -18,19 +18,34 @@ struct InteractionRowReader {
     }
 
     mutating func read(_ row: SQLiteStatement) throws -> Interaction {
+        try read(row, cassette: nil, leavingBody: false).interaction
+    }
+
+    /// For a replay index: `cassette`, when given, is used instead of reading each row's copy;
+    /// `leavingBody` leaves the response body out for the caller to take from the row
+    /// (`ReplayAnswerPreparer`). Returns the number of the response header block with it.
+    mutating func read(_ row: SQLiteStatement, cassette: String?, leavingBody: Bool) throws -> (interaction: Interaction, responseHeaderBlock: Int) {
         typealias Column = InteractionColumn
         let methodText = row.text(Column.method)
         guard let method = HTTPMethod(rawValue: methodText) else {
             throw SQLiteError.library(.mismatch, "interaction \(row.int64(Column.id)) has an unknown method '\(methodText)'", path: "")
         }
-        let responseBody = bodyBlocks == nil ? row.blob(Column.responseBody) : row.withBlobBytes(Column.responseBody) { bodyBlocks!.copy($0) }
+        let responseBody: Data
+        let bodyCount: Int
+        if leavingBody {
+            responseBody = Data()
+            bodyCount = row.withBlobBytes(Column.responseBody) { $0.count }
+        } else {
+            responseBody = bodyBlocks == nil ? row.blob(Column.responseBody) : row.withBlobBytes(Column.responseBody) { bodyBlocks!.copy($0) }
+            bodyCount = responseBody.count
+        }
         let stripsLength = derivesContentLength && method != .head
         let responseHeaders = row.withTextBytes(Column.responseHeaders) { bytes in
-            headerBlocks.fields(bytes, skipping: stripsLength ? Self.contentLengthLine(in: bytes, equalTo: responseBody.count) : nil)
+            headerBlocks.block(bytes, skipping: stripsLength ? Self.contentLengthLine(in: bytes, equalTo: bodyCount) : nil)
         }
-        return Interaction(
+        let interaction = Interaction(
             id: row.int64(Column.id),
-            cassette: row.text(Column.cassette),
+            cassette: cassette ?? row.text(Column.cassette),
             method: method,
             url: row.text(Column.url),
             key: row.text(Column.requestKey),
@@ -38,12 +53,13 @@ struct InteractionRowReader {
             requestHeaders: row.withTextBytes(Column.requestHeaders) { headerBlocks.fields($0) },
             requestBody: row.isNull(Column.requestBody) ? nil : row.blob(Column.requestBody),
             statusCode: row.int(Column.status),
-            responseHeaders: responseHeaders,
+            responseHeaders: responseHeaders.fields,
             responseBody: responseBody,
             contentEncoding: row.optionalText(Column.contentEncoding),
             recordedAt: row.date(Column.recordedAt),
             duration: .clampedMilliseconds(row.double(Column.durationMs))
         )
+        return (interaction, responseHeaders.number)
     }
 
     /// The byte range of the line `Content-Length: N` when N is `length`. `HeaderLines` writes the

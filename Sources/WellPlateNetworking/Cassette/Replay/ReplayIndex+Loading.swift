@@ -1,0 +1,112 @@
+/// Building the recordings loaded at start-up: rows arrive in any order, and each key's
+/// recordings end up side by side in sequence order, numbered by their position.
+extension ReplayIndex {
+    /// Recordings loaded at start-up; never changed once built.
+    struct LoadedRecordings: Sendable {
+        var recordings: [Interaction] = []
+        var positions: [String: Int] = [:]
+        /// `starts[slot]..<starts[slot + 1]` are the positions of the slot's recordings.
+        var starts: [Int] = [0]
+
+        var slotCount: Int { starts.count - 1 }
+
+        func range(of slot: Int) -> Range<Int> {
+            starts[slot]..<starts[slot + 1]
+        }
+    }
+
+    /// Collects recordings one at a time, so a store can build the index while it reads rows and
+    /// never holds the whole cassette twice.
+    struct Builder {
+        private var positions: [String: Int] = [:]
+        /// In load order, with the slot and response header block of each.
+        private var recordings: [Interaction] = []
+        private var slots: [Int] = []
+        private var responseHeaderBlocks: [Int] = []
+        private var pool = HeaderPool()
+
+        /// Sizes the tables for `count` recordings up front, avoiding rehashing while loading.
+        mutating func reserveCapacity(_ count: Int) {
+            positions.reserveCapacity(count)
+            recordings.reserveCapacity(count)
+            slots.reserveCapacity(count)
+            responseHeaderBlocks.reserveCapacity(count)
+        }
+
+        /// `responseHeaderBlock`: set by a caller that already shares header sets
+        /// (`InteractionRowReader`): recordings with equal numbers have equal response headers.
+        /// Consumes the recording and hashes its key once: this runs for every row of a cassette.
+        mutating func add(_ interaction: consuming Interaction, responseHeaderBlock: Int? = nil) {
+            var interaction = interaction
+            if responseHeaderBlock == nil { pool.compact(&interaction) }
+            let next = positions.count
+            let slot = Self.settle(&positions[interaction.key, default: next])
+            slots.append(slot)
+            responseHeaderBlocks.append(responseHeaderBlock ?? 0)
+            recordings.append(consume interaction)
+        }
+
+        private static func settle(_ position: inout Int) -> Int { position }
+
+        consuming func build() -> LoadedRecordings {
+            arranged().loaded
+        }
+
+        /// The loaded recordings and, at the same positions, what `preparer` makes of each.
+        consuming func build<Preparer: ReplayAnswerPreparer>(preparing preparer: inout Preparer) -> (LoadedRecordings, [Preparer.Answer]) {
+            let blocks = responseHeaderBlocks
+            var (loaded, order) = arranged()
+            var answers: [Preparer.Answer] = []
+            answers.reserveCapacity(loaded.recordings.count)
+            for position in loaded.recordings.indices {
+                let number = order?[position] ?? position
+                answers.append(preparer.prepare(&loaded.recordings[position], number: number, responseHeaderBlock: blocks[number]))
+            }
+            return (loaded, answers)
+        }
+
+        /// Each key's recordings side by side, in sequence order (a counting sort by slot), and
+        /// the load number at each position, `nil` when the rows came in that order already (a
+        /// cassette recorded once, in key order).
+        private consuming func arranged() -> (loaded: LoadedRecordings, order: [Int]?) {
+            let slotCount = positions.count
+            var starts = [Int](repeating: 0, count: slotCount + 1)
+            for slot in slots { starts[slot + 1] += 1 }
+            for slot in 0..<slotCount { starts[slot + 1] += starts[slot] }
+            var order = [Int](repeating: 0, count: recordings.count)
+            var next = starts
+            for (number, slot) in slots.enumerated() {
+                order[next[slot]] = number
+                next[slot] += 1
+            }
+            for slot in 0..<slotCount where starts[slot + 1] - starts[slot] > 1 {
+                order[starts[slot]..<starts[slot + 1]].sort { recordings[$0].sequence < recordings[$1].sequence }
+            }
+            slots = []
+            if order.elementsEqual(order.indices) {
+                return (LoadedRecordings(recordings: recordings, positions: positions, starts: starts), nil)
+            }
+            let arranged = order.map { recordings[$0] }
+            recordings = []
+            return (LoadedRecordings(recordings: arranged, positions: positions, starts: starts), order)
+        }
+    }
+}
+
+/// Turns each recording loaded for replay into the caller's own answer while the cassette opens
+/// (the replay proxy's prepared responses): the caller holds its answers at the index's positions
+/// (`ReplayIndex.Pick.loaded`), and each body is copied once, from the store into the caller's
+/// storage, which the index then shares.
+public protocol ReplayAnswerPreparer {
+    associatedtype Answer: Sendable
+
+    /// Copies the response body of the `number`th recording loaded (from 0, in load order);
+    /// `bytes` are valid only during the call.
+    mutating func storeBody(_ bytes: UnsafeRawBufferPointer, number: Int)
+
+    /// Called once every body is stored: sets `recording.responseBody` to a view of the bytes
+    /// stored for `number`, which the index keeps instead of a copy, and returns the recording's
+    /// answer. Recordings with the same `responseHeaderBlock` have equal response headers, so
+    /// what is derived from them can be shared.
+    mutating func prepare(_ recording: inout Interaction, number: Int, responseHeaderBlock: Int) -> Answer
+}
