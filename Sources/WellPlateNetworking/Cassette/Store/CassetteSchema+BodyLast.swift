@@ -6,8 +6,8 @@
 /// second copy of it. SQLite cannot move a column, so the table is rebuilt (its documented
 /// "other kinds of table schema changes" procedure): ids, rows and the chunk and usage tables
 /// that refer to them by id are kept as they are. No foreign key refers to `interactions`, and
-/// `DROP TABLE` fires no triggers, so nothing else is touched. Readers select by column name,
-/// so older files still read (and newer ones read with older builds up to their version check).
+/// `DROP TABLE` fires no triggers, so nothing else is touched. Readers select by column name, so
+/// a store of an older schema still opens read-only. The rebuild copies every row once.
 extension CassetteSchema {
     static let responseBodyLast = SQLiteMigration(version: 4, sql: """
         CREATE TABLE interactions_v4 (
