@@ -6,8 +6,30 @@ extension Redactor {
     /// the whole-token rule of short ones), byte for byte elsewhere; `data` itself when nothing matched.
     public func scrub(_ data: Data, secrets: SecretValues) -> Data {
         guard isEnabled, !secrets.isEmpty, !data.isEmpty else { return data }
-        let scrubbed = Self.scrub(Array(data), forms: secrets.orderedForms)
+        let forms = secrets.orderedForms
+        // Look before copying: most bodies hold no secret, and a large one (a recorded download)
+        // must not be held twice in memory just to find that out.
+        guard data.withUnsafeBytes({ Self.containsAny(forms, in: $0) }) else { return data }
+        let scrubbed = Self.scrub(Array(data), forms: forms)
         return scrubbed.map { Data($0) } ?? data
+    }
+
+    /// Whether `scrub(_:forms:)` would replace anything in `bytes`, without copying them.
+    static func containsAny(_ forms: [[UInt8]], in bytes: UnsafeRawBufferPointer) -> Bool {
+        for form in forms where !form.isEmpty && form.count <= bytes.count {
+            let wholeTokenOnly = form.count < SecretValues.substringLength
+            let first = form[0]
+            var index = 0
+            while index <= bytes.count - form.count {
+                if bytes[index] == first, form.indices.allSatisfy({ bytes[index + $0] == form[$0] }),
+                   !wholeTokenOnly || ((index == 0 || !isTokenByte(bytes[index - 1]))
+                                       && (index + form.count == bytes.count || !isTokenByte(bytes[index + form.count]))) {
+                    return true
+                }
+                index += 1
+            }
+        }
+        return false
     }
 
     /// The text with every form of every secret replaced.

@@ -84,16 +84,10 @@ final class SQLiteStatement {
         try check(rc)
     }
 
-    /// Binds a BLOB that SQLite does not copy (SQLITE_STATIC), for large bodies, which a copy
-    /// would hold twice in memory. The bytes must stay valid until the statement is reset and
-    /// its bindings cleared.
-    func bindBorrowed(_ bytes: UnsafeRawBufferPointer, at index: Int) throws(SQLiteError) {
-        let handle = try live()
-        guard let start = bytes.baseAddress, !bytes.isEmpty else {
-            try check(sqlite3_bind_zeroblob(handle, Self.cIndex(index), 0))
-            return
-        }
-        try check(sqlite3_bind_blob64(handle, Self.cIndex(index), start, UInt64(bytes.count), nil))
+    /// Binds a BLOB of `count` zero bytes that SQLite does not materialise when it is the row's
+    /// last column; `SQLiteConnection.writeBlob` then fills it in place.
+    func bindZeroBlob(count: Int, at index: Int) throws(SQLiteError) {
+        try check(sqlite3_bind_zeroblob64(try live(), Self.cIndex(index), UInt64(max(0, count))))
     }
 
     /// Binds SQL `NULL`.

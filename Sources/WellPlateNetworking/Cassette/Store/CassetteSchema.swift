@@ -48,10 +48,11 @@ enum CassetteSchema {
             CREATE TRIGGER interaction_chunks_follow_deletes AFTER DELETE ON interactions
             BEGIN DELETE FROM interaction_chunks WHERE interaction_id = old.id; END;
             """),
+        responseBodyLast,
     ])
 
     /// The oldest schema that opens read-only without upgrading: later migrations only add
-    /// tables that readers treat as empty when missing.
+    /// tables that readers treat as empty when missing, or move columns readers select by name.
     static let oldestReadableVersion = 1
 
     static let tables: Set<String> = ["cassettes", "interactions"]

@@ -45,11 +45,13 @@ extension CassetteStore {
         }
     }
 
-    /// Bodies from this size on are bound without a copy (`SQLiteStatement.bindBorrowed`); SQLite
-    /// still assembles the row around the body in memory once.
-    static let borrowedBodySize = 1 << 20
+    /// Bodies from this size on are inserted as a `zeroblob` and written into the row in place
+    /// (`SQLiteConnection.writeBlob`), so SQLite never builds a row holding a second copy of them;
+    /// that needs `response_body` to be the table's last column (schema 4).
+    static let inPlaceBodySize = 1 << 20
 
-    /// Inserts one row at the next sequence position of its key; the caller holds a transaction.
+    /// Inserts one row at the next sequence position of its key; the caller holds a transaction,
+    /// whose rollback removes a row whose body could not be written.
     @discardableResult
     static func insert(_ interaction: Interaction, into connection: SQLiteConnection) throws -> Interaction {
         var stored = interaction
@@ -63,23 +65,23 @@ extension CassetteStore {
                 status, response_headers, response_body, content_encoding, recorded_at, duration_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let borrowsBody = stored.responseBody.count >= borrowedBodySize
+        let writesBodyInPlace = stored.responseBody.count >= inPlaceBodySize
         try insert.bind(values: [
             stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
             HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
-            HeaderLines.encode(stored.responseHeaders), borrowsBody ? Data() : stored.responseBody, stored.contentEncoding,
+            HeaderLines.encode(stored.responseHeaders), writesBodyInPlace ? Data() : stored.responseBody, stored.contentEncoding,
             stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds,
         ])
-        if borrowsBody {
-            try stored.responseBody.withUnsafeBytes { bytes in
-                defer { try? insert.clearBindings() }
-                try insert.bindBorrowed(bytes, at: 10)
-                try insert.run()
-            }
-        } else {
-            try insert.run()
+        if writesBodyInPlace {
+            try insert.bindZeroBlob(count: stored.responseBody.count, at: 10)
         }
+        try insert.run()
         stored.id = connection.lastInsertRowID
+        if writesBodyInPlace, let id = stored.id {
+            try stored.responseBody.withUnsafeBytes { bytes in
+                try connection.writeBlob(bytes, table: "interactions", column: "response_body", row: id)
+            }
+        }
         if let chunks = stored.chunks {
             try connection.cachedStatement("INSERT INTO interaction_chunks (interaction_id, chunks) VALUES (?, ?)")
                 .run(stored.id, ResponseChunk.encode(chunks))

@@ -3,7 +3,7 @@ import Testing
 @testable import WellPlateNetworking
 
 /// Schema 3's chunk times of streamed recordings: stored with the recording, loaded for replay,
-/// gone with it; stores from before keep replaying; large bodies are bound without a copy.
+/// gone with it; stores from before keep replaying; large bodies are written in place.
 @Suite("Streamed recordings in the store")
 final class ResponseChunkStoreTests {
     let directory: TemporaryDirectory
@@ -54,8 +54,8 @@ final class ResponseChunkStoreTests {
         try await reader.close()
     }
 
-    @Test func aBodyAboveTheBorrowedSizeIsStoredByteExact() async throws {
-        let size = CassetteStore.borrowedBodySize * 2 + 12_345
+    @Test func aBodyAboveTheInPlaceSizeIsStoredByteExact() async throws {
+        let size = CassetteStore.inPlaceBodySize * 2 + 12_345
         let body = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let store = try await CassetteStore.open(path: directory.path(), access: .readWrite)
         try await store.record(streamed(body: body, chunks: [ResponseChunk(offset: .zero, size: size)]))
