@@ -130,6 +130,8 @@ enum Report {
         out += "| `cassette --version` | \(fixed(startup["versionSeconds"] as! Double * 1000)) ms |\n"
         out += "| `cassette replay` until `listening on` (300 recordings, 5 MB) | \(fixed(startup["replayListeningSeconds"] as! Double * 1000)) ms |\n\n"
 
+        out += try StreamingReport.section(file: directory + "/streaming.jsonl")
+
         out += "## Commands\n\n```bash\nBenchmarks/run.sh   # DURATION=\(duration) ROUNDS=\(rounds)\n"
         out += "# inside it, per round:\nwrk -t2 -c64 -d\(duration)s --latency -s Benchmarks/paths.lua http://127.0.0.1:PORT   # baseline, then cassette replay --cassette bench --port 0\n"
         out += "wrk -t1 -c1 -d\(duration)s --latency -s Benchmarks/paths.lua ...   # straight to upstream, then through cassette record --mode all\n"
