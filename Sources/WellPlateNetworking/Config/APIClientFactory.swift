@@ -23,6 +23,8 @@ public enum APIClientFactory {
         var generation = 0
         var testInstance: (any APIClientProtocol)?
         var lastDecision: APIClientDecision?
+        /// The decision behind `build`: unlike `lastDecision`, other callers of `make` leave it alone.
+        var sharedDecision: APIClientDecision?
     }
 
     private static let state = Mutex(State())
@@ -82,13 +84,17 @@ public enum APIClientFactory {
             if let build = state.build { return (build, state.generation) }
             let build = Task { try await make(config: config) }
             state.build = build
+            state.sharedDecision = APIClientDecision(config: config)
             return (build, state.generation)
         }
         do {
             return try await build.value
         } catch {
             state.withLock { state in
-                if state.generation == generation { state.build = nil }
+                if state.generation == generation {
+                    state.build = nil
+                    state.sharedDecision = nil
+                }
             }
             throw error
         }
@@ -102,9 +108,15 @@ public enum APIClientFactory {
         }
     }
 
-    /// The most recent decision of `make(config:)` (and so of the shared client's build).
+    /// The most recent decision of `make(config:)`, whoever called it: with several callers (tests
+    /// running in parallel) it may be another caller's. `sharedDecision` is the shared client's.
     public static var lastDecision: APIClientDecision? {
         state.withLock { $0.lastDecision }
+    }
+
+    /// The decision the shared client was built by, until `reset()`.
+    public static var sharedDecision: APIClientDecision? {
+        state.withLock { $0.sharedDecision }
     }
 
     /// For tests only: forgets the shared client, the process-wide test instance and the last
@@ -115,6 +127,7 @@ public enum APIClientFactory {
             state.generation += 1
             state.testInstance = nil
             state.lastDecision = nil
+            state.sharedDecision = nil
         }
     }
 

@@ -12,11 +12,10 @@ extension ProxyHandler {
     func forward(_ request: TransportRequest, context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
         let responder = server.responder
         let promise = context.eventLoop.makePromise(of: ProxyResponder.StreamedAnswer.self)
-        // HEAD answers have no body to stream.
-        if head.method == .HEAD {
-            promise.completeWithTask { .whole(await responder.answer(request)) }
-        } else {
-            promise.completeWithTask { await responder.answerStreaming(request) }
+        let isHead = head.method == .HEAD
+        Task(executorPreference: taskExecutor(on: context.eventLoop)) {
+            // HEAD answers have no body to stream.
+            promise.succeed(isHead ? .whole(await responder.answer(request)) : await responder.answerStreaming(request))
         }
         let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)

