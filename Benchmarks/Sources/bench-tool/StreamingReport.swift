@@ -17,14 +17,16 @@ enum StreamingReport {
         let events = records.filter { $0["measure"] as? String == "first-event" }
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         func number(_ record: [String: Any], _ key: String) -> Double { (record[key] as? NSNumber)?.doubleValue ?? .nan }
+        // The script sizes bodies in MiB, so the table does too.
+        func mib(_ bytes: Double) -> String { String(format: "%.1f MiB", bytes / 1_048_576) }
 
         if !memory.isEmpty {
             let ratios = memory.map { number($0, "peakGrowthRatio") }
             let body = Int(number(memory[0], "bodyBytes"))
             let peak = median(memory.map { number($0, "peakGrowthBytes") })
-            out += "`cassette record --mode all` forwarding a \(Report.mb(body)) download (with a bearer token, so redaction scans it) from a Python upstream; peak resident memory (`VmHWM`) less the resident memory before the request, until the recording is stored. Median of \(memory.count) fresh process(es).\n\n"
+            out += "`cassette record --mode all` forwarding a \(mib(Double(body))) download (with a bearer token, so redaction scans it) from a Python upstream; peak resident memory (`VmHWM`) less the resident memory before the request, until the recording is stored. Median of \(memory.count) fresh process(es).\n\n"
             out += "| body | peak growth while recording | peak growth / body |\n|---:|---:|---:|\n"
-            out += "| \(Report.mb(body)) | \(Report.mb(Int(peak))) | \(Report.fixed(median(ratios)))× |\n\n"
+            out += "| \(mib(Double(body))) | \(mib(peak)) | \(Report.fixed(median(ratios)))× |\n\n"
             out += "Memory while recording a large body: **\(Report.fixed(median(ratios)))×** the body (rounds: \(ratios.map { Report.fixed($0) + "×" }.joined(separator: ", ")); target ≤ 1.5×: \(Report.verdict(median(ratios) <= 1.5))).\n\n"
         }
         if !events.isEmpty {
