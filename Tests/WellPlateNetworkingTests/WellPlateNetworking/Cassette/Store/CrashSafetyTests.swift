@@ -38,7 +38,7 @@ final class CrashSafetyTests {
     /// The requests whose whole response reached the client, shared by the workers.
     final class Deliveries: Sendable {
         private let delivered = Mutex<Set<Int>>([])
-        private let threshold: Int
+        let threshold: Int
         /// Fulfilled once `threshold` responses were delivered.
         let enough = OneShot<Void>()
 
@@ -75,30 +75,7 @@ final class CrashSafetyTests {
                     slow.append(connection)
                 }
 
-                let client = try CurlTransport()
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for worker in 0..<workers {
-                        group.addTask {
-                            var number = worker
-                            while true {
-                                let response: TransportResponse
-                                do {
-                                    response = try await client.send(Self.request(number, proxy: proxy))
-                                } catch {
-                                    return  // the recorder is gone
-                                }
-                                #expect(response.statusCode == 200)
-                                #expect(response.headerFields[HTTPField.Name("X-Cassette")!] == "recorded")
-                                delivered.add(number)
-                                number += workers
-                            }
-                        }
-                    }
-                    try await withTimeout(.seconds(10), "\(deliveriesBeforeKill) delivered responses") { try await delivered.enough.wait() }
-                    recorder.send(signal: SIGKILL)
-                    #expect(try await recorder.waitForExit(timeout: .seconds(5)) == .signalled(SIGKILL))
-                    try await group.waitForAll()
-                }
+                try await Self.sendUntilKilled(recorder, through: try CurlTransport(), proxy: proxy, workers: workers, delivered: delivered, within: .seconds(10))
                 for connection in slow {
                     let answer = try await connection.receiveUntilClosed().text
                     slowAnswered.append(answer.hasPrefix("HTTP/1.1 200"))
@@ -134,30 +111,7 @@ final class CrashSafetyTests {
                 let proxy = try await recorder.listeningURL()
                 var configuration = CurlTransport.Configuration()
                 configuration.maxConnections = clients
-                let client = try CurlTransport(configuration: configuration)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    for worker in 0..<clients {
-                        group.addTask {
-                            var number = worker
-                            while true {
-                                let response: TransportResponse
-                                do {
-                                    response = try await client.send(Self.request(number, proxy: proxy))
-                                } catch {
-                                    return  // the recorder is gone
-                                }
-                                #expect(response.statusCode == 200)
-                                #expect(response.headerFields[HTTPField.Name("X-Cassette")!] == "recorded")
-                                delivered.add(number)
-                                number += clients
-                            }
-                        }
-                    }
-                    try await withTimeout(.seconds(30), "\(deliveriesBeforeKill) delivered responses") { try await delivered.enough.wait() }
-                    recorder.send(signal: SIGKILL)
-                    #expect(try await recorder.waitForExit(timeout: .seconds(5)) == .signalled(SIGKILL))
-                    try await group.waitForAll()
-                }
+                try await Self.sendUntilKilled(recorder, through: try CurlTransport(configuration: configuration), proxy: proxy, workers: clients, delivered: delivered, within: .seconds(30))
             }
         }
 
@@ -171,5 +125,33 @@ final class CrashSafetyTests {
         let lost = deliveredNumbers.sorted().filter { !storedKeys.contains(Self.key($0)) }
         #expect(lost == [], "delivered but not stored")
         #expect(stored.allSatisfy { $0.sequence == 0 }, "each request is distinct, so each key has one recording")
+    }
+
+    /// `workers` clients send distinct requests through the recorder until enough responses were
+    /// delivered, then the recorder is killed with SIGKILL; each client stops at its first failure.
+    private static func sendUntilKilled(_ recorder: ChildProcess, through client: CurlTransport, proxy: URL, workers: Int, delivered: Deliveries, within timeout: Duration) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for worker in 0..<workers {
+                group.addTask {
+                    var number = worker
+                    while true {
+                        let response: TransportResponse
+                        do {
+                            response = try await client.send(request(number, proxy: proxy))
+                        } catch {
+                            return  // the recorder is gone
+                        }
+                        #expect(response.statusCode == 200)
+                        #expect(response.headerFields[HTTPField.Name("X-Cassette")!] == "recorded")
+                        delivered.add(number)
+                        number += workers
+                    }
+                }
+            }
+            try await withTimeout(timeout, "\(delivered.threshold) delivered responses") { try await delivered.enough.wait() }
+            recorder.send(signal: SIGKILL)
+            #expect(try await recorder.waitForExit(timeout: .seconds(5)) == .signalled(SIGKILL))
+            try await group.waitForAll()
+        }
     }
 }
