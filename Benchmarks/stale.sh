@@ -15,29 +15,8 @@ source scripts/lib.sh
 bin="$(CONFIGURATION="${CONFIGURATION:-release}" build_products cassette)"
 open_workspace
 
-python3 - "$work" <<'PY'
-import json, sys
-work = sys.argv[1]
-entries, paths = [], []
-for n in range(300):
-    body = json.dumps({"id": n, "items": ["x" * 40] * (2 + (n * 7) % 200)})
-    path = f"/api/items/{n}"
-    paths.append(path)
-    entries.append({
-        # Recorded 2025-06-15: older than 90 days, younger than 100000.
-        "startedDateTime": "2025-06-15T15:06:40.000Z", "time": 5,
-        "request": {"method": "GET", "url": "http://127.0.0.1:8081" + path, "httpVersion": "HTTP/1.1",
-                    "cookies": [], "headers": [{"name": "Accept", "value": "application/json"}],
-                    "queryString": [], "headersSize": -1, "bodySize": 0},
-        "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [],
-                     "headers": [{"name": "Content-Type", "value": "application/json"}],
-                     "content": {"size": len(body), "mimeType": "application/json", "text": body},
-                     "redirectURL": "", "headersSize": -1, "bodySize": len(body)},
-        "cache": {}, "timings": {"send": 0, "wait": 5, "receive": 0},
-    })
-json.dump({"log": {"version": "1.2", "creator": {"name": "stale.sh", "version": "1"}, "entries": entries}}, open(f"{work}/items.har", "w"))
-open(f"{work}/paths", "w").write("\n".join(paths) + "\n")
-PY
+# Recorded 2025-06-15: older than 90 days, younger than 100000.
+python3 Benchmarks/items-har.py "$work" --recorded 2025-06-15T15:06:40.000Z
 "$bin/cassette" import "$work/items.har" --db "$work/items.db" --cassette bench >/dev/null
 
 measure() {  # NAME FLAGS...

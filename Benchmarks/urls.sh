@@ -16,30 +16,7 @@ source scripts/lib.sh
 bin="$(CONFIGURATION="${CONFIGURATION:-release}" build_products cassette)"
 open_workspace
 
-python3 - "$work" <<'PY'
-import json, sys
-work = sys.argv[1]
-upstream = "http://127.0.0.1:8081"
-entries, paths = [], []
-for n in range(300):
-    body = json.dumps({"id": n, "items": ["x" * 40] * (2 + (n * 7) % 200)})
-    path = f"/api/items?page={n}"
-    paths.append(path)
-    entries.append({
-        "startedDateTime": "2026-06-15T15:06:40.000Z", "time": 5,
-        "request": {"method": "GET", "url": upstream + path, "httpVersion": "HTTP/1.1",
-                    "cookies": [], "headers": [{"name": "Accept", "value": "application/json"}],
-                    "queryString": [], "headersSize": -1, "bodySize": 0},
-        "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "cookies": [],
-                     "headers": [{"name": "Content-Type", "value": "application/json"},
-                                 {"name": "Link", "value": f'<{upstream}/api/items?page={n + 1}>; rel="next", <{upstream}/api/items?page=0>; rel="first"'}],
-                     "content": {"size": len(body), "mimeType": "application/json", "text": body},
-                     "redirectURL": "", "headersSize": -1, "bodySize": len(body)},
-        "cache": {}, "timings": {"send": 0, "wait": 5, "receive": 0},
-    })
-json.dump({"log": {"version": "1.2", "creator": {"name": "urls.sh", "version": "1"}, "entries": entries}}, open(f"{work}/items.har", "w"))
-open(f"{work}/paths", "w").write("\n".join(paths) + "\n")
-PY
+python3 Benchmarks/items-har.py "$work" --paged
 "$bin/cassette" import "$work/items.har" --db "$work/items.db" --cassette bench >/dev/null
 
 free_port() {
