@@ -96,7 +96,9 @@ public final class CurlTransport: StreamingHTTPTransport {
     }
 
     /// Streams the response: returns once its head has arrived, the body follows chunk by chunk
-    /// with at most `Configuration.streamBufferSize` bytes held ahead of the reader.
+    /// with at most `Configuration.streamBufferSize` bytes held ahead of the reader. The request's
+    /// timeout (else `Configuration.timeout`) bounds each silence of the upstream rather than the
+    /// whole transfer, in whole seconds over libcurl's 5 s rate window; it throws `.timeout`.
     public func stream(_ request: TransportRequest) async throws -> StreamedResponse {
         try Task.checkCancellation()
         let started = try self.started.get()

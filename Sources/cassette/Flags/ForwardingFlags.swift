@@ -7,7 +7,7 @@ import WellPlateNetworking
 struct ForwardingFlags: ParsableArguments {
     @OptionGroup var tls: TLSFlags
 
-    @Option(help: ArgumentHelp("Seconds a forwarded request may take before the client gets a 504 (default: \"upstreamTimeout\" from the configuration file, else 30; 0.1 to 3600).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds the upstream may stay silent: waiting longer for an answer gets the client a 504; a streamed answer may last longer but is cut after a silence this long (measured in whole seconds over libcurl's 5 s window). Default: \"upstreamTimeout\" from the configuration file, else 30; 0.1 to 3600.", valueName: "seconds"))
     var upstreamTimeout: Double?
 
     func validate() throws {

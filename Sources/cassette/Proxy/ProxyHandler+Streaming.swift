@@ -158,7 +158,10 @@ private struct StreamPump: Sendable {
             } catch {
                 // Closing without the final chunk (or short of Content-Length) tells the client.
                 closeConnection()
-                log(Self.aborted, "upstream aborted after \(exchange.receivedBytes) bytes; not recorded")
+                let silent = (error as? TransportError)?.kind == .timeout
+                log(Self.aborted, silent
+                    ? "upstream went silent for longer than --upstream-timeout after \(exchange.receivedBytes) bytes; not recorded"
+                    : "upstream aborted after \(exchange.receivedBytes) bytes; not recorded")
                 return
             }
             guard let chunk else { break }

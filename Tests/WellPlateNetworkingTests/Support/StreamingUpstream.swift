@@ -7,7 +7,7 @@ import Foundation
 /// before `data: two` and, 200 ms later, `data: three`), `/release` (lets `/sse` go on),
 /// `/abort` (one chunk, then the connection closes without the final chunk), `/large?size=N`
 /// (N bytes, byte i is i % 256, with `Content-Length`), `/large-chunked?size=N` (the same, chunked,
-/// with a `Link` to the upstream's own next page).
+/// with a `Link` to the upstream's own next page), `/ticks?count=N&gap=MS` (N events, MS apart).
 enum StreamingUpstream {
     static let script = #"""
     import socket, sys, threading, time
@@ -53,6 +53,13 @@ enum StreamingUpstream {
                 self.chunk(b"data: two\n\n")
                 time.sleep(0.2)
                 self.chunk(b"data: three\n\n")
+                self.wfile.write(b"0\r\n\r\n")
+            elif path == "/ticks":
+                self.start("text/event-stream")
+                for number in range(int(params.get("count", "1"))):
+                    if number:
+                        time.sleep(int(params.get("gap", "0")) / 1000)
+                    self.chunk(b"data: %d\n\n" % number)
                 self.wfile.write(b"0\r\n\r\n")
             elif path == "/release":
                 released.set()

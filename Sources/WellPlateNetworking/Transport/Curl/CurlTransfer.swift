@@ -71,7 +71,16 @@ final class CurlTransfer: @unchecked Sendable {
             try setString(CURLOPT_ACCEPT_ENCODING, "", "enable content decoding")
         }
         let timeout = request.timeout ?? limits.timeout
-        try setLong(CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout), "set the timeout")
+        if sink == nil {
+            try setLong(CURLOPT_TIMEOUT_MS, Self.milliseconds(timeout), "set the timeout")
+        } else {
+            // A stream lasts as long as the upstream keeps sending (a Server-Sent Events feed may
+            // never end), so its timeout bounds each silence instead of the whole transfer: before
+            // the head as between two pieces. libcurl measures that in whole seconds.
+            try setLong(CURLOPT_TIMEOUT_MS, 0, "lift the total timeout of a stream")
+            try setLong(CURLOPT_LOW_SPEED_LIMIT, 1, "set the stream's silence limit")
+            try setLong(CURLOPT_LOW_SPEED_TIME, Self.wholeSeconds(timeout), "set the stream's silence limit")
+        }
         try setLong(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(min(timeout, limits.connectTimeout)), "set the connect timeout")
         try setLong(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0, "configure redirects")
         try setLong(CURLOPT_MAXREDIRS, 10, "limit redirects")
@@ -307,6 +316,12 @@ final class CurlTransfer: @unchecked Sendable {
 
     private func setString(_ option: CURLoption, _ value: String, _ what: String) throws(TransportError) {
         try CurlError.check(ccurl_easy_setopt_string(easy, option, value), what)
+    }
+
+    /// Rounded up, at least 1: libcurl reads 0 as "no limit".
+    private static func wholeSeconds(_ duration: Duration) -> Int {
+        let milliseconds = duration.clampedMilliseconds
+        return Int(max(1, milliseconds / 1000 + (milliseconds % 1000 == 0 ? 0 : 1)))
     }
 
     /// At least 1: libcurl reads 0 as "no timeout".

@@ -67,6 +67,34 @@ final class ProxyStreamingTests {
         }
     }
 
+    /// `--upstream-timeout` bounds a stream's silences, not its length: a feed that outlasts it
+    /// while sending more often passes whole; one that goes quiet for longer is cut, not recorded.
+    @Test func upstreamTimeoutBoundsAStreamsSilencesNotItsLength() async throws {
+        try await StreamingUpstream.with(in: workspace.directory.path) { base in
+            try await withRecorder(upstream: base, store: store, arguments: ["--upstream-timeout", "1"]) { recorder in
+                let connection = try await recorder.connect()
+                let sent = ContinuousClock.now
+                try await connection.send(RawConnection.get("/ticks?count=7&gap=400"))
+                let bytes = try await connection.receive { Self.body(of: $0) != nil }
+                #expect(ContinuousClock.now - sent >= .milliseconds(2400), "seven events 400 ms apart outlast the 1 s timeout")
+                #expect(Self.body(of: bytes)?.text == (0..<7).map { "data: \($0)\n\n" }.joined())
+
+                let quiet = try await recorder.connect()
+                // libcurl averages the rate over its last 5 s, so a silence is cut between 1 and 6 s.
+                try await quiet.send(RawConnection.get("/ticks?count=2&gap=9000"))
+                let cut = try await quiet.receiveUntilClosed()
+                #expect(cut.text.contains("data: 0"))
+                #expect(!cut.text.contains("data: 1"))
+                #expect(Self.body(of: cut) == nil, "closed without the final chunk")
+                try await recorder.waitForLogLine(containing: "upstream went silent for longer than --upstream-timeout after 9 bytes; not recorded")
+                #expect(try await recorder.stop() == .exited(0))
+            }
+        }
+        let recorded = try await StoreFiles.interactions(at: store).map(\.url)
+        #expect(recorded.count == 1)
+        #expect(recorded.allSatisfy { $0.contains("count=7") })
+    }
+
     @Test func anUpstreamThatBreaksOffReachesTheClientAsAnAbortAndIsNotRecorded() async throws {
         try await StreamingUpstream.with(in: workspace.directory.path) { base in
             try await withRecorder(upstream: base, store: store) { recorder in
