@@ -11,9 +11,14 @@ enum InterimRequestHeaders {
             && head.headers[canonicalForm: "expect"].contains { $0.lowercased() == "100-continue" }
     }
 
-    /// The 501 for a request to switch protocols, which the proxy cannot record or replay; `nil`
-    /// for none, or for `h2c`, which a server may ignore (`withoutH2CUpgrade`).
+    /// The 417 for an expectation other than `100-continue` (RFC 9110 §10.1.1), which neither the
+    /// proxy nor a replayed recording could meet; the 501 for a request to switch protocols, which
+    /// the proxy cannot record or replay; `nil` for none, or for `h2c`, which a server may ignore
+    /// (`withoutH2CUpgrade`).
     static func refusal(of head: HTTPRequestHead) -> ProxyAnswer? {
+        if let unknown = head.headers[canonicalForm: "expect"].first(where: { $0.lowercased() != "100-continue" }) {
+            return .error(417, code: "expectation_failed", message: "cassette meets only Expect: 100-continue, not \"\(unknown)\"; send the request without that expectation")
+        }
         let protocols = head.headers[canonicalForm: "upgrade"].map { $0.lowercased() }
         guard !protocols.isEmpty, !protocols.allSatisfy({ $0.hasPrefix("h2c") }) else { return nil }
         if protocols.contains(where: { $0.hasPrefix("websocket") }) {

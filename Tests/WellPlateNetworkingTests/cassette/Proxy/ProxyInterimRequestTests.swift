@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import WellPlateNetworking
 
-/// `Expect: 100-continue` gets its `100 Continue` before the body is sent, and a request to switch
+/// `Expect: 100-continue` gets its `100 Continue` before the body is sent, any other expectation a
+/// 417, and a request to switch
 /// protocols gets a 501 naming the limitation (WebSocket) or is answered over HTTP/1.1 (h2c),
 /// never a hang, in record and in replay.
 @Suite("Proxy Expect and Upgrade")
@@ -76,6 +77,30 @@ final class ProxyInterimRequestTests {
             let answer = try await webSocketHandshake(port: replayer.port)
             #expect(answer.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"), "\(answer)")
             #expect(answer.contains(#""error":"websocket_unsupported""#), "\(answer)")
+            #expect(answer.lowercased().contains("connection: close"))
+        }
+    }
+
+    private func unknownExpectation(port: Int) async throws -> String {
+        let connection = try await RawConnection.connect(port: port)
+        try await connection.send("GET /items?page=1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nExpect: x-cassette-test\r\n\r\n")
+        return try await connection.receiveUntilClosed().text
+    }
+
+    @Test func anExpectationOtherThan100ContinueGets417AndIsNotForwardedOrRecorded() async throws {
+        try await LinkingUpstream.with(in: workspace.directory.path) { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                let answer = try await unknownExpectation(port: recorder.port)
+                #expect(answer.hasPrefix("HTTP/1.1 417 Expectation Failed\r\n"), "\(answer)")
+                #expect(answer.contains(#""error":"expectation_failed""#), "\(answer)")
+                #expect(answer.contains(#"not \"x-cassette-test\""#), "\(answer)")
+                #expect(try await recorder.get("/items?page=2").statusCode == 200)
+            }
+        }
+        #expect(try await StoreFiles.interactions(at: store).map(\.url).allSatisfy { $0.hasSuffix("page=2") })
+        try await withReplayer(store: store) { replayer in
+            let answer = try await unknownExpectation(port: replayer.port)
+            #expect(answer.hasPrefix("HTTP/1.1 417 Expectation Failed\r\n"), "\(answer)")
             #expect(answer.lowercased().contains("connection: close"))
         }
     }
