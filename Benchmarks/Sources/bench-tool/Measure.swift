@@ -29,3 +29,8 @@ enum Measure {
         fflush(nil)
     }
 }
+
+/// The middle value (the upper one of an even count): what every table reports.
+func median(_ values: [Double]) -> Double {
+    values.sorted()[values.count / 2]
+}

@@ -14,7 +14,6 @@ enum RecordReport {
             }
             return results
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let directC1 = try rounds("direct-c1"), recordC1 = try rounds("record-c1")
         let directC64 = try rounds("direct-c64"), recordC64 = try rounds("record-c64")
         let count = min(directC1.count, recordC1.count, directC64.count, recordC64.count)

@@ -16,7 +16,6 @@ enum Report {
         func wrk(_ prefix: String) throws -> WrkResult {
             let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(prefix + "-") && $0.hasSuffix(".wrk") }
             let parsed = try files.map { try parseWrk(String(contentsOfFile: directory + "/" + $0, encoding: .utf8)) }
-            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
             return WrkResult(requestsPerSecond: median(parsed.map(\.requestsPerSecond)), p50: median(parsed.map(\.p50)), p99: median(parsed.map(\.p99)))
         }
         let baseline = try wrk("baseline")
@@ -46,7 +45,6 @@ enum Report {
         out += "| server | requests/s | p50 | p99 |\n|---|---:|---:|---:|\n"
         out += "| baseline: minimal SwiftNIO server, same bytes (`bench-baseline`) | \(int(baseline.requestsPerSecond)) | \(ms(baseline.p50)) | \(ms(baseline.p99)) |\n"
         out += "| `cassette replay` | \(int(replay.requestsPerSecond)) | \(ms(replay.p50)) | \(ms(replay.p99)) |\n\n"
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         let throughputRatio = median(throughputRatios)
         let p99Ratio = median(p99Ratios)
         out += "Throughput ratio **\(pct(throughputRatio))** of the baseline (median of the rounds' ratios \(throughputRatios.map(pct).joined(separator: ", ")); target ≥ 90%: \(verdict(throughputRatio >= 0.9))); p99 ratio **\(fixed(p99Ratio))×** (rounds: \(p99Ratios.map(fixed).joined(separator: ", ")); target ≤ 2×: \(verdict(p99Ratio <= 2))).\n\n"

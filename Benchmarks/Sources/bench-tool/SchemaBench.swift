@@ -39,8 +39,4 @@ enum SchemaBench {
     }
 
     private static let repetitions = 5
-
-    private static func median(_ values: [Double]) -> Double {
-        values.sorted()[values.count / 2]
-    }
 }

@@ -15,9 +15,6 @@ enum StartupBench {
         ])
     }
 
-    private static func median(_ values: [Double]) -> Double {
-        values.sorted()[values.count / 2]
-    }
 
     private static func timeToExit(_ executable: String, _ arguments: [String]) throws -> Double {
         let process = Process()

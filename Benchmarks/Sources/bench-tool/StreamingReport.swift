@@ -15,7 +15,6 @@ enum StreamingReport {
         }
         let memory = records.filter { $0["measure"] as? String == "record-memory" }
         let events = records.filter { $0["measure"] as? String == "first-event" }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         func number(_ record: [String: Any], _ key: String) -> Double { (record[key] as? NSNumber)?.doubleValue ?? .nan }
         // The script sizes bodies in MiB, so the table does too.
         func mib(_ bytes: Double) -> String { String(format: "%.1f MiB", bytes / 1_048_576) }

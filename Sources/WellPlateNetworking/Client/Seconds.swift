@@ -47,6 +47,11 @@ public struct Seconds: Sendable, Hashable, Comparable {
 }
 
 extension Duration {
+    /// Milliseconds with their fraction, as the store keeps durations and offsets.
+    var fractionalMilliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
+
     /// Whole milliseconds, rounded down and held between 0 and `Int64.max`, for C APIs that take a
     /// count (libcurl, SQLite) and must never see an overflowed or negative value.
     var clampedMilliseconds: Int64 {

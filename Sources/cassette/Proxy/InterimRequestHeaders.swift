@@ -4,6 +4,12 @@ import NIOHTTP1
 /// Request headers that ask for something before (or instead of) the answer: `Expect:
 /// 100-continue` and `Upgrade` (RFC 9110 §10.1.1, §7.8).
 enum InterimRequestHeaders {
+    /// Whether the request has neither header, as nearly every request does: two scans without
+    /// allocating, so the replay hot path skips the checks below.
+    static func absent(from head: HTTPRequestHead) -> Bool {
+        !head.headers.contains(name: "expect") && !head.headers.contains(name: "upgrade")
+    }
+
     /// Whether the client waits for `100 Continue` before sending its body (curl does for large
     /// uploads, for up to a second).
     static func expectsContinue(_ head: HTTPRequestHead) -> Bool {

@@ -41,10 +41,7 @@ extension ProxyHandler {
         if let urls = server.upstreamURLs, let rewritten = urls.rewritten(fields, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress)) {
             fields = rewritten
         }
-        var headers = HTTPHeaders()
-        for field in fields where !ResponseHeaders.hopByHop.contains(field.name.canonicalName) {
-            headers.add(name: field.name.rawName, value: RawHeaderBytes.value(of: field))
-        }
+        var headers = ResponseHeaders.forwardable(fields)
         // No Content-Length: NIO's encoder sends the body chunked.
         if let length { headers.add(name: "Content-Length", value: String(length)) }
         let source: ProxyAnswer.Source = exchange.outcome == .recorded ? .recorded : .passthrough

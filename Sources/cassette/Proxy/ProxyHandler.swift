@@ -40,17 +40,18 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch (Self.unwrapInboundIn(data), state) {
         case (.head(let head), _):
             let started = NIODeadline.now()
-            if let refusal = InterimRequestHeaders.refusal(of: head) {
+            let plain = InterimRequestHeaders.absent(from: head)
+            if !plain, let refusal = InterimRequestHeaders.refusal(of: head) {
                 state = .discarding
                 send(refusal, context: context, head: head, started: started, forceClose: true)
                 return
             }
-            let head = InterimRequestHeaders.withoutH2CUpgrade(head)
+            let head = plain ? head : InterimRequestHeaders.withoutH2CUpgrade(head)
             if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > server.settings.maxBodySize {
                 rejectTooLarge(context: context, head: head, started: started)
                 return
             }
-            if InterimRequestHeaders.expectsContinue(head) {
+            if !plain, InterimRequestHeaders.expectsContinue(head) {
                 context.writeAndFlush(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
             state = .receiving(head, nil, started: started)

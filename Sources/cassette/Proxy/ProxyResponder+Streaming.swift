@@ -29,16 +29,10 @@ extension ProxyResponder {
             case .streaming(let exchange):
                 return .streaming(exchange)
             case .whole(let exchange):
-                switch exchange.outcome {
-                case .replayed:
-                    if let interaction = exchange.interaction, interaction.chunks != nil, settings.stalePolicy == nil {
-                        return .replay(interaction)
-                    }
-                    return .whole(replayed(exchange))
-                case .recorded: return .whole(ProxyAnswer(exchange.response, source: .recorded))
-                case .passthrough: return .whole(ProxyAnswer(exchange.response, source: .passthrough))
-                case .miss: return .whole(answer(for: CassetteMiss(method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: [])))
+                if exchange.outcome == .replayed, let interaction = exchange.interaction, interaction.chunks != nil, settings.stalePolicy == nil {
+                    return .replay(interaction)
                 }
+                return .whole(answer(for: exchange, request: request))
             }
         } catch {
             return .whole(answer(for: error))

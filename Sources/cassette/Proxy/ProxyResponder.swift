@@ -27,15 +27,19 @@ struct ProxyResponder: Sendable {
                     return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough)
                 }
             }
-            let exchange = try await session.respond(to: request)
-            switch exchange.outcome {
-            case .replayed: return replayed(exchange)
-            case .recorded: return ProxyAnswer(exchange.response, source: .recorded)
-            case .passthrough: return ProxyAnswer(exchange.response, source: .passthrough)
-            case .miss: return answer(for: CassetteMiss(method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: []))
-            }
+            return answer(for: try await session.respond(to: request), request: request)
         } catch {
             return answer(for: error)
+        }
+    }
+
+    /// The answer to a whole exchange, whether it was asked for whole or might have streamed.
+    func answer(for exchange: CassetteSession.Exchange, request: TransportRequest) -> ProxyAnswer {
+        switch exchange.outcome {
+        case .replayed: return replayed(exchange)
+        case .recorded: return ProxyAnswer(exchange.response, source: .recorded)
+        case .passthrough: return ProxyAnswer(exchange.response, source: .passthrough)
+        case .miss: return answer(for: CassetteMiss(method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: []))
         }
     }
 

@@ -9,12 +9,19 @@ enum ResponseHeaders {
         "transfer-encoding", "upgrade", "content-length", "content-encoding",
     ]
 
-    static func make(from fields: HTTPFields, bodyCount: Int, requestMethod: NIOHTTP1.HTTPMethod, statusCode: Int) -> HTTPHeaders {
+    /// `fields` without hop-by-hop ones, values as sent (`RawHeaderBytes`); room for the
+    /// `Content-Length` and `X-Cassette` the caller adds.
+    static func forwardable(_ fields: HTTPFields) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 2)
         for field in fields where !hopByHop.contains(field.name.canonicalName) {
             headers.add(name: field.name.rawName, value: RawHeaderBytes.value(of: field))
         }
+        return headers
+    }
+
+    static func make(from fields: HTTPFields, bodyCount: Int, requestMethod: NIOHTTP1.HTTPMethod, statusCode: Int) -> HTTPHeaders {
+        var headers = forwardable(fields)
         if requestMethod == .HEAD {
             // A HEAD answer describes the GET body it would have had.
             if let length = fields[.contentLength] { headers.add(name: "Content-Length", value: length) }

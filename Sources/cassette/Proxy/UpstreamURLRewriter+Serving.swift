@@ -18,11 +18,13 @@ extension UpstreamURLRewriter {
 
     /// `answer` as served to a client that reached the proxy at `proxyBase`. Only the upstream's
     /// answers: the proxy's own (errors, misses, endpoints) may name the upstream on purpose.
-    func served(_ answer: ProxyAnswer, proxyBase: String) -> ProxyAnswer {
+    /// `proxyBase` is worked out only for answers that can carry upstream URLs.
+    func served(_ answer: ProxyAnswer, proxyBase base: @autoclosure () -> String) -> ProxyAnswer {
         switch answer.source {
         case .recorded, .replayed, .passthrough: break
         case .miss, .error, .endpoint: return answer
         }
+        let proxyBase = base()
         var served = answer
         if let body = rewrittenBody(answer.body, fields: answer.headerFields, proxyBase: proxyBase) {
             served.body = Data(body)

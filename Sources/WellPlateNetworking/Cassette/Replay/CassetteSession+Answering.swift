@@ -56,7 +56,7 @@ extension CassetteSession {
         return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
     }
 
-    private func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues) async throws -> Exchange {
+    func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues) async throws -> Exchange {
         let upstream = try requireUpstream()
         let recordedAt = Date()
         let response = try await upstream.send(request)

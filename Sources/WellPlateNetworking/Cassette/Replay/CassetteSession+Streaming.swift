@@ -51,8 +51,15 @@ extension CassetteSession {
     }
 
     private func forward(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, records: Bool, policy: StreamingPolicy) async throws -> StreamingAnswer {
-        guard let upstream = try requireUpstream() as? any StreamingHTTPTransport else {
-            return .whole(records ? try await respond(to: request) : try await passthrough(request))
+        let transport = try requireUpstream()
+        guard let upstream = transport as? any StreamingHTTPTransport else {
+            // Redacted and keyed already: answered whole, without doing that again.
+            if records {
+                return .whole(try await record(request, redacted: redacted, key: key, secrets: secrets))
+            }
+            let response = try await transport.send(request)
+            passthroughCount.add(1, ordering: .relaxed)
+            return .whole(Exchange(response: response, outcome: .passthrough, key: key, interaction: nil))
         }
         let recordedAt = Date()
         let streamed = try await upstream.stream(request)

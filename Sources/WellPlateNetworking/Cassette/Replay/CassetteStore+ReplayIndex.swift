@@ -34,22 +34,20 @@ extension CassetteStore {
     /// for `takeBody`, called with each row and its load number.
     private func loadRecordings(cassette: String, rekeyingWith rules: MatchingRules?, packsBodies: Bool, parallelFrom: Int, takeBody: (SQLiteStatement, Int) -> Void) throws(CassetteStoreError) -> ReplayIndex.Builder {
         try reading { connection in
-            let counting = try connection.prepare("SELECT count(*), (SELECT max(id) FROM interactions) FROM interactions WHERE cassette = ?")
+            let counting = try connection.prepare("SELECT count(*), (SELECT min(id) FROM interactions), (SELECT max(id) FROM interactions) FROM interactions WHERE cassette = ?")
             try counting.bind(cassette, at: 1)
-            let (count, lastRow) = try counting.firstRow { ($0.int(at: 0), $0.int(at: 1)) } ?? (0, 0)
+            let (count, firstRow, lastRow) = try counting.firstRow { ($0.int(at: 0), $0.int64(at: 1), $0.int64(at: 2)) } ?? (0, 0, 0)
             // A cassette that is most of the store is read in row order, page after page: through
             // the (cassette, key, sequence) index every row costs a B-tree search somewhere else
             // in the file, which made a million recordings take twice as long.
-            let scan = count * 2 >= lastRow ? " NOT INDEXED" : ""
+            let scan = Int64(count) * 2 >= lastRow ? " NOT INDEXED" : ""
             // The later half of a large cassette read in row order loads on a thread of its own
             // meanwhile. Not with a preparer: its bodies arrive in load order, copied once.
             var later: RowRangeReader?
             var lastRead = Int64.max
             if packsBodies, !scan.isEmpty, count >= parallelFrom, ProcessInfo.processInfo.activeProcessorCount > 1 {
-                let bounds = try connection.prepare("SELECT min(id), max(id) FROM interactions")
-                let (first, last) = try bounds.firstRow { ($0.int64(at: 0), $0.int64(at: 1)) } ?? (0, 0)
-                lastRead = first + (last - first) / 2
-                later = RowRangeReader(path: path, cassette: cassette, rules: rules, rows: (lastRead + 1)...max(lastRead + 1, last))
+                lastRead = firstRow + (lastRow - firstRow) / 2
+                later = RowRangeReader(path: path, cassette: cassette, rules: rules, rows: (lastRead + 1)...max(lastRead + 1, lastRow))
                 later?.start()
             }
             let statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions\(scan) WHERE cassette = ? AND id <= ?")

@@ -5,8 +5,7 @@ extension CassetteStore {
     /// The chunk lists of a cassette's streamed recordings, by interaction id. Empty for a store
     /// from before streaming (opened read-only, it has no such table).
     static func chunks(cassette: String, connection: SQLiteConnection) throws -> [Int64: [ResponseChunk]] {
-        let exists = try connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'interaction_chunks'").firstValue { _ in true } ?? false
-        guard exists else { return [:] }
+        guard try connection.tableNames().contains("interaction_chunks") else { return [:] }
         let statement = try connection.prepare("""
             SELECT c.interaction_id, c.chunks FROM interaction_chunks c JOIN interactions i ON i.id = c.interaction_id
             WHERE i.cassette = ?
@@ -22,8 +21,7 @@ extension CassetteStore {
     /// The chunk list of one recording, `nil` when it was recorded whole.
     public func chunks(ofInteraction id: Int64) throws(CassetteStoreError) -> [ResponseChunk]? {
         try reading { connection in
-            let exists = try connection.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'interaction_chunks'").firstValue { _ in true } ?? false
-            guard exists else { return nil }
+            guard try connection.tableNames().contains("interaction_chunks") else { return nil }
             let statement = try connection.prepare("SELECT chunks FROM interaction_chunks WHERE interaction_id = ?")
             try statement.bind(id, at: 1)
             return try statement.firstValue { $0.text(at: 0) }.flatMap(ResponseChunk.decode)

@@ -78,8 +78,7 @@ public struct Interaction: Sendable, Equatable {
 
     /// Milliseconds, as stored and displayed.
     public var durationMilliseconds: Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        duration.fractionalMilliseconds
     }
 }
 

@@ -17,10 +17,7 @@ extension ResponseChunk {
     /// Stored as text, `milliseconds:size` per chunk, separated by commas: compact, and readable
     /// with the sqlite3 shell.
     static func encode(_ chunks: [ResponseChunk]) -> String {
-        chunks.map { chunk in
-            let milliseconds = (Double(chunk.offset.components.seconds) * 1000 + Double(chunk.offset.components.attoseconds) / 1e15)
-            return "\((milliseconds * 10).rounded() / 10):\(chunk.size)"
-        }.joined(separator: ",")
+        chunks.map { "\(($0.offset.fractionalMilliseconds * 10).rounded() / 10):\($0.size)" }.joined(separator: ",")
     }
 
     /// `nil` for text that is not a chunk list (a damaged row replays unchunked).
