@@ -101,6 +101,11 @@ public final class CurlTransport: StreamingHTTPTransport {
     /// whole transfer, in whole seconds over libcurl's 5 s rate window; it throws `.timeout`.
     public func stream(_ request: TransportRequest) async throws -> StreamedResponse {
         try Task.checkCancellation()
+        return try await startStreaming(request).response()
+    }
+
+    /// Hands the transfer to libcurl's thread now; the head is awaited by `PendingStream.response()`.
+    public func startStreaming(_ request: TransportRequest) throws -> PendingStream {
         let started = try self.started.get()
         let loop = started.loop
         let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration, tls: started.tls)
@@ -111,13 +116,15 @@ public final class CurlTransport: StreamingHTTPTransport {
             cancel: { [weak transfer] in if let transfer { loop.cancel(transfer) } })
         transfer.sink = sink
         let sent = ContinuousClock.now
-        let head = try await withTaskCancellationHandler {
-            guard try loop.submit(transfer) else { throw CancellationError() }
-            return try await sink.head()
-        } onCancel: {
-            loop.cancel(transfer)
-        }
-        let headReceived = ContinuousClock.now
-        return StreamedResponse(head: head, body: TransportBodyStream(source: sink), headReceived: headReceived, timeToHead: headReceived - sent)
+        guard try loop.submit(transfer) else { throw CancellationError() }
+        return PendingStream({
+            let head = try await withTaskCancellationHandler {
+                try await sink.head()
+            } onCancel: {
+                loop.cancel(transfer)
+            }
+            let headReceived = ContinuousClock.now
+            return StreamedResponse(head: head, body: TransportBodyStream(source: sink), headReceived: headReceived, timeToHead: headReceived - sent)
+        }, abandon: { loop.cancel(transfer) })
     }
 }

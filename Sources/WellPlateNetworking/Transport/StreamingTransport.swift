@@ -9,6 +9,51 @@ public protocol StreamingHTTPTransport: HTTPTransport {
     /// Returns as soon as the status and headers have arrived; the body follows in `body`.
     /// Throws like `send` when no response head arrived.
     func stream(_ request: TransportRequest) async throws -> StreamedResponse
+
+    /// Sends the request now and returns at once; `PendingStream.response()` waits for the head.
+    /// For a caller that wants to wait somewhere else than where it sends (the recorder waits on
+    /// the store's queue, so the answer goes from libcurl's thread straight to the one that stores
+    /// it). Throws like `stream` when the request cannot be sent at all.
+    func startStreaming(_ request: TransportRequest) throws -> PendingStream
+}
+
+extension StreamingHTTPTransport {
+    /// Sends when the response is first awaited: for transports without a separate start.
+    public func startStreaming(_ request: TransportRequest) throws -> PendingStream {
+        PendingStream { try await self.stream(request) }
+    }
+}
+
+/// A streamed request on its way (`StreamingHTTPTransport.startStreaming`). Dropping it without
+/// calling `response()` aborts the transfer, so an answer nobody reads never holds a connection.
+public struct PendingStream: Sendable {
+    private final class Claim: Sendable {
+        let response: @Sendable () async throws -> StreamedResponse
+        let abandon: @Sendable () -> Void
+        let claimed = Atomic(false)
+
+        init(response: @escaping @Sendable () async throws -> StreamedResponse, abandon: @escaping @Sendable () -> Void) {
+            self.response = response
+            self.abandon = abandon
+        }
+
+        deinit {
+            if !claimed.load(ordering: .acquiring) { abandon() }
+        }
+    }
+
+    private let claim: Claim
+
+    /// `response`: waits for the head; `abandon`: stops the transfer when `response` is never called.
+    public init(_ response: @escaping @Sendable () async throws -> StreamedResponse, abandon: @escaping @Sendable () -> Void = {}) {
+        claim = Claim(response: response, abandon: abandon)
+    }
+
+    /// Returns once the status and headers have arrived; call it once.
+    public func response() async throws -> StreamedResponse {
+        claim.claimed.store(true, ordering: .releasing)
+        return try await claim.response()
+    }
 }
 
 /// A response's status line and headers, before its body.

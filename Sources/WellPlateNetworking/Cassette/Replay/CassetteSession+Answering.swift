@@ -90,8 +90,12 @@ extension CassetteSession {
         let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
         let stored: Interaction
         do {
-            stored = try await store.record(interaction, replacingRowsUpTo: options.mode == .all ? rowsBeforeSession : nil)
+            // Only a key's first recording in the session removes its older rows: deleting for
+            // every one would scan all of the key's rows each time, slower the longer it records.
+            stored = try await store.record(interaction, replacingRowsUpTo: replacing ? rowsBeforeSession : nil)
         } catch {
+            // Not stored, so the key's older rows are still there: its next recording removes them.
+            if replacing { overwritten.withLock { _ = $0.remove(key.rawValue) } }
             throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
         }
         if replacing {

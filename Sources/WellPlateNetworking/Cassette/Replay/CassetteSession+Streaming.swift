@@ -62,7 +62,20 @@ extension CassetteSession {
             return .whole(Exchange(response: response, outcome: .passthrough, key: key, interaction: nil))
         }
         let recordedAt = Date()
-        let streamed = try await upstream.stream(request)
+        let pending = try upstream.startStreaming(request)
+        // While the store is busy its queue is the bottleneck, and the recording's own CPU work
+        // (redaction, collecting the body) stays with the caller, spread over its threads.
+        guard records, store.recordingQueue.isIdle else {
+            return try await answer(pending, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records, policy: policy)
+        }
+        // An idle store: from its head to its commit the recording waits on the store's queue.
+        return try await withTaskExecutorPreference(store.recordingTaskExecutor) {
+            try await answer(pending, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: true, policy: policy)
+        }
+    }
+
+    private func answer(_ pending: PendingStream, request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date, records: Bool, policy: StreamingPolicy) async throws -> StreamingAnswer {
+        let streamed = try await pending.response()
         guard policy.streams(streamed.head) else {
             let response = try await streamed.collected()
             if records {

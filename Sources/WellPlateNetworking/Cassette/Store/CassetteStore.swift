@@ -20,6 +20,8 @@ public actor CassetteStore {
     /// How far committed recordings survive (`Durability`); applies to writers.
     public nonisolated let durability: Durability
     let executor: SQLiteExecutor
+    /// Where a recording waits for its upstream's answer and its commit (`SQLiteQueueTaskExecutor`).
+    nonisolated let recordingTaskExecutor: SQLiteQueueTaskExecutor
     /// Recordings waiting for the next group-commit transaction.
     nonisolated let recordingQueue = RecordingQueue()
     private var connection: SQLiteConnection?
@@ -33,6 +35,7 @@ public actor CassetteStore {
         self.access = access
         self.durability = durability
         self.executor = executor
+        recordingTaskExecutor = SQLiteQueueTaskExecutor(executor)
         self.connection = connection
     }
 

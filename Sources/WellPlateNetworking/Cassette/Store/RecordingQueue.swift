@@ -89,6 +89,11 @@ final class RecordingQueue: Sendable {
         }
     }
 
+    /// No transaction is being written and none waits to be.
+    var isIdle: Bool {
+        state.withLock { !$0.committing }
+    }
+
     /// Recordings waiting for a transaction (not counting one being written).
     var pendingCount: Int {
         state.withLock { $0.pending.count }

@@ -108,6 +108,7 @@ final class CurlMultiLoop: @unchecked Sendable {
                 failAll(code: performCode, while: "drive transfers")
             }
             collectFinished()
+            wakeStreamReaders()
 
             let pollCode = curl_multi_poll(multi, nil, 0, 1000, nil)
             if pollCode != CURLM_OK {
@@ -160,6 +161,14 @@ final class CurlMultiLoop: @unchecked Sendable {
             curl_multi_remove_handle(multi, easy)
             recycle(easy)
             finish(transfer, outcome)
+        }
+    }
+
+    /// One wake per pass for what each streamed transfer received in it (see `CurlStreamSink`).
+    private func wakeStreamReaders() {
+        for transfer in active.values where transfer.sinkHasNews {
+            transfer.sinkHasNews = false
+            transfer.sink?.wake()
         }
     }
 

@@ -5,6 +5,10 @@ import Synchronization
 /// one task that reads it. The loop offers each chunk; once `highWater` bytes wait unread the
 /// offer is refused, the write callback pauses the transfer, and the reader asks the loop to
 /// resume it when it has caught up. All state is in a `Mutex`; continuations are resumed outside it.
+///
+/// A waiting reader is woken once per pass of the loop (`wake()`, after `curl_multi_perform`), not
+/// per callback: a small answer's head, body and end usually arrive in the same pass, and waking
+/// the reader for each would cost a thread hand-off apiece for what one can carry.
 final class CurlStreamSink: TransportBodySource {
     private struct State {
         var head: TransportResponseHead?
@@ -16,6 +20,29 @@ final class CurlStreamSink: TransportBodySource {
         /// Set once the transfer is over: `nil` error for a complete body.
         var end: Result<Void, Error>?
         var chunkWaiter: CheckedContinuation<Data?, Error>?
+
+        /// Takes the oldest unread chunk; `resumesTransfer` when the reader has caught up with a
+        /// paused transfer.
+        mutating func takeChunk(highWater: Int) -> (chunk: Data, resumesTransfer: Bool)? {
+            guard nextChunk < chunks.count else { return nil }
+            // Taken out, not copied: a chunk the array still held would stay in memory.
+            let chunk = chunks[nextChunk]
+            chunks[nextChunk] = Data()
+            nextChunk += 1
+            buffered -= chunk.count
+            if nextChunk == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                nextChunk = 0
+            } else if nextChunk >= 64, nextChunk * 2 >= chunks.count {
+                // The writer keeps the array from emptying: drop the taken slots.
+                chunks.removeFirst(nextChunk)
+                nextChunk = 0
+            }
+            // Resume at half the limit, so the transfer does not stop and start per chunk.
+            guard paused, buffered <= highWater / 2 else { return (chunk, false) }
+            paused = false
+            return (chunk, true)
+        }
     }
 
     private let state = Mutex(State())
@@ -32,52 +59,64 @@ final class CurlStreamSink: TransportBodySource {
 
     // MARK: Loop thread
 
+    /// Keeps the head for the reader; it is woken by the next `wake()` or `finish(_:)`.
     func deliverHead(_ head: TransportResponseHead) {
-        let waiter = state.withLock { state -> CheckedContinuation<TransportResponseHead, Error>? in
-            guard state.head == nil, state.end == nil else { return nil }
+        state.withLock { state in
+            guard state.head == nil, state.end == nil else { return }
             state.head = head
-            defer { state.headWaiter = nil }
-            return state.headWaiter
         }
-        waiter?.resume(returning: head)
     }
 
-    var headDelivered: Bool {
-        state.withLock { $0.head != nil }
-    }
-
-    /// Takes a chunk unless the reader is `highWater` bytes behind; `false` means "pause".
+    /// Keeps a chunk unless the reader is `highWater` bytes behind; `false` means "pause" (libcurl
+    /// offers the same bytes again once resumed, so they are not copied then).
     func offer(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let chunk = Data(bytes)
-        let waiter = state.withLock { state -> CheckedContinuation<Data?, Error>?? in
-            if let waiter = state.chunkWaiter {
-                state.chunkWaiter = nil
-                return .some(waiter)
-            }
+        state.withLock { state in
             if state.buffered >= highWater {
                 state.paused = true
-                return nil
+                return false
             }
-            state.chunks.append(chunk)
-            state.buffered += chunk.count
-            return .some(nil)
+            state.chunks.append(Data(bytes))
+            state.buffered += bytes.count
+            return true
         }
-        guard let waiter else { return false }
-        waiter?.resume(returning: chunk)
-        return true
+    }
+
+    /// Hands a waiting reader what arrived during the loop's last pass.
+    func wake() {
+        let (headWaiter, head, chunkWaiter, taken) = state.withLock { state in
+            var headWaiter: CheckedContinuation<TransportResponseHead, Error>?
+            if state.head != nil {
+                headWaiter = state.headWaiter
+                state.headWaiter = nil
+            }
+            var chunkWaiter: CheckedContinuation<Data?, Error>?
+            var taken: (chunk: Data, resumesTransfer: Bool)?
+            if state.chunkWaiter != nil, let chunk = state.takeChunk(highWater: highWater) {
+                chunkWaiter = state.chunkWaiter
+                state.chunkWaiter = nil
+                taken = chunk
+            }
+            return (headWaiter, state.head, chunkWaiter, taken)
+        }
+        if let headWaiter, let head { headWaiter.resume(returning: head) }
+        if let chunkWaiter, let taken {
+            if taken.resumesTransfer { resume() }
+            chunkWaiter.resume(returning: taken.chunk)
+        }
     }
 
     /// The transfer is over; a head not yet delivered comes from `outcome`.
     func finish(_ outcome: Result<TransportResponseHead, Error>) {
-        let (headWaiter, chunkWaiter, head, end) = state.withLock { state in
+        let (headWaiter, chunkWaiter, chunk, head, end) = state.withLock { state in
             if state.head == nil, case .success(let head) = outcome { state.head = head }
             state.end = outcome.map { _ in () }
             let headWaiter = state.headWaiter
             state.headWaiter = nil
-            // A waiting reader has no chunks left to take (it would not wait otherwise).
             let chunkWaiter = state.chunkWaiter
             state.chunkWaiter = nil
-            return (headWaiter, chunkWaiter, state.head, state.end!)
+            // A reader waiting for a chunk gets the last one kept since the loop's last wake.
+            let chunk = chunkWaiter == nil ? nil : state.takeChunk(highWater: highWater)?.chunk
+            return (headWaiter, chunkWaiter, chunk, state.head, state.end!)
         }
         if let headWaiter {
             if let head {
@@ -88,7 +127,13 @@ final class CurlStreamSink: TransportBodySource {
                 headWaiter.resume(throwing: TransportError(.other, "the transfer ended without a response head"))
             }
         }
-        chunkWaiter?.resume(with: end.map { _ in nil })
+        if let chunkWaiter {
+            if let chunk {
+                chunkWaiter.resume(returning: chunk)
+            } else {
+                chunkWaiter.resume(with: end.map { _ in nil })
+            }
+        }
     }
 
     // MARK: Reader
@@ -110,26 +155,9 @@ final class CurlStreamSink: TransportBodySource {
             try await withCheckedThrowingContinuation { continuation in
                 var resumesTransfer = false
                 let ready = state.withLock { state -> Result<Data?, Error>? in
-                    if state.nextChunk < state.chunks.count {
-                        // Taken out, not copied: a chunk the array still held would stay in memory.
-                        let chunk = state.chunks[state.nextChunk]
-                        state.chunks[state.nextChunk] = Data()
-                        state.nextChunk += 1
-                        state.buffered -= chunk.count
-                        if state.nextChunk == state.chunks.count {
-                            state.chunks.removeAll(keepingCapacity: true)
-                            state.nextChunk = 0
-                        } else if state.nextChunk >= 64, state.nextChunk * 2 >= state.chunks.count {
-                            // The writer keeps the array from emptying: drop the taken slots.
-                            state.chunks.removeFirst(state.nextChunk)
-                            state.nextChunk = 0
-                        }
-                        // Resume at half the limit, so the transfer does not stop and start per chunk.
-                        if state.paused, state.buffered <= highWater / 2 {
-                            state.paused = false
-                            resumesTransfer = true
-                        }
-                        return .success(chunk)
+                    if let taken = state.takeChunk(highWater: highWater) {
+                        resumesTransfer = taken.resumesTransfer
+                        return .success(taken.chunk)
                     }
                     if let end = state.end { return end.map { nil } }
                     state.chunkWaiter = continuation
@@ -141,6 +169,11 @@ final class CurlStreamSink: TransportBodySource {
         } onCancel: {
             cancel()
         }
+    }
+
+    /// Whether the reader is suspended in `head()` or `next()`.
+    var readerIsWaiting: Bool {
+        state.withLock { $0.headWaiter != nil || $0.chunkWaiter != nil }
     }
 
     func abandon() {

@@ -25,6 +25,8 @@ final class CurlTransfer: @unchecked Sendable {
     var continuation: CheckedContinuation<TransportResponse, Error>?
     /// Set for a streamed transfer (`CurlTransport.stream`): the body goes here, not to `body`.
     var sink: CurlStreamSink?
+    /// The sink was handed something since the loop last woke its reader (loop thread only).
+    var sinkHasNews = false
     var phase: Phase = .created
 
     // Loop-thread state.
@@ -181,6 +183,7 @@ final class CurlTransfer: @unchecked Sendable {
         }
         deliverHeadIfNeeded(to: sink)
         guard sink.offer(buffer) else { return ccurl_write_pause() }
+        sinkHasNews = true
         streamedBytes = received
         return buffer.count
     }
@@ -191,6 +194,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard headReceived == nil else { return }
         headReceived = .now
         sink.deliverHead(streamedHead(status: responseCode))
+        sinkHasNews = true
     }
 
     /// The blank line after a header block: the final head, unless an interim 1xx response or a
