@@ -18,10 +18,13 @@ struct PreparedResponse: Sendable {
         let keepAliveHead: HTTPResponseHead
         /// The status as the request log prints it (coloured on a terminal).
         let logStatus: String
+        /// A value carries bytes that are not UTF-8, which `RawHeaderBytesHandler` must restore.
+        let hasRawHeaderBytes: Bool
 
         init(statusCode: Int, headers: HTTPHeaders) {
             status = HTTPResponseStatus(statusCode: statusCode)
             self.headers = headers
+            hasRawHeaderBytes = headers.contains { RawHeaderBytes.isEscaped($0.value) }
             keepAliveHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
             logStatus = RequestLogLine.status(statusCode)
         }
@@ -89,9 +92,12 @@ struct PreparedResponse: Sendable {
 /// built while the cassette loads and never changed, so event loops share them without a lock.
 struct PreparedResponses: Sendable {
     private let answers: [PreparedResponse]
+    /// Some answer's head has bytes that are not UTF-8 (`RawHeaderBytesHandler`).
+    let hasRawHeaderBytes: Bool
 
     init(_ answers: [PreparedResponse]) {
         self.answers = answers
+        hasRawHeaderBytes = answers.contains { $0.head.hasRawHeaderBytes }
     }
 
     static let empty = PreparedResponses([])

@@ -56,13 +56,18 @@ final class ProxyServer: Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let requestHeadBytes = RequestHeadBytesHandler()
-                    try channel.pipeline.syncOperations.addHandlers(RawHeaderBytesHandler(), requestHeadBytes)
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
-                    let decoder = try channel.pipeline.syncOperations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                    try channel.pipeline.syncOperations.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
-                    try channel.pipeline.syncOperations.addHandler(ProxyProtocolErrorHandler())
-                    try channel.pipeline.syncOperations.addHandler(ProxyHandler(server: context))
+                    let pipeline = channel.pipeline.syncOperations
+                    // Byte-exact header handlers only where bytes that are not UTF-8 can occur and matter.
+                    if context.restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
+                    let requestHeadBytes = context.keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
+                    if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
+                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
+                    if let requestHeadBytes {
+                        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                        try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
+                    }
+                    try pipeline.addHandler(ProxyProtocolErrorHandler())
+                    try pipeline.addHandler(ProxyHandler(server: context))
                 }
             }
         let channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()

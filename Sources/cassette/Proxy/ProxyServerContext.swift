@@ -18,6 +18,12 @@ final class ProxyServerContext: Sendable {
     let answersSynchronously: Bool
     /// `nil` when URL rewriting is off or no upstream is known.
     let upstreamURLs: UpstreamURLRewriter?
+    /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose answers are all
+    /// UTF-8 does without it (one handler fewer on every write).
+    let restoresRawHeaderBytes: Bool
+    /// Whether connections need `RequestHeadBytesHandler`: request header bytes matter only when
+    /// they go upstream or into a key.
+    let keepsRequestHeadBytes: Bool
     private let redactor: Redactor
     /// Request headers that are part of keys (conditional ones, `matchHeaders`).
     private let keyedHeaderNames: [String]
@@ -37,6 +43,8 @@ final class ProxyServerContext: Sendable {
         self.prepared = prepared
         redactor = session.options.redactor
         keyedHeaderNames = session.matchingRules.keyedHeaderNames
+        restoresRawHeaderBytes = !answersSynchronously || upstreamURLs != nil || prepared.hasRawHeaderBytes
+        keepsRequestHeadBytes = !answersSynchronously || !keyedHeaderNames.isEmpty
     }
 
     /// One line per request: method, path (secrets redacted), status, duration, outcome.

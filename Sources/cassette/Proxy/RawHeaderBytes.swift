@@ -21,6 +21,11 @@ enum RawHeaderBytes {
         }
     }
 
+    /// Whether `value` carries escaped bytes (from `value(of:)`).
+    static func isEscaped(_ value: String) -> Bool {
+        value.utf8.contains(0xEF) && value.unicodeScalars.contains { (0xF780...0xF7FF).contains($0.value) }
+    }
+
     /// The head with escaped bytes restored, or `nil` when it has none. In UTF-8 the escapes are
     /// `EF 9E 80`–`EF 9F BF`.
     static func restored(_ head: ByteBuffer) -> ByteBuffer? {
