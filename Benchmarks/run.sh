@@ -82,14 +82,44 @@ echo "    upstream: $benchbin/bench-baseline $work/upstream.db  ($up_url)"
 echo "    recorder: $bin/cassette record --upstream $up_url --mode all --db $work/recorded.db --port 0"
 read -r rec_pid rec_url < <(start_server "$work/record.log" "$bin/cassette" record --upstream "$up_url" --mode all --db "$work/recorded.db" --port 0)
 pids+=("$rec_pid")
+# Same-round ceilings: forwarding alone through cassette (libcurl, nothing stored: a replay of a
+# cassette holding one path no benchmark request asks for, passing misses through), and nginx as
+# a keep-alive reverse proxy.
+read -r probe_pid probe_url < <(start_server "$work/probe.log" "$bin/cassette" record --upstream "$up_url" --db "$work/forward.db" --cassette forward --port 0 --quiet)
+curl -s -o /dev/null "$probe_url/not-benchmarked"
+stop_server "$probe_pid"
+echo "    forwarder: $bin/cassette replay --on-miss passthrough --upstream $up_url --db $work/forward.db --cassette forward --port 0"
+read -r fwd_pid fwd_url < <(start_server "$work/forward.log" "$bin/cassette" replay --on-miss passthrough --upstream "$up_url" --db "$work/forward.db" --cassette forward --port 0)
+pids+=("$fwd_pid")
+nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+nginx_url=""
+if [ -x "$nginx_bin" ]; then
+    nginx_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    mkdir -p "$work/nginx"
+    sed -e "s|@WORK@|$work/nginx|g" -e "s|@UPSTREAM@|${up_url#http://}|" -e "s|@PORT@|$nginx_port|" Benchmarks/nginx-proxy.conf >"$work/nginx/nginx.conf"
+    "$nginx_bin" -c "$work/nginx/nginx.conf" -p "$work/nginx" &
+    nginx_pid=$!
+    pids+=("$nginx_pid")
+    for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$nginx_port/" && break; sleep 0.05; done
+    nginx_url="http://127.0.0.1:$nginx_port"
+    echo "    nginx: $nginx_bin -c Benchmarks/nginx-proxy.conf ($nginx_url)"
+fi
 warm_up "$up_url" "$work/upstream.db.paths"
 warm_up "$rec_url" "$work/upstream.db.paths"
+warm_up "$fwd_url" "$work/upstream.db.paths"
+[ -z "$nginx_url" ] || warm_up "$nginx_url" "$work/upstream.db.paths"
 for round in $(seq 1 "$rounds"); do
     run_wrk "direct-c1-$round" 1 1 "$up_url" "$work/upstream.db.paths"
     run_wrk "record-c1-$round" 1 1 "$rec_url" "$work/upstream.db.paths"
+    run_wrk "forward-c1-$round" 1 1 "$fwd_url" "$work/upstream.db.paths"
+    [ -z "$nginx_url" ] || run_wrk "nginx-c1-$round" 1 1 "$nginx_url" "$work/upstream.db.paths"
     run_wrk "direct-c64-$round" 64 2 "$up_url" "$work/upstream.db.paths"
     run_wrk "record-c64-$round" 64 2 "$rec_url" "$work/upstream.db.paths"
+    run_wrk "forward-c64-$round" 64 2 "$fwd_url" "$work/upstream.db.paths"
+    [ -z "$nginx_url" ] || run_wrk "nginx-c64-$round" 64 2 "$nginx_url" "$work/upstream.db.paths"
 done
+stop_server "$fwd_pid"
+[ -z "$nginx_url" ] || stop_server "$nginx_pid"
 stop_server "$rec_pid"
 stop_server "$up_pid"
 "$benchbin/bench-tool" count "$work/recorded.db" >"$results/recorded-count.json"

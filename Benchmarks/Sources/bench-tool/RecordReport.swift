@@ -35,6 +35,7 @@ enum RecordReport {
         out += "| 64 connections, p50 | \(Report.ms(m(directC64, \.p50))) | \(Report.ms(m(recordC64, \.p50))) | +\(Report.ms(median(addedC64))) |\n\n"
         out += "Record `--mode all` at 64 connections: **\(Report.pct(median(ratiosC64)))** of direct requests/s (rounds: \(ratiosC64.map(Report.pct).joined(separator: ", ")); target ≥ 50%: \(Report.verdict(median(ratiosC64) >= 0.5))). "
         out += "Added median latency at 1 connection: **\(Report.ms(median(added)))** (rounds: \(added.map(Report.ms).joined(separator: ", ")); target < 0.5 ms: \(Report.verdict(median(added) < 0.5))).\n\n"
+        out += ceilings(rounds: rounds, directC1: directC1, directC64: directC64, recordC1: recordC1, recordC64: recordC64)
         out += "```bash\n"
         out += "bench-baseline UPSTREAM.db                                   # the upstream, on a free port\n"
         out += "cassette record --upstream http://127.0.0.1:UP --mode all --db recorded.db --port 0\n"
@@ -42,7 +43,31 @@ enum RecordReport {
         out += "wrk -t1 -c1 -d\(duration)s --latency -s Benchmarks/paths.lua http://127.0.0.1:REC   # through cassette record\n"
         out += "wrk -t2 -c64 -d\(duration)s --latency -s Benchmarks/paths.lua http://127.0.0.1:UP   # direct, 64 connections\n"
         out += "wrk -t2 -c64 -d\(duration)s --latency -s Benchmarks/paths.lua http://127.0.0.1:REC  # through cassette record\n"
+        out += "cassette replay --on-miss passthrough --upstream http://127.0.0.1:UP --db forward.db --cassette forward --port 0   # forwarding alone (no benchmark path is in the cassette)\n"
+        out += "nginx -c Benchmarks/nginx-proxy.conf   # a reverse proxy in C, keep-alive to the upstream; both measured like the recorder\n"
         out += "```\n\n"
+        return out
+    }
+
+    /// What forwarding alone costs on this machine, in the same rounds: through cassette without
+    /// a store (libcurl), and through nginx. Recording cannot beat the first; the second is what
+    /// a proxy written in C reaches where wrk, the upstream and the proxy share the cores.
+    private static func ceilings(rounds: (String) throws -> [Report.WrkResult], directC1: [Report.WrkResult], directC64: [Report.WrkResult], recordC1: [Report.WrkResult], recordC64: [Report.WrkResult]) -> String {
+        let forwardC1 = (try? rounds("forward-c1")) ?? [], forwardC64 = (try? rounds("forward-c64")) ?? []
+        let nginxC1 = (try? rounds("nginx-c1")) ?? [], nginxC64 = (try? rounds("nginx-c64")) ?? []
+        guard !forwardC64.isEmpty else { return "" }
+        func added(_ proxy: [Report.WrkResult]) -> String {
+            let count = min(proxy.count, directC1.count)
+            return count == 0 ? "—" : "+" + Report.ms(median((0..<count).map { proxy[$0].p50 - directC1[$0].p50 }))
+        }
+        func share(_ proxy: [Report.WrkResult]) -> String {
+            let count = min(proxy.count, directC64.count)
+            return count == 0 ? "—" : Report.pct(median((0..<count).map { proxy[$0].requestsPerSecond / directC64[$0].requestsPerSecond }))
+        }
+        var out = "Forwarding alone, in the same rounds (medians of same-round figures):\n\n"
+        out += "| | nginx 1.22 as a reverse proxy | `cassette replay --on-miss passthrough` (libcurl, nothing stored) | `cassette record --mode all` |\n|---|---:|---:|---:|\n"
+        out += "| 1 connection, added p50 | \(added(nginxC1)) | \(added(forwardC1)) | \(added(recordC1)) |\n"
+        out += "| 64 connections, % of direct requests/s | \(share(nginxC64)) | \(share(forwardC64)) | \(share(recordC64)) |\n\n"
         return out
     }
 }
