@@ -92,12 +92,13 @@ struct PreparedResponse: Sendable {
 /// built while the cassette loads and never changed, so event loops share them without a lock.
 struct PreparedResponses: Sendable {
     private let answers: [PreparedResponse]
-    /// Some answer's head has bytes that are not UTF-8 (`RawHeaderBytesHandler`).
+    /// Some answer (prepared, or as recorded for another address) has header bytes that are not
+    /// UTF-8 (`RawHeaderBytesHandler`).
     let hasRawHeaderBytes: Bool
 
     init(_ answers: [PreparedResponse]) {
         self.answers = answers
-        hasRawHeaderBytes = answers.contains { $0.head.hasRawHeaderBytes }
+        hasRawHeaderBytes = answers.contains { $0.head.hasRawHeaderBytes || $0.upstreamURLs?.hasRawHeaderBytes == true }
     }
 
     static let empty = PreparedResponses([])

@@ -33,7 +33,7 @@ extension ProxyHandler {
         let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: answer.statusCode), headers: Self.connectionHeaders(headers, for: head, close: close))
         let sendsBody = head.method != .HEAD && !answer.body.isEmpty && ResponseHeaders.mayHaveBody(statusCode: answer.statusCode)
         write(responseHead, body: sendsBody ? context.channel.allocator.buffer(bytes: answer.body) : nil, close: close, context: context)
-        server.log(head: head, statusCode: answer.statusCode, source: answer.source, started: started)
+        server.log(head: head, statusCode: answer.statusCode, source: answer.source, started: started, shard: logShard)
     }
 
     /// `logTarget`: the request's target already redacted, when the caller has it.
@@ -41,7 +41,7 @@ extension ProxyHandler {
         if let urls = prepared.upstreamURLs, urls.preparedBase != ProxyBase.of(head, localAddress: context.channel.localAddress) {
             // Prepared for another address than this client used: rewritten now.
             if let notice = prepared.staleNotice, let policy = server.settings.stalePolicy {
-                server.warn(policy.report(method: head.method.rawValue, target: logTarget ?? server.redactedTarget(head.uri), notice: notice))
+                server.warn(policy.report(method: head.method.rawValue, target: logTarget ?? server.redactedTarget(head.uri), notice: notice), shard: logShard)
             }
             write(urls.original, context: context, head: head, started: started, forceClose: false)
             return
@@ -52,7 +52,7 @@ extension ProxyHandler {
             ? prepared.keepAliveHead
             : HTTPResponseHead(version: head.version, status: prepared.status, headers: Self.connectionHeaders(prepared.headers, for: head, close: close))
         write(responseHead, body: prepared.body, close: close, context: context)
-        server.logReplayed(method: head.method, redactedTarget: logTarget ?? server.redactedTarget(head.uri), prepared: prepared, started: started)
+        server.logReplayed(method: head.method, redactedTarget: logTarget ?? server.redactedTarget(head.uri), prepared: prepared, started: started, shard: logShard)
     }
 
     /// The one place a response goes out: head, body, end, then the connection closed if asked.

@@ -19,14 +19,17 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     let server: ProxyServerContext
+    /// This connection's event loop's request-log buffer (`RequestLog`).
+    let logShard: Int
     private var state = State.idle
     /// Per-connection keys of the replay hot path (`ProxyHandler+Replay.swift`).
     var targetCache: [CachedTarget.Key: CachedTarget] = [:]
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
     private var loopExecutor: EventLoopTaskExecutor?
 
-    init(server: ProxyServerContext) {
+    init(server: ProxyServerContext, logShard: Int = 0) {
         self.server = server
+        self.logShard = logShard
     }
 
     func taskExecutor(on eventLoop: any EventLoop) -> EventLoopTaskExecutor {

@@ -91,7 +91,7 @@ struct ProxyRunner {
 
         var served = settings
         if served.upstream == nil { served.upstream = session.recordedUpstream }
-        let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor) : nil
+        let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
         let context = ProxyServerContext(session: session, prepared: prepared, settings: served, modeName: modeName, requestLog: requestLog)
         let server = try await ProxyServer.start(context: context)
         announce(server.address)

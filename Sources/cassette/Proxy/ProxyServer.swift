@@ -44,6 +44,10 @@ final class ProxyServer: Sendable {
     private static func bind(context: ProxyServerContext, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
         let settings = context.settings
         let quiescing = ServerQuiescingHelper(group: group)
+        // Request-log buffer 0 is for lines logged off the loops; loop n writes to n + 1.
+        var loopNumbers: [ObjectIdentifier: Int] = [:]
+        for (number, loop) in group.makeIterator().enumerated() { loopNumbers[ObjectIdentifier(loop)] = number + 1 }
+        let logShards = loopNumbers
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -67,7 +71,7 @@ final class ProxyServer: Sendable {
                         try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
                     }
                     try pipeline.addHandler(ProxyProtocolErrorHandler())
-                    try pipeline.addHandler(ProxyHandler(server: context))
+                    try pipeline.addHandler(ProxyHandler(server: context, logShard: logShards[ObjectIdentifier(channel.eventLoop)] ?? 0))
                 }
             }
         let channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()

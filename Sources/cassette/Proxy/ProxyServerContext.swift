@@ -18,8 +18,8 @@ final class ProxyServerContext: Sendable {
     let answersSynchronously: Bool
     /// `nil` when URL rewriting is off or no upstream is known.
     let upstreamURLs: UpstreamURLRewriter?
-    /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose answers are all
-    /// UTF-8 does without it (one handler fewer on every write).
+    /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose recordings'
+    /// headers are all UTF-8 does without it (one handler fewer on every write).
     let restoresRawHeaderBytes: Bool
     /// Whether connections need `RequestHeadBytesHandler`: request header bytes matter only when
     /// they go upstream or into a key.
@@ -43,28 +43,29 @@ final class ProxyServerContext: Sendable {
         self.prepared = prepared
         redactor = session.options.redactor
         keyedHeaderNames = session.matchingRules.keyedHeaderNames
-        restoresRawHeaderBytes = !answersSynchronously || upstreamURLs != nil || prepared.hasRawHeaderBytes
+        restoresRawHeaderBytes = !answersSynchronously || prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !answersSynchronously || !keyedHeaderNames.isEmpty
     }
 
     /// One line per request: method, path (secrets redacted), status, duration, outcome.
-    func log(head: HTTPRequestHead, statusCode: Int, source: ProxyAnswer.Source, started: NIODeadline) {
+    /// `shard`: the connection's event loop's request-log buffer (`ProxyHandler.logShard`).
+    func log(head: HTTPRequestHead, statusCode: Int, source: ProxyAnswer.Source, started: NIODeadline, shard: Int = 0) {
         guard let requestLog else { return }
         let target = redactedTarget(head.uri, secretHeaders: secretHeaders(head))
         let status = RequestLogLine.status(statusCode)
         let outcome = RequestLogLine.outcome(source)
-        requestLog.log { line in
+        requestLog.log(shard: shard) { line in
             RequestLogLine.append(method: head.method, target: target, status: status, started: started, outcome: outcome, to: &line)
         }
     }
 
     /// The replay hot path's line, from pieces prepared at start-up or cached per connection.
-    func logReplayed(method: NIOHTTP1.HTTPMethod, redactedTarget: String, prepared: PreparedResponse, started: NIODeadline) {
+    func logReplayed(method: NIOHTTP1.HTTPMethod, redactedTarget: String, prepared: PreparedResponse, started: NIODeadline, shard: Int = 0) {
         if let notice = prepared.staleNotice, let policy = settings.stalePolicy {
-            warn(policy.report(method: method.rawValue, target: redactedTarget, notice: notice))
+            warn(policy.report(method: method.rawValue, target: redactedTarget, notice: notice), shard: shard)
         }
         guard let requestLog else { return }
-        requestLog.log { line in
+        requestLog.log(shard: shard) { line in
             RequestLogLine.append(method: method, target: redactedTarget, status: prepared.logStatus, started: started, outcome: Self.replayedWord, to: &line)
         }
     }
@@ -73,9 +74,9 @@ final class ProxyServerContext: Sendable {
 
     /// A warning in line with the request log (which never blocks an event loop), or on stderr
     /// when requests are not logged.
-    func warn(_ line: String) {
+    func warn(_ line: String, shard: Int = 0) {
         if let requestLog {
-            requestLog.log { $0.append(contentsOf: line.utf8) }
+            requestLog.log(shard: shard) { $0.append(contentsOf: line.utf8) }
         } else {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }

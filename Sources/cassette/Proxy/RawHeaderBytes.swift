@@ -21,6 +21,13 @@ enum RawHeaderBytes {
         }
     }
 
+    /// Whether the field's value is not UTF-8, so `value(of:)` escapes it.
+    static func isRaw(_ field: HTTPField) -> Bool {
+        field.withUnsafeBytesOfValue { bytes in
+            bytes.contains(where: { $0 >= 0x80 }) && String(validating: bytes, as: UTF8.self) == nil
+        }
+    }
+
     /// Whether `value` carries escaped bytes (from `value(of:)`).
     static func isEscaped(_ value: String) -> Bool {
         value.utf8.contains(0xEF) && value.unicodeScalars.contains { (0xF780...0xF7FF).contains($0.value) }

@@ -69,9 +69,12 @@ final class PreparedUpstreamURLs: Sendable {
     /// The base the prepared head and body point at; `nil` when they were left as recorded.
     let preparedBase: String?
     let original: ProxyAnswer
+    /// `original` has a header value that is not UTF-8 (`RawHeaderBytesHandler` restores it).
+    let hasRawHeaderBytes: Bool
 
     init(preparedBase: String?, original: ProxyAnswer) {
         self.preparedBase = preparedBase
         self.original = original
+        hasRawHeaderBytes = original.headerFields.contains(where: RawHeaderBytes.isRaw)
     }
 }

@@ -45,6 +45,24 @@ final class ProxyOutputTests {
         }
     }
 
+    /// Connections spread over the event loops, each of which logs into a buffer of its own: the
+    /// lines still come out in the order the requests were answered.
+    @Test func linesFromConnectionsOnDifferentEventLoopsKeepTheirOrder() async throws {
+        try await recordFixtures()
+        try await withReplayer(store: store) { replayer async throws in
+            let count = 24
+            for number in 0..<count {
+                // A fresh connection each time: NIO hands new connections to its loops in turn.
+                let connection = try await replayer.connect()
+                try await connection.send("GET /api/missing?n=\(number) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                _ = try await connection.receiveUntilClosed()
+            }
+            #expect(try await replayer.stop() == .exited(0))
+            let targets = replayer.outputLines.filter { $0.hasPrefix("GET ") }.map { $0.split(separator: " ")[1] }
+            #expect(targets == (0..<count).map { "/api/missing?n=\($0)" })
+        }
+    }
+
     @Test func recordPrintsARecordedLinePerRequest() async throws {
         try await withSampleAPI { api async throws in
             try await withRecorder(upstream: api, store: store) { recorder async throws in
