@@ -126,11 +126,12 @@ extension ProxyHandler {
             context.value.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(slice))), promise: nil)
             index += 1
         }
+        // Logged before the end goes out, like every answer (`ProxyHandler.write`).
+        server.logReplayed(method: replay.request.method, redactedTarget: replay.target, prepared: replay.prepared, started: replay.started)
         let end = context.value.writeAndFlush(wrapOutboundOut(.end(nil)))
         if replay.close {
             end.whenComplete { _ in context.value.close(promise: nil) }
         }
-        server.logReplayed(method: replay.request.method, redactedTarget: replay.target, prepared: replay.prepared, started: replay.started)
     }
 
 }
@@ -176,9 +177,10 @@ private struct StreamPump: Sendable {
             if let failure = error as? RecordingFailure { Terminal.printError(failure.description) }
             detail = "not recorded: \((error as? RecordingFailure)?.underlying.message ?? String(describing: error))"
         }
+        // Logged before the end goes out, like every answer (`ProxyHandler.write`).
+        log(RequestLogLine.outcome(source), detail)
         _ = await write(.end(nil))
         if close { closeConnection() }
-        log(RequestLogLine.outcome(source), detail)
     }
 
     /// Writes and flushes one part on the event loop; `false` when the client is gone.

@@ -32,8 +32,10 @@ extension ProxyHandler {
         headers.add(name: "X-Cassette", value: answer.source.headerValue)
         let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: answer.statusCode), headers: Self.connectionHeaders(headers, for: head, close: close))
         let sendsBody = head.method != .HEAD && !answer.body.isEmpty && ResponseHeaders.mayHaveBody(statusCode: answer.statusCode)
-        write(responseHead, body: sendsBody ? context.channel.allocator.buffer(bytes: answer.body) : nil, close: close, context: context)
+        // Logged before it goes out: a request the client sends once it has this answer is then
+        // logged later, whichever event loop takes it (the log orders lines by when they came).
         server.log(head: head, statusCode: answer.statusCode, source: answer.source, started: started, shard: logShard)
+        write(responseHead, body: sendsBody ? context.channel.allocator.buffer(bytes: answer.body) : nil, close: close, context: context)
     }
 
     /// `logTarget`: the request's target already redacted, when the caller has it.
@@ -51,8 +53,8 @@ extension ProxyHandler {
         let responseHead = !close && head.version == .http1_1
             ? prepared.keepAliveHead
             : HTTPResponseHead(version: head.version, status: prepared.status, headers: Self.connectionHeaders(prepared.headers, for: head, close: close))
-        write(responseHead, body: prepared.body, close: close, context: context)
         server.logReplayed(method: head.method, redactedTarget: logTarget ?? server.redactedTarget(head.uri), prepared: prepared, started: started, shard: logShard)
+        write(responseHead, body: prepared.body, close: close, context: context)
     }
 
     /// The one place a response goes out: head, body, end, then the connection closed if asked.
