@@ -37,12 +37,13 @@ final class RequestLog: Sendable {
         self.maxBufferedBytes = maxBufferedBytes
         let microseconds = UInt32(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
         let thread = Thread { [self] in
+            // Named from inside, at most 15 bytes (see `CurlMultiLoop`).
+            Thread.current.name = "request-log"
             while !closed.load(ordering: .acquiring) {
                 usleep(microseconds)
                 flush()
             }
         }
-        thread.name = "cassette-request-log"
         thread.start()
     }
 

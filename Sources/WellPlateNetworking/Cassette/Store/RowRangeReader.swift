@@ -26,10 +26,11 @@ final class RowRangeReader: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
+            // Named from inside (see `CurlMultiLoop`).
+            Thread.current.name = "cassette-load"
             outcome = Result { try read() }
             done.signal()
         }
-        thread.name = "cassette-load"
         thread.start()
     }
 

@@ -31,8 +31,12 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
         self.multi = multi
         try CurlError.check(ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections), "set the connection cache size")
-        let thread = Thread { [self] in run() }
-        thread.name = "curl-multi"
+        let thread = Thread { [self] in
+            // Named from inside: on Linux, Foundation names only the current thread, and a name set
+            // before `start` leaves the one inherited from the creating thread (shown by `top` and `perf`).
+            Thread.current.name = "curl-multi"
+            run()
+        }
         thread.start()
     }
 
