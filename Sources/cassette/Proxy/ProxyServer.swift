@@ -45,9 +45,7 @@ final class ProxyServer: Sendable {
         let settings = context.settings
         let quiescing = ServerQuiescingHelper(group: group)
         // Request-log buffer 0 is for lines logged off the loops; loop n writes to n + 1.
-        var loopNumbers: [ObjectIdentifier: Int] = [:]
-        for (number, loop) in group.makeIterator().enumerated() { loopNumbers[ObjectIdentifier(loop)] = number + 1 }
-        let logShards = loopNumbers
+        let logShards = Dictionary(uniqueKeysWithValues: group.makeIterator().enumerated().map { (ObjectIdentifier($1), $0 + 1) })
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -9,10 +9,8 @@ import NIOCore
 enum RawHeaderBytes {
     /// The value as `HTTPHeaders` should carry it.
     static func value(of field: HTTPField) -> String {
-        field.withUnsafeBytesOfValue { bytes in
-            if !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil {
-                return field.value
-            }
+        guard isRaw(field) else { return field.value }
+        return field.withUnsafeBytesOfValue { bytes in
             var text = String.UnicodeScalarView()
             for byte in bytes {
                 text.append(Unicode.Scalar(byte < 0x80 ? UInt32(byte) : 0xF700 + UInt32(byte))!)

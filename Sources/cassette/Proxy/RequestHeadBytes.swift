@@ -126,7 +126,7 @@ extension RawHeaderBytes {
     /// A header field from a value `RequestHeadBytesHandler` may have escaped: its bytes as the
     /// client sent them.
     static func field(name: HTTPField.Name, value: String) -> HTTPField {
-        guard value.unicodeScalars.contains(where: { (0xF780...0xF7FF).contains($0.value) }) else {
+        guard RawHeaderBytes.isEscaped(value) else {
             return HTTPField(name: name, value: value)
         }
         var bytes: [UInt8] = []

@@ -36,10 +36,16 @@ final class ProxyInterimRequestTests {
         return (interim.text, final.text)
     }
 
-    private func webSocketHandshake(port: Int) async throws -> String {
+    /// `GET /items?page=1` with `headers` (CRLF-terminated lines) on a connection of its own;
+    /// everything the proxy sends until it closes.
+    private func rawGet(port: Int, headers: String) async throws -> String {
         let connection = try await RawConnection.connect(port: port)
-        try await connection.send("GET /items?page=1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        try await connection.send("GET /items?page=1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)\r\n")
         return try await connection.receiveUntilClosed().text
+    }
+
+    private func webSocketHandshake(port: Int) async throws -> String {
+        try await rawGet(port: port, headers: "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
     }
 
     @Test func anUploadExpecting100ContinueGetsItInRecordAndReplay() async throws {
@@ -82,9 +88,7 @@ final class ProxyInterimRequestTests {
     }
 
     private func unknownExpectation(port: Int) async throws -> String {
-        let connection = try await RawConnection.connect(port: port)
-        try await connection.send("GET /items?page=1 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nExpect: x-cassette-test\r\n\r\n")
-        return try await connection.receiveUntilClosed().text
+        try await rawGet(port: port, headers: "Expect: x-cassette-test\r\n")
     }
 
     @Test func anExpectationOtherThan100ContinueGets417AndIsNotForwardedOrRecorded() async throws {
