@@ -7,6 +7,8 @@ extension ReplayIndex {
         var positions: [String: Int] = [:]
         /// `starts[slot]..<starts[slot + 1]` are the positions of the slot's recordings.
         var starts: [Int] = [0]
+        /// No key holds a byte outside ASCII, raw or percent-encoded (`Builder.isASCIIKey`).
+        var keysAreASCII = true
 
         var slotCount: Int { starts.count - 1 }
 
@@ -24,6 +26,7 @@ extension ReplayIndex {
         private var slots: [Int] = []
         private var responseHeaderBlocks: [Int] = []
         private var pool = HeaderPool()
+        private var keysAreASCII = true
 
         /// Sizes the tables for `count` recordings up front, avoiding rehashing while loading.
         mutating func reserveCapacity(_ count: Int) {
@@ -41,12 +44,27 @@ extension ReplayIndex {
             if responseHeaderBlock == nil { pool.compact(&interaction) }
             let next = positions.count
             let slot = Self.settle(&positions[interaction.key, default: next])
+            if slot == next, keysAreASCII { keysAreASCII = Self.isASCIIKey(interaction.key) }
             slots.append(slot)
             responseHeaderBlocks.append(responseHeaderBlock ?? 0)
             recordings.append(consume interaction)
         }
 
         private static func settle(_ position: inout Int) -> Int { position }
+
+        /// Whether key text holds only ASCII, with no percent-encoded byte above 0x7F either.
+        static func isASCIIKey(_ key: String) -> Bool {
+            var afterPercent = false
+            for byte in key.utf8 {
+                if byte >= 0x80 { return false }
+                // A first hex digit of 8-F encodes a byte above 0x7F.
+                if afterPercent, (UInt8(ascii: "8")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte & 0xDF) {
+                    return false
+                }
+                afterPercent = byte == UInt8(ascii: "%")
+            }
+            return true
+        }
 
         consuming func build() -> LoadedRecordings {
             arranged().loaded
@@ -84,11 +102,11 @@ extension ReplayIndex {
             }
             slots = []
             if order.elementsEqual(order.indices) {
-                return (LoadedRecordings(recordings: recordings, positions: positions, starts: starts), nil)
+                return (LoadedRecordings(recordings: recordings, positions: positions, starts: starts, keysAreASCII: keysAreASCII), nil)
             }
             let arranged = order.map { recordings[$0] }
             recordings = []
-            return (LoadedRecordings(recordings: arranged, positions: positions, starts: starts), order)
+            return (LoadedRecordings(recordings: arranged, positions: positions, starts: starts, keysAreASCII: keysAreASCII), order)
         }
     }
 }

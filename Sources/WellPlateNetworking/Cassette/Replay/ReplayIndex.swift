@@ -107,6 +107,13 @@ public final class ReplayIndex: Sendable {
         }
     }
 
+    /// Whether every key loaded at start-up is ASCII, with no percent-encoded byte above 0x7F:
+    /// then no request whose head is not UTF-8 can match one, however its bytes are read (the
+    /// replay proxy then keeps no raw request-head bytes).
+    public var loadedKeysAreASCII: Bool {
+        loaded.keysAreASCII
+    }
+
     /// The recording loaded at `position` (from `Pick.loaded`).
     public func loadedRecording(at position: Int) -> Interaction {
         loaded.recordings[position]

@@ -75,4 +75,27 @@ final class ProxyRawRequestHeaderBytesTests {
             #expect(other.contains("X-Cassette: miss"), "\(other)")
         }
     }
+
+    /// A replay whose keys are all ASCII reads request heads as NIO decodes them: a latin-1 value
+    /// in a header outside the key still hits, one in a keyed (conditional) header misses, and the
+    /// connection carries on with the next pipelined request.
+    @Test func aReplayWithASCIIKeysAnswersLatin1HeadsAsBefore() async throws {
+        try await LinkingUpstream.with(in: workspace.directory.path) { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                let answer = try await echoName(Array("cafe".utf8), port: recorder.port)
+                #expect(answer.contains("X-Cassette: recorded"), "\(answer)")
+            }
+        }
+        try await withReplayer(store: store) { replayer in
+            let connection = try await RawConnection.connect(port: replayer.port)
+            let unkeyed = Array("GET /echo-name HTTP/1.1\r\nHost: x\r\nX-Name: ".utf8) + Self.latin1Name + Array("\r\n\r\n".utf8)
+            let conditional = Array("GET /echo-name HTTP/1.1\r\nHost: x\r\nIf-None-Match: ".utf8) + Self.latin1Name + Array("\r\n\r\n".utf8)
+            let plain = Array("GET /echo-name HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+            try await connection.send(unkeyed + conditional + plain)
+            let answers = try await connection.receiveUntilClosed().text
+            let outcomes = answers.components(separatedBy: "\r\n").filter { $0.hasPrefix("X-Cassette: ") }
+            #expect(outcomes == ["X-Cassette: hit", "X-Cassette: miss", "X-Cassette: hit"], "\(answers)")
+            #expect(answers.components(separatedBy: #""hex": "63616665""#).count == 3, "both hits replay the recorded ASCII name: \(answers)")
+        }
+    }
 }
