@@ -83,14 +83,17 @@ echo "    recorder: $bin/cassette record --upstream $up_url --mode all --db $wor
 read -r rec_pid rec_url < <(start_server "$work/record.log" "$bin/cassette" record --upstream "$up_url" --mode all --db "$work/recorded.db" --port 0)
 pids+=("$rec_pid")
 # Same-round ceilings: forwarding alone through cassette (libcurl, nothing stored: a replay of a
-# cassette holding one path no benchmark request asks for, passing misses through), and nginx as
-# a keep-alive reverse proxy.
+# cassette holding one path no benchmark request asks for, passing misses through), a minimal
+# SwiftNIO reverse proxy (bench-nio-proxy), and nginx as a keep-alive reverse proxy.
 read -r probe_pid probe_url < <(start_server "$work/probe.log" "$bin/cassette" record --upstream "$up_url" --db "$work/forward.db" --cassette forward --port 0 --quiet)
 curl -s -o /dev/null "$probe_url/not-benchmarked"
 stop_server "$probe_pid"
 echo "    forwarder: $bin/cassette replay --on-miss passthrough --upstream $up_url --db $work/forward.db --cassette forward --port 0"
 read -r fwd_pid fwd_url < <(start_server "$work/forward.log" "$bin/cassette" replay --on-miss passthrough --upstream "$up_url" --db "$work/forward.db" --cassette forward --port 0)
 pids+=("$fwd_pid")
+echo "    minimal SwiftNIO proxy: $benchbin/bench-nio-proxy ${up_url##*:}"
+read -r nio_pid nio_url < <(start_server "$work/nio-proxy.log" "$benchbin/bench-nio-proxy" "${up_url##*:}")
+pids+=("$nio_pid")
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 nginx_url=""
 if [ -x "$nginx_bin" ]; then
@@ -107,18 +110,22 @@ fi
 warm_up "$up_url" "$work/upstream.db.paths"
 warm_up "$rec_url" "$work/upstream.db.paths"
 warm_up "$fwd_url" "$work/upstream.db.paths"
+warm_up "$nio_url" "$work/upstream.db.paths"
 [ -z "$nginx_url" ] || warm_up "$nginx_url" "$work/upstream.db.paths"
 for round in $(seq 1 "$rounds"); do
     run_wrk "direct-c1-$round" 1 1 "$up_url" "$work/upstream.db.paths"
     run_wrk "record-c1-$round" 1 1 "$rec_url" "$work/upstream.db.paths"
     run_wrk "forward-c1-$round" 1 1 "$fwd_url" "$work/upstream.db.paths"
+    run_wrk "nio-c1-$round" 1 1 "$nio_url" "$work/upstream.db.paths"
     [ -z "$nginx_url" ] || run_wrk "nginx-c1-$round" 1 1 "$nginx_url" "$work/upstream.db.paths"
     run_wrk "direct-c64-$round" 64 2 "$up_url" "$work/upstream.db.paths"
     run_wrk "record-c64-$round" 64 2 "$rec_url" "$work/upstream.db.paths"
     run_wrk "forward-c64-$round" 64 2 "$fwd_url" "$work/upstream.db.paths"
+    run_wrk "nio-c64-$round" 64 2 "$nio_url" "$work/upstream.db.paths"
     [ -z "$nginx_url" ] || run_wrk "nginx-c64-$round" 64 2 "$nginx_url" "$work/upstream.db.paths"
 done
 stop_server "$fwd_pid"
+stop_server "$nio_pid"
 [ -z "$nginx_url" ] || stop_server "$nginx_pid"
 stop_server "$rec_pid"
 stop_server "$up_pid"
