@@ -54,33 +54,15 @@ extension ProxyHandler {
         return CachedTarget(keyText: key.rawValue, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, key: key)
     }
 
-    /// A client on a keep-alive connection repeats the same few requests; their keys, index slots
-    /// and log paths are kept per connection (no lock), so normalization, redaction and hashing
-    /// the key run once per distinct target.
+    /// Clients repeat the same few requests; their keys, index slots and log paths are kept per
+    /// event loop (`ReplayTargetCache`, no lock), so normalization, redaction and hashing the key
+    /// run once per distinct target on each loop, whichever connection asks.
     private func cachedTarget(method: WellPlateNetworking.HTTPMethod, uri: String) throws(ProxyRequestError) -> CachedTarget {
         let cacheKey = CachedTarget.Key(method: method, uri: uri)
-        if let cached = targetCache[cacheKey] { return cached }
+        if let cached = targetCache.value[cacheKey] { return cached }
         let keyText = server.session.keyText(method: method, target: try server.requestBuilder.upstreamTarget(uri))
         let cached = CachedTarget(keyText: keyText, slot: server.session.index.slot(for: keyText), logTarget: server.redactedTarget(uri))
-        if targetCache.count >= Self.targetCacheLimit { targetCache.removeAll(keepingCapacity: true) }
-        targetCache[cacheKey] = cached
+        targetCache.value.insert(cached, for: cacheKey)
         return cached
     }
-
-    struct CachedTarget {
-        struct Key: Hashable {
-            let method: WellPlateNetworking.HTTPMethod
-            let uri: String
-        }
-
-        let keyText: String
-        /// `nil` for a key without recordings when it was cached.
-        let slot: ReplayIndex.Slot?
-        let logTarget: String
-        /// The whole key of a request keyed each time, whose body explains a miss better than the
-        /// key text; `nil` for cached targets.
-        var key: RequestKey? = nil
-    }
-
-    private static let targetCacheLimit = 512
 }

@@ -22,14 +22,15 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// This connection's event loop's request-log buffer (`RequestLog`).
     let logShard: Int
     private var state = State.idle
-    /// Per-connection keys of the replay hot path (`ProxyHandler+Replay.swift`).
-    var targetCache: [CachedTarget.Key: CachedTarget] = [:]
+    /// The replay hot path's keys, shared by the connections of this event loop.
+    let targetCache: NIOLoopBoundBox<ReplayTargetCache>
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
     private var loopExecutor: EventLoopTaskExecutor?
 
-    init(server: ProxyServerContext, logShard: Int = 0) {
+    init(server: ProxyServerContext, logShard: Int = 0, targetCache: NIOLoopBoundBox<ReplayTargetCache>) {
         self.server = server
         self.logShard = logShard
+        self.targetCache = targetCache
     }
 
     func taskExecutor(on eventLoop: any EventLoop) -> EventLoopTaskExecutor {

@@ -46,6 +46,7 @@ final class ProxyServer: Sendable {
         let quiescing = ServerQuiescingHelper(group: group)
         // Request-log buffer 0 is for lines logged off the loops; loop n writes to n + 1.
         let logShards = Dictionary(uniqueKeysWithValues: group.makeIterator().enumerated().map { (ObjectIdentifier($1), $0 + 1) })
+        let targetCaches = ReplayTargetCache.perLoop(of: group)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -69,7 +70,9 @@ final class ProxyServer: Sendable {
                         try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
                     }
                     try pipeline.addHandler(ProxyProtocolErrorHandler())
-                    try pipeline.addHandler(ProxyHandler(server: context, logShard: logShards[ObjectIdentifier(channel.eventLoop)] ?? 0))
+                    let loop = ObjectIdentifier(channel.eventLoop)
+                    let targetCache = targetCaches[loop] ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
+                    try pipeline.addHandler(ProxyHandler(server: context, logShard: logShards[loop] ?? 0, targetCache: targetCache))
                 }
             }
         let channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()
