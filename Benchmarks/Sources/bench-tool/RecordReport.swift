@@ -78,7 +78,7 @@ enum RecordReport {
         if let nioShare = ratio(nioC64) {
             out += "A minimal SwiftNIO reverse proxy (NIO's HTTP codecs both ways, one keep-alive upstream connection per client on the client's event loop, nothing stored) reaches **\(Report.pct(nioShare))** of direct requests/s at 64 connections in the same rounds: "
             out += nioShare < 0.5
-                ? "below the 50% target before anything is forwarded through libcurl or stored, so on this machine the target is out of reach for a recorder built on SwiftNIO's HTTP server, before libcurl or the store add anything.\n\n"
+                ? "below the 50% target with nothing forwarded through libcurl and nothing stored, so on this machine the target is out of reach for a recorder built on SwiftNIO's HTTP server.\n\n"
                 : "the target is within reach of a SwiftNIO server here; what the recorder adds beyond it is libcurl's thread and the store.\n\n"
         }
         return out
