@@ -1,7 +1,7 @@
 /// Turns inferred schemas into struct shapes, merging structs of the same shape wherever they
 /// occur, then names them (`SwiftModelNaming`).
 ///
-/// Mapping: boolean `Bool`, integer `Int`, number (or integers and fractions mixed) `Double`,
+/// Mapping: boolean `Bool`, integer `Int` (`Decimal` once a value was beyond 64 bits), number (or integers and fractions mixed) `Double`,
 /// string `String` or `Date` when every string was an RFC 3339 date-time, array `[Item]` from
 /// the merged item schema, object a struct. A union of types, a location that only ever held
 /// `null`, and the items of arrays that were always empty are `JSONValue`: never a guessed type.
@@ -24,7 +24,7 @@ struct SwiftModelBuilder {
         }
         switch types[0] {
         case .boolean: return .bool
-        case .integer: return .int
+        case .integer: return schema.wideIntegerCount > 0 ? .decimal : .int
         case .number: return .double
         case .string: return schema.stringFormat == .dateTime ? .date : .string
         case .null: return .json

@@ -2,6 +2,9 @@
 indirect enum SwiftModelType: Hashable, Sendable {
     case bool
     case int
+    /// Integers beyond 64 bits: `Decimal` decodes them exactly (up to 38 digits), where `Int`
+    /// fails and `Double` rounds.
+    case decimal
     case double
     case string
     /// A `date-time` string, decoded by the client's ISO-8601 date strategy.
@@ -18,6 +21,7 @@ indirect enum SwiftModelType: Hashable, Sendable {
         switch self {
         case .bool: "Bool"
         case .int: "Int"
+        case .decimal: "Decimal"
         case .double: "Double"
         case .string: "String"
         case .date: "Date"
@@ -33,6 +37,7 @@ indirect enum SwiftModelType: Hashable, Sendable {
         switch self {
         case .bool: "B"
         case .int: "I"
+        case .decimal: "N"
         case .double: "D"
         case .string: "S"
         case .date: "T"

@@ -12,6 +12,8 @@ public struct InferredSchema: Sendable, Hashable {
     public internal(set) var booleanCount = 0
     /// Numbers written as integers (`1`, `-7`, beyond 64 bits too).
     public internal(set) var integerCount = 0
+    /// Of `integerCount`, the integers beyond 64 bits: a type for them must hold more than `Int`.
+    public internal(set) var wideIntegerCount = 0
     /// Numbers written with a fraction or exponent (`1.5`, `1.0`, `1e3`).
     public internal(set) var fractionalCount = 0
     public internal(set) var stringCount = 0
@@ -90,6 +92,7 @@ public struct InferredSchema: Sendable, Hashable {
         nullCount += other.nullCount
         booleanCount += other.booleanCount
         integerCount += other.integerCount
+        wideIntegerCount += other.wideIntegerCount
         fractionalCount += other.fractionalCount
         stringCount += other.stringCount
         arrayCount += other.arrayCount

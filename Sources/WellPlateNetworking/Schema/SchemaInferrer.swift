@@ -35,8 +35,11 @@ extension InferredSchema {
             nullCount += 1
         case .bool:
             booleanCount += 1
-        case .integer, .bigInteger:
+        case .integer:
             integerCount += 1
+        case .bigInteger:
+            integerCount += 1
+            wideIntegerCount += 1
         case .number:
             fractionalCount += 1
         case .string(let string):

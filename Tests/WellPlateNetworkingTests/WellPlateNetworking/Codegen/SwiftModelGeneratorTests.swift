@@ -54,6 +54,31 @@ struct SwiftModelGeneratorTests {
         #expect(file("Item").contains("    public let nutrients: [Nutrient]\n"))
     }
 
+    @Test("an integer beyond 64 bits is a Decimal, which decodes it exactly")
+    func wideIntegers() throws {
+        let body = #"{"counter": 18446744073709551616, "small": 5, "mixed": 7}"#
+        let other = #"{"counter": 1, "small": 6, "mixed": -9223372036854775809}"#
+        let interactions = [body, other].enumerated().map { index, text in
+            var interaction = Recordings.make(.get, "/api/counters", body: Data(text.utf8))
+            interaction.id = Int64(index + 1)
+            return interaction
+        }
+        let generated = SwiftModelGenerator(cassette: "dev").generate(RecordedOperations(interactions: interactions))
+        let contents = generated.files.map(\.contents).joined()
+        #expect(contents.contains("    public let counter: Decimal\n"), "\(contents)")
+        #expect(contents.contains("    public let mixed: Decimal\n"), "\(contents)")
+        #expect(contents.contains("    public let small: Int\n"), "\(contents)")
+
+        struct Probe: Decodable {
+            let counter: Decimal
+            let mixed: Decimal
+        }
+        let first = try JSONDecoder().decode(Probe.self, from: Data(body.utf8))
+        #expect(first.counter == Decimal(string: "18446744073709551616"))
+        let second = try JSONDecoder().decode(Probe.self, from: Data(other.utf8))
+        #expect(second.mixed == Decimal(string: "-9223372036854775809"))
+    }
+
     @Test("a shape used by several endpoints is generated once and names its sources")
     func sharedShape() {
         let user = file("User")
