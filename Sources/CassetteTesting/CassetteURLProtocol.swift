@@ -12,7 +12,8 @@ import WellPlateNetworking
 /// `URLSessionConfiguration.useCassette()` (or use `Cassette.current.urlSession`), never with
 /// `URLProtocol.registerClass`. Data tasks with a body (`httpBody` or `httpBodyStream`), every
 /// method, 4xx/5xx answers and redirects work; a miss fails the task with a `URLError` whose
-/// description is the miss explanation (and the test with an issue).
+/// description is the miss explanation (and the test with an issue). Upload tasks fail with a
+/// `URLError` that says to use a data task: URLSession never shows a protocol their body.
 open class CassetteURLProtocol: URLProtocol {
     /// URLSession's own limit.
     static let maximumRedirects = 16
@@ -34,6 +35,12 @@ open class CassetteURLProtocol: URLProtocol {
         let url = request.url ?? URL(fileURLWithPath: "/")
         guard let binding = Self.binding(for: type(of: self)) else {
             fail(CassetteTestingError.noTrait, url: url)
+            return
+        }
+        // URLSession hands a protocol the request of an upload task without its body; sending it
+        // on would record a request the test never made.
+        if task is URLSessionUploadTask, request.httpBody == nil, request.httpBodyStream == nil {
+            fail(CassetteTestingError.uploadTask, url: url)
             return
         }
         let transportRequest: TransportRequest
