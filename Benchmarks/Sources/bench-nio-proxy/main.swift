@@ -1,3 +1,4 @@
+import BenchServer
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -102,19 +103,4 @@ final class BackHandler: ChannelInboundHandler {
     }
 }
 
-let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-let channel = try await ServerBootstrap(group: group)
-    .serverChannelOption(.backlog, value: 1024)
-    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-    .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-    .childChannelOption(.maxMessagesPerRead, value: 16)
-    .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline(withPipeliningAssistance: true)
-            try channel.pipeline.syncOperations.addHandler(FrontHandler(upstreamPort: upstreamPort))
-        }
-    }
-    .bind(host: "127.0.0.1", port: port).get()
-print("listening on http://127.0.0.1:\(channel.localAddress?.port ?? 0)")
-fflush(nil)
-try await channel.closeFuture.get()
+try await BenchServer.run(port: port) { FrontHandler(upstreamPort: upstreamPort) }

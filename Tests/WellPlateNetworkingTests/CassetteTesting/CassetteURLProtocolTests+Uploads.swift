@@ -8,14 +8,7 @@ import WellPlateNetworking
 
 /// URLSession shows a URL protocol the request of an upload task without its body. Sent on, it
 /// would reach the upstream empty and be recorded so; the task fails instead, saying what to use.
-@Suite("CassetteURLProtocol uploads")
-struct CassetteURLProtocolUploadTests {
-    let directory: TemporaryDirectory
-
-    init() throws {
-        directory = try TemporaryDirectory(prefix: "cassette-upload")
-    }
-
+extension CassetteURLProtocolTests {
     static let user = Data(#"{"name":"Grace Hopper","email":"grace@example.com"}"#.utf8)
 
     static func request(_ base: URL) -> URLRequest {
@@ -28,7 +21,7 @@ struct CassetteURLProtocolUploadTests {
     @Test func anUploadTaskFailsWithWhatToDoAndNothingIsSentOrRecorded() async throws {
         let settings = CassetteSettings(cassette: "upload", storePath: directory.path(), mode: .once, allowUnused: false)
         let outcome = try await withSampleAPI { base in
-            try await CassetteURLProtocolTests.run(settings) {
+            try await Self.run(settings) {
                 do {
                     _ = try await Cassette.current.urlSession.upload(for: Self.request(base), from: Self.user)
                     return "answered"
@@ -50,12 +43,12 @@ struct CassetteURLProtocolUploadTests {
             return "\((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))"
         }
         let recorded = try await withSampleAPI { base in
-            try await CassetteURLProtocolTests.run(settings) { try await post(base) }
+            try await Self.run(settings) { try await post(base) }
         }
         #expect(recorded.hasPrefix("201 ") && recorded.contains("Grace Hopper"), "\(recorded)")
         var replay = settings
         replay.mode = .none
-        let replayed = try await CassetteURLProtocolTests.run(replay) { try await post(URL(string: "http://127.0.0.1:1")!) }
+        let replayed = try await Self.run(replay) { try await post(URL(string: "http://127.0.0.1:1")!) }
         #expect(replayed == recorded)
     }
 }
