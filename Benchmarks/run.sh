@@ -4,7 +4,7 @@
 #   Benchmarks/run.sh            # full run (about 20 minutes after the build)
 #   DURATION=5 ROUNDS=1 Benchmarks/run.sh   # quicker, noisier
 #   Benchmarks/streaming.sh      # section 6 alone (SKIP_STREAMING=1 leaves it out here)
-#   SECTIONS="1 3" SCALES="10000 100000" Benchmarks/run.sh   # only the named sections (1-6);
+#   SECTIONS="1 3" SCALES="10000 100000" Benchmarks/run.sh   # only the named sections (1-8);
 #   SECTIONS="2" DURATION=2 ROUNDS=1 Benchmarks/run.sh     # a partial run leaves BENCHMARKS.md alone
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ duration="${DURATION:-10}"
 # Nine rounds: on a shared machine single rounds swing by ±10%, and the median of nine holds still.
 rounds="${ROUNDS:-9}"
 scales="${SCALES:-10000 100000 1000000}"
-sections="${SECTIONS:-1 2 3 4 5 6}"
+sections="${SECTIONS:-1 2 3 4 5 6 7 8}"
 runs() { [[ " $sections " == *" $1 "* ]]; }
 
 scripts/ensure-deps.sh wrk
@@ -181,10 +181,29 @@ if runs 6 && [ "${SKIP_STREAMING:-0}" != 1 ]; then
     CASSETTE_BIN="$bin" ROUNDS="$(( rounds < 3 ? rounds : 3 ))" Benchmarks/streaming.sh | tee "$results/streaming.jsonl"
 fi
 
-if [ "$sections" != "1 2 3 4 5 6" ]; then
+if runs 7; then
+    echo "==> 7. cassette audit on 100,000 interactions, against reading the same rows"
+    "$benchbin/bench-tool" make-store "$work/audit.db" 100000 small >/dev/null
+    "$benchbin/bench-tool" audit "$work/audit.db" >"$results/audit.json"
+    echo "    in process: $(cat "$results/audit.json")"
+    started=$(date +%s%N)
+    status=0
+    "$bin/cassette" audit --db "$work/audit.db" --format json >"$work/audit-findings.json" || status=$?
+    awk -v ns="$(( $(date +%s%N) - started ))" -v status="$status" 'BEGIN { printf "{\"cliSeconds\": %.3f, \"exitStatus\": %d}\n", ns / 1e9, status }' >"$results/audit-cli.json"
+    echo "    release CLI: $(cat "$results/audit-cli.json")"
+    rm -f "$work/audit.db" "$work/audit.db.paths" "$work/audit-findings.json"
+fi
+
+if runs 8; then
+    echo "==> 8. cassette codegen swift and cassette openapi on 10,000 recordings, against sqlite3 reading them"
+    CASSETTE_BIN_DIR="$bin" FORMAT=json ROUNDS="$(( rounds < 3 ? rounds : 3 ))" Benchmarks/codegen.sh | tee "$results/codegen.jsonl"
+fi
+
+if [ "$sections" != "1 2 3 4 5 6 7 8" ]; then
     # A partial run reports what it measured and leaves BENCHMARKS.md to full runs.
     echo
     if runs 2; then "$benchbin/bench-tool" record-report "$results" "$duration"; fi
+    if runs 7 || runs 8; then "$benchbin/bench-tool" tools-report "$results"; fi
     echo "(sections $sections only: BENCHMARKS.md left as it was; results above)"
     exit 0
 fi

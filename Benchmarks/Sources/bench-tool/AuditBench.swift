@@ -2,11 +2,19 @@ import Foundation
 import WellPlateNetworking
 
 /// `cassette audit`'s work on a whole store: every interaction read row by row and scanned.
+/// The baseline, in the same process just before: the same rows read the same way, not scanned.
 /// Peak resident memory comes from the kernel (VmHWM), so it covers the whole run.
 enum AuditBench {
     static func run(path: String) async throws {
         let store = try await CassetteStore.open(path: path, access: .readOnly)
         let residentBefore = Measure.residentBytes()
+        var read = 0
+        let readSeconds = try await Measure.seconds {
+            try await store.forEachInteraction(cassette: nil) { _ in
+                read += 1
+                return true
+            }
+        }
         var result: (findings: [AuditFinding], interactions: Int) = ([], 0)
         let seconds = try await Measure.seconds { result = try await store.audit(cassette: nil) }
         try await store.close()
@@ -15,6 +23,9 @@ enum AuditBench {
             "interactions": result.interactions,
             "findings": result.findings.count,
             "seconds": seconds,
+            "readSeconds": readSeconds,
+            "readInteractions": read,
+            "auditVersusRead": seconds / readSeconds,
             "interactionsPerSecond": Double(result.interactions) / seconds,
             "storeBytes": bytes,
             "megabytesPerSecond": Double(bytes) / 1_000_000 / seconds,

@@ -129,12 +129,16 @@ enum Report {
         out += "| `cassette replay` until `listening on` (300 recordings, 5 MB) | \(fixed(startup["replayListeningSeconds"] as! Double * 1000)) ms |\n\n"
 
         out += try StreamingReport.section(file: directory + "/streaming.jsonl")
+        out += try ToolsReport.auditSection(directory: directory)
+        out += try ToolsReport.codegenSection(directory: directory)
 
         out += "## Commands\n\n```bash\nBenchmarks/run.sh   # DURATION=\(duration) ROUNDS=\(rounds)\n"
         out += "# inside it, per round:\nwrk -t2 -c64 -d\(duration)s --latency -s Benchmarks/paths.lua http://127.0.0.1:PORT   # baseline, then cassette replay --cassette bench --port 0\n"
         out += "wrk -t1 -c1 -d\(duration)s --latency -s Benchmarks/paths.lua ...   # straight to upstream, then through cassette record --mode all\n"
         out += "bench-tool make-store DB COUNT small && bench-tool scale DB       # for COUNT in 10000 100000 1000000\n"
-        out += "bench-tool inprocess DB; bench-tool schema 10; bench-tool startup cassette DB\n```\n"
+        out += "bench-tool inprocess DB; bench-tool schema 10; bench-tool startup cassette DB\n"
+        out += "bench-tool make-store DB 100000 small && bench-tool audit DB && cassette audit --db DB --format json   # section 7\n"
+        out += "FORMAT=json ROUNDS=3 Benchmarks/codegen.sh   # section 8: 10,000 recordings, sqlite3 reading them as the baseline\n```\n"
         print(out, terminator: "")
     }
 

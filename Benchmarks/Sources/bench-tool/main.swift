@@ -10,6 +10,7 @@ import WellPlateNetworking
 //   audit DB                     `cassette audit` of the whole store: time and peak memory
 //   startup CASSETTE DB          start-up times;  count DB: rows;  report DIR DURATION ROUNDS: BENCHMARKS.md
 //   record-report DIR DURATION   section 2 (record overhead) alone, as Markdown
+//   tools-report DIR             sections 7 and 8 (audit, codegen and openapi) alone, as Markdown
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -40,6 +41,8 @@ do {
         Measure.printJSON(["interactions": try await store.count(cassette: nil)])
     case "record-report" where arguments.count == 3:
         print(try RecordReport.section(directory: arguments[1], duration: arguments[2]), terminator: "")
+    case "tools-report" where arguments.count == 2:
+        print(try ToolsReport.auditSection(directory: arguments[1]) + ToolsReport.codegenSection(directory: arguments[1]), terminator: "")
     case "report" where arguments.count == 4:
         try Report.run(directory: arguments[1], duration: arguments[2], rounds: arguments[3])
     default:
