@@ -52,10 +52,14 @@ read -r rep_pid rep_url < <(start_server "$work/replay.log" "$bin/cassette" repl
 pids+=("$rep_pid")
 warm_up "$base_url" "$work/replay.db.paths"
 warm_up "$rep_url" "$work/replay.db.paths"
+# Every replay round sits between two baseline rounds (one more baseline at the end), so its
+# ratio can be taken against both: a machine that slows down or speeds up steadily over the two
+# rounds then moves the numerator and the denominator alike.
 for round in $(seq 1 "$rounds"); do
     run_wrk "baseline-$round" 64 2 "$base_url" "$work/replay.db.paths"
     run_wrk "replay-$round" 64 2 "$rep_url" "$work/replay.db.paths"
 done
+run_wrk "baseline-$(( rounds + 1 ))" 64 2 "$base_url" "$work/replay.db.paths"
 stop_server "$rep_pid"
 stop_server "$base_pid"
 # Per core: both servers held to one core (taskset), beside the rounds above on every core.

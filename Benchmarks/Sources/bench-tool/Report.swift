@@ -20,13 +20,20 @@ enum Report {
         }
         let baseline = try wrk("baseline")
         let replay = try wrk("replay")
-        // Rounds alternate baseline and replay; the ratio within a round shares that round's noise.
+        // Rounds alternate baseline and replay, with one more baseline at the end: each replay
+        // round is taken against the mean of the baseline rounds before and after it, so a steady
+        // drift of the machine's speed over the pair cancels out.
         func pairedRatios(_ numerator: String, _ denominator: String, _ value: (WrkResult) -> Double) throws -> [Double] {
+            func read(_ name: String, _ round: Int) throws -> Double? {
+                let file = directory + "/\(name)-\(round).wrk"
+                guard FileManager.default.fileExists(atPath: file) else { return nil }
+                return value(try parseWrk(String(contentsOfFile: file, encoding: .utf8)))
+            }
             var ratios: [Double] = []
             for round in 1... {
-                let top = directory + "/\(numerator)-\(round).wrk", bottom = directory + "/\(denominator)-\(round).wrk"
-                guard FileManager.default.fileExists(atPath: top), FileManager.default.fileExists(atPath: bottom) else { break }
-                ratios.append(value(try parseWrk(String(contentsOfFile: top, encoding: .utf8))) / value(try parseWrk(String(contentsOfFile: bottom, encoding: .utf8))))
+                guard let top = try read(numerator, round), let before = try read(denominator, round) else { break }
+                let after = try read(denominator, round + 1)
+                ratios.append(top / (after.map { (before + $0) / 2 } ?? before))
             }
             return ratios
         }
@@ -47,6 +54,7 @@ enum Report {
         out += "| `cassette replay` | \(int(replay.requestsPerSecond)) | \(ms(replay.p50)) | \(ms(replay.p99)) |\n\n"
         let throughputRatio = median(throughputRatios)
         let p99Ratio = median(p99Ratios)
+        out += "Each replay round runs between two baseline rounds and is compared with their mean. "
         out += "Throughput ratio **\(pct(throughputRatio))** of the baseline (median of the rounds' ratios \(throughputRatios.map(pct).joined(separator: ", ")); target ≥ 90%: \(verdict(throughputRatio >= 0.9))); p99 ratio **\(fixed(p99Ratio))×** (rounds: \(p99Ratios.map(fixed).joined(separator: ", ")); target ≤ 2×: \(verdict(p99Ratio <= 2))).\n\n"
         if FileManager.default.fileExists(atPath: directory + "/onecore-replay-1.wrk") {
             // Per core: a proxy that scaled worse than the baseline would fall further behind it on every core than on one.
