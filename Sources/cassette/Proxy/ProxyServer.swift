@@ -44,9 +44,11 @@ final class ProxyServer: Sendable {
     private static func bind(context: ProxyServerContext, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
         let settings = context.settings
         let quiescing = ServerQuiescingHelper(group: group)
-        // Request-log buffer 0 is for lines logged off the loops; loop n writes to n + 1.
-        let logShards = Dictionary(uniqueKeysWithValues: group.makeIterator().enumerated().map { (ObjectIdentifier($1), $0 + 1) })
-        let targetCaches = ReplayTargetCache.perLoop(of: group)
+        // What each event loop's connections share: their request-log buffer (buffer 0 is for
+        // lines logged off the loops; loop n writes to n + 1) and their replay keys.
+        let perLoop = Dictionary(uniqueKeysWithValues: group.makeIterator().enumerated().map { number, loop in
+            (ObjectIdentifier(loop), (logShard: number + 1, targetCache: NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop)))
+        })
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -70,9 +72,9 @@ final class ProxyServer: Sendable {
                         try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
                     }
                     try pipeline.addHandler(ProxyProtocolErrorHandler())
-                    let loop = ObjectIdentifier(channel.eventLoop)
-                    let targetCache = targetCaches[loop] ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
-                    try pipeline.addHandler(ProxyHandler(server: context, logShard: logShards[loop] ?? 0, targetCache: targetCache))
+                    let shared = perLoop[ObjectIdentifier(channel.eventLoop)]
+                    let targetCache = shared?.targetCache ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
+                    try pipeline.addHandler(ProxyHandler(server: context, logShard: shared?.logShard ?? 0, targetCache: targetCache))
                 }
             }
         let channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()

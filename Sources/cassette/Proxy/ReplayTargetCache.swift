@@ -1,4 +1,3 @@
-import NIOCore
 import WellPlateNetworking
 
 /// A replay request's key, slot and log target, worked out from its method and target alone.
@@ -33,12 +32,5 @@ struct ReplayTargetCache: Sendable {
     mutating func insert(_ target: CachedTarget, for key: CachedTarget.Key) {
         if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
         entries[key] = target
-    }
-
-    /// One cache per loop of `group`, by the loop's identity.
-    static func perLoop(of group: any EventLoopGroup) -> [ObjectIdentifier: NIOLoopBoundBox<ReplayTargetCache>] {
-        Dictionary(uniqueKeysWithValues: group.makeIterator().map { loop in
-            (ObjectIdentifier(loop), NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop))
-        })
     }
 }
