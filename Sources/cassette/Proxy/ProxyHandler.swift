@@ -107,6 +107,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let parserError = error as? HTTPParserError {
+            MalformedRequestAnswer.write(parserError, context: context)
+        }
         // One broken connection never affects the others: close this one only.
         context.close(promise: nil)
     }

@@ -71,7 +71,6 @@ final class ProxyServer: Sendable {
                         let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                         try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
                     }
-                    try pipeline.addHandler(ProxyProtocolErrorHandler())
                     let shared = perLoop[ObjectIdentifier(channel.eventLoop)]
                     let targetCache = shared?.targetCache ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
                     try pipeline.addHandler(ProxyHandler(server: context, logShard: shared?.logShard ?? 0, targetCache: targetCache))
