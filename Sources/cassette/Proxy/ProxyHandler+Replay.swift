@@ -38,6 +38,9 @@ extension ProxyHandler {
     /// the others are keyed each time.
     private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?) throws -> CachedTarget {
         let method = try ProxyRequestBuilder.method(head)
+        if (body?.readableBytes ?? 0) == 0, !server.keyingHeaderNames.anyOccurs(in: head.headers) {
+            return try cachedTarget(method: method, uri: head.uri)
+        }
         let secretHeaders = server.secretHeaders(head)
         let keyed = server.keyedHeaders(of: head)
         let secretsOccur = server.secretsOccur(in: head.uri, secretHeaders: secretHeaders)

@@ -29,6 +29,8 @@ final class ProxyServerContext: Sendable {
     private let redactor: Redactor
     /// Request headers that are part of keys (conditional ones, `matchHeaders`).
     private let keyedHeaderNames: [String]
+    /// The secret and keyed header names together, for the replay hot path's check.
+    let keyingHeaderNames: KeyingHeaderNames
 
     /// `prepared`: the answers of a replay-only proxy, made while its session opened.
     init(session: CassetteSession, prepared: PreparedResponses = .empty, settings: ProxySettings, modeName: String, requestLog: RequestLog?) {
@@ -45,6 +47,7 @@ final class ProxyServerContext: Sendable {
         self.prepared = prepared
         redactor = session.options.redactor
         keyedHeaderNames = session.matchingRules.keyedHeaderNames
+        keyingHeaderNames = KeyingHeaderNames(keyedHeaderNames + (redactor.isEnabled ? Array(redactor.headerNames) : []))
         restoresRawHeaderBytes = !answersSynchronously || prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !answersSynchronously || !session.index.loadedKeysAreASCII
     }
