@@ -34,7 +34,7 @@ extension ProxyHandler {
     }
 
     /// The request's key, slot and log target. A request whose key is its method and target alone
-    /// (no body, no keyed headers, no credential repeated in the target) is cached per connection;
+    /// (no body, no keyed headers, no credential repeated in the target) is cached per event loop;
     /// the others are keyed each time.
     private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?) throws -> CachedTarget {
         let method = try ProxyRequestBuilder.method(head)
