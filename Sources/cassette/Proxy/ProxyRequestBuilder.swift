@@ -37,10 +37,18 @@ struct ProxyRequestBuilder: Sendable {
 
     /// The method, or a 501 for one the proxy does not handle.
     static func method(_ head: HTTPRequestHead) throws(ProxyRequestError) -> WellPlateNetworking.HTTPMethod {
-        guard let method = WellPlateNetworking.HTTPMethod(rawValue: head.method.rawValue) else {
+        // A switch, not the method's name: every replayed request asks.
+        switch head.method {
+        case .GET: return .get
+        case .POST: return .post
+        case .PUT: return .put
+        case .PATCH: return .patch
+        case .DELETE: return .delete
+        case .HEAD: return .head
+        case .OPTIONS: return .options
+        default:
             throw ProxyRequestError(status: 501, code: "method_not_supported", message: "the proxy does not support \(head.method.rawValue); it handles GET, POST, PUT, PATCH, DELETE, HEAD and OPTIONS")
         }
-        return method
     }
 
     static let droppedHeaders: Set<String> = [
