@@ -38,7 +38,7 @@ extension ProxyHandler {
     /// the others are keyed each time.
     private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?) throws -> CachedTarget {
         let method = try ProxyRequestBuilder.method(head)
-        if (body?.readableBytes ?? 0) == 0, !server.keyingHeaderNames.anyOccurs(in: head.headers) {
+        if (body?.readableBytes ?? 0) == 0, !server.carriesKeyingHeaders(head) {
             return try cachedTarget(method: method, uri: head.uri)
         }
         let secretHeaders = server.secretHeaders(head)

@@ -29,8 +29,8 @@ final class ProxyServerContext: Sendable {
     private let redactor: Redactor
     /// Request headers that are part of keys (conditional ones, `matchHeaders`).
     private let keyedHeaderNames: [String]
-    /// The secret and keyed header names together, for the replay hot path's check.
-    let keyingHeaderNames: KeyingHeaderNames
+    /// The secret and keyed header names together (`carriesKeyingHeaders`).
+    private let keyingHeaderNames: [String]
 
     /// `prepared`: the answers of a replay-only proxy, made while its session opened.
     init(session: CassetteSession, prepared: PreparedResponses = .empty, settings: ProxySettings, modeName: String, requestLog: RequestLog?) {
@@ -47,7 +47,7 @@ final class ProxyServerContext: Sendable {
         self.prepared = prepared
         redactor = session.options.redactor
         keyedHeaderNames = session.matchingRules.keyedHeaderNames
-        keyingHeaderNames = KeyingHeaderNames(keyedHeaderNames + (redactor.isEnabled ? Array(redactor.headerNames) : []))
+        keyingHeaderNames = Array(Set((keyedHeaderNames + (redactor.isEnabled ? Array(redactor.headerNames) : [])).map { $0.lowercased() }))
         restoresRawHeaderBytes = !answersSynchronously || prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !answersSynchronously || !session.index.loadedKeysAreASCII
     }
@@ -85,6 +85,14 @@ final class ProxyServerContext: Sendable {
         } else {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
+    }
+
+    /// Whether the request carries a header that changes how it is keyed or logged: a secret one
+    /// (its value is scrubbed from the target) or a keyed one. Nearly every request carries none
+    /// and is then keyed by method and target alone. One check for both, by NIO's ASCII
+    /// case-insensitive compare: names that are not ASCII never get past the request parser.
+    func carriesKeyingHeaders(_ head: HTTPRequestHead) -> Bool {
+        keyingHeaderNames.contains(where: head.headers.contains(name:))
     }
 
     /// The request's keyed header fields (and its Content-Type), or `nil` when it carries none,
