@@ -31,13 +31,25 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // The library deliberately has no SwiftNIO dependency: apps embed it,
-        // and the server side lives with the command-line tool.
+        // The core: HTTP framing rules, JSON, keys, redaction, the transport protocols, the store
+        // and all of its SQL, the cassette session and replay index. No SwiftNIO, no libcurl: every
+        // other target builds on it, and apps get it through `WellPlateNetworking`.
+        .target(
+            name: "WellPlateCore",
+            dependencies: [
+                "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // What apps link: the clients, configuration, mocks, the libcurl transport and the
+        // recording/replay transports. It deliberately has no SwiftNIO dependency and none on the
+        // tools: an app never carries the command-line tool's code.
         .target(
             name: "WellPlateNetworking",
             dependencies: [
+                "WellPlateCore",
                 "CCurl",
-                "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -46,20 +58,46 @@ let package = Package(
         // separate product so the library itself never links the Testing module.
         .target(
             name: "CassetteTesting",
-            dependencies: ["WellPlateNetworking"]
+            dependencies: ["WellPlateNetworking", "WellPlateCore"]
         ),
-        .executableTarget(
-            name: "cassette",
+        // What the command-line tool does that is not about the command line: audit, HAR,
+        // dump/merge, codegen, OpenAPI, schema and drift, cassette.json, fixture export.
+        .target(
+            name: "CassetteTools",
             dependencies: [
+                "WellPlateCore",
                 "WellPlateNetworking",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                // YAML output of `cassette openapi` only.
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // The recording and replaying HTTP proxy (SwiftNIO).
+        .target(
+            name: "CassetteProxy",
+            dependencies: [
+                "WellPlateCore",
+                "WellPlateNetworking",
+                "CassetteTools",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // The command-line tool: ArgumentParser commands and flags only.
+        .executableTarget(
+            name: "cassette",
+            dependencies: [
+                "WellPlateCore",
+                "WellPlateNetworking",
+                "CassetteTools",
+                "CassetteProxy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
@@ -76,8 +114,11 @@ let package = Package(
         .testTarget(
             name: "WellPlateNetworkingTests",
             dependencies: [
+                "WellPlateCore",
                 "WellPlateNetworking",
                 "CassetteTesting",
+                "CassetteTools",
+                "CassetteProxy",
                 "CSQLite",
                 // Listed so `swift test` builds the binaries the tests start as child processes.
                 "cassette",

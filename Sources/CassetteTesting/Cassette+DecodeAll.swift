@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 extension Cassette {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WellPlateCore
 import WellPlateNetworking
 
 /// What one test's client and `URLSession` answer through: the test's cassette session, plus the

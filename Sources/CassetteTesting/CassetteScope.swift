@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WellPlateCore
 import WellPlateNetworking
 
 /// One test inside its cassette: open, run with `Cassette.current` bound, then report what the

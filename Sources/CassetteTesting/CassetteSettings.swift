@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WellPlateCore
 import WellPlateNetworking
 
 /// Which cassette, store file and record mode one test runs with: the trait's arguments first,

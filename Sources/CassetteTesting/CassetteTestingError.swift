@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// A cassette test that cannot run as written: a bad setting, a missing store, no trait.
 /// The message says what to change.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WellPlateCore
 import WellPlateNetworking
 
 /// Runs a test (or every test of a suite) inside its own cassette: `Cassette.current` then gives

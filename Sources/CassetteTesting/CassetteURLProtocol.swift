@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,3 +1,4 @@
+import WellPlateCore
 import WellPlateNetworking
 
 /// A miss told to someone running tests: what was asked, where it looked, the nearest recordings

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// The store files open for the tests running at the moment: one connection per file (and

@@ -1,5 +1,9 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
+import WellPlateNetworking
 
 /// `cassette`: record real API traffic once, replay it offline, harvest fixtures, diff schemas.
 struct Cassette: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import WellPlateCore
 
 /// The live client: JSON over any `HTTPTransport` (libcurl by default), with status-to-error
 /// mapping and retries of idempotent requests.

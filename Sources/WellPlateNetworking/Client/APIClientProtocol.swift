@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// The networking contract from the design documents. Consumers depend on this protocol only, so
 /// the live client, the replay client and the mock client are interchangeable.

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// Everything a client call can fail with. The cases are the design documents' own; `category`
 /// classifies them so callers can react to "unauthorized" or "timeout" without string matching.

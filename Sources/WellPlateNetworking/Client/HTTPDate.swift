@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// Reads an HTTP date in the IMF-fixdate form every server sends (RFC 9110 §5.6.7):
 /// `Sun, 06 Nov 1994 08:49:37 GMT`. Hand-written rather than a `DateFormatter`, which on Linux

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WellPlateCore
 
 /// Serves recorded responses from the cassette store with exactly the live client's decoding,
 /// errors and retry decisions: it is `APIClient` itself, over a `ReplayTransport`. Recorded 4xx and

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WellPlateCore
 
 /// How every client turns a response into a value or an error, shared so that the live, replay
 /// and mock clients cannot drift apart.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WellPlateCore
 
 /// When and how long to wait before sending a request again. Only requests that are safe to repeat
 /// are retried: idempotent methods, and POST/PATCH that carry an `Idempotency-Key` header.

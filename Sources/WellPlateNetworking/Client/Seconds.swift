@@ -5,6 +5,8 @@
 /// standard conversions trap: `Int64(seconds * 1000)` on infinity or anything past 9.2e15, and
 /// `seconds * 1_000_000_000` in nanoseconds past 292 years. A `Seconds` is finite and at most a day,
 /// so every later step (libcurl's milliseconds, NIO's nanoseconds, doubling for backoff) stays in range.
+import WellPlateCore
+
 public struct Seconds: Sendable, Hashable, Comparable {
     /// One day: longer than any timeout, delay or latency worth asking for, and far inside what
     /// every consumer of a `Duration` can hold.

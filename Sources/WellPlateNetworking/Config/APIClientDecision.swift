@@ -1,5 +1,7 @@
 /// Which client the factory built for a configuration, and why it did not honour the requested
 /// mode when it refused to.
+import WellPlateCore
+
 public struct APIClientDecision: Sendable, Equatable, CustomStringConvertible {
     public let environment: Environment
     /// The configuration's mode.

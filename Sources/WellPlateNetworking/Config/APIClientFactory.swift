@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import WellPlateCore
 
 /// Builds the app's client from an `AppConfig`, and keeps one shared instance.
 ///

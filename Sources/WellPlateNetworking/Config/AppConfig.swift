@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// How the app's networking is set up: which backend, where answers come from, and the knobs the
 /// design documents name. Production can never run in mock or replay mode.

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 extension AppConfig {
     /// Read from the working directory when no path is given and `WELLPLATE_CONFIG` is unset.

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// A configuration value that cannot be used: names where it came from, the key, and what is accepted.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {

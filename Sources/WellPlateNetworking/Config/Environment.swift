@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// The backends an app can talk to, each with its own base URL.
 public enum Environment: String, Sendable, Hashable, CaseIterable, Codable {

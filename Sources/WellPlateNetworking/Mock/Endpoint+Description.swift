@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 extension Endpoint {
     /// Parses `description` (`GET /api/users/{id}`): a method, one space, the pattern.

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// A method and a path pattern: the unit that fixtures, mock routes and inferred schemas are kept
 /// per. `GET /api/users/{id}` covers every recording of `GET /api/users/1`, `/api/users/2`, …

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 extension MockAPIClient {
     /// Every call received, oldest first.

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 extension MockAPIClient {
     /// Answers `method` on `path` (a pattern such as `/api/users/{id}`) with `stub`, replacing an

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WellPlateCore
 
 /// Answers requests from fixture files, or from stubs set up by a test, through the same decoding
 /// and error mapping as the live client, and records every call.

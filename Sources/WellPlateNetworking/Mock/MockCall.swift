@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// One request a `MockAPIClient` received, as the caller sent it.
 public struct MockCall: Sendable, Equatable {

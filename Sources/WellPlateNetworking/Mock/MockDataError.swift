@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// A fixture that cannot be served: names the fixture, the file (or every place searched), and,
 /// for a bad file, where in it and why.

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// Reads fixtures: `NAME.json` from a fixtures directory, then from a bundle's resources.
 ///

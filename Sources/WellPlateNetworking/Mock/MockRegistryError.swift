@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// A mock route or `registry.json` that cannot be used: names the file, where in it (a JSON path
 /// such as `$.routes[2].path`, or a line and column for a syntax error) and what is wrong.

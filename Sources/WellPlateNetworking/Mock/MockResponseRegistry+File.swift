@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 // `registry.json`, kept beside the fixtures:
 //

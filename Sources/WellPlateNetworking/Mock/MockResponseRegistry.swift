@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WellPlateCore
 
 /// Maps requests (method and path pattern) to fixture names for `MockAPIClient`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// One mapping from a request (method and path pattern) to the fixture that answers it.
 public struct MockRoute: Sendable, Hashable, CustomStringConvertible {

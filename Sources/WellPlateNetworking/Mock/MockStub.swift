@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// What a `MockAPIClient` answers instead of a fixture.
 public enum MockStub: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// A mock route's path: literal segments and named parameters, as in `/api/users/{id}/meals`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// The path of a request URL as mock routes see it: split into segments on the raw `/`s first and
 /// percent-decoded segment by segment, so an escaped `%2F` stays inside its segment instead of

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// Values keyed by method and path pattern, looked up with the registry's precedence: an exact
 /// path first (a hash lookup), then patterns in `PathPattern.isMoreSpecific` order. Patterns are

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// The live transport: HTTP/1.1, and HTTP/2 where an HTTPS server offers it, over libcurl, with connection reuse across requests,
 /// transparent gzip/deflate decoding, and Swift task cancellation aborting the transfer.

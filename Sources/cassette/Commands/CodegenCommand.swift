@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette codegen`: source code generated from the recordings. One language so far.

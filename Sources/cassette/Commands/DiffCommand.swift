@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette diff`: schema drift between fixtures and a recording, or between two recordings.

@@ -1,4 +1,7 @@
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 extension ExportCommand {

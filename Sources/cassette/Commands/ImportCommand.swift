@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette import`: recordings from a HAR file written by DevTools, mitmproxy, Charles or Proxyman.

@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette redact`: applies today's redaction rules to what is already stored.

@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette replay`: serves recordings with no backend at all.

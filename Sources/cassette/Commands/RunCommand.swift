@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette run -- COMMAND`: the CI one-liner. Starts the proxy on a free port, runs the command

@@ -1,6 +1,9 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
 import HTTPTypes
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette verify`: schema drift between the recordings and the live API, without re-recording.

@@ -1,4 +1,7 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// `--durability` and cassette.json's `"durability"`, as the command line spells them.

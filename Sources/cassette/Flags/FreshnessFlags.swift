@@ -1,5 +1,9 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
+import WellPlateNetworking
 
 /// `--max-age`, `--stale` and `--track-usage`, shared by `replay` and `run`; each falls back to
 /// the configuration file's `maxAge`, `stale` and `trackUsage`.

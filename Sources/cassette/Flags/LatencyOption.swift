@@ -1,4 +1,7 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// `none`, `recorded`, or a number of milliseconds.

@@ -1,4 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
+import WellPlateNetworking
 
 /// `--on-miss`: what a replay does with a request it has no recording for.
 enum MissPolicyOption: String, ExpressibleByArgument, CaseIterable {

@@ -1,4 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
+import WellPlateNetworking
 
 /// Options every command that starts the proxy shares.
 struct ProxyFlags: ParsableArguments {

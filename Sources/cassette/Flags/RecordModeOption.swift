@@ -1,4 +1,7 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// Record modes as the command line spells them.

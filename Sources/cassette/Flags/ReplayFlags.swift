@@ -1,4 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
+import WellPlateNetworking
 
 /// Replay behaviour shared by `replay` and `run`.
 struct ReplayFlags: ParsableArguments {

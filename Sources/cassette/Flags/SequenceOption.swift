@@ -1,4 +1,7 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// `--sequence`: what a replay serves once every recording of a request was served.

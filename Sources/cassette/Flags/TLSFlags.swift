@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// `--cacert`, `--cert`, `--key`, `--insecure`: how HTTPS upstreams are verified, for every

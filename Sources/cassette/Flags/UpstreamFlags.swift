@@ -1,5 +1,9 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
+import WellPlateNetworking
 
 /// `--env NAME` or `--upstream URL`: where forwarded requests go.
 struct UpstreamFlags: ParsableArguments {

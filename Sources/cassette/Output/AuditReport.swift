@@ -1,4 +1,7 @@
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// What `cassette audit` prints: one block per finding and a summary, or one JSON object.

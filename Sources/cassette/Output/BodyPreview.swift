@@ -1,4 +1,7 @@
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// A body as a person reads it: JSON pretty-printed (keys sorted), text as it is, anything else as

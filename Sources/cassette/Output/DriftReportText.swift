@@ -1,3 +1,6 @@
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette diff`'s text output: a block per endpoint with findings, then one summary line.

@@ -1,4 +1,7 @@
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// How old recordings are and when replays last served them, for `cassette list`.

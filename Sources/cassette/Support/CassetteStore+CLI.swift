@@ -1,3 +1,6 @@
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 extension CLIError {

@@ -1,6 +1,10 @@
+import CassetteProxy
+import CassetteTools
 import Foundation
 import Subprocess
 import Synchronization
+import WellPlateCore
+import WellPlateNetworking
 // FilePath, which swift-subprocess takes from System on Apple platforms and from swift-system elsewhere.
 #if canImport(System)
 import System

@@ -1,3 +1,6 @@
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// Finds the stored key a user means on the command line: the text exactly as stored, else the

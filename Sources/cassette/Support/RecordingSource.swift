@@ -1,4 +1,7 @@
+import CassetteProxy
+import CassetteTools
 import Foundation
+import WellPlateCore
 import WellPlateNetworking
 
 /// One cassette of one store, read whole for schema work (`cassette diff`, `cassette schema`).

@@ -1,4 +1,8 @@
 import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
+import WellPlateNetworking
 
 extension ValidationError {
     /// A flag whose value parsed but cannot be used: names the flag, the value and what is accepted.

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import WellPlateCore
 
 /// Turns libcurl's result codes into `TransportError`s; nothing else in the package looks at a
 /// raw `CURLcode` or `CURLMcode`.

@@ -1,4 +1,5 @@
 import CCurl
+import WellPlateCore
 
 /// `curl_global_init` must run once before any other libcurl call and is not guaranteed to be
 /// thread-safe on every libcurl build; a `static let` initializer runs exactly once, under a lock.

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Synchronization
+import WellPlateCore
 
 /// Drives one libcurl multi handle on a dedicated thread, so no blocking libcurl call ever runs
 /// on Swift's cooperative pool. Callers hand transfers over through a lock-protected queue and

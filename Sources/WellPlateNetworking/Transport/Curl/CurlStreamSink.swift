@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WellPlateCore
 
 /// The hand-over between the transfer loop's thread, which receives a streamed response, and the
 /// one task that reads it. The loop offers each chunk; once `highWater` bytes wait unread the

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import WellPlateCore
 
 /// A `TLSConfiguration` checked and loaded once, when the transport starts: a wrong path fails
 /// there with a message naming the file, rather than as a handshake error on every request.

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import HTTPTypes
+import WellPlateCore
 
 /// One request in flight on the multi loop.
 ///

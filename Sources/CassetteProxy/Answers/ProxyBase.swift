@@ -1,0 +1,42 @@
+import CassetteTools
+import NIOCore
+import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
+
+/// The proxy's own address as one client reached it, `http://HOST:PORT`: what upstream URLs are
+/// rewritten to (`UpstreamURLRewriter`). The request's `Host` when it is a plain host and port,
+/// else the local address of its connection (never the listening address itself, which may be
+/// 0.0.0.0).
+enum ProxyBase {
+    static func of(_ head: HTTPRequestHead, localAddress: SocketAddress?) -> String {
+        if let host = head.headers.first(name: "host"), isPlainAuthority(host) {
+            return "http://" + host
+        }
+        guard let localAddress, let ip = localAddress.ipAddress, let port = localAddress.port else {
+            return "http://127.0.0.1"
+        }
+        return ip.contains(":") ? "http://[\(ip)]:\(port)" : "http://\(ip):\(port)"
+    }
+
+    /// The base answers are prepared for at start-up: the configured address, when it names one
+    /// port on one interface (not a free port picked at bind time, nor every interface).
+    static func prepared(host: String, port: Int) -> String? {
+        guard port != 0, host != "0.0.0.0", host != "::", isPlainAuthority(host) else { return nil }
+        return host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
+    }
+
+    /// Letters, digits and `.-_:[]` only: a value that goes into response headers unchanged.
+    private static func isPlainAuthority(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                true
+            case UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                true
+            default:
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import CassetteTools
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
+
+/// A request the proxy refuses before it reaches the cassette.
+struct ProxyRequestError: Error {
+    let status: Int
+    let code: String
+    let message: String
+}
+
+/// Maps an incoming request onto the upstream: the path and query are appended to the upstream
+/// base URL, hop-by-hop headers are dropped, and `Host` is left to the transport, which sets it
+/// from the upstream URL.
+struct ProxyRequestBuilder: Sendable {
+    /// The upstream base URL without a trailing slash, such as `http://127.0.0.1:8081` or
+    /// `https://api.example.com/v2`. Replay-only proxies use the cassette's recorded upstream.
+    let upstreamBase: String
+    /// The base URL's path (`/v2`, or empty), which prefixes every forwarded target.
+    let basePath: String
+
+    init(upstream: URL?) {
+        var base = upstream?.absoluteString ?? "http://upstream.invalid"
+        while base.hasSuffix("/") { base.removeLast() }
+        upstreamBase = base
+        var path = upstream.map { $0.path(percentEncoded: true) } ?? ""
+        while path.hasSuffix("/") { path.removeLast() }
+        basePath = path
+    }
+
+    /// The target as the upstream sees it (`/v2/users?limit=1`), which is what keys are made of.
+    func upstreamTarget(_ uri: String) throws(ProxyRequestError) -> String {
+        basePath + (try Self.originForm(uri))
+    }
+
+    /// The method, or a 501 for one the proxy does not handle.
+    static func method(_ head: HTTPRequestHead) throws(ProxyRequestError) -> WellPlateNetworking.HTTPMethod {
+        // A switch, not the method's name: every replayed request asks.
+        switch head.method {
+        case .GET: return .get
+        case .POST: return .post
+        case .PUT: return .put
+        case .PATCH: return .patch
+        case .DELETE: return .delete
+        case .HEAD: return .head
+        case .OPTIONS: return .options
+        default:
+            throw ProxyRequestError(status: 501, code: "method_not_supported", message: "the proxy does not support \(head.method.rawValue); it handles GET, POST, PUT, PATCH, DELETE, HEAD and OPTIONS")
+        }
+    }
+
+    static let droppedHeaders: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "proxy-authorization", "te", "trailer",
+        "transfer-encoding", "upgrade", "host", "content-length", "expect",
+    ]
+
+    func transportRequest(head: HTTPRequestHead, body: ByteBuffer?) throws(ProxyRequestError) -> TransportRequest {
+        let method = try Self.method(head)
+        let target = try Self.originForm(head.uri)
+        guard let url = URL(string: upstreamBase + target) else {
+            throw ProxyRequestError(status: 400, code: "bad_request_target", message: "the request target \(Self.shortened(head.uri)) is not a valid URL path; percent-encode spaces and special characters")
+        }
+        var fields = HTTPFields()
+        fields.reserveCapacity(head.headers.count)
+        let connectionTokens = Set(head.headers[canonicalForm: "connection"].map { $0.lowercased() })
+        for (name, value) in head.headers {
+            let lowered = name.lowercased()
+            if Self.droppedHeaders.contains(lowered) || connectionTokens.contains(lowered) { continue }
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            fields.append(RawHeaderBytes.field(name: fieldName, value: value))
+        }
+        var bodyData: Data?
+        if let body, body.readableBytes > 0 {
+            bodyData = Data(body.readableBytesView)
+        }
+        return TransportRequest(method: method, url: url, headerFields: fields, body: bodyData)
+    }
+
+    /// `/path?query` from an origin-form or absolute-form target (RFC 9112 §3.2).
+    static func originForm(_ target: String) throws(ProxyRequestError) -> String {
+        if target.hasPrefix("/") { return target }
+        if let scheme = target.range(of: "://") {
+            let afterAuthority = target[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" }
+            guard let afterAuthority else { return "/" }
+            let rest = String(target[afterAuthority...])
+            return rest.hasPrefix("?") ? "/" + rest : rest
+        }
+        throw ProxyRequestError(status: 400, code: "bad_request_target", message: "the request target \(shortened(target)) is neither a path nor an absolute URL")
+    }
+
+    private static func shortened(_ text: String) -> String {
+        text.count > 80 ? "\"\(text.prefix(80))…\"" : "\"\(text)\""
+    }
+}

@@ -1,0 +1,192 @@
+import CassetteTools
+import Foundation
+import WellPlateCore
+import WellPlateNetworking
+
+/// Starts the proxy for `record`, `replay` and `run`: opens the store and the cassette, binds,
+/// prints `listening on`, and on shutdown lets in-flight requests finish, closes the store and
+/// prints what happened.
+struct ProxyRunner {
+    var storePath: String
+    var cassette: String
+    /// The session's record mode; a replay that records its misses runs as `missing`.
+    var mode: RecordMode
+    var settings: ProxySettings
+    var matchingRules: MatchingRules?
+    var redactor: Redactor = .default
+    var sequencePolicy: SequencePolicy = .repeatLast
+    /// `record` or `replay`, for the health endpoint and messages.
+    var modeName: String
+    /// `--track-usage`: add each recording's replays to the store on shutdown.
+    var tracksUsage = false
+    /// Where request lines and the summary go: stdout for `record`/`replay`, stderr for `run`,
+    /// whose child owns stdout.
+    var outputDescriptor: Int32 = STDOUT_FILENO
+
+    struct Running {
+        let server: ProxyServer
+        let session: CassetteSession
+        let store: CassetteStore
+        let requestLog: RequestLog?
+    }
+
+    /// Serves until SIGINT or SIGTERM, then stops gracefully; `strict` turns misses into status 1.
+    func serveUntilSignalled(strict: Bool = false) async throws {
+        let signals = SignalWaiter()
+        let running = try await start()
+        _ = await signals.next()
+        let counters = await stop(running)
+        if strict && counters.missed > 0 {
+            throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
+        }
+    }
+
+    /// Opens everything and starts listening; the `listening on` line is printed once bound.
+    func start() async throws -> Running {
+        let recording = mode != .none || settings.missPolicy == .record
+        let store: CassetteStore
+        do {
+            store = try await CassetteStore.open(path: storePath, access: recording ? .readWrite : .readOnly, durability: settings.durability)
+        } catch {
+            throw CLIError(error)
+        }
+        let sessionMode: RecordMode = settings.missPolicy == .record && mode == .none ? .missing : mode
+        var upstream: CurlTransport?
+        if recording || settings.missPolicy == .passthrough {
+            var transportConfiguration = CurlTransport.Configuration()
+            transportConfiguration.maxResponseBodySize = settings.maxBodySize
+            transportConfiguration.tls = settings.tls
+            transportConfiguration.timeout = settings.upstreamTimeout
+            do {
+                upstream = try CurlTransport(configuration: transportConfiguration)
+            } catch where error.kind == .tls {
+                throw CLIError.usage(TLSHint.message(error))
+            } catch {
+                throw CLIError("libcurl could not start: \(error)")
+            }
+        }
+        let options = CassetteSession.Options(
+            cassette: cassette, mode: sessionMode, matchingRules: matchingRules, redactor: redactor,
+            sequencePolicy: sequencePolicy, upstream: recording ? settings.upstream : nil
+        )
+        let session: CassetteSession
+        var prepared = PreparedResponses.empty
+        do {
+            if sessionMode == .none && settings.missPolicy == .error {
+                // Replay only: every answer is prepared while the cassette loads.
+                // Answers that lead back to the upstream are prepared rewritten for the proxy's address.
+                let recorded = try await store.cassette(named: cassette)?.upstream.flatMap { URL(string: $0) }
+                let preparer = ResponsePreparer(
+                    stale: settings.stalePolicy, missStatus: settings.missStatus,
+                    upstreamURLs: UpstreamURLRewriter(settings: settings, upstream: settings.upstream ?? recorded),
+                    preparedBase: ProxyBase.prepared(host: settings.host, port: settings.port))
+                let opened = try await CassetteSession.open(store: store, options: options, upstream: upstream, preparing: preparer)
+                session = opened.session
+                prepared = PreparedResponses(opened.answers)
+            } else {
+                session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
+            }
+        } catch let error as CassetteStoreError {
+            throw CLIError(error)
+        }
+        try await checkUsable(session: session, store: store, forwards: upstream != nil)
+
+        var served = settings
+        if served.upstream == nil { served.upstream = session.recordedUpstream }
+        let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
+        let context = ProxyServerContext(session: session, prepared: prepared, settings: served, modeName: modeName, requestLog: requestLog)
+        let server = try await ProxyServer.start(context: context)
+        announce(server.address)
+        return Running(server: server, session: session, store: store, requestLog: requestLog)
+    }
+
+    private func checkUsable(session: CassetteSession, store: CassetteStore, forwards: Bool) async throws {
+        if forwards && (settings.upstream ?? session.recordedUpstream) == nil {
+            throw CLIError.usage("no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
+        }
+        guard mode == .none, settings.missPolicy != .record, session.index.interactionCount == 0 else { return }
+        let others = (try? await store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)) ?? []
+        throw CLIError(CassetteStoreError.missingCassette(cassette, path: storePath, available: others))
+    }
+
+    /// Whether forwarded requests skip certificate checks (warned about at start, in the summary and health).
+    private var skipsVerification: Bool {
+        settings.tls.insecure && (mode != .none || settings.missPolicy != .error)
+    }
+
+    private func announce(_ address: String) {
+        if skipsVerification {
+            Terminal.printWarning(TLSHint.insecureWarning)
+        }
+        if !Self.isLoopback(settings.host) {
+            Terminal.printWarning("listening on \(settings.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
+        }
+        let line = "listening on \(address)"
+        if outputDescriptor == STDOUT_FILENO {
+            Terminal.printLine(line)
+        } else {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    /// Adds this run's replays per recording to the store (opened for writing only now, so a
+    /// replay without `--track-usage` never touches the file); returns the summary's phrase.
+    private func saveUsage(_ session: CassetteSession) async -> String {
+        let counts = session.index.replayCountsByRecording
+        do throws(CassetteStoreError) {
+            let store = try await CassetteStore.open(path: storePath, access: .readWrite)
+            do throws(CassetteStoreError) {
+                try await store.addUsage(counts)
+            } catch {
+                try? await store.close()
+                throw error
+            }
+            try await store.close()
+            return "usage saved for \(Formatting.count(counts.count, "recording"))"
+        } catch {
+            Terminal.printError("could not save usage: \(error.message)")
+            return "usage not saved"
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+    }
+
+    /// Graceful stop: no new connections, in-flight requests answered, store closed, summary printed.
+    func stop(_ running: Running) async -> CassetteSession.Counters {
+        await running.server.shutdown()
+        running.requestLog?.close()
+        do {
+            try await running.store.close()
+        } catch {
+            Terminal.printError(error.message)
+        }
+        var counters = running.session.statistics
+        let unused = running.session.index.statistics.unusedKeys
+        let refused = settings.stalePolicy.map { $0.fails ? $0.count : 0 } ?? 0
+        var summary = "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed)"
+        if let stale = settings.stalePolicy, stale.count > 0 {
+            summary += ", \(stale.fails ? "refused as stale" : "stale") \(stale.count)"
+        }
+        // A refusal is a miss for --strict, not a replay.
+        counters.missed += refused
+        counters.replayed -= refused
+        if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
+        if tracksUsage { summary += ", " + (await saveUsage(running.session)) }
+        summary += ", unused recordings \(unused.count)"
+        var lines = [summary]
+        if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
+        if !unused.isEmpty && mode == .none {
+            lines += unused.prefix(10).map { "  unused: \($0)" }
+            if unused.count > 10 { lines.append("  … and \(unused.count - 10) more") }
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        if outputDescriptor == STDOUT_FILENO {
+            Terminal.write(Data(text.utf8))
+        } else {
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+        return counters
+    }
+}

@@ -1,0 +1,119 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import NIOExtras
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+import WellPlateCore
+import WellPlateNetworking
+
+/// The record/replay reverse proxy: SwiftNIO HTTP/1.1 with keep-alive and pipelining, one
+/// `ProxyHandler` per connection, graceful shutdown that lets in-flight requests finish.
+final class ProxyServer: Sendable {
+    let context: ProxyServerContext
+    private let group: MultiThreadedEventLoopGroup
+    /// Released before the event loops stop: its deinit touches a promise of theirs.
+    private let quiescing: Mutex<ServerQuiescingHelper?>
+    private let channel: any Channel
+    /// `http://HOST:PORT` with the port actually bound.
+    let address: String
+
+    private init(context: ProxyServerContext, group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, channel: any Channel, address: String) {
+        self.context = context
+        self.group = group
+        self.quiescing = Mutex(quiescing)
+        self.channel = channel
+        self.address = address
+    }
+
+    static func start(context: ProxyServerContext) async throws -> ProxyServer {
+        let settings = context.settings
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, settings.threads))
+        do {
+            return try await bind(context: context, group: group)
+        } catch {
+            // The quiescing helper's deinit completes a promise on these loops, so it must be gone
+            // before they stop: `bind` has returned, and one task on every loop waits out the loop
+            // threads' last references to it (held by the bind attempt's tasks).
+            for loop in group.makeIterator() {
+                try? await loop.submit {}.get()
+            }
+            try? await group.shutdownGracefully()
+            throw CLIError(BindFailure.describe(error, host: settings.host, port: settings.port))
+        }
+    }
+
+    private static func bind(context: ProxyServerContext, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
+        let settings = context.settings
+        let quiescing = ServerQuiescingHelper(group: group)
+        // What each event loop's connections share: their request-log buffer (buffer 0 is for
+        // lines logged off the loops; loop n writes to n + 1) and their replay keys.
+        let perLoop = Dictionary(uniqueKeysWithValues: group.makeIterator().enumerated().map { number, loop in
+            (ObjectIdentifier(loop), (logShard: number + 1, targetCache: NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop)))
+        })
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiescing.makeServerChannelHandler(channel: channel))
+                }
+            }
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    // Byte-exact header handlers only where bytes that are not UTF-8 can occur and matter.
+                    if context.restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
+                    let requestHeadBytes = context.keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
+                    if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
+                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
+                    if let requestHeadBytes {
+                        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                        try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
+                    }
+                    let shared = perLoop[ObjectIdentifier(channel.eventLoop)]
+                    let targetCache = shared?.targetCache ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
+                    try pipeline.addHandler(ProxyHandler(server: context, logShard: shared?.logShard ?? 0, targetCache: targetCache))
+                }
+            }
+        let channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()
+        let port = channel.localAddress?.port ?? settings.port
+        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+        return ProxyServer(context: context, group: group, quiescing: quiescing, channel: channel, address: "http://\(host):\(port)")
+    }
+
+    /// Stops accepting, lets every in-flight request finish, then stops the event loops.
+    func shutdown() async {
+        if let helper = quiescing.withLock({ $0.take() }) {
+            let done = group.next().makePromise(of: Void.self)
+            helper.initiateShutdown(promise: done)
+            try? await done.futureResult.get()
+        }
+        try? await group.shutdownGracefully()
+    }
+}
+
+/// Bind failures in words a user can act on.
+enum BindFailure {
+    static func describe(_ error: any Error, host: String, port: Int) -> String {
+        if let io = error as? IOError {
+            switch io.errnoCode {
+            case EADDRINUSE:
+                return "cannot listen on \(host):\(port): the port is already in use; pick another --port (0 picks a free one)"
+            case EACCES:
+                return "cannot listen on \(host):\(port): permission denied; use a port above 1023"
+            case EADDRNOTAVAIL:
+                return "cannot listen on \(host):\(port): this machine has no such address; use --host 127.0.0.1"
+            default:
+                return "cannot listen on \(host):\(port): \(String(cString: strerror(io.errnoCode)))"
+            }
+        }
+        if error is SocketAddressError {
+            return "cannot listen on \(host):\(port): '\(host)' is not an IP address; pass one such as 127.0.0.1 with --host"
+        }
+        return "cannot listen on \(host):\(port): \(error)"
+    }
+}

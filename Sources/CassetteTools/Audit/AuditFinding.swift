@@ -1,0 +1,57 @@
+import Foundation
+import WellPlateCore
+import WellPlateNetworking
+
+/// How bad a finding is: `high` for credentials, `medium` for likely secrets whose shape alone
+/// does not prove it, `low` for personal data.
+public enum AuditSeverity: String, Sendable, Codable, Comparable, CaseIterable {
+    case low, medium, high
+
+    public static func < (lhs: AuditSeverity, rhs: AuditSeverity) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// The redaction setting that would have kept a finding out of the store.
+public enum AuditRemedy: Sendable, Equatable, Codable {
+    case header(String)
+    case queryParameter(String)
+    case jsonField(String)
+    /// No rule reaches this place (free text, a URL path): the value must come from a place a
+    /// rule covers, so that it is scrubbed everywhere else, or the recording must be deleted.
+    case none
+
+    /// The `cassette.json` entry, as the user would write it.
+    public var configEntry: String? {
+        switch self {
+        case .header(let name): return #""redact": {"headers": ["\#(name)"]}"#
+        case .queryParameter(let name): return #""redact": {"queryParameters": ["\#(name)"]}"#
+        case .jsonField(let name): return #""redact": {"jsonFields": ["\#(name)"]}"#
+        case .none: return nil
+        }
+    }
+}
+
+/// One secret (or piece of personal data) found in a stored interaction.
+public struct AuditFinding: Sendable, Equatable {
+    public var cassette: String
+    public var key: String
+    /// The recording's position among those of its key (0 first).
+    public var sequence: Int
+    public var interactionID: Int64?
+    /// `response body $.data.refresh_token`, `request header X-Upstream-Credential`.
+    public var place: String
+    /// The detector's identifier: `jwt`, `aws-access-key`, `github-token`, `keyword`, ...
+    public var rule: String
+    public var description: String
+    public var severity: AuditSeverity
+    /// The value with all but a few leading characters hidden.
+    public var maskedValue: String
+    public var remedy: AuditRemedy
+
+    /// Keeps the first four characters (none for short values) and the length.
+    public static func mask(_ value: String) -> String {
+        let shown = value.count >= 16 ? 4 : 0
+        return String(value.prefix(shown)) + String(repeating: "*", count: min(8, value.count - shown)) + " (\(value.count) chars)"
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import HTTPTypes
+import WellPlateCore
+import WellPlateNetworking
+
+/// Scans stored interactions for secrets that redaction missed: every part of the request and
+/// the response (URL path and query, headers and cookies, bodies: JSON value by value, form
+/// parameters, free text), by token shape, by the name of the place, and for personal data.
+public struct SecretAudit: Sendable {
+    public init() {}
+
+    public func findings(in interaction: Interaction) -> [AuditFinding] {
+        var collector = Collector(interaction: interaction)
+        auditURL(interaction.url, into: &collector)
+        auditHeaders(interaction.requestHeaders, side: "request", into: &collector)
+        if let body = interaction.requestBody {
+            auditBody(body, contentType: interaction.requestHeaders[.contentType], side: "request", into: &collector)
+        }
+        auditHeaders(interaction.responseHeaders, side: "response", into: &collector)
+        auditBody(interaction.responseBody, contentType: interaction.responseHeaders[.contentType], side: "response", into: &collector)
+        return collector.findingsWithSharedRemedies()
+    }
+
+    /// Checks one value found at a named place (or at no name, for free text).
+    /// `place` is described only when something is found: most values are clean.
+    func audit(value: String, name: String?, place: @autoclosure () -> String, remedy: AuditRemedy, into collector: inout Collector) {
+        var matches = SecretScanner.scan(value)
+        if let name, let kind = collector.kind(of: name), !SecretNames.isPlaceholderValue(value) {
+            let secret = kind == .credential || Entropy.looksRandom(value)
+            if secret, !matches.contains(where: { $0.severity == .high }) {
+                matches.append(SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: .high, value: value))
+            }
+        } else if name != nil, matches.isEmpty, Entropy.isHighEntropyBase64(value) {
+            matches.append(SecretMatch(rule: "high-entropy", description: "high-entropy base64 string", severity: .medium, value: value))
+        }
+        guard !matches.isEmpty else { return }
+        let described = place()
+        for match in matches {
+            collector.add(match, place: described, remedy: remedy)
+        }
+    }
+
+    private func auditURL(_ url: String, into collector: inout Collector) {
+        let question = url.firstIndex(of: "?")
+        let beforeQuery = String(url[..<(question ?? url.endIndex)])
+        audit(value: beforeQuery, name: nil, place: "request URL", remedy: .none, into: &collector)
+        guard let question else { return }
+        let query = url[url.index(after: question)...].prefix { $0 != "#" }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.formDecoded(parts[0])
+            let value = parts.count > 1 ? Self.formDecoded(parts[1]) : ""
+            audit(value: value, name: name, place: "request query parameter \(name)", remedy: .queryParameter(name), into: &collector)
+        }
+    }
+
+    private func auditHeaders(_ fields: HTTPFields, side: String, into collector: inout Collector) {
+        for field in fields {
+            let name = field.name.rawName
+            switch field.name.canonicalName {
+            case "cookie", "set-cookie":
+                let isSet = field.name.canonicalName == "set-cookie"
+                let pairs = field.value.split(separator: ";")
+                for pair in isSet ? Array(pairs.prefix(1)) : pairs {
+                    let parts = pair.split(separator: "=", maxSplits: 1)
+                    let cookie = parts[0].trimmingCharacters(in: .whitespaces)
+                    let value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+                    guard !value.isEmpty, !SecretNames.isPlaceholderValue(value) else { continue }
+                    // Every cookie value is a session credential until shown otherwise.
+                    collector.add(SecretMatch(rule: "cookie", description: "cookie value", severity: .high, value: value), place: "\(side) cookie \(cookie)", remedy: .header(name))
+                }
+            case "authorization", "proxy-authorization":
+                if !SecretNames.isPlaceholderValue(field.value) {
+                    collector.add(SecretMatch(rule: "authorization", description: "credentials of an Authorization header", severity: .high, value: field.value), place: "\(side) header \(name)", remedy: .header(name))
+                }
+            default:
+                audit(value: field.value, name: name, place: "\(side) header \(name)", remedy: .header(name), into: &collector)
+            }
+        }
+    }
+
+    private func auditBody(_ body: Data, contentType: String?, side: String, into collector: inout Collector) {
+        guard !body.isEmpty else { return }
+        let type = contentType?.lowercased() ?? ""
+        if type.hasPrefix("image/") || type.hasPrefix("audio/") || type.hasPrefix("video/") || type.contains("octet-stream") || type.contains("zip") { return }
+        if Redactor.mayBeJSON(body, contentType: type) {
+            var spans: [JSONSpan] = []
+            let valid = JSONSpan.walk(body) { span in
+                switch span.kind {
+                case .string, .number: spans.append(span)
+                case .literal, .container: break
+                }
+            }
+            if valid {
+                for span in spans { auditJSON(span, side: side, into: &collector) }
+                return
+            }
+        }
+        guard let text = String(data: body, encoding: .utf8) else { return }
+        if type.contains("x-www-form-urlencoded") {
+            for pair in text.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = Self.formDecoded(parts[0])
+                audit(value: parts.count > 1 ? Self.formDecoded(parts[1]) : "", name: name, place: "\(side) body parameter \(name)", remedy: .none, into: &collector)
+            }
+            return
+        }
+        audit(value: text, name: nil, place: "\(side) body", remedy: .none, into: &collector)
+        for (name, value) in KeywordAssignments.find(in: text) {
+            audit(value: value, name: name, place: "\(side) body (\(name)=...)", remedy: .none, into: &collector)
+        }
+    }
+
+    private func auditJSON(_ span: JSONSpan, side: String, into collector: inout Collector) {
+        let fieldName: String? = span.path.last.flatMap { component in
+            if case .key(let key) = component { return key }
+            return nil
+        }
+        let nearestKey: String? = span.path.reversed().lazy.compactMap { component -> String? in
+            if case .key(let key) = component { return key }
+            return nil
+        }.first
+        let place = { "\(side) body \(JSONPathComponent.describe(span.path))" }
+        let remedy: AuditRemedy = nearestKey.map { .jsonField($0) } ?? .none
+        switch span.kind {
+        case .string(let text):
+            audit(value: text, name: fieldName ?? nearestKey, place: place(), remedy: remedy, into: &collector)
+        case .number(let text):
+            // A number is a secret only where the name says so: a PIN, a one-time code.
+            if let name = fieldName, collector.kind(of: name) == .credential {
+                collector.add(SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: .high, value: text), place: place(), remedy: remedy)
+            }
+        case .literal, .container:
+            break
+        }
+    }
+
+    private static func formDecoded(_ text: Substring) -> String {
+        let plus = text.replacingOccurrences(of: "+", with: " ")
+        return plus.removingPercentEncoding ?? plus
+    }
+
+    /// Gathers one interaction's findings, one per value and place (the most severe).
+    struct Collector {
+        let interaction: Interaction
+        var findings: [AuditFinding] = []
+        private var values: [String] = []
+        private var seen: [String: Int] = [:]
+        /// Names repeat (every object of a list has the same keys): each is classified once.
+        private var nameKinds: [String: SecretNames.Kind?] = [:]
+
+        mutating func kind(of name: String) -> SecretNames.Kind? {
+            if let known = nameKinds[name] { return known }
+            let kind = SecretNames.kind(of: name)
+            nameKinds[name] = kind
+            return kind
+        }
+
+        init(interaction: Interaction) {
+            self.interaction = interaction
+        }
+
+        mutating func add(_ match: SecretMatch, place: String, remedy: AuditRemedy) {
+            let identity = place + "\u{0}" + match.value
+            if let existing = seen[identity] {
+                if findings[existing].severity < match.severity { findings[existing] = finding(match, place: place, remedy: remedy) }
+                return
+            }
+            seen[identity] = findings.count
+            findings.append(finding(match, place: place, remedy: remedy))
+            values.append(match.value)
+        }
+
+        /// A value found in several places needs one rule: the one for a header or parameter
+        /// (redaction then follows the value everywhere else), rather than one per place.
+        func findingsWithSharedRemedies() -> [AuditFinding] {
+            var best: [String: AuditRemedy] = [:]
+            for (index, finding) in findings.enumerated() where Self.rank(finding.remedy) > Self.rank(best[values[index]] ?? .none) {
+                best[values[index]] = finding.remedy
+            }
+            return findings.enumerated().map { index, finding in
+                var finding = finding
+                if let remedy = best[values[index]] { finding.remedy = remedy }
+                return finding
+            }
+        }
+
+        private static func rank(_ remedy: AuditRemedy) -> Int {
+            switch remedy {
+            case .header: 3
+            case .queryParameter: 2
+            case .jsonField: 1
+            case .none: 0
+            }
+        }
+
+        private func finding(_ match: SecretMatch, place: String, remedy: AuditRemedy) -> AuditFinding {
+            AuditFinding(
+                cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence, interactionID: interaction.id,
+                place: place, rule: match.rule, description: match.description, severity: match.severity,
+                maskedValue: AuditFinding.mask(match.value), remedy: remedy
+            )
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import WellPlateCore
+import WellPlateNetworking
+
+/// The recorded bodies a generated model must decode: what the test suite that
+/// `cassette codegen swift --tests` writes reads from the store.
+public enum RecordedBodies {
+    /// The 2xx JSON response bodies (`.response`) or JSON request bodies (`.request`) of
+    /// `endpoint` (`"GET /api/users/{id}"`) in one cassette, grouped as the generator grouped them.
+    public static func load(storePath: String, cassette: String, endpoint: String, role: GeneratedSwiftModels.Root.Role) async throws -> [Data] {
+        guard let wanted = Endpoint(description: endpoint) else {
+            throw InvalidEndpoint(text: endpoint)
+        }
+        let store = try await CassetteStore.open(path: storePath, access: .readOnly)
+        let interactions: [Interaction]
+        do {
+            interactions = try await store.interactions(cassette: cassette)
+            try await store.close()
+        } catch {
+            try? await store.close()
+            throw error
+        }
+        return bodies(of: interactions, endpoint: wanted, role: role)
+    }
+
+    public static func bodies(of interactions: [Interaction], endpoint: Endpoint, role: GeneratedSwiftModels.Root.Role) -> [Data] {
+        interactions.compactMap { interaction -> Data? in
+            guard let url = URL(string: interaction.url), Endpoint.of(method: interaction.method, url: url) == endpoint else { return nil }
+            switch role {
+            case .response:
+                return EndpointSchemas.jsonBody(of: interaction) == nil ? nil : interaction.responseBody
+            case .request:
+                guard let body = interaction.requestBody, !body.isEmpty else { return nil }
+                return RecordedOperations.classify(body, contentType: interaction.requestHeaders[.contentType]).1 == nil ? nil : body
+            }
+        }
+    }
+}
+
+/// An endpoint that is not written `METHOD /pattern`.
+public struct InvalidEndpoint: Error, Sendable, CustomStringConvertible {
+    public let text: String
+    public var description: String { "\"\(text)\" is not an endpoint such as GET /api/users/{id}; regenerate the tests" }
+}

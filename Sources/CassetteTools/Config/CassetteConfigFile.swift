@@ -1,0 +1,165 @@
+import Foundation
+import WellPlateCore
+import WellPlateNetworking
+
+/// The configuration file (`cassette.json`) every `cassette` command reads: built-in defaults, then
+/// the file; command-line flags are applied to the loaded value by the commands (`StoreOptions`,
+/// `ProxyFlags`). Not the proxy's server settings (`ProxySettings`).
+///
+/// The file is `--config PATH` (which must exist), else `cassette.json` in the working directory
+/// when present. Every key is optional; unknown keys and wrong types are errors naming the file and
+/// the key path:
+///
+/// ```json
+/// {
+///   "database": "cassettes.db",
+///   "environments": {
+///     "dev": {"upstream": "http://127.0.0.1:8081"},
+///     "staging": {"upstream": "https://staging-api.example.com", "tls": {"cacert": "corp-ca.pem"}}
+///   },
+///   "upstreamTimeout": 30,
+///   "durability": "normal",
+///   "ignoredQueryParameters": ["_", "cb", "timestamp"],
+///   "ignoredBodyFields": [],
+///   "matchBodies": true,
+///   "matchHeaders": ["Accept-Language"],
+///   "redact": {"headers": ["X-Session"], "queryParameters": ["session"], "jsonFields": ["ssn"]},
+///   "host": "127.0.0.1",
+///   "port": 8080
+/// }
+/// ```
+///
+/// A relative `database` path is resolved against the directory of the file that names it, so
+/// `--config project/cassette.json` finds `project/cassettes.db` from anywhere.
+struct CassetteConfigFile: Sendable, Equatable {
+    static let defaultFileName = "cassette.json"
+    static let defaultHost = "127.0.0.1"
+    static let defaultPort = 8080
+    /// The cassette used when neither `--cassette` nor `--env` names one.
+    static let defaultCassetteName = "dev"
+
+    /// The cassette store; `--db` overrides it.
+    var databasePath: String = CassetteStore.defaultPath
+    /// Upstream base URLs by environment name (`dev`, `staging`, ...).
+    var environments: [String: URL] = [:]
+    /// Each environment's `"tls"` settings, paths resolved against the file.
+    var environmentTLS: [String: TLSConfiguration] = [:]
+    /// `upstreamTimeout`: how long a forwarded request may take; `--upstream-timeout` overrides it.
+    var upstreamTimeout: Duration?
+    static let defaultUpstreamTimeout: Duration = .seconds(30)
+    /// What `upstreamTimeout` and `--upstream-timeout` accept, in seconds.
+    static let upstreamTimeoutRange: ClosedRange<Double> = 0.1...3600
+    /// `durability`: how far recordings survive; `--durability` overrides it.
+    var durability: CassetteStore.Durability = .normal
+
+    /// A number of seconds for messages: `3600`, `0.1` (no grouping, no trailing `.0`).
+    static func plain(_ seconds: Double) -> String {
+        seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    }
+    /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, `matchHeaders`, and `matchBodies`
+    /// as `includeBodyFingerprint`.
+    var matchingRules: MatchingRules = .default
+    /// Whether the file set any matching key; otherwise a cassette keeps the rules it was recorded with.
+    var matchingRulesAreExplicit = false
+
+    /// The rules to impose on a cassette, or `nil` to use the ones saved with it.
+    var explicitMatchingRules: MatchingRules? {
+        matchingRulesAreExplicit ? matchingRules : nil
+    }
+    /// The built-in redactions plus the file's `redact` lists.
+    var redactor: Redactor = .default
+    /// Where the proxy listens.
+    var host: String = defaultHost
+    var port: Int = defaultPort
+    /// `maxAge`, `stale` and `trackUsage`: see `FreshnessOptions`.
+    var maxAgeDays: Int?
+    var stale: StaleOption = .warn
+    var trackUsage = false
+    /// `rewriteURLs` and `rewriteBodyURLs`: see `UpstreamURLRewriter`; `--no-rewrite-urls` and
+    /// `--rewrite-body-urls` override them.
+    var rewritesURLs = true
+    var rewritesBodyURLs = false
+    /// The file the settings came from; `nil` when no file was read.
+    var source: String?
+
+    /// The upstream base URL configured for `environment`.
+    func upstream(forEnvironment environment: String) throws(CLIError) -> URL {
+        if let url = environments[environment] { return url }
+        let file = source ?? Self.defaultFileName
+        guard !environments.isEmpty else {
+            throw CLIError.usage("no environments are configured, so '\(environment)' has no upstream; add \"environments\": {\"\(environment)\": {\"upstream\": \"http://...\"}} to \(file) or pass --upstream URL")
+        }
+        let known = environments.keys.sorted().joined(separator: ", ")
+        throw CLIError.usage("unknown environment '\(environment)' (configured in \(file): \(known)); pick one of them, add it to \(file) or pass --upstream URL")
+    }
+
+    /// Reads the configuration file: `explicitPath` (which must exist), else `cassette.json` in the
+    /// working directory if there is one, else the defaults.
+    static func load(explicitPath: String?) throws(CLIError) -> CassetteConfigFile {
+        let path: String
+        if let explicitPath {
+            guard FileManager.default.fileExists(atPath: explicitPath) else {
+                throw CLIError.usage("the configuration file \(explicitPath) does not exist; create it or pass the right --config path")
+            }
+            path = explicitPath
+        } else if FileManager.default.fileExists(atPath: defaultFileName) {
+            path = defaultFileName
+        } else {
+            return CassetteConfigFile()
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CLIError.usage("cannot read the configuration file \(path) (\(error.localizedDescription)); check its permissions")
+        }
+        do {
+            return try CassetteConfigFile(parsing: data, source: path)
+        } catch {
+            throw CLIError.usage(error.description)
+        }
+    }
+
+    /// The help text that documents the file, shared by `cassette --help` and `cassette config --help`.
+    static let fileFormatHelp = """
+        Configuration file: cassette.json in the working directory (or --config PATH). Every key is \
+        optional; flags override it. A relative "database" is resolved against the file's directory.
+          {
+            "database": "cassettes.db",
+            "environments": {
+              "dev": {"upstream": "http://127.0.0.1:8081"},
+              "staging": {
+                "upstream": "https://staging-api.example.com",
+                "tls": {"cacert": "corp-ca.pem", "cert": "client.pem", "key": "client.key", "insecure": false}
+              }
+            },
+            "upstreamTimeout": 30,
+            "durability": "normal",
+            "ignoredQueryParameters": ["_", "cb", "timestamp"],
+            "ignoredBodyFields": [],
+            "matchBodies": true,
+            "matchHeaders": ["Accept", "Accept-Language"],
+            "redact": {
+              "headers": ["X-Session"],
+              "queryParameters": ["session"],
+              "jsonFields": ["ssn"]
+            },
+            "host": "127.0.0.1",
+            "port": 8080,
+            "maxAge": 90,
+            "stale": "warn",
+            "trackUsage": false,
+            "rewriteURLs": true,
+            "rewriteBodyURLs": false
+          }
+        Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
+        the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
+        maximum age. "tls" paths are resolved against the file's directory too; "cacert" is trusted \
+        in addition to the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600). "durability" (normal or \
+        full) is what --durability defaults to. "matchHeaders" \
+        puts those request headers in the key (see docs/matching.md). "maxAge" (days), "stale" (warn \
+        or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to. \
+        "rewriteURLs" (default true) points upstream URLs in Location, Content-Location, Link and \
+        Refresh at the proxy; "rewriteBodyURLs" (default false) also in JSON bodies (docs/urls.md).
+        """
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HTTPTypes
+import WellPlateCore
+import WellPlateNetworking
+
+/// Writes recordings as a HAR 1.2 archive that DevTools and mitmproxy open: every field the
+/// specification requires, bodies as text when they are printable UTF-8 and base64 otherwise.
+public struct HARExporter: Sendable {
+    public var creatorName: String
+    public var creatorVersion: String
+
+    public init(creatorName: String = "cassette", creatorVersion: String) {
+        self.creatorName = creatorName
+        self.creatorVersion = creatorVersion
+    }
+
+    /// The archive of `interactions` in recorded order (time, then row id).
+    public func archive(_ interactions: [Interaction]) -> HARArchive {
+        let ordered = interactions.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
+        return HARArchive(log: HARLog(creator: HARCreator(name: creatorName, version: creatorVersion), entries: ordered.map(entry)))
+    }
+
+    func entry(_ interaction: Interaction) -> HAREntry {
+        let milliseconds = interaction.durationMilliseconds
+        return HAREntry(
+            startedDateTime: Self.timestamp(interaction.recordedAt),
+            time: milliseconds,
+            request: request(interaction),
+            response: response(interaction),
+            timings: HARTimings(send: 0, wait: milliseconds, receive: 0),
+            comment: "cassette \(interaction.cassette), key \(interaction.key), sequence \(interaction.sequence)"
+        )
+    }
+
+    private func request(_ interaction: Interaction) -> HARRequest {
+        let query = URLComponents(string: interaction.url)?.queryItems ?? []
+        var postData: HARPostData?
+        if let body = interaction.requestBody {
+            let (text, encoding) = Self.text(of: body, contentType: interaction.requestHeaders[.contentType])
+            postData = HARPostData(mimeType: interaction.requestHeaders[.contentType] ?? "", text: text, params: nil, encoding: encoding)
+        }
+        return HARRequest(
+            method: interaction.method.rawValue, url: interaction.url, httpVersion: "HTTP/1.1", cookies: [],
+            headers: Self.pairs(interaction.requestHeaders),
+            queryString: query.map { HARNameValue(name: $0.name, value: $0.value ?? "") },
+            postData: postData, headersSize: -1, bodySize: interaction.requestBody?.count ?? 0
+        )
+    }
+
+    private func response(_ interaction: Interaction) -> HARResponse {
+        var headers = interaction.responseHeaders
+        // The store keeps bodies decoded; the headers say how they travelled, as in any HAR.
+        if let encoding = interaction.contentEncoding, headers[.contentEncoding] == nil {
+            headers[.contentEncoding] = encoding
+        }
+        let body = interaction.responseBody
+        let (text, encoding) = Self.text(of: body, contentType: interaction.responseHeaders[.contentType])
+        let contentType = interaction.responseHeaders[.contentType] ?? ""
+        return HARResponse(
+            status: interaction.statusCode,
+            statusText: HTTPResponse.Status(code: interaction.statusCode).reasonPhrase,
+            httpVersion: "HTTP/1.1", cookies: [], headers: Self.pairs(headers),
+            content: HARContent(size: body.count, compression: nil, mimeType: contentType.isEmpty ? "x-unknown" : contentType, text: body.isEmpty ? "" : text, encoding: encoding),
+            redirectURL: interaction.responseHeaders[.location] ?? "",
+            // A decoded body's size on the wire is not known.
+            headersSize: -1, bodySize: interaction.contentEncoding == nil ? body.count : -1
+        )
+    }
+
+    private static func pairs(_ fields: HTTPFields) -> [HARNameValue] {
+        fields.map { HARNameValue(name: $0.name.rawName, value: $0.value) }
+    }
+
+    /// Text when every reader gets the same bytes back (`HARText.isSafeAsText`); base64 otherwise
+    /// (images, compressed data, control bytes, non-ASCII text without a UTF-8 charset).
+    static func text(of body: Data, contentType: String?) -> (text: String, encoding: String?) {
+        if HARText.isSafeAsText(body, contentType: contentType) {
+            return (String(decoding: body, as: UTF8.self), nil)
+        }
+        return (body.base64EncodedString(), "base64")
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}

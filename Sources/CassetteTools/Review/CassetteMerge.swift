@@ -1,0 +1,126 @@
+import Foundation
+import WellPlateCore
+import WellPlateNetworking
+
+/// A three-way merge of cassette stores, recording by recording, for git's merge driver. A
+/// recording is identified by cassette, key and sequence position; each side's change against the
+/// base is taken, and a recording changed differently on both sides (or changed on one and
+/// deleted on the other, or added differently on both) is a conflict.
+public struct CassetteMerge: Sendable {
+    /// What one side of the merge holds.
+    public struct Snapshot: Sendable {
+        public var cassettes: [CassetteInfo]
+        public var interactions: [Interaction]
+
+        public init(cassettes: [CassetteInfo] = [], interactions: [Interaction] = []) {
+            self.cassettes = cassettes
+            self.interactions = interactions
+        }
+    }
+
+    public enum Side: String, Sendable, CaseIterable {
+        case ours, theirs
+    }
+
+    public struct Conflict: Sendable, Equatable, CustomStringConvertible {
+        public var cassette: String
+        public var key: String
+        public var sequence: Int
+        public var reason: String
+
+        public var description: String { "\(cassette) \(key) #\(sequence): \(reason)" }
+    }
+
+    public struct Result: Sendable {
+        /// Sorted by cassette, key and sequence.
+        public var interactions: [Interaction]
+        public var cassettes: [CassetteInfo]
+        public var conflicts: [Conflict]
+        /// Recordings theirs added, changed or deleted that the result took over.
+        public var takenFromTheirs: Int
+    }
+
+    private struct Identity: Hashable, Comparable {
+        let cassette: String
+        let key: String
+        let sequence: Int
+
+        static func < (lhs: Identity, rhs: Identity) -> Bool {
+            (lhs.cassette, lhs.key, lhs.sequence) < (rhs.cassette, rhs.key, rhs.sequence)
+        }
+    }
+
+    /// Resolves conflicts with the preferred side; `nil` leaves them in `Result.conflicts` (the
+    /// result then holds ours for them).
+    public var preferring: Side?
+
+    public init(preferring: Side? = nil) {
+        self.preferring = preferring
+    }
+
+    public func merge(base: Snapshot, ours: Snapshot, theirs: Snapshot) -> Result {
+        let baseRows = Self.byIdentity(base.interactions)
+        let ourRows = Self.byIdentity(ours.interactions)
+        let theirRows = Self.byIdentity(theirs.interactions)
+        var merged: [Interaction] = []
+        var conflicts: [Conflict] = []
+        var takenFromTheirs = 0
+        for identity in Set(baseRows.keys).union(ourRows.keys).union(theirRows.keys).sorted() {
+            let (old, mine, other) = (baseRows[identity], ourRows[identity], theirRows[identity])
+            let chosen: Interaction?
+            if Self.same(mine, old) {
+                chosen = other
+                if !Self.same(other, old) { takenFromTheirs += 1 }
+            } else if Self.same(other, old) || Self.same(mine, other) {
+                chosen = mine
+            } else {
+                let reason = switch (old == nil, mine == nil, other == nil) {
+                case (true, _, _): "added differently on both sides"
+                case (false, true, _): "deleted in ours, changed in theirs"
+                case (false, _, true): "changed in ours, deleted in theirs"
+                default: "changed differently on both sides"
+                }
+                conflicts.append(Conflict(cassette: identity.cassette, key: identity.key, sequence: identity.sequence, reason: reason))
+                chosen = preferring == .theirs ? other : mine
+                if preferring == .theirs { takenFromTheirs += 1 }
+            }
+            if let chosen { merged.append(chosen) }
+        }
+        return Result(interactions: merged, cassettes: mergeCassettes(base: base, ours: ours, theirs: theirs), conflicts: conflicts, takenFromTheirs: takenFromTheirs)
+    }
+
+    /// Cassette metadata: theirs where ours left it as it was, ours otherwise.
+    private func mergeCassettes(base: Snapshot, ours: Snapshot, theirs: Snapshot) -> [CassetteInfo] {
+        func index(_ snapshot: Snapshot) -> [String: CassetteInfo] {
+            Dictionary(snapshot.cassettes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        let (old, mine, other) = (index(base), index(ours), index(theirs))
+        return Set(mine.keys).union(other.keys).sorted().compactMap { name in
+            mine[name] == old[name] ? other[name] : (mine[name] ?? (preferring == .theirs ? other[name] : nil))
+        }
+    }
+
+    private static func byIdentity(_ interactions: [Interaction]) -> [Identity: Interaction] {
+        var rows: [Identity: Interaction] = [:]
+        for interaction in interactions {
+            rows[Identity(cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence)] = interaction
+        }
+        return rows
+    }
+
+    /// The same recording: equal request and response. Row ids differ between files, and a
+    /// re-recording that brought back the same answer is no change worth a conflict.
+    private static func same(_ lhs: Interaction?, _ rhs: Interaction?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case let (left?, right?):
+            var (left, right) = (left, right)
+            left.id = nil
+            right.id = nil
+            right.recordedAt = left.recordedAt
+            right.duration = left.duration
+            return left == right
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import HTTPTypes
+import WellPlateCore
+import WellPlateNetworking
+
+/// Every recorded exchange of a cassette, grouped by endpoint with everything a description of the
+/// API needs: request and response bodies per status and media type (schemas inferred over all of
+/// them, one example each), query parameters and path parameter values. The source of
+/// `cassette codegen swift` and `cassette openapi`.
+///
+/// Grouping is `EndpointSchemas`'s (`Endpoint.of(method:url:registry:)`), so the three agree on
+/// what an endpoint is. A body counts as JSON when its Content-Type is a JSON media type, or is
+/// absent and the body parses; the example of a body group is its most recent recording (latest
+/// `recordedAt`, then highest row id), so it does not depend on the order of the input.
+public struct RecordedOperations: Sendable {
+    /// The bodies of one media type: a request body, or the responses with one status.
+    public struct Body: Sendable {
+        /// The media type without parameters, lower-cased (`application/json`); `application/json`
+        /// when the header was missing and the body parsed as JSON, else `application/octet-stream`.
+        public internal(set) var mediaType: String
+        /// Whether the bodies are JSON; only then are `schema` and `example` set.
+        public internal(set) var isJSON: Bool
+        public internal(set) var schema = InferredSchema()
+        /// The most recent body, parsed (JSON) or `nil`.
+        public internal(set) var example: JSONValue?
+        /// The most recent body's text when it is not JSON and is valid UTF-8.
+        public internal(set) var exampleText: String?
+        public internal(set) var recordingIDs: [Int64] = []
+        public internal(set) var count = 0
+        var exampleTime: (Date, Int64) = (.distantPast, Int64.min)
+    }
+
+    /// One query parameter: how often it was sent and the schema of its values read as JSON
+    /// scalars (`42` an integer, `true` a boolean, anything else a string).
+    public struct Parameter: Sendable {
+        public internal(set) var schema = InferredSchema()
+        public internal(set) var count = 0
+    }
+
+    /// What one endpoint's recordings hold.
+    public struct Operation: Sendable {
+        public let endpoint: Endpoint
+        /// Every recording of the endpoint, in row order.
+        public internal(set) var recordingIDs: [Int64] = []
+        public internal(set) var count = 0
+        /// Request bodies by media type; requests without a body are counted apart.
+        public internal(set) var requestBodies: [String: Body] = [:]
+        public internal(set) var requestsWithoutBody = 0
+        /// Responses by status, then media type; `emptyResponses` counts bodiless ones per status.
+        public internal(set) var responses: [Int: [String: Body]] = [:]
+        public internal(set) var emptyResponses: [Int: Int] = [:]
+        public internal(set) var queryParameters: [String: Parameter] = [:]
+        /// Values seen for each path parameter, in the order of the pattern's parameters.
+        public internal(set) var pathParameters: [String: Parameter] = [:]
+
+        init(endpoint: Endpoint) {
+            self.endpoint = endpoint
+        }
+
+        /// Every status recorded, ascending.
+        public var statuses: [Int] { Set(responses.keys).union(emptyResponses.keys).sorted() }
+
+        /// The schema of every 2xx JSON response body: what a response model decodes.
+        public var successSchema: InferredSchema {
+            var schema = InferredSchema()
+            for (status, bodies) in responses where (200..<300).contains(status) {
+                for body in bodies.values where body.isJSON { schema.merge(body.schema) }
+            }
+            return schema
+        }
+
+        /// The recordings whose 2xx response body is JSON.
+        public var successRecordingIDs: [Int64] {
+            responses.filter { (200..<300).contains($0.key) }.values
+                .flatMap { $0.values.filter(\.isJSON).flatMap(\.recordingIDs) }.sorted()
+        }
+
+        /// The schema of every JSON request body: what a request model encodes.
+        public var requestSchema: InferredSchema {
+            requestBodies.values.filter(\.isJSON).reduce(into: InferredSchema()) { $0.merge($1.schema) }
+        }
+
+        public var requestRecordingIDs: [Int64] {
+            requestBodies.values.filter(\.isJSON).flatMap(\.recordingIDs).sorted()
+        }
+    }
+
+    public let registry: MockResponseRegistry?
+    public private(set) var operations: [Endpoint: Operation] = [:]
+
+    public init(interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil) {
+        self.registry = registry
+        for interaction in interactions {
+            add(interaction)
+        }
+    }
+
+    /// The endpoints in `Endpoint` order.
+    public var endpoints: [Endpoint] { operations.keys.sorted() }
+
+    public subscript(endpoint: Endpoint) -> Operation? { operations[endpoint] }
+
+    public mutating func add(_ interaction: Interaction) {
+        guard let url = URL(string: interaction.url) else { return }
+        let endpoint = Endpoint.of(method: interaction.method, url: url, registry: registry)
+        let id = interaction.id ?? 0
+        let time = (interaction.recordedAt, id)
+        var operation = operations[endpoint] ?? Operation(endpoint: endpoint)
+        operation.count += 1
+        operation.recordingIDs.append(id)
+
+        if let body = interaction.requestBody, !body.isEmpty {
+            let (mediaType, json) = Self.classify(body, contentType: interaction.requestHeaders[.contentType])
+            operation.requestBodies[mediaType, default: Body(mediaType: mediaType, isJSON: json != nil)]
+                .add(body, json: json, id: id, time: time)
+        } else {
+            operation.requestsWithoutBody += 1
+        }
+
+        if interaction.responseBody.isEmpty {
+            operation.emptyResponses[interaction.statusCode, default: 0] += 1
+        } else {
+            let (mediaType, json) = Self.classify(interaction.responseBody, contentType: interaction.responseHeaders[.contentType])
+            operation.responses[interaction.statusCode, default: [:]][mediaType, default: Body(mediaType: mediaType, isJSON: json != nil)]
+                .add(interaction.responseBody, json: json, id: id, time: time)
+        }
+
+        for item in URLComponents(string: interaction.url)?.queryItems ?? [] {
+            operation.queryParameters[item.name, default: Parameter()].add(item.value ?? "")
+        }
+        if let pattern = try? PathPattern(endpoint.pattern) {
+            let values = RequestPath(url: url).segments
+            for (segment, value) in zip(pattern.segments, values) {
+                if case .parameter(let name) = segment {
+                    operation.pathParameters[name, default: Parameter()].add(value)
+                }
+            }
+        }
+        operations[endpoint] = operation
+    }
+
+    /// The media type a body is filed under and its parsed JSON when it is JSON.
+    static func classify(_ body: Data, contentType: String?) -> (String, JSONValue?) {
+        if let contentType {
+            let essence = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            if EndpointSchemas.isJSONMediaType(contentType) {
+                let json = try? JSONValue(parsing: body)
+                return (essence.isEmpty ? "application/json" : (json == nil ? "application/octet-stream" : essence), json)
+            }
+            return (essence.isEmpty ? "application/octet-stream" : essence, nil)
+        }
+        if let json = try? JSONValue(parsing: body) { return ("application/json", json) }
+        return ("application/octet-stream", nil)
+    }
+}
+
+extension RecordedOperations.Body {
+    mutating func add(_ data: Data, json: JSONValue?, id: Int64, time: (Date, Int64)) {
+        count += 1
+        recordingIDs.append(id)
+        if let json { schema.add(json) }
+        if time > exampleTime {
+            exampleTime = time
+            example = json
+            exampleText = json == nil ? String(validating: data, as: UTF8.self) : nil
+        }
+    }
+}
+
+extension RecordedOperations.Parameter {
+    mutating func add(_ text: String) {
+        count += 1
+        schema.add(Self.scalar(text))
+    }
+
+    /// A query or path value as the JSON scalar it spells.
+    static func scalar(_ text: String) -> JSONValue {
+        if let integer = Int64(text) { return .integer(integer) }
+        if text == "true" || text == "false" { return .bool(text == "true") }
+        if text.contains("."), let number = Double(text), number.isFinite { return .number(number) }
+        return .string(text)
+    }
+}

@@ -1,0 +1,30 @@
+/// The JSON Schema type names. Declaration order is the canonical order used everywhere a set of
+/// types is listed (unions, type arrays), with `null` last.
+import WellPlateCore
+import WellPlateNetworking
+
+public enum SchemaType: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+    case boolean
+    case integer
+    case number
+    case string
+    case array
+    case object
+    case null
+
+    public static func < (lhs: SchemaType, rhs: SchemaType) -> Bool {
+        lhs.order < rhs.order
+    }
+
+    private var order: Int {
+        switch self {
+        case .boolean: 0
+        case .integer: 1
+        case .number: 2
+        case .string: 3
+        case .array: 4
+        case .object: 5
+        case .null: 6
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import WellPlateCore
+
+/// Wraps a live transport (normally libcurl) and records every completed exchange into a
+/// cassette, following the session's record mode. Safe under any number of concurrent requests.
+public struct RecordingTransport: HTTPTransport {
+    public let session: CassetteSession
+
+    public init(session: CassetteSession) {
+        self.session = session
+    }
+
+    /// Opens `cassette` in `store` for recording with `mode`, forwarding through `upstream`.
+    public static func open(
+        store: CassetteStore,
+        cassette: String,
+        mode: RecordMode = .missing,
+        upstream: any HTTPTransport,
+        matchingRules: MatchingRules? = nil,
+        redactor: Redactor = .default
+    ) async throws -> RecordingTransport {
+        let options = CassetteSession.Options(cassette: cassette, mode: mode, matchingRules: matchingRules, redactor: redactor)
+        return RecordingTransport(session: try await CassetteSession.open(store: store, options: options, upstream: upstream))
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await session.respond(to: request).response
+    }
+}
+
+/// Answers every request from a cassette held in memory; a request without a recording throws
+/// `CassetteMiss`. Never touches the network or, after opening, the SQLite file.
+public struct ReplayTransport: HTTPTransport {
+    public let session: CassetteSession
+
+    public init(session: CassetteSession) {
+        self.session = session
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try Task.checkCancellation()
+        return try session.replay(request).response
+    }
+}
