@@ -31,7 +31,7 @@ struct ProxyAnswer: Sendable {
     var statusCode: Int
     var headerFields: HTTPFields
     var body: Data
-    var source: Source
+    package var source: Source
     /// Held back this long before sending (replay latency).
     var delay: Duration = .zero
 

@@ -38,7 +38,7 @@ struct ProxyRequestBuilder: Sendable {
     }
 
     /// The method, or a 501 for one the proxy does not handle.
-    static func method(_ head: HTTPRequestHead) throws(ProxyRequestError) -> WellPlateNetworking.HTTPMethod {
+    static func method(_ head: HTTPRequestHead) throws(ProxyRequestError) -> WellPlateCore.HTTPMethod {
         // A switch, not the method's name: every replayed request asks.
         switch head.method {
         case .GET: return .get

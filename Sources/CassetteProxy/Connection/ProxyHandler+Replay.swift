@@ -62,7 +62,7 @@ extension ProxyHandler {
     /// Clients repeat the same few requests; their keys, index slots and log paths are kept per
     /// event loop (`ReplayTargetCache`, no lock), so normalization, redaction and hashing the key
     /// run once per distinct target on each loop, whichever connection asks.
-    private func cachedTarget(method: WellPlateNetworking.HTTPMethod, uri: String) throws(ProxyRequestError) -> CachedTarget {
+    private func cachedTarget(method: WellPlateCore.HTTPMethod, uri: String) throws(ProxyRequestError) -> CachedTarget {
         let cacheKey = CachedTarget.Key(method: method, uri: uri)
         if let cached = targetCache.value[cacheKey] { return cached }
         let keyText = server.session.keyText(method: method, target: try server.requestBuilder.upstreamTarget(uri))

@@ -142,10 +142,10 @@ extension ProxyHandler {
 private struct StreamPump: Sendable {
     let context: NIOLoopBound<ChannelHandlerContext>
     let loop: any EventLoop
-    let server: ProxyServerContext
+    package let server: ProxyServerContext
     let request: HTTPRequestHead
     let status: Int
-    let source: ProxyAnswer.Source
+    package let source: ProxyAnswer.Source
     let close: Bool
     let started: NIODeadline
 

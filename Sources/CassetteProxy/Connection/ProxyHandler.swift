@@ -20,7 +20,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         case discarding
     }
 
-    let server: ProxyServerContext
+    package let server: ProxyServerContext
     /// This connection's event loop's request-log buffer (`RequestLog`).
     let logShard: Int
     private var state = State.idle

@@ -30,7 +30,7 @@ enum RequestLogLine {
     private static let error = Terminal.paint("error", .red)
     private static let endpoint = Terminal.paint("cassette", .dim)
 
-    static func append(method: HTTPMethod, target: String, status: String, started: NIODeadline, outcome: String, to line: inout [UInt8]) {
+    static func append(method: NIOHTTP1.HTTPMethod, target: String, status: String, started: NIODeadline, outcome: String, to line: inout [UInt8]) {
         // Hundredths of a millisecond by integer arithmetic: String(format:) costs more than the lookup.
         let hundredths = (Int((NIODeadline.now() - started).nanoseconds) + 5_000) / 10_000
         let fraction = hundredths % 100

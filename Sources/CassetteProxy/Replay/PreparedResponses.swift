@@ -73,7 +73,7 @@ struct PreparedResponse: Sendable {
 
     /// With a `stale` policy, a recording older than its cutoff is prepared with its warning,
     /// or as a refusal (status `missStatus`) when the policy fails it.
-    static func stale(_ recording: Interaction, policy: StalePolicy, missStatus: Int, head: Head, body: ByteBuffer?) -> PreparedResponse {
+    package static func stale(_ recording: Interaction, policy: StalePolicy, missStatus: Int, head: Head, body: ByteBuffer?) -> PreparedResponse {
         let notice = policy.notice(for: recording)
         guard policy.fails else { return PreparedResponse(recording, head: head, body: body, staleNotice: notice) }
         var refusal = recording

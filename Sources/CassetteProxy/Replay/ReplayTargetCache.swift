@@ -5,7 +5,7 @@ import WellPlateNetworking
 /// A replay request's key, slot and log target, worked out from its method and target alone.
 struct CachedTarget: Sendable {
     struct Key: Hashable, Sendable {
-        let method: WellPlateNetworking.HTTPMethod
+        let method: WellPlateCore.HTTPMethod
         let uri: String
     }
 

@@ -6,14 +6,14 @@ import WellPlateNetworking
 /// Starts the proxy for `record`, `replay` and `run`: opens the store and the cassette, binds,
 /// prints `listening on`, and on shutdown lets in-flight requests finish, closes the store and
 /// prints what happened.
-struct ProxyRunner {
+package struct ProxyRunner {
     var storePath: String
     var cassette: String
     /// The session's record mode; a replay that records its misses runs as `missing`.
     var mode: RecordMode
     var settings: ProxySettings
-    var matchingRules: MatchingRules?
-    var redactor: Redactor = .default
+    package var matchingRules: MatchingRules?
+    package var redactor: Redactor = .default
     var sequencePolicy: SequencePolicy = .repeatLast
     /// `record` or `replay`, for the health endpoint and messages.
     var modeName: String
@@ -23,15 +23,35 @@ struct ProxyRunner {
     /// whose child owns stdout.
     var outputDescriptor: Int32 = STDOUT_FILENO
 
-    struct Running {
+    package init(
+        storePath: String, cassette: String, mode: RecordMode, settings: ProxySettings, matchingRules: MatchingRules? = nil,
+        redactor: Redactor = .default, sequencePolicy: SequencePolicy = .repeatLast, modeName: String, tracksUsage: Bool = false,
+        outputDescriptor: Int32 = STDOUT_FILENO
+    ) {
+        self.storePath = storePath
+        self.cassette = cassette
+        self.mode = mode
+        self.settings = settings
+        self.matchingRules = matchingRules
+        self.redactor = redactor
+        self.sequencePolicy = sequencePolicy
+        self.modeName = modeName
+        self.tracksUsage = tracksUsage
+        self.outputDescriptor = outputDescriptor
+    }
+
+    package struct Running {
         let server: ProxyServer
         let session: CassetteSession
         let store: CassetteStore
         let requestLog: RequestLog?
+
+        /// `http://HOST:PORT`, the address the proxy listens on.
+        package var address: String { server.address }
     }
 
     /// Serves until SIGINT or SIGTERM, then stops gracefully; `strict` turns misses into status 1.
-    func serveUntilSignalled(strict: Bool = false) async throws {
+    package func serveUntilSignalled(strict: Bool = false) async throws {
         let signals = SignalWaiter()
         let running = try await start()
         _ = await signals.next()
@@ -42,7 +62,7 @@ struct ProxyRunner {
     }
 
     /// Opens everything and starts listening; the `listening on` line is printed once bound.
-    func start() async throws -> Running {
+    package func start() async throws -> Running {
         let recording = mode != .none || settings.missPolicy == .record
         let store: CassetteStore
         do {
@@ -154,7 +174,7 @@ struct ProxyRunner {
     }
 
     /// Graceful stop: no new connections, in-flight requests answered, store closed, summary printed.
-    func stop(_ running: Running) async -> CassetteSession.Counters {
+    package func stop(_ running: Running) async -> CassetteSession.Counters {
         await running.server.shutdown()
         running.requestLog?.close()
         do {

@@ -27,7 +27,7 @@ final class ProxyServer: Sendable {
         self.address = address
     }
 
-    static func start(context: ProxyServerContext) async throws -> ProxyServer {
+    package static func start(context: ProxyServerContext) async throws -> ProxyServer {
         let settings = context.settings
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, settings.threads))
         do {

@@ -7,13 +7,13 @@ import WellPlateNetworking
 
 /// Turns SIGINT and SIGTERM into an awaitable event, so the proxy can shut down gracefully
 /// instead of dying with requests in flight.
-final class SignalWaiter: Sendable {
+package final class SignalWaiter: Sendable {
     /// Kept only to stay alive (and be cancelled); the mutex makes the class Sendable.
     private let sources: Mutex<[any DispatchSourceSignal]>
     private let stream: AsyncStream<Int32>
     private let continuation: AsyncStream<Int32>.Continuation
 
-    init(signals: [Int32] = [SIGINT, SIGTERM]) {
+    package init(signals: [Int32] = [SIGINT, SIGTERM]) {
         (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let continuation = continuation
         sources = Mutex(signals.map { number in
@@ -26,13 +26,13 @@ final class SignalWaiter: Sendable {
     }
 
     /// Returns the first signal received (or nil if `cancel()` came first).
-    func next() async -> Int32? {
+    package func next() async -> Int32? {
         for await number in stream { return number }
         return nil
     }
 
     /// Makes a pending `next()` return nil.
-    func cancel() {
+    package func cancel() {
         continuation.finish()
     }
 

@@ -6,9 +6,9 @@ import WellPlateNetworking
 /// only when their bytes change; generated files (those starting with the generator's marker)
 /// that the run no longer produces are stale and removed. Files without the marker are never
 /// touched, so the directory may hold hand-written code too.
-struct GeneratedFilesPlan {
-    struct Change {
-        enum Kind: String {
+package struct GeneratedFilesPlan {
+    package struct Change {
+        package enum Kind: String {
             case changed, missing, stale
         }
 
@@ -16,26 +16,26 @@ struct GeneratedFilesPlan {
         var typeName: String
         var path: String
 
-        var line: String {
+        package var line: String {
             let label = kind.rawValue
             return label + String(repeating: " ", count: max(1, 9 - label.count)) + typeName + "  (" + path + ")"
         }
     }
 
-    let directory: String
+    package let directory: String
     /// Whether generated files not in the plan are removed (the models directory) or left (tests).
-    var removesStale = true
+    package var removesStale = true
     private(set) var files: [(name: String, contents: Data, typeName: String)] = []
     private(set) var written = 0
     private(set) var unchanged = 0
     private(set) var removed = 0
 
-    init(directory: String, removesStale: Bool = true) {
+    package init(directory: String, removesStale: Bool = true) {
         self.directory = directory
         self.removesStale = removesStale
     }
 
-    mutating func add(_ name: String, contents: String, typeName: String) {
+    package mutating func add(_ name: String, contents: String, typeName: String) {
         files.append((name, Data(contents.utf8), typeName))
     }
 
@@ -59,7 +59,7 @@ struct GeneratedFilesPlan {
     }
 
     /// What `apply` would do, without doing it.
-    func changes() throws(CLIError) -> [Change] {
+    package func changes() throws(CLIError) -> [Change] {
         var changes: [Change] = []
         for file in files {
             let url = folder.appendingPathComponent(file.name)
@@ -78,7 +78,7 @@ struct GeneratedFilesPlan {
     }
 
     /// Writes changed and missing files, removes stale ones; one line per file.
-    mutating func apply() throws(CLIError) -> [String] {
+    package mutating func apply() throws(CLIError) -> [String] {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -112,7 +112,7 @@ struct GeneratedFilesPlan {
         return lines
     }
 
-    var summary: String {
+    package var summary: String {
         "\(written) written, \(unchanged) unchanged, \(removed) removed"
     }
 }

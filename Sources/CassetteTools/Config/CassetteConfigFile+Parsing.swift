@@ -148,7 +148,7 @@ extension CassetteConfigFile {
 
 /// Typed reads of configuration values; every failure names the file, the key path and what fits.
 struct ConfigReader {
-    let source: String
+    package let source: String
 
     /// An object; with `keys`, any other member is an error that lists the accepted ones.
     func object(_ value: JSONValue, at path: String?, keys: [String]?) throws(ConfigError) -> JSONObject {
@@ -205,7 +205,7 @@ struct ConfigReader {
         return Seconds(clamping: number).duration
     }
 
-    func port(_ value: JSONValue, at path: String) throws(ConfigError) -> Int {
+    package func port(_ value: JSONValue, at path: String) throws(ConfigError) -> Int {
         guard case .integer(let number) = value, (1...65535).contains(number) else {
             throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a port number", accepted: "an integer from 1 to 65535")
         }

@@ -31,59 +31,59 @@ import WellPlateNetworking
 ///
 /// A relative `database` path is resolved against the directory of the file that names it, so
 /// `--config project/cassette.json` finds `project/cassettes.db` from anywhere.
-struct CassetteConfigFile: Sendable, Equatable {
-    static let defaultFileName = "cassette.json"
+package struct CassetteConfigFile: Sendable, Equatable {
+    package static let defaultFileName = "cassette.json"
     static let defaultHost = "127.0.0.1"
     static let defaultPort = 8080
     /// The cassette used when neither `--cassette` nor `--env` names one.
-    static let defaultCassetteName = "dev"
+    package static let defaultCassetteName = "dev"
 
     /// The cassette store; `--db` overrides it.
-    var databasePath: String = CassetteStore.defaultPath
+    package var databasePath: String = CassetteStore.defaultPath
     /// Upstream base URLs by environment name (`dev`, `staging`, ...).
-    var environments: [String: URL] = [:]
+    package var environments: [String: URL] = [:]
     /// Each environment's `"tls"` settings, paths resolved against the file.
-    var environmentTLS: [String: TLSConfiguration] = [:]
+    package var environmentTLS: [String: TLSConfiguration] = [:]
     /// `upstreamTimeout`: how long a forwarded request may take; `--upstream-timeout` overrides it.
-    var upstreamTimeout: Duration?
-    static let defaultUpstreamTimeout: Duration = .seconds(30)
+    package var upstreamTimeout: Duration?
+    package static let defaultUpstreamTimeout: Duration = .seconds(30)
     /// What `upstreamTimeout` and `--upstream-timeout` accept, in seconds.
-    static let upstreamTimeoutRange: ClosedRange<Double> = 0.1...3600
+    package static let upstreamTimeoutRange: ClosedRange<Double> = 0.1...3600
     /// `durability`: how far recordings survive; `--durability` overrides it.
-    var durability: CassetteStore.Durability = .normal
+    package var durability: CassetteStore.Durability = .normal
 
     /// A number of seconds for messages: `3600`, `0.1` (no grouping, no trailing `.0`).
-    static func plain(_ seconds: Double) -> String {
+    package static func plain(_ seconds: Double) -> String {
         seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
     /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, `matchHeaders`, and `matchBodies`
     /// as `includeBodyFingerprint`.
-    var matchingRules: MatchingRules = .default
+    package var matchingRules: MatchingRules = .default
     /// Whether the file set any matching key; otherwise a cassette keeps the rules it was recorded with.
     var matchingRulesAreExplicit = false
 
     /// The rules to impose on a cassette, or `nil` to use the ones saved with it.
-    var explicitMatchingRules: MatchingRules? {
+    package var explicitMatchingRules: MatchingRules? {
         matchingRulesAreExplicit ? matchingRules : nil
     }
     /// The built-in redactions plus the file's `redact` lists.
-    var redactor: Redactor = .default
+    package var redactor: Redactor = .default
     /// Where the proxy listens.
-    var host: String = defaultHost
-    var port: Int = defaultPort
+    package var host: String = defaultHost
+    package var port: Int = defaultPort
     /// `maxAge`, `stale` and `trackUsage`: see `FreshnessOptions`.
-    var maxAgeDays: Int?
-    var stale: StaleOption = .warn
-    var trackUsage = false
+    package var maxAgeDays: Int?
+    package var stale: StaleOption = .warn
+    package var trackUsage = false
     /// `rewriteURLs` and `rewriteBodyURLs`: see `UpstreamURLRewriter`; `--no-rewrite-urls` and
     /// `--rewrite-body-urls` override them.
-    var rewritesURLs = true
-    var rewritesBodyURLs = false
+    package var rewritesURLs = true
+    package var rewritesBodyURLs = false
     /// The file the settings came from; `nil` when no file was read.
-    var source: String?
+    package var source: String?
 
     /// The upstream base URL configured for `environment`.
-    func upstream(forEnvironment environment: String) throws(CLIError) -> URL {
+    package func upstream(forEnvironment environment: String) throws(CLIError) -> URL {
         if let url = environments[environment] { return url }
         let file = source ?? Self.defaultFileName
         guard !environments.isEmpty else {
@@ -95,7 +95,7 @@ struct CassetteConfigFile: Sendable, Equatable {
 
     /// Reads the configuration file: `explicitPath` (which must exist), else `cassette.json` in the
     /// working directory if there is one, else the defaults.
-    static func load(explicitPath: String?) throws(CLIError) -> CassetteConfigFile {
+    package static func load(explicitPath: String?) throws(CLIError) -> CassetteConfigFile {
         let path: String
         if let explicitPath {
             guard FileManager.default.fileExists(atPath: explicitPath) else {
@@ -121,7 +121,7 @@ struct CassetteConfigFile: Sendable, Equatable {
     }
 
     /// The help text that documents the file, shared by `cassette --help` and `cassette config --help`.
-    static let fileFormatHelp = """
+    package static let fileFormatHelp = """
         Configuration file: cassette.json in the working directory (or --config PATH). Every key is \
         optional; flags override it. A relative "database" is resolved against the file's directory.
           {

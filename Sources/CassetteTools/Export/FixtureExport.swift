@@ -6,8 +6,8 @@ import WellPlateNetworking
 /// with what is on disk, then carried out. Every file is written atomically, fixtures before
 /// `registry.json`, and the registry only gains routes whose fixture file was written or already
 /// held the same JSON, so it never points at a file that is missing or stale.
-struct FixtureExport {
-    enum Action: Equatable {
+package struct FixtureExport {
+    package enum Action: Equatable {
         case create
         /// The file holds the same JSON (byte for byte, or with other formatting, which is kept).
         case unchanged
@@ -16,30 +16,30 @@ struct FixtureExport {
         case refuse
     }
 
-    struct FileStep {
-        var fixture: HarvestedFixture
-        var action: Action
-        var url: URL
+    package struct FileStep {
+        package var fixture: HarvestedFixture
+        package var action: Action
+        package var url: URL
     }
 
-    enum RegistryAction: Equatable {
+    package enum RegistryAction: Equatable {
         case create, update, unchanged
         /// No routes and no file: nothing to write.
         case none
     }
 
-    let directory: URL
-    let steps: [FileStep]
-    let skipped: [SkippedEndpoint]
+    package let directory: URL
+    package let steps: [FileStep]
+    package let skipped: [SkippedEndpoint]
     /// The registry to write: the existing routes plus those of the accepted fixtures.
-    let registry: MockResponseRegistry
-    let registryAction: RegistryAction
-    let existingRouteCount: Int
+    package let registry: MockResponseRegistry
+    package let registryAction: RegistryAction
+    package let existingRouteCount: Int
 
-    var registryURL: URL { directory.appendingPathComponent(MockResponseRegistry.fileName) }
+    package var registryURL: URL { directory.appendingPathComponent(MockResponseRegistry.fileName) }
 
     /// Compares the harvest with `directory` (which may not exist yet).
-    init(harvest: FixtureHarvest, existing: MockResponseRegistry, directory: URL, force: Bool) throws(CLIError) {
+    package init(harvest: FixtureHarvest, existing: MockResponseRegistry, directory: URL, force: Bool) throws(CLIError) {
         self.directory = directory
         skipped = harvest.skipped
         var steps: [FileStep] = []
@@ -73,10 +73,10 @@ struct FixtureExport {
         }
     }
 
-    var refusedCount: Int { steps.count(where: { $0.action == .refuse }) }
+    package var refusedCount: Int { steps.count(where: { $0.action == .refuse }) }
 
     /// Writes what the plan says: fixtures first, `registry.json` last.
-    func apply() throws(CLIError) {
+    package func apply() throws(CLIError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {

@@ -7,8 +7,8 @@ import Yams
 ///
 /// Strings that a YAML reader would take for something else (`200`, `true`, `null`, `1.5`) are
 /// quoted (Yams's `String.represented()`), so status codes stay strings as OpenAPI requires.
-enum YAMLWriter {
-    static func yaml(_ value: JSONValue) throws -> String {
+package enum YAMLWriter {
+    package static func yaml(_ value: JSONValue) throws -> String {
         try Yams.serialize(node: node(value), width: -1, allowUnicode: true)
     }
 

@@ -2,19 +2,19 @@
 import WellPlateCore
 import WellPlateNetworking
 
-struct CLIError: Error, CustomStringConvertible {
-    let message: String
-    let exitStatus: Int32
+package struct CLIError: Error, CustomStringConvertible {
+    package let message: String
+    package let exitStatus: Int32
 
-    init(_ message: String, exitStatus: Int32 = 1) {
+    package init(_ message: String, exitStatus: Int32 = 1) {
         self.message = message
         self.exitStatus = exitStatus
     }
 
     /// Bad flags, missing or unreadable input files: status 2, as `diff` and `grep` use it.
-    static func usage(_ message: String) -> CLIError {
+    package static func usage(_ message: String) -> CLIError {
         CLIError(message, exitStatus: 2)
     }
 
-    var description: String { message }
+    package var description: String { message }
 }

@@ -3,9 +3,9 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// How sizes, times and durations are written, the same way in every command.
-enum Formatting {
+package enum Formatting {
     /// `512 B`, `1.5 KiB`, `12.0 MiB`: binary units, one decimal, independent of the locale.
-    static func byteCount(_ bytes: Int) -> String {
+    package static func byteCount(_ bytes: Int) -> String {
         guard bytes >= 1024 else { return "\(bytes) B" }
         let units = ["KiB", "MiB", "GiB", "TiB"]
         var value = Double(bytes) / 1024
@@ -19,17 +19,17 @@ enum Formatting {
     }
 
     /// ISO 8601 in UTC to the second, e.g. `2025-03-01T14:05:09Z`.
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(timeZone: TimeZone(secondsFromGMT: 0)!))
     }
 
     /// Milliseconds rounded to the microsecond, so JSON output does not print binary noise.
-    static func milliseconds(_ value: Double) -> Double {
+    package static func milliseconds(_ value: Double) -> Double {
         (value * 1000).rounded() / 1000
     }
 
     /// `12.3 ms`, `1.25 s`.
-    static func duration(milliseconds value: Double) -> String {
+    package static func duration(milliseconds value: Double) -> String {
         if value < 1000 {
             let tenths = Int((value * 10).rounded())
             return "\(tenths / 10).\(tenths % 10) ms"
@@ -40,7 +40,7 @@ enum Formatting {
     }
 
     /// `1 recording`, `3 recordings`.
-    static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
+    package static func count(_ number: Int, _ singular: String, _ plural: String? = nil) -> String {
         "\(number) \(number == 1 ? singular : plural ?? singular + "s")"
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 extension Terminal {
     /// The width of the terminal stdout writes to, or `nil` when stdout is a pipe or a file: then
     /// nothing is cut to fit, so scripts and `grep` always see whole lines.
-    static func outputWidth() -> Int? {
+    package static func outputWidth() -> Int? {
         guard isatty(STDOUT_FILENO) == 1 else { return nil }
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {

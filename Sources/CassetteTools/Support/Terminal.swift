@@ -4,14 +4,14 @@ import WellPlateNetworking
 
 /// Output conventions: results on stdout, diagnostics on stderr, colour only on a terminal and
 /// never when `NO_COLOR` is set (https://no-color.org).
-enum Terminal {
-    static let useColor: Bool = {
+package enum Terminal {
+    package static let useColor: Bool = {
         if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
         if ProcessInfo.processInfo.environment["TERM"] == "dumb" { return false }
         return isatty(STDOUT_FILENO) == 1
     }()
 
-    enum Color: String {
+    package enum Color: String {
         case red = "31"
         case green = "32"
         case yellow = "33"
@@ -20,28 +20,28 @@ enum Terminal {
         case bold = "1"
     }
 
-    static func paint(_ text: String, _ color: Color) -> String {
+    package static func paint(_ text: String, _ color: Color) -> String {
         useColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 
     /// Writes a line to stdout and flushes it, so a parent process reading a pipe sees it at once.
-    static func printLine(_ line: String) {
+    package static func printLine(_ line: String) {
         print(line)
         fflush(nil)
     }
 
     /// Raw bytes to stdout, after anything `print` buffered, so the order on the pipe is kept.
-    static func write(_ data: Data) {
+    package static func write(_ data: Data) {
         fflush(nil)
         FileHandle.standardOutput.write(data)
     }
 
-    static func printError(_ message: String) {
+    package static func printError(_ message: String) {
         let prefix = isatty(STDERR_FILENO) == 1 && useColor ? "\u{1B}[31merror:\u{1B}[0m " : "error: "
         FileHandle.standardError.write(Data((prefix + message + "\n").utf8))
     }
 
-    static func printWarning(_ message: String) {
+    package static func printWarning(_ message: String) {
         FileHandle.standardError.write(Data(("warning: " + message + "\n").utf8))
     }
 }

@@ -1,7 +1,7 @@
 /// Byte-level percent-encoding normalization (RFC 3986 §6.2.2.1-2), shared by paths, queries and
 /// form bodies. Works on UTF-8 bytes so the proxy's hot path never round-trips through `URLComponents`.
 /// The rules are described in docs/matching.md.
-enum PercentEncoding {
+package enum PercentEncoding {
     enum ByteClass: UInt8 {
         /// ALPHA DIGIT - . _ ~: written literally, and decoded when found escaped.
         case unreserved
@@ -39,7 +39,7 @@ enum PercentEncoding {
     }
 
     @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -3,7 +3,7 @@ import Foundation
 /// SHA-256 (FIPS 180-4), because Foundation on Linux has no hash functions and the body fingerprint
 /// of a request key must be the same on every platform. Not constant-time: it hashes request bodies
 /// for matching, never secrets for authentication.
-struct SHA256: Sendable {
+package struct SHA256: Sendable {
     static let digestByteCount = 32
 
     private static let roundConstants: [UInt32] = [
@@ -80,17 +80,17 @@ struct SHA256: Sendable {
         return digest
     }
 
-    static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
-    static func digest(_ bytes: [UInt8]) -> [UInt8] {
+    package static func digest(_ bytes: [UInt8]) -> [UInt8] {
         bytes.withUnsafeBytes { digest($0) }
     }
 
-    static func digest(_ data: Data) -> [UInt8] {
+    package static func digest(_ data: Data) -> [UInt8] {
         data.withUnsafeBytes { digest($0) }
     }
 

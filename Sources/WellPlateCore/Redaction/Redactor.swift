@@ -157,7 +157,7 @@ public struct Redactor: Sendable, Equatable {
         return redact(jsonBody: body, collecting: &secrets) ?? body
     }
 
-    static func mayBeJSON(_ body: Data, contentType: String) -> Bool {
+    package static func mayBeJSON(_ body: Data, contentType: String) -> Bool {
         if contentType.contains("json") { return true }
         if !contentType.isEmpty { return false }
         guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return false }

@@ -71,7 +71,7 @@ public final class CassetteSession: Sendable {
     /// The upstream the cassette was recorded from, as saved with it.
     public let recordedUpstream: URL?
     // Internal rather than private: the extensions in CassetteSession+*.swift use them.
-    let upstream: (any HTTPTransport)?
+    package let upstream: (any HTTPTransport)?
     /// Rows that existed when the session began; `all` mode replaces only those.
     let rowsBeforeSession: Int64
     /// Keys `all` mode has replaced in this session: their earlier recordings are gone.

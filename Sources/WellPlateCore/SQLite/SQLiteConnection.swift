@@ -230,7 +230,7 @@ final class SQLiteConnection {
     }
 
     /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
-    var changes: Int {
+    package var changes: Int {
         Int(sqlite3_changes64(openHandle()))
     }
 

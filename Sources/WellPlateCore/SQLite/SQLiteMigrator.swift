@@ -4,7 +4,7 @@ import Foundation
 struct SQLiteMigration: Sendable {
     /// The schema version after this migration; versions start at 1 and increase.
     let version: Int
-    let apply: @Sendable (SQLiteConnection) throws -> Void
+    package let apply: @Sendable (SQLiteConnection) throws -> Void
 
     /// A migration written as SQL (several statements allowed).
     init(version: Int, sql: String) {

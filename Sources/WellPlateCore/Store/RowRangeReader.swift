@@ -24,7 +24,7 @@ final class RowRangeReader: @unchecked Sendable {
         self.rows = rows
     }
 
-    func start() {
+    package func start() {
         let thread = Thread { [self] in
             // Named from inside (see `CurlMultiLoop`).
             Thread.current.name = "cassette-load"

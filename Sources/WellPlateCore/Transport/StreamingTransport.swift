@@ -111,7 +111,7 @@ public struct StreamedResponse: Sendable {
 }
 
 /// The source behind a `TransportBodyStream`: a transport's own buffer.
-protocol TransportBodySource: Sendable {
+package protocol TransportBodySource: Sendable {
     /// The next chunk, `nil` at the end; throws `TransportError` when the body broke off.
     func next() async throws -> Data?
     /// Stops the transfer if it is still running (the reader gave up).
@@ -127,7 +127,7 @@ public final class TransportBodyStream: AsyncSequence, Sendable {
     public typealias Element = Data
     private let source: any TransportBodySource
 
-    init(source: any TransportBodySource) {
+    package init(source: any TransportBodySource) {
         self.source = source
     }
 
@@ -161,7 +161,7 @@ private final class FixedBodySource: TransportBodySource {
         self.chunks = Mutex(chunks.reversed())
     }
 
-    func next() async throws -> Data? {
+    package func next() async throws -> Data? {
         chunks.withLock { $0.popLast() }
     }
 

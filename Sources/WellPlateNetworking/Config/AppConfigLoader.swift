@@ -61,7 +61,7 @@ extension AppConfig {
         try apply(object, source: path)
     }
 
-    mutating func apply(_ object: JSONObject, source: String) throws(ConfigError) {
+    package mutating func apply(_ object: JSONObject, source: String) throws(ConfigError) {
         for key in object.keys.sorted() where !Self.fileKeys.contains(key) {
             throw ConfigError(source: source, key: key, problem: "is not a configuration key", accepted: Self.fileKeys.joined(separator: ", "))
         }
@@ -148,7 +148,7 @@ extension AppConfig {
     }
 
     /// Applies `WELLPLATE_*` overrides; returns the last variable used, for error messages.
-    mutating func apply(environmentVariables env: [String: String]) throws(ConfigError) -> String? {
+    package mutating func apply(environmentVariables env: [String: String]) throws(ConfigError) -> String? {
         var last: String?
         func source(_ name: String) -> String {
             last = "environment variable \(name)"

@@ -45,7 +45,7 @@ public struct MockDataLoader: Sendable {
 
     /// A fixture file's bytes and their parse: an unreadable file or bad JSON becomes an error
     /// that names the fixture, the file and (for JSON) the line and column.
-    static func read(fixture name: String, at url: URL) throws(MockDataError) -> (data: Data, value: JSONValue) {
+    package static func read(fixture name: String, at url: URL) throws(MockDataError) -> (data: Data, value: JSONValue) {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -107,7 +107,7 @@ public struct MockDataLoader: Sendable {
 
     /// Why `name` cannot name a fixture file, or `nil` when it can. Names may contain `/` to reach
     /// into subfolders, but must stay inside the fixtures directory.
-    static func problem(withFixtureName name: String) -> String? {
+    package static func problem(withFixtureName name: String) -> String? {
         if name.isEmpty { return "it is empty" }
         if name.hasSuffix(".json") { return "it ends in .json, which is added automatically; drop the extension" }
         if name.hasPrefix("/") { return "it is an absolute path; fixture names are relative to the fixtures directory" }

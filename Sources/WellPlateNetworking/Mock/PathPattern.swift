@@ -50,7 +50,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The pattern with parameter names erased: the identity of a route.
-    var shape: [String?] {
+    package var shape: [String?] {
         segments.map { if case .literal(let literal) = $0 { literal } else { nil } }
     }
 

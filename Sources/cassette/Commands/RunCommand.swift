@@ -77,8 +77,8 @@ struct RunCommand: AsyncParsableCommand {
         let signals = SignalWaiter()
         let running = try await runner.start()
         let status = await ChildCommand.run(command, environment: [
-            "CASSETTE_URL": running.server.address,
-            "API_BASE_URL": running.server.address,
+            "CASSETTE_URL": running.address,
+            "API_BASE_URL": running.address,
         ], forwarding: signals)
         signals.cancel()
         let counters = await runner.stop(running)

@@ -39,6 +39,4 @@ struct FreshnessFlags: ParsableArguments {
     }
 }
 
-enum StaleOption: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case warn, fail
-}
+extension StaleOption: ExpressibleByArgument {}

@@ -57,7 +57,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     /// Aborts a transfer; safe to call at any time, including before `submit` or after completion.
-    func cancel(_ transfer: CurlTransfer) {
+    package func cancel(_ transfer: CurlTransfer) {
         let wake = state.withLock { state -> Bool in
             switch transfer.phase {
             case .created:

@@ -151,7 +151,7 @@ final class CurlStreamSink: TransportBodySource {
         }
     }
 
-    func next() async throws -> Data? {
+    package func next() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 var resumesTransfer = false

@@ -35,7 +35,7 @@ struct CurlTLS: Sendable {
 
     /// Sets the TLS options on an easy handle (loop thread); `id` names the transfer for
     /// `clientCertificateWasRequested`.
-    func apply(to easy: UnsafeMutableRawPointer, id: UInt) throws(TransportError) {
+    package func apply(to easy: UnsafeMutableRawPointer, id: UInt) throws(TransportError) {
         if configuration.clientCertificatePath == nil {
             // Only diagnostics depend on it; a TLS library without the hook is no error.
             _ = ccurl_easy_watch_certificate_requests(easy, id)

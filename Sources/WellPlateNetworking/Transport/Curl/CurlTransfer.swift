@@ -22,7 +22,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// The URL as it may appear in messages (secrets in the query replaced).
     let displayURL: String
     let limits: CurlTransport.Configuration
-    let tls: CurlTLS
+    package let tls: CurlTLS
     var continuation: CheckedContinuation<TransportResponse, Error>?
     /// Set for a streamed transfer (`CurlTransport.stream`): the body goes here, not to `body`.
     var sink: CurlStreamSink?

@@ -1,12 +1,11 @@
-import CassetteProxy
-import CassetteTools
+
 import WellPlateCore
 import WellPlateNetworking
 
 extension CLIError {
     /// A store failure, with the flag that fixes it added: the library's messages name no flags.
     /// `storeFlag` and `cassetteFlag` are the flags that named the store and the cassette.
-    init(_ error: CassetteStoreError, storeFlag: String = "--db", cassetteFlag: String = "--cassette", exitStatus: Int32 = 1) {
+    package init(_ error: CassetteStoreError, storeFlag: String = "--db", cassetteFlag: String = "--cassette", exitStatus: Int32 = 1) {
         self.init(error.message + Self.hint(for: error.kind, storeFlag: storeFlag, cassetteFlag: cassetteFlag), exitStatus: exitStatus)
     }
 
@@ -25,7 +24,7 @@ extension CLIError {
 extension CassetteStore {
     /// Runs `body`, then closes the store whether or not it failed (a writer checkpoints its WAL
     /// on close, so the file alone holds the result).
-    func use<T: Sendable>(_ body: @Sendable (isolated CassetteStore) throws(CassetteStoreError) -> T) throws(CLIError) -> T {
+    package func use<T: Sendable>(_ body: @Sendable (isolated CassetteStore) throws(CassetteStoreError) -> T) throws(CLIError) -> T {
         do {
             let result = try body(self)
             try close()

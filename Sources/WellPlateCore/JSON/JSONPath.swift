@@ -1,6 +1,5 @@
 import Foundation
-import WellPlateCore
-import WellPlateNetworking
+
 
 /// A location in a JSON schema: `$`, `$.user.address.city`, `$.items[*].price`, `$["first name"]`.
 ///
@@ -86,7 +85,7 @@ public struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible 
         lhs.segments.lexicographicallyPrecedes(rhs.segments) { $0.precedes($1) }
     }
 
-    static func isIdentifier(_ key: String) -> Bool {
+    package static func isIdentifier(_ key: String) -> Bool {
         guard let first = key.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
         return key.utf8.allSatisfy { byte in
             switch byte {

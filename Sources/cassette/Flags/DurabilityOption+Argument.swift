@@ -1,0 +1,7 @@
+import ArgumentParser
+import CassetteProxy
+import CassetteTools
+import WellPlateCore
+import WellPlateNetworking
+
+extension DurabilityOption: ExpressibleByArgument {}
