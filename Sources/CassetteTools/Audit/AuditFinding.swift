@@ -4,16 +4,16 @@ import WellPlateNetworking
 
 /// How bad a finding is: `high` for credentials, `medium` for likely secrets whose shape alone
 /// does not prove it, `low` for personal data.
-public enum AuditSeverity: String, Sendable, Codable, Comparable, CaseIterable {
+package enum AuditSeverity: String, Sendable, Codable, Comparable, CaseIterable {
     case low, medium, high
 
-    public static func < (lhs: AuditSeverity, rhs: AuditSeverity) -> Bool {
+    package static func < (lhs: AuditSeverity, rhs: AuditSeverity) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
 
 /// The redaction setting that would have kept a finding out of the store.
-public enum AuditRemedy: Sendable, Equatable, Codable {
+package enum AuditRemedy: Sendable, Equatable, Codable {
     case header(String)
     case queryParameter(String)
     case jsonField(String)
@@ -22,7 +22,7 @@ public enum AuditRemedy: Sendable, Equatable, Codable {
     case none
 
     /// The `cassette.json` entry, as the user would write it.
-    public var configEntry: String? {
+    package var configEntry: String? {
         switch self {
         case .header(let name): return #""redact": {"headers": ["\#(name)"]}"#
         case .queryParameter(let name): return #""redact": {"queryParameters": ["\#(name)"]}"#
@@ -33,24 +33,24 @@ public enum AuditRemedy: Sendable, Equatable, Codable {
 }
 
 /// One secret (or piece of personal data) found in a stored interaction.
-public struct AuditFinding: Sendable, Equatable {
-    public var cassette: String
-    public var key: String
+package struct AuditFinding: Sendable, Equatable {
+    package var cassette: String
+    package var key: String
     /// The recording's position among those of its key (0 first).
-    public var sequence: Int
-    public var interactionID: Int64?
+    package var sequence: Int
+    package var interactionID: Int64?
     /// `response body $.data.refresh_token`, `request header X-Upstream-Credential`.
-    public var place: String
+    package var place: String
     /// The detector's identifier: `jwt`, `aws-access-key`, `github-token`, `keyword`, ...
-    public var rule: String
-    public var description: String
-    public var severity: AuditSeverity
+    package var rule: String
+    package var description: String
+    package var severity: AuditSeverity
     /// The value with all but a few leading characters hidden.
-    public var maskedValue: String
-    public var remedy: AuditRemedy
+    package var maskedValue: String
+    package var remedy: AuditRemedy
 
     /// Keeps the first four characters (none for short values) and the length.
-    public static func mask(_ value: String) -> String {
+    package static func mask(_ value: String) -> String {
         let shown = value.count >= 16 ? 4 : 0
         return String(value.prefix(shown)) + String(repeating: "*", count: min(8, value.count - shown)) + " (\(value.count) chars)"
     }

@@ -5,7 +5,7 @@ import WellPlateNetworking
 extension CassetteStore {
     /// Every finding of `audit` in the store's interactions (one cassette's, or all), in the
     /// order of `interactions(cassette:)`.
-    public func audit(cassette: String?, with audit: SecretAudit = SecretAudit()) throws(CassetteStoreError) -> (findings: [AuditFinding], interactions: Int) {
+    package func audit(cassette: String?, with audit: SecretAudit = SecretAudit()) throws(CassetteStoreError) -> (findings: [AuditFinding], interactions: Int) {
         var findings: [AuditFinding] = []
         var count = 0
         try forEachInteraction(cassette: cassette) { interaction in

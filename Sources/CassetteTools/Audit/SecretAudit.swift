@@ -6,10 +6,10 @@ import WellPlateNetworking
 /// Scans stored interactions for secrets that redaction missed: every part of the request and
 /// the response (URL path and query, headers and cookies, bodies: JSON value by value, form
 /// parameters, free text), by token shape, by the name of the place, and for personal data.
-public struct SecretAudit: Sendable {
-    public init() {}
+package struct SecretAudit: Sendable {
+    package init() {}
 
-    public func findings(in interaction: Interaction) -> [AuditFinding] {
+    package func findings(in interaction: Interaction) -> [AuditFinding] {
         var collector = Collector(interaction: interaction)
         auditURL(interaction.url, into: &collector)
         auditHeaders(interaction.requestHeaders, side: "request", into: &collector)

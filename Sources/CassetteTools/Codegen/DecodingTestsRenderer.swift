@@ -6,7 +6,7 @@ extension GeneratedSwiftModels {
     /// type, reading the store through `RecordedBodies` (the `CASSETTE_DB` environment variable
     /// overrides `storePath`). `module` is imported with `@testable` when the models live in
     /// another target.
-    public func decodingTests(storePath: String, module: String?) -> String {
+    package func decodingTests(storePath: String, module: String?) -> String {
         var text = SwiftModelRenderer(cassette: cassette, names: [:]).header([
             "RecordedModelDecodingTests: every recorded body of each endpoint, decoded with its generated type."
         ])

@@ -4,10 +4,10 @@ import WellPlateNetworking
 
 /// The recorded bodies a generated model must decode: what the test suite that
 /// `cassette codegen swift --tests` writes reads from the store.
-public enum RecordedBodies {
+package enum RecordedBodies {
     /// The 2xx JSON response bodies (`.response`) or JSON request bodies (`.request`) of
     /// `endpoint` (`"GET /api/users/{id}"`) in one cassette, grouped as the generator grouped them.
-    public static func load(storePath: String, cassette: String, endpoint: String, role: GeneratedSwiftModels.Root.Role) async throws -> [Data] {
+    package static func load(storePath: String, cassette: String, endpoint: String, role: GeneratedSwiftModels.Root.Role) async throws -> [Data] {
         guard let wanted = Endpoint(description: endpoint) else {
             throw InvalidEndpoint(text: endpoint)
         }
@@ -23,7 +23,7 @@ public enum RecordedBodies {
         return bodies(of: interactions, endpoint: wanted, role: role)
     }
 
-    public static func bodies(of interactions: [Interaction], endpoint: Endpoint, role: GeneratedSwiftModels.Root.Role) -> [Data] {
+    package static func bodies(of interactions: [Interaction], endpoint: Endpoint, role: GeneratedSwiftModels.Root.Role) -> [Data] {
         interactions.compactMap { interaction -> Data? in
             guard let url = URL(string: interaction.url), Endpoint.of(method: interaction.method, url: url) == endpoint else { return nil }
             switch role {
@@ -38,7 +38,7 @@ public enum RecordedBodies {
 }
 
 /// An endpoint that is not written `METHOD /pattern`.
-public struct InvalidEndpoint: Error, Sendable, CustomStringConvertible {
-    public let text: String
-    public var description: String { "\"\(text)\" is not an endpoint such as GET /api/users/{id}; regenerate the tests" }
+package struct InvalidEndpoint: Error, Sendable, CustomStringConvertible {
+    package let text: String
+    package var description: String { "\"\(text)\" is not an endpoint such as GET /api/users/{id}; regenerate the tests" }
 }

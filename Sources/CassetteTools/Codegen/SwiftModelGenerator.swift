@@ -10,18 +10,18 @@ import WellPlateNetworking
 /// design documents' naming (`EndpointModelNames`) and mapping (`SwiftModelBuilder`); structs of
 /// the same shape are generated once, whichever endpoints use them. The output depends only on
 /// the recordings: same store, same bytes.
-public struct SwiftModelGenerator: Sendable {
+package struct SwiftModelGenerator: Sendable {
     /// The first bytes of every generated file: how a file is known to be generated.
-    public static let marker = SwiftModelRenderer.marker
+    package static let marker = SwiftModelRenderer.marker
 
     /// Named in the header comments.
-    public var cassette: String
+    package var cassette: String
 
-    public init(cassette: String) {
+    package init(cassette: String) {
         self.cassette = cassette
     }
 
-    public func generate(_ operations: RecordedOperations) -> GeneratedSwiftModels {
+    package func generate(_ operations: RecordedOperations) -> GeneratedSwiftModels {
         var bodies: [RootBody] = []
         for endpoint in operations.endpoints {
             guard let operation = operations[endpoint] else { continue }

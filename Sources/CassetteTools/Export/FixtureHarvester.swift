@@ -20,17 +20,17 @@ import WellPlateNetworking
 ///   redactor's JSON fields are replaced once more (the store holds bodies redacted with the
 ///   rules of recording time; the current rules may name more fields).
 /// - The query is ignored, as `MockAPIClient` ignores it.
-public struct FixtureHarvester: Sendable {
+package struct FixtureHarvester: Sendable {
     /// Routes that already exist; recordings they match keep their pattern and fixture name.
-    public var registry: MockResponseRegistry
-    public var redactor: Redactor
+    package var registry: MockResponseRegistry
+    package var redactor: Redactor
 
-    public init(registry: MockResponseRegistry = MockResponseRegistry(), redactor: Redactor = .default) {
+    package init(registry: MockResponseRegistry = MockResponseRegistry(), redactor: Redactor = .default) {
         self.registry = registry
         self.redactor = redactor
     }
 
-    public func harvest(_ interactions: [Interaction]) -> FixtureHarvest {
+    package func harvest(_ interactions: [Interaction]) -> FixtureHarvest {
         var groups: [Endpoint: EndpointRecordings] = [:]
         for interaction in interactions.sorted(by: Self.isMoreRecent) {
             let placement = place(interaction)
@@ -170,55 +170,55 @@ public struct FixtureHarvester: Sendable {
 }
 
 /// What `FixtureHarvester` made of a set of recordings.
-public struct FixtureHarvest: Sendable, Equatable {
+package struct FixtureHarvest: Sendable, Equatable {
     /// Sorted by their first endpoint.
-    public var fixtures: [HarvestedFixture]
+    package var fixtures: [HarvestedFixture]
     /// Endpoints none of whose recordings could become a fixture, sorted.
-    public var skipped: [SkippedEndpoint]
+    package var skipped: [SkippedEndpoint]
 
-    public init(fixtures: [HarvestedFixture], skipped: [SkippedEndpoint]) {
+    package init(fixtures: [HarvestedFixture], skipped: [SkippedEndpoint]) {
         self.fixtures = fixtures
         self.skipped = skipped
     }
 }
 
 /// One fixture file to write, and the endpoints it answers.
-public struct HarvestedFixture: Sendable, Equatable {
+package struct HarvestedFixture: Sendable, Equatable {
     /// The fixture's name (the file is `fileName`).
-    public let fixture: String
+    package let fixture: String
     /// Usually one; several when the registry maps more than one route to this fixture.
-    public let endpoints: [Endpoint]
+    package let endpoints: [Endpoint]
     /// The most recent usable recording's body, redacted.
-    public let value: JSONValue
+    package let value: JSONValue
     /// `value` pretty-printed with sorted keys and a final newline: the file's bytes.
-    public let contents: Data
+    package let contents: Data
     /// How many recordings could have become this fixture.
-    public let recordingCount: Int
+    package let recordingCount: Int
     /// How many recordings of its endpoints could not (error statuses, non-JSON bodies).
-    public let skippedCount: Int
+    package let skippedCount: Int
     /// The row id of the recording the fixture was made from.
-    public let sourceID: Int64?
+    package let sourceID: Int64?
 
-    public var fileName: String { fixture + ".json" }
+    package var fileName: String { fixture + ".json" }
 
     /// The registry routes that answer with this fixture.
-    public var routes: [MockRoute] {
+    package var routes: [MockRoute] {
         endpoints.compactMap { try? MockRoute(method: $0.method, path: $0.pattern, fixture: fixture) }
     }
 }
 
 /// An endpoint that was recorded but gets no fixture, and why.
-public struct SkippedEndpoint: Sendable, Equatable {
-    public let endpoint: Endpoint
+package struct SkippedEndpoint: Sendable, Equatable {
+    package let endpoint: Endpoint
     /// Distinct reasons, most recent recording's first.
-    public let reasons: [String]
-    public let recordingCount: Int
+    package let reasons: [String]
+    package let recordingCount: Int
 
-    public init(endpoint: Endpoint, reasons: [String], recordingCount: Int) {
+    package init(endpoint: Endpoint, reasons: [String], recordingCount: Int) {
         self.endpoint = endpoint
         self.reasons = reasons
         self.recordingCount = recordingCount
     }
 
-    public var reason: String { reasons.joined(separator: "; ") }
+    package var reason: String { reasons.joined(separator: "; ") }
 }

@@ -5,17 +5,17 @@ import WellPlateNetworking
 
 /// Writes recordings as a HAR 1.2 archive that DevTools and mitmproxy open: every field the
 /// specification requires, bodies as text when they are printable UTF-8 and base64 otherwise.
-public struct HARExporter: Sendable {
-    public var creatorName: String
-    public var creatorVersion: String
+package struct HARExporter: Sendable {
+    package var creatorName: String
+    package var creatorVersion: String
 
-    public init(creatorName: String = "cassette", creatorVersion: String) {
+    package init(creatorName: String = "cassette", creatorVersion: String) {
         self.creatorName = creatorName
         self.creatorVersion = creatorVersion
     }
 
     /// The archive of `interactions` in recorded order (time, then row id).
-    public func archive(_ interactions: [Interaction]) -> HARArchive {
+    package func archive(_ interactions: [Interaction]) -> HARArchive {
         let ordered = interactions.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
         return HARArchive(log: HARLog(creator: HARCreator(name: creatorName, version: creatorVersion), entries: ordered.map(entry)))
     }

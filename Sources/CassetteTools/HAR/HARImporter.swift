@@ -4,35 +4,35 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// Turns the entries of a HAR file into recordings, as the proxy would have stored them.
-public struct HARImporter: Sendable {
+package struct HARImporter: Sendable {
     /// An entry left out or imported with a caveat: `entry` is its position in the file (from 1)
     /// and `request` its method and URL (redacted), so a user can find it.
-    public struct Note: Sendable, Equatable, CustomStringConvertible {
-        public var entry: Int
-        public var request: String
-        public var reason: String
+    package struct Note: Sendable, Equatable, CustomStringConvertible {
+        package var entry: Int
+        package var request: String
+        package var reason: String
 
-        public var description: String { "entry \(entry) (\(request)): \(reason)" }
+        package var description: String { "entry \(entry) (\(request)): \(reason)" }
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// In file order, redacted and keyed; sequences are assigned when stored.
-        public var interactions: [Interaction]
-        public var skipped: [Note]
-        public var warnings: [Note]
+        package var interactions: [Interaction]
+        package var skipped: [Note]
+        package var warnings: [Note]
     }
 
-    public var cassette: String
-    public var rules: MatchingRules
-    public var redactor: Redactor
+    package var cassette: String
+    package var rules: MatchingRules
+    package var redactor: Redactor
 
-    public init(cassette: String, rules: MatchingRules = .default, redactor: Redactor = .default) {
+    package init(cassette: String, rules: MatchingRules = .default, redactor: Redactor = .default) {
         self.cassette = cassette
         self.rules = rules
         self.redactor = redactor
     }
 
-    public func convert(_ archive: HARArchive) -> Result {
+    package func convert(_ archive: HARArchive) -> Result {
         var result = Result(interactions: [], skipped: [], warnings: [])
         let mitmproxy = archive.log.creator.name.lowercased() == "mitmproxy"
         for (offset, entry) in archive.log.entries.enumerated() {

@@ -11,23 +11,23 @@ import WellPlateNetworking
 /// uses) and one example each: the most recent recording, redacted once more with the current
 /// rules. Keys are written sorted by the JSON and YAML writers, so the same recordings give the
 /// same bytes.
-public struct OpenAPIDocumentBuilder: Sendable {
-    public static let openAPIVersion = "3.1.0"
+package struct OpenAPIDocumentBuilder: Sendable {
+    package static let openAPIVersion = "3.1.0"
 
-    public var title: String
-    public var version: String
+    package var title: String
+    package var version: String
     /// The upstream the recordings came from; a base path it has is taken off the patterns.
-    public var server: URL?
-    public var redactor: Redactor
+    package var server: URL?
+    package var redactor: Redactor
 
-    public init(title: String, version: String = "recorded", server: URL?, redactor: Redactor = .default) {
+    package init(title: String, version: String = "recorded", server: URL?, redactor: Redactor = .default) {
         self.title = title
         self.version = version
         self.server = server
         self.redactor = redactor
     }
 
-    public func document(_ recorded: RecordedOperations) -> JSONValue {
+    package func document(_ recorded: RecordedOperations) -> JSONValue {
         let basePath = server.map { RequestPath(url: $0).description } ?? "/"
         let strip = basePath == "/" ? "" : (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath)
         var paths = JSONObject()

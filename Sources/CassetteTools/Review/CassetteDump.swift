@@ -8,14 +8,14 @@ import WellPlateNetworking
 /// sorted keys; binary bodies as their size and SHA-256. What changes on every re-recording
 /// without the API changing (recording times, durations, the `Date` header, row ids) is left
 /// out unless `includesTimestamps`.
-public struct CassetteDump: Sendable {
-    public var includesTimestamps: Bool
+package struct CassetteDump: Sendable {
+    package var includesTimestamps: Bool
 
-    public init(includesTimestamps: Bool = false) {
+    package init(includesTimestamps: Bool = false) {
         self.includesTimestamps = includesTimestamps
     }
 
-    public func text(cassettes: [CassetteInfo], interactions: [Interaction]) -> String {
+    package func text(cassettes: [CassetteInfo], interactions: [Interaction]) -> String {
         var lines: [String] = []
         let byCassette = Dictionary(grouping: interactions, by: \.cassette)
         let names = Set(cassettes.map(\.name)).union(byCassette.keys).sorted()

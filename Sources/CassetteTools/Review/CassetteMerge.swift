@@ -6,38 +6,38 @@ import WellPlateNetworking
 /// recording is identified by cassette, key and sequence position; each side's change against the
 /// base is taken, and a recording changed differently on both sides (or changed on one and
 /// deleted on the other, or added differently on both) is a conflict.
-public struct CassetteMerge: Sendable {
+package struct CassetteMerge: Sendable {
     /// What one side of the merge holds.
-    public struct Snapshot: Sendable {
-        public var cassettes: [CassetteInfo]
-        public var interactions: [Interaction]
+    package struct Snapshot: Sendable {
+        package var cassettes: [CassetteInfo]
+        package var interactions: [Interaction]
 
-        public init(cassettes: [CassetteInfo] = [], interactions: [Interaction] = []) {
+        package init(cassettes: [CassetteInfo] = [], interactions: [Interaction] = []) {
             self.cassettes = cassettes
             self.interactions = interactions
         }
     }
 
-    public enum Side: String, Sendable, CaseIterable {
+    package enum Side: String, Sendable, CaseIterable {
         case ours, theirs
     }
 
-    public struct Conflict: Sendable, Equatable, CustomStringConvertible {
-        public var cassette: String
-        public var key: String
-        public var sequence: Int
-        public var reason: String
+    package struct Conflict: Sendable, Equatable, CustomStringConvertible {
+        package var cassette: String
+        package var key: String
+        package var sequence: Int
+        package var reason: String
 
-        public var description: String { "\(cassette) \(key) #\(sequence): \(reason)" }
+        package var description: String { "\(cassette) \(key) #\(sequence): \(reason)" }
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Sorted by cassette, key and sequence.
-        public var interactions: [Interaction]
-        public var cassettes: [CassetteInfo]
-        public var conflicts: [Conflict]
+        package var interactions: [Interaction]
+        package var cassettes: [CassetteInfo]
+        package var conflicts: [Conflict]
         /// Recordings theirs added, changed or deleted that the result took over.
-        public var takenFromTheirs: Int
+        package var takenFromTheirs: Int
     }
 
     private struct Identity: Hashable, Comparable {
@@ -52,13 +52,13 @@ public struct CassetteMerge: Sendable {
 
     /// Resolves conflicts with the preferred side; `nil` leaves them in `Result.conflicts` (the
     /// result then holds ours for them).
-    public var preferring: Side?
+    package var preferring: Side?
 
-    public init(preferring: Side? = nil) {
+    package init(preferring: Side? = nil) {
         self.preferring = preferring
     }
 
-    public func merge(base: Snapshot, ours: Snapshot, theirs: Snapshot) -> Result {
+    package func merge(base: Snapshot, ours: Snapshot, theirs: Snapshot) -> Result {
         let baseRows = Self.byIdentity(base.interactions)
         let ourRows = Self.byIdentity(ours.interactions)
         let theirRows = Self.byIdentity(theirs.interactions)

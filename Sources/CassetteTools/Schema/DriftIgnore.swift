@@ -8,21 +8,21 @@ import WellPlateNetworking
 /// The path covers everything inside it, as in `SchemaDiff`; `$` covers the whole endpoint, its
 /// "no fixture" and "no recording" notes included. A scoped pattern names the endpoint by method
 /// and path pattern; parameter names do not matter (`{id}` and `{userId}` are the same endpoint).
-public struct DriftIgnore: Sendable, Hashable, CustomStringConvertible {
+package struct DriftIgnore: Sendable, Hashable, CustomStringConvertible {
     /// The endpoint the pattern is limited to, or `nil` for every endpoint.
-    public let method: HTTPMethod?
-    public let pattern: PathPattern?
-    public let path: JSONPath
+    package let method: HTTPMethod?
+    package let pattern: PathPattern?
+    package let path: JSONPath
 
     /// A pattern for every endpoint.
-    public init(path: JSONPath) {
+    package init(path: JSONPath) {
         method = nil
         pattern = nil
         self.path = path
     }
 
     /// A pattern for the one endpoint `method pattern`.
-    public init(method: HTTPMethod, pattern: PathPattern, path: JSONPath) {
+    package init(method: HTTPMethod, pattern: PathPattern, path: JSONPath) {
         self.method = method
         self.pattern = pattern
         self.path = path
@@ -30,7 +30,7 @@ public struct DriftIgnore: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `$.path`, or `METHOD /pattern:$.path` for one endpoint.
     /// - Throws: `DriftIgnoreError` saying what is wrong and how it should look.
-    public init(_ text: String) throws(DriftIgnoreError) {
+    package init(_ text: String) throws(DriftIgnoreError) {
         func failure(_ problem: String) -> DriftIgnoreError {
             DriftIgnoreError(text: text, problem: problem)
         }
@@ -66,43 +66,43 @@ public struct DriftIgnore: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the pattern is limited to one endpoint.
-    public var isScoped: Bool { method != nil }
+    package var isScoped: Bool { method != nil }
 
     /// Whether the pattern applies to findings about `endpoint` (`nil`: a fixture that matched no
     /// endpoint, which only unscoped patterns cover).
-    public func applies(to endpoint: Endpoint?) -> Bool {
+    package func applies(to endpoint: Endpoint?) -> Bool {
         guard let method, let pattern else { return true }
         guard let endpoint, endpoint.method == method, let other = try? PathPattern(endpoint.pattern) else { return false }
         return other.shape == pattern.shape
     }
 
     /// Whether the pattern drops `finding` about `endpoint`.
-    public func drops(_ finding: SchemaFinding, of endpoint: Endpoint?) -> Bool {
+    package func drops(_ finding: SchemaFinding, of endpoint: Endpoint?) -> Bool {
         applies(to: endpoint) && path.matches(finding.path)
     }
 
     /// The written form: `$.meta` or `GET /api/users/{id}:$.email`.
-    public var description: String {
+    package var description: String {
         guard let method, let pattern else { return path.description }
         return "\(method.rawValue) \(pattern.text):\(path)"
     }
 }
 
 /// An ignore pattern that cannot be parsed.
-public struct DriftIgnoreError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+package struct DriftIgnoreError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// The pattern as given.
-    public var text: String
+    package var text: String
     /// What is wrong and how it should look.
-    public var problem: String
+    package var problem: String
 
-    public init(text: String, problem: String) {
+    package init(text: String, problem: String) {
         self.text = text
         self.problem = problem
     }
 
-    public var description: String {
+    package var description: String {
         "invalid ignore pattern \(JSONValue.string(text).compactJSON): \(problem)"
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

@@ -13,7 +13,7 @@ extension DriftReport {
     /// A fixture that matches nothing, or matches a route never recorded, gets the note
     /// `fixtureWithoutRecording`; a recorded endpoint that no fixture matched gets
     /// `endpointWithoutFixture`. `ignoring` drops findings (notes included) as `DriftIgnore` says.
-    public static func compare(fixtures: [FixtureFile], recorded: EndpointSchemas, ignoring: [DriftIgnore] = []) -> DriftReport {
+    package static func compare(fixtures: [FixtureFile], recorded: EndpointSchemas, ignoring: [DriftIgnore] = []) -> DriftReport {
         var routed: [String: [Endpoint]] = [:]
         for route in recorded.registry?.registrations ?? [] {
             routed[route.fixture, default: []].append(Endpoint(method: route.method, pattern: route.path))
@@ -70,7 +70,7 @@ extension DriftReport {
     /// (what clients were built against) and `current` the API. An endpoint only the baseline has
     /// gets the note `fixtureWithoutRecording`, one only `current` has `endpointWithoutFixture`.
     /// `sides` names the two recordings in the messages, such as `dev` and `staging`.
-    public static func compare(baseline: EndpointSchemas, current: EndpointSchemas, sides: SchemaDiff.Sides, ignoring: [DriftIgnore] = []) -> DriftReport {
+    package static func compare(baseline: EndpointSchemas, current: EndpointSchemas, sides: SchemaDiff.Sides, ignoring: [DriftIgnore] = []) -> DriftReport {
         let endpoints = Set(baseline.samples.keys).union(current.samples.keys).sorted()
         var entries: [Entry] = []
         for endpoint in endpoints {

@@ -14,20 +14,20 @@ import WellPlateNetworking
 /// file, relative to the fixtures directory, or `null`), `baselineRecordings` (`null` outside
 /// two-recording checks), `recordings` and `findings` (`SchemaFinding`s). Keys absent from a
 /// check are written as `null`, so tools see the same keys every time.
-public struct DriftReport: Sendable, Hashable, Codable {
+package struct DriftReport: Sendable, Hashable, Codable {
     /// One fixture compared with one endpoint, or one side's endpoint that the other lacks.
-    public struct Entry: Sendable, Hashable, Codable {
-        public var endpoint: Endpoint?
+    package struct Entry: Sendable, Hashable, Codable {
+        package var endpoint: Endpoint?
         /// The fixture file relative to the fixtures directory, such as `users/list.json`.
-        public var fixture: String?
+        package var fixture: String?
         /// Contributing recordings of the baseline, in a two-recording check.
-        public var baselineRecordings: Int?
+        package var baselineRecordings: Int?
         /// Contributing recordings (of the recording that plays the API).
-        public var recordings: Int
+        package var recordings: Int
         /// Sorted by path, then rule.
-        public var findings: [SchemaFinding]
+        package var findings: [SchemaFinding]
 
-        public init(endpoint: Endpoint?, fixture: String?, baselineRecordings: Int? = nil, recordings: Int, findings: [SchemaFinding]) {
+        package init(endpoint: Endpoint?, fixture: String?, baselineRecordings: Int? = nil, recordings: Int, findings: [SchemaFinding]) {
             self.endpoint = endpoint
             self.fixture = fixture
             self.baselineRecordings = baselineRecordings
@@ -35,7 +35,7 @@ public struct DriftReport: Sendable, Hashable, Codable {
             self.findings = findings
         }
 
-        public func count(_ severity: SchemaFinding.Severity) -> Int {
+        package func count(_ severity: SchemaFinding.Severity) -> Int {
             findings.count { $0.severity == severity }
         }
 
@@ -43,7 +43,7 @@ public struct DriftReport: Sendable, Hashable, Codable {
             case endpoint, fixture, baselineRecordings, recordings, findings
         }
 
-        public init(from decoder: Decoder) throws {
+        package init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             if let text = try container.decodeIfPresent(String.self, forKey: .endpoint) {
                 guard let endpoint = Endpoint(description: text) else {
@@ -57,7 +57,7 @@ public struct DriftReport: Sendable, Hashable, Codable {
             findings = try container.decode([SchemaFinding].self, forKey: .findings)
         }
 
-        public func encode(to encoder: Encoder) throws {
+        package func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             // `encode` rather than `encodeIfPresent`: an absent value is written as null.
             try container.encode(endpoint?.description, forKey: .endpoint)
@@ -79,24 +79,24 @@ public struct DriftReport: Sendable, Hashable, Codable {
     }
 
     /// The counts a summary line prints.
-    public struct Summary: Sendable, Hashable, Codable {
-        public var errors: Int
-        public var warnings: Int
-        public var notes: Int
+    package struct Summary: Sendable, Hashable, Codable {
+        package var errors: Int
+        package var warnings: Int
+        package var notes: Int
         /// Entries with at least one finding.
-        public var endpoints: Int
+        package var endpoints: Int
         /// Fixture files checked; `nil` in a two-recording check.
-        public var fixtures: Int?
+        package var fixtures: Int?
         /// Endpoints of the baseline recording; `nil` in a fixture check.
-        public var baselineEndpoints: Int?
+        package var baselineEndpoints: Int?
         /// Endpoints with at least one 2xx JSON recording (of the recording that plays the API).
-        public var recordedEndpoints: Int
+        package var recordedEndpoints: Int
 
         private enum CodingKeys: String, CodingKey {
             case errors, warnings, notes, endpoints, fixtures, baselineEndpoints, recordedEndpoints
         }
 
-        public init(errors: Int, warnings: Int, notes: Int, endpoints: Int, fixtures: Int?, baselineEndpoints: Int?, recordedEndpoints: Int) {
+        package init(errors: Int, warnings: Int, notes: Int, endpoints: Int, fixtures: Int?, baselineEndpoints: Int?, recordedEndpoints: Int) {
             self.errors = errors
             self.warnings = warnings
             self.notes = notes
@@ -106,7 +106,7 @@ public struct DriftReport: Sendable, Hashable, Codable {
             self.recordedEndpoints = recordedEndpoints
         }
 
-        public func encode(to encoder: Encoder) throws {
+        package func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(errors, forKey: .errors)
             try container.encode(warnings, forKey: .warnings)
@@ -119,11 +119,11 @@ public struct DriftReport: Sendable, Hashable, Codable {
     }
 
     /// Every comparison made, clean ones included, in a stable order.
-    public var endpoints: [Entry]
-    public var summary: Summary
+    package var endpoints: [Entry]
+    package var summary: Summary
 
     /// A report over `entries` (sorted here), with the summary counted from them.
-    public init(entries: [Entry], fixtures: Int?, baselineEndpoints: Int?, recordedEndpoints: Int) {
+    package init(entries: [Entry], fixtures: Int?, baselineEndpoints: Int?, recordedEndpoints: Int) {
         endpoints = entries.sorted(by: Entry.order)
         let findings = entries.flatMap(\.findings)
         summary = Summary(
@@ -138,10 +138,10 @@ public struct DriftReport: Sendable, Hashable, Codable {
     }
 
     /// Every finding, entry by entry.
-    public var findings: [SchemaFinding] { endpoints.flatMap(\.findings) }
+    package var findings: [SchemaFinding] { endpoints.flatMap(\.findings) }
 
     /// Whether any finding is at least as severe as `threshold`: what makes a check fail.
-    public func hasFindings(atOrAbove threshold: SchemaFinding.Severity) -> Bool {
+    package func hasFindings(atOrAbove threshold: SchemaFinding.Severity) -> Bool {
         endpoints.contains { $0.findings.contains { $0.severity >= threshold } }
     }
 }

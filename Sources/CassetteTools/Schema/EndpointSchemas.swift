@@ -11,27 +11,27 @@ import WellPlateNetworking
 /// 2xx responses with a JSON body contribute: a JSON Content-Type (`application/json`, `…/json`,
 /// `…+json`), or no Content-Type and a body that parses. Error pages, empty bodies and JSON that
 /// does not parse are left out rather than reported: they are not samples of the shape.
-public struct EndpointSchemas: Sendable {
+package struct EndpointSchemas: Sendable {
     /// What one endpoint's recordings had in common.
-    public struct Samples: Sendable, Hashable {
+    package struct Samples: Sendable, Hashable {
         /// The schema of every contributing response body.
-        public internal(set) var schema = InferredSchema()
+        package internal(set) var schema = InferredSchema()
         /// How many recordings contributed.
-        public internal(set) var recordings = 0
+        package internal(set) var recordings = 0
         /// The concrete request paths recorded, which give the design's fallback fixture names.
-        public internal(set) var paths: Set<RequestPath> = []
+        package internal(set) var paths: Set<RequestPath> = []
     }
 
     /// The registry whose patterns group the recordings, when there is one.
-    public let registry: MockResponseRegistry?
+    package let registry: MockResponseRegistry?
     /// Endpoints with at least one contributing recording.
-    public private(set) var samples: [Endpoint: Samples] = [:]
+    package private(set) var samples: [Endpoint: Samples] = [:]
 
-    public init(registry: MockResponseRegistry? = nil) {
+    package init(registry: MockResponseRegistry? = nil) {
         self.registry = registry
     }
 
-    public init(interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil) {
+    package init(interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil) {
         self.init(registry: registry)
         for interaction in interactions {
             add(interaction)
@@ -41,7 +41,7 @@ public struct EndpointSchemas: Sendable {
     /// Adds one recording; returns whether it contributed a sample (a 2xx JSON response with a
     /// URL that parses).
     @discardableResult
-    public mutating func add(_ interaction: Interaction) -> Bool {
+    package mutating func add(_ interaction: Interaction) -> Bool {
         guard let body = Self.jsonBody(of: interaction), let url = URL(string: interaction.url) else { return false }
         let endpoint = Endpoint.of(method: interaction.method, url: url, registry: registry)
         samples[endpoint, default: Samples()].add(body, path: RequestPath(url: url))
@@ -49,16 +49,16 @@ public struct EndpointSchemas: Sendable {
     }
 
     /// The endpoints in `Endpoint` order (pattern, then method).
-    public var endpoints: [Endpoint] { samples.keys.sorted() }
+    package var endpoints: [Endpoint] { samples.keys.sorted() }
 
-    public var isEmpty: Bool { samples.isEmpty }
+    package var isEmpty: Bool { samples.isEmpty }
 
-    public subscript(endpoint: Endpoint) -> Samples? { samples[endpoint] }
+    package subscript(endpoint: Endpoint) -> Samples? { samples[endpoint] }
 
     /// The names a fixture for `endpoint` may have when no registry route names it: the endpoint's
     /// `fixtureName` and the design's default name of every concrete path recorded
     /// (`mock_api_users_id_get`, `mock_api_users_1_get`).
-    public func fallbackFixtureNames(for endpoint: Endpoint) -> Set<String> {
+    package func fallbackFixtureNames(for endpoint: Endpoint) -> Set<String> {
         var names: Set<String> = [endpoint.fixtureName]
         for path in samples[endpoint]?.paths ?? [] {
             names.insert(MockResponseRegistry.defaultFixtureName(for: path, method: endpoint.method))
@@ -67,13 +67,13 @@ public struct EndpointSchemas: Sendable {
     }
 
     /// The registry's fixture for `endpoint`: the route with exactly its method and pattern.
-    public func registeredFixture(for endpoint: Endpoint) -> String? {
+    package func registeredFixture(for endpoint: Endpoint) -> String? {
         registry?.registrations.first { $0.method == endpoint.method && $0.path == endpoint.pattern }?.fixture
     }
 
     /// The parsed body when `interaction` is a sample: a 2xx response whose Content-Type is JSON,
     /// or absent with a body that parses as JSON.
-    public static func jsonBody(of interaction: Interaction) -> JSONValue? {
+    package static func jsonBody(of interaction: Interaction) -> JSONValue? {
         guard (200..<300).contains(interaction.statusCode), !interaction.responseBody.isEmpty else { return nil }
         if let contentType = interaction.responseHeaders[.contentType], !isJSONMediaType(contentType) {
             return nil
@@ -83,7 +83,7 @@ public struct EndpointSchemas: Sendable {
 
     /// `application/json`, `text/json`, `application/problem+json`; parameters such as
     /// `; charset=utf-8` are ignored. A blank value counts as JSON, like a missing one.
-    public static func isJSONMediaType(_ contentType: String) -> Bool {
+    package static func isJSONMediaType(_ contentType: String) -> Bool {
         let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let name = essence.trimmingCharacters(in: .whitespaces).lowercased()
         if name.isEmpty { return true }

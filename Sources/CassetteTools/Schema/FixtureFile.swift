@@ -3,23 +3,23 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// One parsed fixture file of a fixtures directory: the fixture side of a drift check.
-public struct FixtureFile: Sendable, Hashable {
+package struct FixtureFile: Sendable, Hashable {
     /// The fixture's name as `registry.json` and `MockDataLoader` use it: the path relative to the
     /// fixtures directory without `.json` (`mock_api_health_get`, `users/list`).
-    public var name: String
-    public var value: JSONValue
+    package var name: String
+    package var value: JSONValue
 
-    public init(name: String, value: JSONValue) {
+    package init(name: String, value: JSONValue) {
         self.name = name
         self.value = value
     }
 
     /// The file's path relative to the fixtures directory: `users/list.json`.
-    public var fileName: String { name + ".json" }
+    package var fileName: String { name + ".json" }
 
     /// The suffix of the JSON Schema files `cassette schema --out` writes; such files describe
     /// fixtures rather than being ones, so `all(in:)` skips them.
-    public static let schemaFileSuffix = ".schema.json"
+    package static let schemaFileSuffix = ".schema.json"
 
     /// Every fixture under `directory`, subfolders included, sorted by name (code point order).
     ///
@@ -28,7 +28,7 @@ public struct FixtureFile: Sendable, Hashable {
     /// (which could loop).
     /// - Throws: `MockDataError` `.invalidJSON` naming the file, line and column of the first file
     ///   that does not parse, or `.unreadable` for a file or folder that cannot be read.
-    public static func all(in directory: URL) throws(MockDataError) -> [FixtureFile] {
+    package static func all(in directory: URL) throws(MockDataError) -> [FixtureFile] {
         var names: [String] = []
         try collectNames(in: directory, prefix: "", into: &names)
         names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -8,32 +8,32 @@
 import WellPlateCore
 import WellPlateNetworking
 
-public struct InferredSchema: Sendable, Hashable {
+package struct InferredSchema: Sendable, Hashable {
     /// Values seen at this location, `null` included.
-    public internal(set) var sampleCount = 0
-    public internal(set) var nullCount = 0
-    public internal(set) var booleanCount = 0
+    package internal(set) var sampleCount = 0
+    package internal(set) var nullCount = 0
+    package internal(set) var booleanCount = 0
     /// Numbers written as integers (`1`, `-7`, beyond 64 bits too).
-    public internal(set) var integerCount = 0
+    package internal(set) var integerCount = 0
     /// Of `integerCount`, the integers beyond 64 bits: a type for them must hold more than `Int`.
-    public internal(set) var wideIntegerCount = 0
+    package internal(set) var wideIntegerCount = 0
     /// Numbers written with a fraction or exponent (`1.5`, `1.0`, `1e3`).
-    public internal(set) var fractionalCount = 0
-    public internal(set) var stringCount = 0
+    package internal(set) var fractionalCount = 0
+    package internal(set) var stringCount = 0
     /// The format every string here had; `nil` when there were no strings or they disagreed.
-    public internal(set) var stringFormat: StringFormat?
-    public internal(set) var arrayCount = 0
-    public internal(set) var objectCount = 0
+    package internal(set) var stringFormat: StringFormat?
+    package internal(set) var arrayCount = 0
+    package internal(set) var objectCount = 0
     /// Every key seen in an object here; each value's `sampleCount` is how many objects had the key.
-    public internal(set) var properties: [String: InferredSchema] = [:]
+    package internal(set) var properties: [String: InferredSchema] = [:]
     // Zero or one element: a stored optional would make the struct contain itself, while an array
     // stores its element out of line.
     var itemStorage: [InferredSchema] = []
 
     /// A schema that has seen nothing yet.
-    public init() {}
+    package init() {}
 
-    public init(samples: some Sequence<JSONValue>) {
+    package init(samples: some Sequence<JSONValue>) {
         for sample in samples {
             add(sample)
         }
@@ -41,14 +41,14 @@ public struct InferredSchema: Sendable, Hashable {
 
     /// What the elements of every array here had in common; `nil` when every array was empty,
     /// so nothing is known about the items.
-    public var items: InferredSchema? { itemStorage.first }
+    package var items: InferredSchema? { itemStorage.first }
 
-    public var isEmpty: Bool { sampleCount == 0 }
+    package var isEmpty: Bool { sampleCount == 0 }
 
-    public var isNullable: Bool { nullCount > 0 }
+    package var isNullable: Bool { nullCount > 0 }
 
     /// The non-null types seen, in canonical order, integer widened to number when both occurred.
-    public var nonNullTypes: [SchemaType] {
+    package var nonNullTypes: [SchemaType] {
         var types: [SchemaType] = []
         if booleanCount > 0 { types.append(.boolean) }
         if fractionalCount > 0 {
@@ -63,31 +63,31 @@ public struct InferredSchema: Sendable, Hashable {
     }
 
     /// All types seen, `null` last.
-    public var types: [SchemaType] {
+    package var types: [SchemaType] {
         isNullable ? nonNullTypes + [.null] : nonNullTypes
     }
 
     /// More than one non-null type: a union such as `integer | string`.
-    public var isUnion: Bool { nonNullTypes.count > 1 }
+    package var isUnion: Bool { nonNullTypes.count > 1 }
 
     /// Property names in Unicode code point order.
-    public var propertyNames: [String] {
+    package var propertyNames: [String] {
         properties.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Whether every object seen here had the key (possibly with `null`).
-    public func isRequired(_ name: String) -> Bool {
+    package func isRequired(_ name: String) -> Bool {
         guard let property = properties[name] else { return false }
         return property.sampleCount == objectCount
     }
 
     /// The names of required properties, in code point order.
-    public var requiredProperties: [String] {
+    package var requiredProperties: [String] {
         propertyNames.filter(isRequired)
     }
 
     /// Adds everything `other` has seen, as if its samples had been added here.
-    public mutating func merge(_ other: InferredSchema) {
+    package mutating func merge(_ other: InferredSchema) {
         if other.stringCount > 0 {
             stringFormat = stringCount == 0 || stringFormat == other.stringFormat ? other.stringFormat : nil
         }
@@ -112,7 +112,7 @@ public struct InferredSchema: Sendable, Hashable {
         }
     }
 
-    public func merging(_ other: InferredSchema) -> InferredSchema {
+    package func merging(_ other: InferredSchema) -> InferredSchema {
         var result = self
         result.merge(other)
         return result
@@ -122,13 +122,13 @@ public struct InferredSchema: Sendable, Hashable {
 extension InferredSchema: CustomStringConvertible {
     /// The short type summary, such as `integer | string (uuid) | null`, or `unknown` for an
     /// empty schema. Used as the expected and actual sides of diff findings.
-    public var description: String {
+    package var description: String {
         guard !isEmpty else { return "unknown" }
         return types.map(describe).joined(separator: " | ")
     }
 
     /// One member of the type, with the string format when there is one: `string (date-time)`.
-    public func describe(_ type: SchemaType) -> String {
+    package func describe(_ type: SchemaType) -> String {
         if type == .string, let stringFormat {
             return "string (\(stringFormat.rawValue))"
         }

@@ -3,7 +3,7 @@ import WellPlateNetworking
 
 extension InferredSchema {
     /// The dialect URI written as `$schema`.
-    public static let jsonSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
+    package static let jsonSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
 
     /// The schema as a JSON Schema (draft 2020-12) document.
     ///
@@ -11,7 +11,7 @@ extension InferredSchema {
     /// `anyOf` with one member per type (and `{"type": "null"}` when nullable). Objects list
     /// `properties` and `required`; arrays list `items` unless every array was empty. A location
     /// with no samples is `{}`, which accepts anything. Print with `prettyJSON` for sorted keys.
-    public func jsonSchema() -> JSONValue {
+    package func jsonSchema() -> JSONValue {
         var document = jsonSchemaObject()
         document["$schema"] = .string(Self.jsonSchemaDialect)
         return .object(document)

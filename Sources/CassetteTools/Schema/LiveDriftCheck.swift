@@ -16,38 +16,38 @@ import WellPlateNetworking
 ///   plus `statusClassChanged` for each request whose live status class differs from the
 ///   recorded one. Values are never compared.
 /// - At most `concurrency` requests are in flight at once.
-public struct LiveDriftCheck: Sendable {
+package struct LiveDriftCheck: Sendable {
     /// One request sent and what came back.
-    public struct Exchange: Sendable {
+    package struct Exchange: Sendable {
         /// The recording the request was built from.
-        public var recorded: Interaction
-        public var request: TransportRequest
+        package var recorded: Interaction
+        package var request: TransportRequest
         /// `nil` when no HTTP answer came (see `error`).
-        public var response: TransportResponse?
-        public var error: String?
+        package var response: TransportResponse?
+        package var error: String?
     }
 
-    public struct Outcome: Sendable {
-        public var report: DriftReport
+    package struct Outcome: Sendable {
+        package var report: DriftReport
         /// In the order of the recorded request keys.
-        public var exchanges: [Exchange]
-        public var failures: [Exchange] { exchanges.filter { $0.response == nil } }
+        package var exchanges: [Exchange]
+        package var failures: [Exchange] { exchanges.filter { $0.response == nil } }
     }
 
-    public static let defaultMethods: Set<HTTPMethod> = [.get, .head]
+    package static let defaultMethods: Set<HTTPMethod> = [.get, .head]
     static let droppedHeaders: Set<String> = ["host", "content-length", "connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection"]
 
-    public var upstream: URL
+    package var upstream: URL
     /// The base URL the recordings were made against; its path is taken off recorded paths.
-    public var recordedUpstream: URL?
-    public var methods: Set<HTTPMethod>
-    public var concurrency: Int
-    public var headers: HTTPFields
-    public var ignoring: [DriftIgnore]
-    public var timeout: Duration?
-    public var sides = SchemaDiff.Sides(fixture: "recording", api: "live API", theFixture: "the recording", theAPI: "the live API")
+    package var recordedUpstream: URL?
+    package var methods: Set<HTTPMethod>
+    package var concurrency: Int
+    package var headers: HTTPFields
+    package var ignoring: [DriftIgnore]
+    package var timeout: Duration?
+    package var sides = SchemaDiff.Sides(fixture: "recording", api: "live API", theFixture: "the recording", theAPI: "the live API")
 
-    public init(upstream: URL, recordedUpstream: URL? = nil, methods: Set<HTTPMethod> = defaultMethods, concurrency: Int = 4, headers: HTTPFields = [:], ignoring: [DriftIgnore] = [], timeout: Duration? = nil) {
+    package init(upstream: URL, recordedUpstream: URL? = nil, methods: Set<HTTPMethod> = defaultMethods, concurrency: Int = 4, headers: HTTPFields = [:], ignoring: [DriftIgnore] = [], timeout: Duration? = nil) {
         self.upstream = upstream
         self.recordedUpstream = recordedUpstream
         self.methods = methods
@@ -58,7 +58,7 @@ public struct LiveDriftCheck: Sendable {
     }
 
     /// The requests `run` sends: one per recorded key, most recent recording, in key order.
-    public func requests(for interactions: [Interaction]) -> [(Interaction, TransportRequest)] {
+    package func requests(for interactions: [Interaction]) -> [(Interaction, TransportRequest)] {
         var latest: [String: Interaction] = [:]
         for interaction in interactions where methods.contains(interaction.method) {
             if let current = latest[interaction.key], (current.recordedAt, current.id ?? 0) >= (interaction.recordedAt, interaction.id ?? 0) { continue }
@@ -71,7 +71,7 @@ public struct LiveDriftCheck: Sendable {
     }
 
     /// The live request for a recording, or `nil` when its URL does not parse.
-    public func request(for interaction: Interaction) -> TransportRequest? {
+    package func request(for interaction: Interaction) -> TransportRequest? {
         guard let recorded = URLComponents(string: interaction.url) else { return nil }
         var path = recorded.percentEncodedPath
         if let base = recordedUpstream?.path(percentEncoded: true), base != "/", !base.isEmpty {
@@ -92,7 +92,7 @@ public struct LiveDriftCheck: Sendable {
         return TransportRequest(method: interaction.method, url: url, headerFields: fields, body: interaction.requestBody, timeout: timeout)
     }
 
-    public func run(_ interactions: [Interaction], transport: any HTTPTransport) async -> Outcome {
+    package func run(_ interactions: [Interaction], transport: any HTTPTransport) async -> Outcome {
         let planned = requests(for: interactions)
         var exchanges = [Exchange?](repeating: nil, count: planned.count)
         await withTaskGroup(of: (Int, Exchange).self) { group in
@@ -122,7 +122,7 @@ public struct LiveDriftCheck: Sendable {
     }
 
     /// The drift report of a finished run.
-    public func report(recorded interactions: [Interaction], exchanges: [Exchange]) -> DriftReport {
+    package func report(recorded interactions: [Interaction], exchanges: [Exchange]) -> DriftReport {
         let baseline = EndpointSchemas(interactions: interactions.filter { methods.contains($0.method) })
         var liveRecordings: [Interaction] = []
         var statusFindings: [Endpoint: [SchemaFinding]] = [:]

@@ -12,56 +12,56 @@ import WellPlateNetworking
 /// what an endpoint is. A body counts as JSON when its Content-Type is a JSON media type, or is
 /// absent and the body parses; the example of a body group is its most recent recording (latest
 /// `recordedAt`, then highest row id), so it does not depend on the order of the input.
-public struct RecordedOperations: Sendable {
+package struct RecordedOperations: Sendable {
     /// The bodies of one media type: a request body, or the responses with one status.
-    public struct Body: Sendable {
+    package struct Body: Sendable {
         /// The media type without parameters, lower-cased (`application/json`); `application/json`
         /// when the header was missing and the body parsed as JSON, else `application/octet-stream`.
-        public internal(set) var mediaType: String
+        package internal(set) var mediaType: String
         /// Whether the bodies are JSON; only then are `schema` and `example` set.
-        public internal(set) var isJSON: Bool
-        public internal(set) var schema = InferredSchema()
+        package internal(set) var isJSON: Bool
+        package internal(set) var schema = InferredSchema()
         /// The most recent body, parsed (JSON) or `nil`.
-        public internal(set) var example: JSONValue?
+        package internal(set) var example: JSONValue?
         /// The most recent body's text when it is not JSON and is valid UTF-8.
-        public internal(set) var exampleText: String?
-        public internal(set) var recordingIDs: [Int64] = []
-        public internal(set) var count = 0
+        package internal(set) var exampleText: String?
+        package internal(set) var recordingIDs: [Int64] = []
+        package internal(set) var count = 0
         var exampleTime: (Date, Int64) = (.distantPast, Int64.min)
     }
 
     /// One query parameter: how often it was sent and the schema of its values read as JSON
     /// scalars (`42` an integer, `true` a boolean, anything else a string).
-    public struct Parameter: Sendable {
-        public internal(set) var schema = InferredSchema()
-        public internal(set) var count = 0
+    package struct Parameter: Sendable {
+        package internal(set) var schema = InferredSchema()
+        package internal(set) var count = 0
     }
 
     /// What one endpoint's recordings hold.
-    public struct Operation: Sendable {
-        public let endpoint: Endpoint
+    package struct Operation: Sendable {
+        package let endpoint: Endpoint
         /// Every recording of the endpoint, in row order.
-        public internal(set) var recordingIDs: [Int64] = []
-        public internal(set) var count = 0
+        package internal(set) var recordingIDs: [Int64] = []
+        package internal(set) var count = 0
         /// Request bodies by media type; requests without a body are counted apart.
-        public internal(set) var requestBodies: [String: Body] = [:]
-        public internal(set) var requestsWithoutBody = 0
+        package internal(set) var requestBodies: [String: Body] = [:]
+        package internal(set) var requestsWithoutBody = 0
         /// Responses by status, then media type; `emptyResponses` counts bodiless ones per status.
-        public internal(set) var responses: [Int: [String: Body]] = [:]
-        public internal(set) var emptyResponses: [Int: Int] = [:]
-        public internal(set) var queryParameters: [String: Parameter] = [:]
+        package internal(set) var responses: [Int: [String: Body]] = [:]
+        package internal(set) var emptyResponses: [Int: Int] = [:]
+        package internal(set) var queryParameters: [String: Parameter] = [:]
         /// Values seen for each path parameter, in the order of the pattern's parameters.
-        public internal(set) var pathParameters: [String: Parameter] = [:]
+        package internal(set) var pathParameters: [String: Parameter] = [:]
 
         init(endpoint: Endpoint) {
             self.endpoint = endpoint
         }
 
         /// Every status recorded, ascending.
-        public var statuses: [Int] { Set(responses.keys).union(emptyResponses.keys).sorted() }
+        package var statuses: [Int] { Set(responses.keys).union(emptyResponses.keys).sorted() }
 
         /// The schema of every 2xx JSON response body: what a response model decodes.
-        public var successSchema: InferredSchema {
+        package var successSchema: InferredSchema {
             var schema = InferredSchema()
             for (status, bodies) in responses where (200..<300).contains(status) {
                 for body in bodies.values where body.isJSON { schema.merge(body.schema) }
@@ -70,25 +70,25 @@ public struct RecordedOperations: Sendable {
         }
 
         /// The recordings whose 2xx response body is JSON.
-        public var successRecordingIDs: [Int64] {
+        package var successRecordingIDs: [Int64] {
             responses.filter { (200..<300).contains($0.key) }.values
                 .flatMap { $0.values.filter(\.isJSON).flatMap(\.recordingIDs) }.sorted()
         }
 
         /// The schema of every JSON request body: what a request model encodes.
-        public var requestSchema: InferredSchema {
+        package var requestSchema: InferredSchema {
             requestBodies.values.filter(\.isJSON).reduce(into: InferredSchema()) { $0.merge($1.schema) }
         }
 
-        public var requestRecordingIDs: [Int64] {
+        package var requestRecordingIDs: [Int64] {
             requestBodies.values.filter(\.isJSON).flatMap(\.recordingIDs).sorted()
         }
     }
 
-    public let registry: MockResponseRegistry?
-    public private(set) var operations: [Endpoint: Operation] = [:]
+    package let registry: MockResponseRegistry?
+    package private(set) var operations: [Endpoint: Operation] = [:]
 
-    public init(interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil) {
+    package init(interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil) {
         self.registry = registry
         for interaction in interactions {
             add(interaction)
@@ -96,11 +96,11 @@ public struct RecordedOperations: Sendable {
     }
 
     /// The endpoints in `Endpoint` order.
-    public var endpoints: [Endpoint] { operations.keys.sorted() }
+    package var endpoints: [Endpoint] { operations.keys.sorted() }
 
-    public subscript(endpoint: Endpoint) -> Operation? { operations[endpoint] }
+    package subscript(endpoint: Endpoint) -> Operation? { operations[endpoint] }
 
-    public mutating func add(_ interaction: Interaction) {
+    package mutating func add(_ interaction: Interaction) {
         guard let url = URL(string: interaction.url) else { return }
         let endpoint = Endpoint.of(method: interaction.method, url: url, registry: registry)
         let id = interaction.id ?? 0

@@ -23,20 +23,20 @@
 import WellPlateCore
 import WellPlateNetworking
 
-public struct SchemaDiff: Sendable {
+package struct SchemaDiff: Sendable {
     /// Patterns whose findings, and the findings of everything inside them, are dropped.
-    public var ignoredPaths: [JSONPath]
+    package var ignoredPaths: [JSONPath]
     /// How messages name the two sides.
-    public var sides: Sides
+    package var sides: Sides
 
-    public init(ignoring ignoredPaths: [JSONPath] = [], sides: Sides = .fixtureAndAPI) {
+    package init(ignoring ignoredPaths: [JSONPath] = [], sides: Sides = .fixtureAndAPI) {
         self.ignoredPaths = ignoredPaths
         self.sides = sides
     }
 
     /// Parses the ignore patterns, as a command line would pass them.
     /// - Throws: `JSONPathError` for the first pattern that is not a valid path.
-    public init(ignoring patterns: [String]) throws(JSONPathError) {
+    package init(ignoring patterns: [String]) throws(JSONPathError) {
         var paths: [JSONPath] = []
         for pattern in patterns {
             paths.append(try JSONPath(pattern))
@@ -46,14 +46,14 @@ public struct SchemaDiff: Sendable {
 
     /// The names messages give the two sides: the one whose shape is checked (`fixture`) and the
     /// one it is checked against (`api`).
-    public struct Sides: Sendable, Hashable {
-        public var fixture: String
-        public var api: String
+    package struct Sides: Sendable, Hashable {
+        package var fixture: String
+        package var api: String
         /// The names with an article where a sentence needs one: "the fixture", "the API".
-        public var theFixture: String
-        public var theAPI: String
+        package var theFixture: String
+        package var theAPI: String
 
-        public init(fixture: String, api: String, theFixture: String? = nil, theAPI: String? = nil) {
+        package init(fixture: String, api: String, theFixture: String? = nil, theAPI: String? = nil) {
             self.fixture = fixture
             self.api = api
             self.theFixture = theFixture ?? fixture
@@ -61,16 +61,16 @@ public struct SchemaDiff: Sendable {
         }
 
         /// "fixture has string, API sends number".
-        public static let fixtureAndAPI = Sides(fixture: "fixture", api: "API", theFixture: "the fixture", theAPI: "the API")
+        package static let fixtureAndAPI = Sides(fixture: "fixture", api: "API", theFixture: "the fixture", theAPI: "the API")
     }
 
     /// The findings, sorted by path, then rule. Empty when either side has no samples.
-    public static func compare(fixture: InferredSchema, api: InferredSchema, ignoring: [JSONPath] = []) -> [SchemaFinding] {
+    package static func compare(fixture: InferredSchema, api: InferredSchema, ignoring: [JSONPath] = []) -> [SchemaFinding] {
         SchemaDiff(ignoring: ignoring).compare(fixture: fixture, api: api)
     }
 
     /// The findings, sorted by path, then rule. Empty when either side has no samples.
-    public func compare(fixture: InferredSchema, api: InferredSchema) -> [SchemaFinding] {
+    package func compare(fixture: InferredSchema, api: InferredSchema) -> [SchemaFinding] {
         guard !fixture.isEmpty, !api.isEmpty else { return [] }
         var findings: [SchemaFinding] = []
         compare(fixture, api, at: .root, into: &findings)

@@ -5,15 +5,15 @@
 import WellPlateCore
 import WellPlateNetworking
 
-public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+package struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// How much a finding matters, ordered `note < warning < error` so a caller can keep the
     /// findings at or above a threshold (`--fail-on warning`).
-    public enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    package enum Severity: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
         case note
         case warning
         case error
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        package static func < (lhs: Severity, rhs: Severity) -> Bool {
             lhs.rank < rhs.rank
         }
 
@@ -27,7 +27,7 @@ public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStri
     }
 
     /// Which comparison rule produced the finding. Raw values are the identifiers written in JSON.
-    public enum Rule: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Rule: String, Sendable, Hashable, Codable, CaseIterable {
         /// The fixture has a field the API never sends. Error.
         case fieldNotInAPI
         /// A field's type differs: the fixture has a type the API never sends there, or the API sends
@@ -56,7 +56,7 @@ public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStri
         /// A recorded endpoint that no fixture covers. Reported at `$` by `DriftReport`. Note.
         case endpointWithoutFixture
 
-        public var severity: Severity {
+        package var severity: Severity {
             switch self {
             case .fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch, .statusClassChanged: .error
             case .fieldMissingInFixture, .fixtureHasNull, .formatChanged: .warning
@@ -70,17 +70,17 @@ public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStri
         case path, rule, severity, expected, actual, message
     }
 
-    public var path: JSONPath
-    public var rule: Rule
-    public var severity: Severity
+    package var path: JSONPath
+    package var rule: Rule
+    package var severity: Severity
     /// What the API sends there, such as `integer`, `string (date-time)`, `string | null` or `absent`.
-    public var expected: String
+    package var expected: String
     /// What the fixture has there, in the same notation.
-    public var actual: String
+    package var actual: String
     /// One line for people.
-    public var message: String
+    package var message: String
 
-    public init(path: JSONPath, rule: Rule, expected: String, actual: String, message: String) {
+    package init(path: JSONPath, rule: Rule, expected: String, actual: String, message: String) {
         self.path = path
         self.rule = rule
         self.severity = rule.severity
@@ -91,7 +91,7 @@ public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStri
 
     /// By path, then rule identifier, then the expected and actual sides (several union members
     /// can be reported at one path).
-    public static func < (lhs: SchemaFinding, rhs: SchemaFinding) -> Bool {
+    package static func < (lhs: SchemaFinding, rhs: SchemaFinding) -> Bool {
         if lhs.path != rhs.path { return lhs.path < rhs.path }
         if lhs.rule != rhs.rule { return lhs.rule.rawValue < rhs.rule.rawValue }
         if lhs.expected != rhs.expected { return lhs.expected.utf8.lexicographicallyPrecedes(rhs.expected.utf8) }
@@ -100,10 +100,10 @@ public struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStri
 
     /// One line: severity padded to eight columns, the path, two spaces, the message:
     /// `error   $.items[*].price  type changed: fixture has string, API sends number`.
-    public var textLine: String {
+    package var textLine: String {
         let label = severity.rawValue
         return label + String(repeating: " ", count: max(1, 8 - label.count)) + path.description + "  " + message
     }
 
-    public var description: String { textLine }
+    package var description: String { textLine }
 }

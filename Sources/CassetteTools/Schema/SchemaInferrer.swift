@@ -7,30 +7,30 @@ import WellPlateNetworking
 /// Rules: a string format is kept only while every string agrees on it; an object key is required
 /// when every object had it; a location is nullable when any sample was `null`; array items merge
 /// across all elements of all arrays, and an empty array says nothing about them.
-public struct SchemaInferrer: Sendable {
-    public private(set) var schema = InferredSchema()
+package struct SchemaInferrer: Sendable {
+    package private(set) var schema = InferredSchema()
 
-    public init() {}
+    package init() {}
 
-    public mutating func add(_ value: JSONValue) {
+    package mutating func add(_ value: JSONValue) {
         schema.add(value)
     }
 
     /// Parses `data` as JSON and adds it.
     /// - Throws: `JSONParseError` when the body is not JSON; the schema is then unchanged.
-    public mutating func add(json data: Data) throws(JSONParseError) {
+    package mutating func add(json data: Data) throws(JSONParseError) {
         schema.add(try JSONValue(parsing: data))
     }
 
     /// The schema of all `samples`.
-    public static func infer(from samples: some Sequence<JSONValue>) -> InferredSchema {
+    package static func infer(from samples: some Sequence<JSONValue>) -> InferredSchema {
         InferredSchema(samples: samples)
     }
 }
 
 extension InferredSchema {
     /// Adds one sample value at this location.
-    public mutating func add(_ value: JSONValue) {
+    package mutating func add(_ value: JSONValue) {
         sampleCount += 1
         switch value {
         case .null:

@@ -3,7 +3,7 @@
 import WellPlateCore
 import WellPlateNetworking
 
-public enum SchemaType: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
+package enum SchemaType: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
     case boolean
     case integer
     case number
@@ -12,7 +12,7 @@ public enum SchemaType: String, Sendable, Hashable, CaseIterable, Codable, Compa
     case object
     case null
 
-    public static func < (lhs: SchemaType, rhs: SchemaType) -> Bool {
+    package static func < (lhs: SchemaType, rhs: SchemaType) -> Bool {
         lhs.order < rhs.order
     }
 

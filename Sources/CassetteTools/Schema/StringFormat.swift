@@ -5,7 +5,7 @@
 import WellPlateCore
 import WellPlateNetworking
 
-public enum StringFormat: String, Sendable, Hashable, CaseIterable, Codable {
+package enum StringFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// RFC 3339 `date-time`: `2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.123+02:00`.
     case dateTime = "date-time"
     /// RFC 3339 `full-date`: `2024-05-01`.
@@ -16,7 +16,7 @@ public enum StringFormat: String, Sendable, Hashable, CaseIterable, Codable {
     case uri
 
     /// The format every sample of `string` would satisfy, or `nil` when it has none of these.
-    public static func detect(_ string: String) -> StringFormat? {
+    package static func detect(_ string: String) -> StringFormat? {
         var string = string
         return string.withUTF8 { bytes in
             guard let first = bytes.first else { return nil }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Why a document is not valid JSON, and exactly where.
-public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The input holds nothing but whitespace.
         case emptyInput
         /// The input ends inside a value.
@@ -29,17 +29,17 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case trailingContent
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// Zero-based byte offset of the offending byte (the input's length when it ended too early).
-    public var offset: Int
+    package var offset: Int
     /// One-based line number; lines end at `\n`.
-    public var line: Int
+    package var line: Int
     /// One-based column, counted in Unicode scalars from the start of the line.
-    public var column: Int
+    package var column: Int
     /// What is wrong and what to do about it, in one line.
-    public var reason: String
+    package var reason: String
 
-    public init(kind: Kind, offset: Int, line: Int, column: Int, reason: String) {
+    package init(kind: Kind, offset: Int, line: Int, column: Int, reason: String) {
         self.kind = kind
         self.offset = offset
         self.line = line
@@ -47,7 +47,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         "invalid JSON at line \(line), column \(column) (byte \(offset)): \(reason)"
     }
 }
@@ -72,5 +72,5 @@ extension JSONParseError {
 }
 
 extension JSONParseError: LocalizedError {
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }

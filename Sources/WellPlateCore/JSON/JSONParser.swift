@@ -3,14 +3,14 @@ import Foundation
 extension JSONValue {
     /// How deeply arrays and objects may nest before parsing stops with `nestingTooDeep`. The
     /// parser recurses once per level, so the limit is what keeps hostile input from exhausting the stack.
-    public static let defaultMaximumDepth = 512
+    package static let defaultMaximumDepth = 512
 
     /// Parses one RFC 8259 JSON document (any value at the top level, surrounded by optional
     /// whitespace). A leading UTF-8 byte order mark is skipped. Duplicate object keys keep the first
     /// key's position and the last value, as `JSON.parse` does.
     ///
     /// - Throws: `JSONParseError` with the byte offset, line, column and reason of the first problem.
-    public init(parsing data: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONParseError) {
+    package init(parsing data: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONParseError) {
         let result = data.withUnsafeBytes { buffer in
             Result { () throws(JSONParseError) -> JSONValue in
                 try JSONParser.parse(buffer, maximumDepth: maximumDepth)
@@ -20,7 +20,7 @@ extension JSONValue {
     }
 
     /// Parses the UTF-8 form of `text`; see `init(parsing:maximumDepth:)` for `Data`.
-    public init(parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONParseError) {
+    package init(parsing text: String, maximumDepth: Int = JSONValue.defaultMaximumDepth) throws(JSONParseError) {
         var text = text
         let result = text.withUTF8 { buffer in
             Result { () throws(JSONParseError) -> JSONValue in

@@ -7,8 +7,8 @@ import Foundation
 /// identifiers (ASCII letters, digits and `_`, not starting with a digit) use dot notation; any
 /// other key uses bracket notation with a JSON string. As an ignore pattern, a path may also hold
 /// `.*`, which matches any one segment (a key or `[*]`).
-public struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public enum Segment: Sendable, Hashable {
+package struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    package enum Segment: Sendable, Hashable {
         case key(String)
         /// The items of an array, written `[*]`.
         case items
@@ -27,40 +27,40 @@ public struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible 
         }
     }
 
-    public private(set) var segments: [Segment]
+    package private(set) var segments: [Segment]
 
-    public static let root = JSONPath(segments: [])
+    package static let root = JSONPath(segments: [])
 
-    public init(segments: [Segment]) {
+    package init(segments: [Segment]) {
         self.segments = segments
     }
 
     /// Parses the notation that `description` writes, plus `.*` wildcards.
     /// - Throws: `JSONPathError` naming the offending position.
-    public init(_ text: String) throws(JSONPathError) {
+    package init(_ text: String) throws(JSONPathError) {
         var parser = JSONPathParser(text)
         self.init(segments: try parser.parse())
     }
 
-    public func appending(key: String) -> JSONPath {
+    package func appending(key: String) -> JSONPath {
         JSONPath(segments: segments + [.key(key)])
     }
 
-    public func appendingItems() -> JSONPath {
+    package func appendingItems() -> JSONPath {
         JSONPath(segments: segments + [.items])
     }
 
     /// Whether this pattern covers `path`: each of the pattern's segments equals the path's segment
     /// at the same position (a wildcard equals any) and the path may continue below, so a pattern
     /// for a field covers everything inside it.
-    public func matches(_ path: JSONPath) -> Bool {
+    package func matches(_ path: JSONPath) -> Bool {
         guard segments.count <= path.segments.count else { return false }
         return zip(segments, path.segments).allSatisfy { pattern, segment in
             pattern == .wildcard || pattern == segment
         }
     }
 
-    public var description: String {
+    package var description: String {
         var text = "$"
         for segment in segments {
             switch segment {
@@ -81,7 +81,7 @@ public struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// Orders segment by segment, keys by code point whatever their notation, so `$["first name"]`
     /// sorts before `$.items` and a parent before its children.
-    public static func < (lhs: JSONPath, rhs: JSONPath) -> Bool {
+    package static func < (lhs: JSONPath, rhs: JSONPath) -> Bool {
         lhs.segments.lexicographicallyPrecedes(rhs.segments) { $0.precedes($1) }
     }
 
@@ -99,7 +99,7 @@ public struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible 
 
 extension JSONPath: Codable {
     /// Encoded as its written form, such as `"$.items[*].price"`.
-    public init(from decoder: Decoder) throws {
+    package init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         do {
@@ -109,29 +109,29 @@ extension JSONPath: Codable {
         }
     }
 
-    public func encode(to encoder: Encoder) throws {
+    package func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 }
 
 /// A path that cannot be parsed, with the character position (zero-based) where it goes wrong.
-public struct JSONPathError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
-    public var path: String
-    public var position: Int
-    public var reason: String
+package struct JSONPathError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
+    package var path: String
+    package var position: Int
+    package var reason: String
 
-    public init(path: String, position: Int, reason: String) {
+    package init(path: String, position: Int, reason: String) {
         self.path = path
         self.position = position
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         "invalid JSON path \(JSONValue.string(path).compactJSON) at character \(position + 1): \(reason)"
     }
 
-    public var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }
 
 private struct JSONPathParser {

@@ -1,12 +1,12 @@
 import Foundation
 
 /// One step of a path into a JSON document.
-public enum JSONPathComponent: Sendable, Hashable {
+package enum JSONPathComponent: Sendable, Hashable {
     case key(String)
     case index(Int)
 
     /// `$.data.items[0].token`: the form findings and messages show.
-    public static func describe(_ path: [JSONPathComponent]) -> String {
+    package static func describe(_ path: [JSONPathComponent]) -> String {
         var text = "$"
         for component in path {
             switch component {
@@ -26,8 +26,8 @@ public enum JSONPathComponent: Sendable, Hashable {
 
 /// Where one value of a JSON document sits: its path and its exact bytes, so that a caller can
 /// replace it in place and keep every other byte (key order, number spelling, whitespace, escapes).
-public struct JSONSpan: Sendable {
-    public enum Kind: Sendable, Equatable {
+package struct JSONSpan: Sendable {
+    package enum Kind: Sendable, Equatable {
         case string(String)
         /// The number as written.
         case number(String)
@@ -35,10 +35,10 @@ public struct JSONSpan: Sendable {
         case container
     }
 
-    public var path: [JSONPathComponent]
+    package var path: [JSONPathComponent]
     /// Byte offsets of the whole value in the document (quotes included for strings).
-    public var range: Range<Int>
-    public var kind: Kind
+    package var range: Range<Int>
+    package var kind: Kind
 }
 
 extension JSONSpan {
@@ -46,7 +46,7 @@ extension JSONSpan {
     /// its path and byte range. Returns `false`, having visited nothing useful, when `data` is
     /// not one valid JSON document.
     @discardableResult
-    public static func walk(_ data: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, _ visit: (JSONSpan) -> Void) -> Bool {
+    package static func walk(_ data: Data, maximumDepth: Int = JSONValue.defaultMaximumDepth, _ visit: (JSONSpan) -> Void) -> Bool {
         data.withUnsafeBytes { raw in
             var walker = JSONSpanWalker(parser: JSONParser(raw, maximumDepth: maximumDepth), maximumDepth: maximumDepth)
             return walker.walkDocument(visit)

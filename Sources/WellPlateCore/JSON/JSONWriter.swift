@@ -1,16 +1,16 @@
 import Foundation
 
 /// How `JSONValue` is written out.
-public struct JSONWritingOptions: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct JSONWritingOptions: OptionSet, Sendable, Hashable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
 
     /// One member or element per line, indented by two spaces, `"key": value` (one space after the
     /// colon, as `JSON.stringify(value, null, 2)` and `jq` write it). Empty containers stay `[]` and `{}`.
-    public static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
+    package static let prettyPrinted = JSONWritingOptions(rawValue: 1 << 0)
     /// Object keys in Unicode code point order (their UTF-8 bytes), independent of locale and of the
     /// order they were parsed in.
-    public static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
+    package static let sortedKeys = JSONWritingOptions(rawValue: 1 << 1)
 }
 
 extension JSONValue {
@@ -18,19 +18,19 @@ extension JSONValue {
     /// non-ASCII stay as they are); numbers use the shortest form that reads back to the same
     /// `Double`; non-finite numbers, which JSON cannot express, are written as `null`.
     /// No trailing newline is added.
-    public func jsonData(options: JSONWritingOptions = []) -> Data {
+    package func jsonData(options: JSONWritingOptions = []) -> Data {
         Data(jsonBytes(options: options))
     }
 
-    public func jsonString(options: JSONWritingOptions = []) -> String {
+    package func jsonString(options: JSONWritingOptions = []) -> String {
         String(decoding: jsonBytes(options: options), as: UTF8.self)
     }
 
     /// Compact JSON, object keys in their current order.
-    public var compactJSON: String { jsonString() }
+    package var compactJSON: String { jsonString() }
 
     /// The canonical form for files and comparisons: pretty-printed with sorted keys.
-    public var prettyJSON: String { jsonString(options: [.prettyPrinted, .sortedKeys]) }
+    package var prettyJSON: String { jsonString(options: [.prettyPrinted, .sortedKeys]) }
 
     private func jsonBytes(options: JSONWritingOptions) -> [UInt8] {
         var writer = JSONWriter(options: options)

@@ -2,18 +2,18 @@ import Foundation
 
 /// The part of a request key that stands for the request body: the first 16 hex digits (64 bits)
 /// of the SHA-256 of the body's canonical form. See docs/matching.md for how bodies are canonicalized.
-public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Hex digits kept from the digest. 64 bits: for a million bodies recorded under the same method and
     /// path, the chance of any collision is about 3 in 100 million.
-    public static let hexLength = 16
+    package static let hexLength = 16
     /// Names the algorithm in the key text, so a future change of algorithm is visible in stored keys.
-    public static let algorithm = "sha256"
+    package static let algorithm = "sha256"
 
     /// `hexLength` lower-case hex digits.
-    public let hex: String
+    package let hex: String
 
     /// Accepts exactly `hexLength` hex digits in either case; `nil` for anything else.
-    public init?(hex: String) {
+    package init?(hex: String) {
         guard hex.utf8.count == Self.hexLength, hex.utf8.allSatisfy({ PercentEncoding.hexValue($0) != nil }) else {
             return nil
         }
@@ -25,10 +25,10 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
     }
 
     /// `sha256:<hex>`, as it appears in a key after `body:`.
-    public var description: String { "\(Self.algorithm):\(hex)" }
+    package var description: String { "\(Self.algorithm):\(hex)" }
 
     /// The fingerprint of the canonical text `text` (of a `CanonicalBody`).
-    public init(canonicalText text: String) {
+    package init(canonicalText text: String) {
         self.init(digest: SHA256.digest(Array(text.utf8)))
     }
 
@@ -36,7 +36,7 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
     /// JSON bodies (by Content-Type `application/json` or `…+json`, or, without a Content-Type, by
     /// parsing) and `application/x-www-form-urlencoded` bodies are canonicalized first, leaving out
     /// `rules.ignoredBodyFields`; anything else, and JSON that does not parse, is hashed byte for byte.
-    public static func make(
+    package static func make(
         body: Data?, contentType: String?, rules: MatchingRules = .default
     ) -> (fingerprint: BodyFingerprint, canonicalBody: CanonicalBody?)? {
         guard let body, !body.isEmpty else { return nil }
@@ -101,19 +101,19 @@ public struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConverti
 }
 
 /// A JSON or form body in the canonical form that was hashed, kept with a key for explaining misses.
-public struct CanonicalBody: Sendable, Hashable, Codable {
-    public enum Kind: String, Sendable, Hashable, Codable {
+package struct CanonicalBody: Sendable, Hashable, Codable {
+    package enum Kind: String, Sendable, Hashable, Codable {
         case json, form, multipart
     }
 
     /// Longer canonical bodies are hashed but not kept: explanations are for people, not bulk storage.
-    public static let retainedLengthLimit = 4096
+    package static let retainedLengthLimit = 4096
 
-    public let kind: Kind
+    package let kind: Kind
     /// Canonical JSON text, the sorted `name=value&…` form text, or one line per multipart part.
-    public let text: String
+    package let text: String
 
-    public init(kind: Kind, text: String) {
+    package init(kind: Kind, text: String) {
         self.kind = kind
         self.text = text
     }

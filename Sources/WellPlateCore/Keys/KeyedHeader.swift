@@ -4,23 +4,23 @@ import HTTPTypes
 /// a cached copy never gets a recorded 304), and the names in `MatchingRules.matchedHeaders`.
 /// Written after the body part as `h:NAME=VALUE`, the name lower-cased, the value percent-encoded
 /// where it holds spaces, `%` or bytes outside printable ASCII, so key text never has spaces in it.
-public struct KeyedHeader: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct KeyedHeader: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Lower-cased.
-    public let name: String
+    package let name: String
     /// All values of the field, joined with `, `, trimmed, percent-encoded as in the key.
-    public let value: String
+    package let value: String
 
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 
     /// The headers that make a request conditional (RFC 9110 §13.1.3, §13.1.4).
-    public static let conditionalNames: Set<String> = ["if-none-match", "if-modified-since"]
+    package static let conditionalNames: Set<String> = ["if-none-match", "if-modified-since"]
 
     static let prefix = "h:"
 
-    public var description: String { "\(Self.prefix)\(name)=\(value)" }
+    package var description: String { "\(Self.prefix)\(name)=\(value)" }
 
     /// Parses `h:name=value` from stored key text.
     init?(parsing part: Substring) {

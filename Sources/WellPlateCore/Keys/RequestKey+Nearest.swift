@@ -5,7 +5,7 @@ extension RequestKey {
     /// paths counted in segments, then the number of differing query parameters, then host, method
     /// and body; remaining ties by key text, so the order is deterministic. Duplicate keys appear once.
     /// The ranking and the wording of differences are described in docs/matching.md.
-    public static func nearest(to key: RequestKey, among candidates: [RequestKey], limit: Int = 3) -> [KeyDifference] {
+    package static func nearest(to key: RequestKey, among candidates: [RequestKey], limit: Int = 3) -> [KeyDifference] {
         guard limit > 0, !candidates.isEmpty else { return [] }
         var unique = [String: Int]()
         var distinct = [RequestKey]()

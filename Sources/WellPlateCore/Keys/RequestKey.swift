@@ -37,12 +37,12 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// The normalized query, sorted by name, without ignored parameters.
     public let query: [QueryParameter]
     /// `nil` for a method without a body, for an empty body, and when fingerprints are switched off.
-    public let bodyFingerprint: BodyFingerprint?
+    package let bodyFingerprint: BodyFingerprint?
     /// The canonical JSON or form text behind `bodyFingerprint`, when short enough to keep. Diagnostic
     /// only: not part of `rawValue`, equality or hashing.
-    public let canonicalBody: CanonicalBody?
+    package let canonicalBody: CanonicalBody?
     /// The conditional headers and `MatchingRules.matchedHeaders` the request carried, by name.
-    public let headers: [KeyedHeader]
+    package let headers: [KeyedHeader]
 
     public var description: String { rawValue }
 
@@ -82,7 +82,7 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// Parses key text back into its parts, for explaining misses against stored keys. The target is
     /// normalized again, so a hand-typed key (`get /a?b=1&a=2`) becomes canonical; a stored key comes
     /// back unchanged. Pass the `canonicalBody` stored with the key to get body-level explanations.
-    public init(parsing text: String, canonicalBody: CanonicalBody? = nil) throws(RequestKeyError) {
+    package init(parsing text: String, canonicalBody: CanonicalBody? = nil) throws(RequestKeyError) {
         var parts = text.split(separator: " ", omittingEmptySubsequences: false)
         var headers: [KeyedHeader] = []
         while parts.count > 2, let last = parts.last, last.hasPrefix(KeyedHeader.prefix) {

@@ -1,30 +1,30 @@
 import Foundation
 
 /// A request URL reduced to what a request key compares. Produced by `URLNormalizer`.
-public struct NormalizedTarget: Sendable, Hashable {
+package struct NormalizedTarget: Sendable, Hashable {
     /// `scheme://host[:port]`, lower-cased, default port and user info dropped; `nil` when the target
     /// was origin-form (`/path?query`).
-    public var origin: String?
+    package var origin: String?
     /// Never empty, always starts with `/`, no dot-segments, percent-encoding normalized.
-    public var path: String
+    package var path: String
     /// Sorted by name (byte order of the normalized name); repeated names keep their relative order.
-    public var query: [RequestKey.QueryParameter]
+    package var query: [RequestKey.QueryParameter]
     /// `path`, followed by `?` and the query when there is at least one parameter.
-    public var pathAndQuery: String
+    package var pathAndQuery: String
 }
 
 /// Normalizes URLs and request targets by scanning their bytes once; see docs/matching.md for the rules.
 /// Used on the proxy's hot path, so it never goes through `URLComponents`.
-public enum URLNormalizer {
+package enum URLNormalizer {
     /// Normalizes an absolute URL (`https://host/path?query`) or a relative one (`/path?query`).
     /// Query parameters in `rules.ignoredQueryParameters` are left out.
-    public static func normalize(_ url: URL, rules: MatchingRules = .default) -> NormalizedTarget {
+    package static func normalize(_ url: URL, rules: MatchingRules = .default) -> NormalizedTarget {
         normalize(target: url.absoluteString, rules: rules)
     }
 
     /// Normalizes a request target as it appears on an HTTP/1.1 request line: origin-form
     /// (`/path?query`) or absolute-form (`https://host/path?query`).
-    public static func normalize(target: String, rules: MatchingRules = .default) -> NormalizedTarget {
+    package static func normalize(target: String, rules: MatchingRules = .default) -> NormalizedTarget {
         var text = target
         return text.withUTF8 { normalize(bytes: $0, ignoring: rules.ignoredQueryParameters) }
     }

@@ -3,19 +3,19 @@ import HTTPTypes
 
 /// A request as it may be stored, logged and keyed: structural redaction done, and every secret
 /// it carried scrubbed from the rest of it.
-public struct RedactedRequest: Sendable, Equatable {
+package struct RedactedRequest: Sendable, Equatable {
     /// The URL or request target, with secrets replaced in its path and query.
-    public var url: String
-    public var headerFields: HTTPFields
-    public var body: Data?
+    package var url: String
+    package var headerFields: HTTPFields
+    package var body: Data?
     /// What was found in the request's secret places, to scrub from its response too.
-    public var secrets: SecretValues
+    package var secrets: SecretValues
 }
 
 extension Redactor {
     /// Redacts a request's secret places, then scrubs every value found there from the URL's
     /// path and query, the other headers and the body. `url` may be absolute or a request target.
-    public func redact(requestURL url: String, headerFields: HTTPFields, body: Data?) -> RedactedRequest {
+    package func redact(requestURL url: String, headerFields: HTTPFields, body: Data?) -> RedactedRequest {
         guard isEnabled else { return RedactedRequest(url: url, headerFields: headerFields, body: body, secrets: SecretValues()) }
         var secrets = secretValues(url: url, headerFields: headerFields, body: nil)
         let redactedBodyAndSecrets = body.map { redactCollectingSecrets(body: $0, contentType: headerFields[.contentType]) }
@@ -38,7 +38,7 @@ extension Redactor {
 
     /// Redacts a response's secret places (`Set-Cookie`, secret headers, JSON fields), then
     /// scrubs from its headers and body every value found there or in the request.
-    public func redact(responseHeaders: HTTPFields, body: Data, requestSecrets: SecretValues) -> (headerFields: HTTPFields, body: Data) {
+    package func redact(responseHeaders: HTTPFields, body: Data, requestSecrets: SecretValues) -> (headerFields: HTTPFields, body: Data) {
         guard isEnabled else { return (responseHeaders, body) }
         let contentType = responseHeaders[.contentType]
         var secrets = requestSecrets
@@ -52,7 +52,7 @@ extension Redactor {
     /// A stored interaction with the current rules applied, as `cassette redact` rewrites it:
     /// the same result as recording it again with these rules. The key is left to the caller,
     /// which knows the matching rules.
-    public func redact(_ interaction: Interaction) -> Interaction {
+    package func redact(_ interaction: Interaction) -> Interaction {
         guard isEnabled else { return interaction }
         let request = redact(requestURL: interaction.url, headerFields: interaction.requestHeaders, body: interaction.requestBody)
         let response = redact(responseHeaders: interaction.responseHeaders, body: interaction.responseBody, requestSecrets: request.secrets)

@@ -2,7 +2,7 @@ extension Redactor {
     /// `value` with every member whose key is one of `jsonFields` (compared case-insensitively,
     /// at any depth) replaced by the placeholder, as `redact(body:contentType:)` does for bytes.
     /// Works on the parsed value, so numbers keep the form they were written in.
-    public func redact(json value: JSONValue) -> JSONValue {
+    package func redact(json value: JSONValue) -> JSONValue {
         guard isEnabled, !jsonFields.isEmpty else { return value }
         switch value {
         case .object(let object):

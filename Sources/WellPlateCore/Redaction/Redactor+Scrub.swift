@@ -4,7 +4,7 @@ import HTTPTypes
 extension Redactor {
     /// `data` with every form of every secret replaced by the placeholder (see `SecretValues` for
     /// the whole-token rule of short ones), byte for byte elsewhere; `data` itself when nothing matched.
-    public func scrub(_ data: Data, secrets: SecretValues) -> Data {
+    package func scrub(_ data: Data, secrets: SecretValues) -> Data {
         guard isEnabled, !secrets.isEmpty, !data.isEmpty else { return data }
         let forms = secrets.orderedForms
         // Look before copying: most bodies hold no secret, and a large one (a recorded download)
@@ -33,14 +33,14 @@ extension Redactor {
     }
 
     /// The text with every form of every secret replaced.
-    public func scrub(_ text: String, secrets: SecretValues) -> String {
+    package func scrub(_ text: String, secrets: SecretValues) -> String {
         guard isEnabled, !secrets.isEmpty, !text.isEmpty else { return text }
         guard let scrubbed = Self.scrub(Array(text.utf8), forms: secrets.orderedForms) else { return text }
         return String(decoding: scrubbed, as: UTF8.self)
     }
 
     /// Header values with the secrets replaced; names are kept.
-    public func scrub(_ fields: HTTPFields, secrets: SecretValues) -> HTTPFields {
+    package func scrub(_ fields: HTTPFields, secrets: SecretValues) -> HTTPFields {
         guard isEnabled, !secrets.isEmpty else { return fields }
         let forms = secrets.orderedForms
         var result = fields
@@ -54,7 +54,7 @@ extension Redactor {
 
     /// A URL or request target with secrets scrubbed from its path and query only: the scheme and
     /// authority stay, so the request still goes where it went.
-    public func scrub(target: String, secrets: SecretValues) -> String {
+    package func scrub(target: String, secrets: SecretValues) -> String {
         guard isEnabled, !secrets.isEmpty else { return target }
         let utf8 = Array(target.utf8)
         var pathStart = 0

@@ -5,7 +5,7 @@ extension Redactor {
     /// The secret values a request carries: secret headers (and the credential after their
     /// scheme), cookies, Basic credentials decoded (`user:password` and the password), a URL's
     /// password, secret query and form parameters, and configured JSON fields.
-    public func secretValues(url: String, headerFields: HTTPFields, body: Data?) -> SecretValues {
+    package func secretValues(url: String, headerFields: HTTPFields, body: Data?) -> SecretValues {
         guard isEnabled else { return SecretValues() }
         var secrets = secretValues(headers: headerFields)
         if let password = URLComponents(string: url)?.password {
@@ -23,12 +23,12 @@ extension Redactor {
     }
 
     /// `secretValues(url:headerFields:body:)` for a `URL`.
-    public func secretValues(url: URL, headerFields: HTTPFields, body: Data?) -> SecretValues {
+    package func secretValues(url: URL, headerFields: HTTPFields, body: Data?) -> SecretValues {
         secretValues(url: url.absoluteString, headerFields: headerFields, body: body)
     }
 
     /// The values of secret headers (cookies one by one, Basic credentials decoded).
-    public func secretValues(headers: HTTPFields) -> SecretValues {
+    package func secretValues(headers: HTTPFields) -> SecretValues {
         var secrets = SecretValues()
         guard isEnabled else { return secrets }
         for field in headers where headerNames.contains(field.name.canonicalName) {
@@ -38,7 +38,7 @@ extension Redactor {
     }
 
     /// Values of secret form parameters or JSON fields in a body.
-    public func secretValues(body: Data, contentType: String?) -> SecretValues {
+    package func secretValues(body: Data, contentType: String?) -> SecretValues {
         var secrets = SecretValues()
         guard isEnabled, !body.isEmpty else { return secrets }
         let type = contentType?.lowercased() ?? ""

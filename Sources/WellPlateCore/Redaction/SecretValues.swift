@@ -9,25 +9,25 @@ import Foundation
 /// where neither the byte before nor the byte after is a token byte (an ASCII letter or digit,
 /// `_`, `-`, or any non-ASCII byte). So a four-digit PIN is scrubbed from `/pins/1234/reset` and
 /// from `"pin is 1234."`, but not from `12345` or `id-1234x`.
-public struct SecretValues: Sendable, Equatable {
+package struct SecretValues: Sendable, Equatable {
     /// Forms this long or longer are scrubbed wherever they occur.
-    public static let substringLength = 8
+    package static let substringLength = 8
 
     /// The values as they were found (decoded).
-    public private(set) var values: Set<String> = []
+    package private(set) var values: Set<String> = []
     /// Every form to search for: each value raw, percent-encoded, form-encoded and JSON-escaped.
-    public private(set) var forms: Set<String> = []
+    package private(set) var forms: Set<String> = []
 
-    public init() {}
+    package init() {}
 
-    public init(_ values: some Sequence<String>) {
+    package init(_ values: some Sequence<String>) {
         for value in values { insert(value) }
     }
 
-    public var isEmpty: Bool { values.isEmpty }
+    package var isEmpty: Bool { values.isEmpty }
 
     /// Adds a secret value and its encodings; blank values and the placeholder itself are ignored.
-    public mutating func insert(_ value: String) {
+    package mutating func insert(_ value: String) {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed != Redactor.placeholder, values.insert(trimmed).inserted else { return }
         forms.insert(trimmed)
@@ -44,12 +44,12 @@ public struct SecretValues: Sendable, Equatable {
         forms.remove(Redactor.placeholder)
     }
 
-    public mutating func formUnion(_ other: SecretValues) {
+    package mutating func formUnion(_ other: SecretValues) {
         values.formUnion(other.values)
         forms.formUnion(other.forms)
     }
 
-    public func union(_ other: SecretValues) -> SecretValues {
+    package func union(_ other: SecretValues) -> SecretValues {
         var result = self
         result.formUnion(other)
         return result

@@ -5,7 +5,7 @@ import HTTPTypes
 extension CassetteSession {
     /// Answers one request according to the record mode. The caller gets the live response when it
     /// was forwarded, the stored (redacted) one when it was replayed.
-    public func respond(to request: TransportRequest) async throws -> Exchange {
+    package func respond(to request: TransportRequest) async throws -> Exchange {
         let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
         case .none:
@@ -22,12 +22,12 @@ extension CassetteSession {
     }
 
     /// Answers from the cassette only, whatever the mode.
-    public func replay(_ request: TransportRequest) throws -> Exchange {
+    package func replay(_ request: TransportRequest) throws -> Exchange {
         try replay(key: key(for: request))
     }
 
     /// Forwards without recording (a replay miss the user chose to let through).
-    public func passthrough(_ request: TransportRequest) async throws -> Exchange {
+    package func passthrough(_ request: TransportRequest) async throws -> Exchange {
         let upstream = try requireUpstream()
         let response = try await upstream.send(request)
         passthroughCount.add(1, ordering: .relaxed)
@@ -35,7 +35,7 @@ extension CassetteSession {
     }
 
     /// The key a request gets in this session (after redaction), for logs and explanations.
-    public func key(for request: TransportRequest) -> RequestKey {
+    package func key(for request: TransportRequest) -> RequestKey {
         redactedWithKey(request).key
     }
 

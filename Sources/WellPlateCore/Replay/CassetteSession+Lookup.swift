@@ -8,32 +8,32 @@ extension CassetteSession {
     /// response copy is made. Throws `CassetteMiss` like `replay(_:)`. `secretHeaders`: the
     /// request's secret headers (credentials, cookies), whose values are scrubbed from the target
     /// and body as when the request was recorded.
-    public func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
+    package func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
         try lookup(key: key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders))
     }
 
     /// Like `replayInteraction(method:target:contentType:body:)` for a request that carries keyed
     /// headers (`matchingRules.keyedHeaderNames`): only those fields of `headerFields` are used.
-    public func replayInteraction(method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
+    package func replayInteraction(method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
         try lookup(key: key(method: method, target: target, contentType: headerFields[.contentType], body: body, secretHeaders: secretHeaders, headerFields: headerFields))
     }
 
     /// The key `replayInteraction(method:target:contentType:body:)` would look up for a request
     /// without a body, for callers that cache it per target.
-    public func keyText(method: HTTPMethod, target: String, secretHeaders: HTTPFields = [:]) -> String {
+    package func keyText(method: HTTPMethod, target: String, secretHeaders: HTTPFields = [:]) -> String {
         key(method: method, target: target, contentType: nil, body: nil, secretHeaders: secretHeaders).rawValue
     }
 
     /// The key `replayInteraction` would look up for any request, for callers that look up by
     /// slot (`replayPick(slot:key:)`); `headerFields`: its keyed header fields, if any.
-    public func replayKey(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], headerFields: HTTPFields = [:]) -> RequestKey {
+    package func replayKey(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], headerFields: HTTPFields = [:]) -> RequestKey {
         let contentType = headerFields.isEmpty ? contentType : headerFields[.contentType]
         return key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders, headerFields: headerFields)
     }
 
     /// The target as keyed, logged and stored: secret query values replaced, and the values of
     /// the secret headers and query parameters scrubbed from the path and query.
-    public func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
+    package func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
         options.redactor.redact(requestURL: target, headerFields: secretHeaders, body: nil).url
     }
 
@@ -50,7 +50,7 @@ extension CassetteSession {
     }
 
     /// Replays by a key from `keyText(method:target:)`; a miss is explained like any other.
-    public func replayInteraction(keyText: String) throws -> Interaction {
+    package func replayInteraction(keyText: String) throws -> Interaction {
         try replay(keyText: keyText) { $0 }
     }
 
@@ -59,7 +59,7 @@ extension CassetteSession {
     /// pick names a loaded recording by position, so the caller answers from what it prepared
     /// for it. `keyText` only explains a miss or an exhausted sequence, and `key` (from
     /// `replayKey`) does it better for a request with a body, which the text only fingerprints.
-    public func replayPick(slot: ReplayIndex.Slot?, keyText: String, key: RequestKey? = nil) throws -> ReplayIndex.Pick {
+    package func replayPick(slot: ReplayIndex.Slot?, keyText: String, key: RequestKey? = nil) throws -> ReplayIndex.Pick {
         let explained = { key ?? Self.parsedKey(keyText) }
         guard let slot else { return try resolve(.miss, key: explained) }
         return try resolve(index.next(at: slot), key: explained)

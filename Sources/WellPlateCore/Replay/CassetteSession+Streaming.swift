@@ -4,24 +4,24 @@ import Foundation
 /// caller as the upstream sends them, and the recording is stored once the body is complete.
 extension CassetteSession {
     /// Which upstream responses are handed over as they arrive rather than whole.
-    public struct StreamingPolicy: Sendable {
+    package struct StreamingPolicy: Sendable {
         /// Bodies announced larger than this stream; smaller ones (most JSON answers) come whole.
-        public var threshold: Int
+        package var threshold: Int
 
-        public init(threshold: Int = 256 * 1024) {
+        package init(threshold: Int = 256 * 1024) {
             self.threshold = threshold
         }
 
         /// Server-Sent Events, bodies of unknown length, and bodies above `threshold` (as sent:
         /// a small compressed answer stays whole).
-        public func streams(_ head: TransportResponseHead) -> Bool {
+        package func streams(_ head: TransportResponseHead) -> Bool {
             if let type = head.headerFields[.contentType], type.lowercased().hasPrefix("text/event-stream") { return true }
             guard let length = head.wireContentLength else { return (200..<600).contains(head.statusCode) && head.statusCode != 204 && head.statusCode != 304 }
             return length > threshold
         }
     }
 
-    public enum StreamingAnswer: Sendable {
+    package enum StreamingAnswer: Sendable {
         /// Replayed, or a response that does not stream: as `respond(to:)` returns it.
         case whole(Exchange)
         /// Read the body with `StreamingExchange.next()`, then call `finish()`.
@@ -31,7 +31,7 @@ extension CassetteSession {
     /// `respond(to:)` for callers that forward the response as it arrives (the proxy). A response
     /// `policy` streams is stored only once its body is complete; one the upstream breaks off is
     /// never stored.
-    public func respondStreaming(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
+    package func respondStreaming(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
         let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
         case .none:
@@ -46,7 +46,7 @@ extension CassetteSession {
     }
 
     /// `passthrough(_:)` for callers that forward the response as it arrives; nothing is stored.
-    public func passthroughStreaming(_ request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
+    package func passthroughStreaming(_ request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
         try await forward(request, redacted: request, key: key(for: request), secrets: SecretValues(), records: false, policy: policy)
     }
 
@@ -90,13 +90,13 @@ extension CassetteSession {
 
 /// A response on its way from the upstream: its head now, its body chunk by chunk. While
 /// recording, the body is kept (once) and stored by `finish()`, with when each chunk arrived.
-public struct StreamingExchange: Sendable {
-    public let head: TransportResponseHead
-    public let key: RequestKey
+package struct StreamingExchange: Sendable {
+    package let head: TransportResponseHead
+    package let key: RequestKey
     /// `.recorded` or `.passthrough`.
-    public let outcome: CassetteSession.Outcome
+    package let outcome: CassetteSession.Outcome
     /// Body bytes received so far.
-    public private(set) var receivedBytes = 0
+    package private(set) var receivedBytes = 0
 
     private let session: CassetteSession
     private let streamed: StreamedResponse
@@ -125,7 +125,7 @@ public struct StreamingExchange: Sendable {
 
     /// The next body chunk, `nil` once the body is complete. Throws `TransportError` when the
     /// upstream broke off: nothing of this response is stored then.
-    public mutating func next() async throws -> Data? {
+    package mutating func next() async throws -> Data? {
         guard let chunk = try await chunks.next() else {
             ended = true
             return nil
@@ -153,7 +153,7 @@ public struct StreamingExchange: Sendable {
     /// Stores the complete response (redacted, with its chunk times) and returns the exchange;
     /// for a passthrough, just counts it. Call after `next()` returned `nil`.
     /// Throws `RecordingFailure` when the store refused it.
-    public mutating func finish() async throws -> CassetteSession.Exchange {
+    package mutating func finish() async throws -> CassetteSession.Exchange {
         precondition(ended, "finish() is for a body read to its end")
         let response = TransportResponse(
             statusCode: head.statusCode, headerFields: head.headerFields, body: body,

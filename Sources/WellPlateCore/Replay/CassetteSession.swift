@@ -67,7 +67,7 @@ public final class CassetteSession: Sendable {
     public let store: CassetteStore
     public let options: Options
     public let matchingRules: MatchingRules
-    public let index: ReplayIndex
+    package let index: ReplayIndex
     /// The upstream the cassette was recorded from, as saved with it.
     public let recordedUpstream: URL?
     // Internal rather than private: the extensions in CassetteSession+*.swift use them.
@@ -105,7 +105,7 @@ public final class CassetteSession: Sendable {
     /// `open(store:options:upstream:)`, with every recording also turned into `preparer`'s answer
     /// as it loads (the replay proxy's prepared responses); the answers are at the positions
     /// `ReplayIndex.Pick.loaded` names.
-    public static func open<Preparer: ReplayAnswerPreparer & Sendable>(store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil, preparing preparer: Preparer) async throws -> (session: CassetteSession, answers: [Preparer.Answer]) {
+    package static func open<Preparer: ReplayAnswerPreparer & Sendable>(store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil, preparing preparer: Preparer) async throws -> (session: CassetteSession, answers: [Preparer.Answer]) {
         var answers: [Preparer.Answer] = []
         let session = try await open(store: store, options: options, upstream: upstream) { rekeying in
             let loaded = try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying, preparing: preparer)

@@ -5,7 +5,7 @@ extension CassetteStore {
     /// Loads a cassette straight into a replay index, row by row, so the cassette is never held
     /// twice in memory. With `rekeyingWith`, keys are recomputed from the stored requests (the
     /// cassette was recorded with other matching rules).
-    public func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil) throws(CassetteStoreError) -> ReplayIndex {
+    package func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil) throws(CassetteStoreError) -> ReplayIndex {
         try replayIndex(cassette: cassette, sequencePolicy: sequencePolicy, rekeyingWith: rules, parallelFrom: Self.parallelLoadThreshold)
     }
 
@@ -18,7 +18,7 @@ extension CassetteStore {
     /// `replayIndex(cassette:sequencePolicy:rekeyingWith:)`, with every recording also turned
     /// into `preparer`'s answer: the answers come back at the index's positions, and each body is
     /// copied once, into the preparer's storage.
-    public func replayIndex<Preparer: ReplayAnswerPreparer & Sendable>(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, preparing preparer: Preparer) throws(CassetteStoreError) -> (index: ReplayIndex, answers: [Preparer.Answer]) {
+    package func replayIndex<Preparer: ReplayAnswerPreparer & Sendable>(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, preparing preparer: Preparer) throws(CassetteStoreError) -> (index: ReplayIndex, answers: [Preparer.Answer]) {
         var preparer = preparer
         let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: false, parallelFrom: .max) { row, number in
             row.withBlobBytes(InteractionColumn.responseBody) { preparer.storeBody($0, number: number) }

@@ -115,7 +115,7 @@ extension ReplayIndex {
 /// (the replay proxy's prepared responses): the caller holds its answers at the index's positions
 /// (`ReplayIndex.Pick.loaded`), and each body is copied once, from the store into the caller's
 /// storage, which the index then shares.
-public protocol ReplayAnswerPreparer {
+package protocol ReplayAnswerPreparer {
     associatedtype Answer: Sendable
 
     /// Copies the response body of the `number`th recording loaded (from 0, in load order);

@@ -12,9 +12,9 @@ import Synchronization
 /// `additions` under a mutex, and `hasAdditions` tells lookups when they must look there. A
 /// replay-only session never records, so its lookups take no lock at all, from any number of
 /// threads.
-public final class ReplayIndex: Sendable {
+package final class ReplayIndex: Sendable {
     /// The outcome of asking for the next recording of a key, or for something read from it.
-    public enum Selection<Value> {
+    package enum Selection<Value> {
         /// A recording to serve; `repeated` when the sequence was exhausted and a policy reused one.
         case hit(Value, repeated: Bool)
         /// Every recording of the key was served and the policy says to stop.
@@ -22,33 +22,33 @@ public final class ReplayIndex: Sendable {
         case miss
     }
 
-    public typealias Lookup = Selection<Interaction>
+    package typealias Lookup = Selection<Interaction>
 
     /// The recording a lookup chose: one loaded at start-up, by its position in the index (the
     /// position a caller's prepared answers share, `CassetteSession.open(store:options:upstream:preparing:)`),
     /// or one recorded during this session.
-    public enum Pick: Sendable {
+    package enum Pick: Sendable {
         case loaded(Int)
         case recorded(Interaction)
     }
 
     /// Hit counts for `/__cassette/stats` and the summary printed on exit.
-    public struct Statistics: Sendable, Equatable {
-        public var hits: [String: Int]
-        public var unusedKeys: [String]
-        public var keyCount: Int
-        public var interactionCount: Int
+    package struct Statistics: Sendable, Equatable {
+        package var hits: [String: Int]
+        package var unusedKeys: [String]
+        package var keyCount: Int
+        package var interactionCount: Int
     }
 
     /// Where a key's recordings sit in the index. Slots never move or disappear, so a caller that
     /// asks for the same key again and again (the proxy, per connection) keeps the slot and skips
     /// hashing the key.
-    public struct Slot: Sendable, Hashable {
+    package struct Slot: Sendable, Hashable {
         fileprivate let position: Int
     }
 
-    public let cassette: String
-    public let sequencePolicy: SequencePolicy
+    package let cassette: String
+    package let sequencePolicy: SequencePolicy
     private let loaded: LoadedRecordings
     private let counters: SlotCounters
     private let additions = Mutex(Additions())
@@ -56,7 +56,7 @@ public final class ReplayIndex: Sendable {
     private let hasAdditions = Atomic(false)
 
     /// `interactions` in any order; they are grouped by key and ordered by sequence.
-    public convenience init(cassette: String, interactions: [Interaction], sequencePolicy: SequencePolicy = .repeatLast) {
+    package convenience init(cassette: String, interactions: [Interaction], sequencePolicy: SequencePolicy = .repeatLast) {
         var builder = Builder()
         for interaction in interactions { builder.add(interaction) }
         self.init(cassette: cassette, sequencePolicy: sequencePolicy, loaded: builder.build())
@@ -70,7 +70,7 @@ public final class ReplayIndex: Sendable {
     }
 
     /// The slot of `key`, or `nil` while it has no recordings.
-    public func slot(for key: String) -> Slot? {
+    package func slot(for key: String) -> Slot? {
         if let position = loaded.positions[key] { return Slot(position: position) }
         guard hasAdditions.load(ordering: .acquiring) else { return nil }
         return additions.withLock { $0.newPositions[key].map { Slot(position: loaded.slotCount + $0) } }
@@ -79,7 +79,7 @@ public final class ReplayIndex: Sendable {
     /// Takes the next recording at `slot`, following the sequence policy. A lookup that races
     /// the session's first recording may still take the lock-free path: it is then ordered before
     /// that recording, as if it had come a moment earlier.
-    public func next(at slot: Slot) -> Selection<Pick> {
+    package func next(at slot: Slot) -> Selection<Pick> {
         if slot.position < loaded.slotCount, !hasAdditions.load(ordering: .acquiring) {
             return takeLoaded(slot.position, replacing: false, added: [])
         }
@@ -87,18 +87,18 @@ public final class ReplayIndex: Sendable {
     }
 
     /// Takes the next recording of `key`, following the sequence policy.
-    public func next(for key: String) -> Lookup {
+    package func next(for key: String) -> Lookup {
         next(for: key) { $0 }
     }
 
     /// Takes the next recording of `key` and returns what `read` takes from it.
-    public func next<Value: Sendable>(for key: String, read: (Interaction) -> Value) -> Selection<Value> {
+    package func next<Value: Sendable>(for key: String, read: (Interaction) -> Value) -> Selection<Value> {
         guard let slot = slot(for: key) else { return .miss }
         return next(at: slot, read: read)
     }
 
     /// `next(for:read:)` by a slot from `slot(for:)`, without hashing the key.
-    public func next<Value: Sendable>(at slot: Slot, read: (Interaction) -> Value) -> Selection<Value> {
+    package func next<Value: Sendable>(at slot: Slot, read: (Interaction) -> Value) -> Selection<Value> {
         switch next(at: slot) {
         case .hit(.loaded(let position), let repeated): .hit(read(loaded.recordings[position]), repeated: repeated)
         case .hit(.recorded(let interaction), let repeated): .hit(read(interaction), repeated: repeated)
@@ -110,12 +110,12 @@ public final class ReplayIndex: Sendable {
     /// Whether every key loaded at start-up is ASCII, with no percent-encoded byte above 0x7F:
     /// then no request whose head is not UTF-8 can match one, however its bytes are read (the
     /// replay proxy then keeps no raw request-head bytes).
-    public var loadedKeysAreASCII: Bool {
+    package var loadedKeysAreASCII: Bool {
         loaded.keysAreASCII
     }
 
     /// The recording loaded at `position` (from `Pick.loaded`).
-    public func loadedRecording(at position: Int) -> Interaction {
+    package func loadedRecording(at position: Int) -> Interaction {
         loaded.recordings[position]
     }
 
@@ -181,25 +181,25 @@ public final class ReplayIndex: Sendable {
     }
 
     /// The first recording of `key`, without counting it as served.
-    public func peek(_ key: String) -> Interaction? {
+    package func peek(_ key: String) -> Interaction? {
         guard let slot = slot(for: key) else { return nil }
         return reading { recordings(of: slot.position, $0).first }
     }
 
     /// Whether the key has at least one recording.
-    public func contains(_ key: String) -> Bool {
+    package func contains(_ key: String) -> Bool {
         guard let slot = slot(for: key) else { return false }
         return reading { recordingCount(of: slot.position, $0) > 0 }
     }
 
     /// Whether `key` has a recording not yet served (for `missing` mode, which records repeats).
-    public func hasUnservedRecording(for key: String) -> Bool {
+    package func hasUnservedRecording(for key: String) -> Bool {
         guard let slot = slot(for: key) else { return false }
         return reading { counts(of: slot.position, $0).served < recordingCount(of: slot.position, $0) }
     }
 
     /// Adds a recording made during this session; it counts as served, since the caller got it live.
-    public func appendServed(_ interaction: Interaction) {
+    package func appendServed(_ interaction: Interaction) {
         additions.withLock { additions in
             hasAdditions.store(true, ordering: .releasing)
             if let slot = loaded.positions[interaction.key] {
@@ -216,7 +216,7 @@ public final class ReplayIndex: Sendable {
     }
 
     /// Replaces every recording of a key with one served recording (`all` mode's first occurrence).
-    public func replaceServed(_ interaction: Interaction) {
+    package func replaceServed(_ interaction: Interaction) {
         additions.withLock { additions in
             hasAdditions.store(true, ordering: .releasing)
             let removed: Int
@@ -236,18 +236,18 @@ public final class ReplayIndex: Sendable {
     }
 
     /// Every key with recordings, sorted, for miss explanations and listings.
-    public var keys: [String] {
+    package var keys: [String] {
         reading { additions in
             (Array(loaded.positions.keys) + Array(additions.newPositions.keys)).sorted()
         }
     }
 
     /// Recordings in the index, without building the statistics (which list and sort every key).
-    public var interactionCount: Int {
+    package var interactionCount: Int {
         reading { loaded.recordings.count + $0.countChange }
     }
 
-    public var statistics: Statistics {
+    package var statistics: Statistics {
         reading { additions in
             var hits: [String: Int] = [:]
             var unused: [String] = []
@@ -269,7 +269,7 @@ public final class ReplayIndex: Sendable {
     /// The answers each stored recording gave, by row id, for remembering usage
     /// (`CassetteStore.addUsage`). Derived from each key's replay count and the sequence policy
     /// once, when asked, so the replay path counts nothing extra.
-    public var replayCountsByRecording: [Int64: Int] {
+    package var replayCountsByRecording: [Int64: Int] {
         reading { additions in
             var counts: [Int64: Int] = [:]
             for slot in 0..<(loaded.slotCount + additions.newEntries.count) {

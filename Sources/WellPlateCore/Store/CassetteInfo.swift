@@ -1,18 +1,18 @@
 import Foundation
 
 /// What a cassette remembers about how it was recorded.
-public struct CassetteInfo: Sendable, Equatable {
-    public var name: String
+package struct CassetteInfo: Sendable, Equatable {
+    package var name: String
     /// The upstream base URL the proxy forwarded to, if it was recorded through the proxy.
-    public var upstream: String?
+    package var upstream: String?
     /// The rules keys were computed with; replay uses the same ones.
-    public var matchingRules: MatchingRules
+    package var matchingRules: MatchingRules
     /// The `RequestKey.formatVersion` the stored keys were computed with; keys of another
     /// version are recomputed when the cassette is opened.
-    public var keyFormat: Int
-    public var createdAt: Date
+    package var keyFormat: Int
+    package var createdAt: Date
 
-    public init(name: String, upstream: String? = nil, matchingRules: MatchingRules = .default, keyFormat: Int = RequestKey.formatVersion, createdAt: Date = Date()) {
+    package init(name: String, upstream: String? = nil, matchingRules: MatchingRules = .default, keyFormat: Int = RequestKey.formatVersion, createdAt: Date = Date()) {
         self.name = name
         self.upstream = upstream
         self.matchingRules = matchingRules
@@ -33,7 +33,7 @@ public struct CassetteInfo: Sendable, Equatable {
 
     /// Whether keys stored under this info must be recomputed to match requests keyed with `rules`
     /// by this version of the code.
-    public func needsRekeying(for rules: MatchingRules) -> Bool {
+    package func needsRekeying(for rules: MatchingRules) -> Bool {
         matchingRules != rules || keyFormat != RequestKey.formatVersion
     }
 
@@ -66,23 +66,23 @@ private struct StoredRules: Encodable {
 }
 
 /// One line of `cassette list --cassettes`.
-public struct CassetteSummary: Sendable, Equatable {
-    public var name: String
-    public var upstream: String?
-    public var interactionCount: Int
-    public var bodyBytes: Int
-    public var lastRecordedAt: Date?
+package struct CassetteSummary: Sendable, Equatable {
+    package var name: String
+    package var upstream: String?
+    package var interactionCount: Int
+    package var bodyBytes: Int
+    package var lastRecordedAt: Date?
 }
 
 /// One line of `cassette list`: an interaction without its bodies.
-public struct InteractionSummary: Sendable, Equatable {
-    public var id: Int64
-    public var cassette: String
-    public var method: String
-    public var key: String
-    public var sequence: Int
-    public var statusCode: Int
-    public var bodySize: Int
-    public var recordedAt: Date
-    public var durationMilliseconds: Double
+package struct InteractionSummary: Sendable, Equatable {
+    package var id: Int64
+    package var cassette: String
+    package var method: String
+    package var key: String
+    package var sequence: Int
+    package var statusCode: Int
+    package var bodySize: Int
+    package var recordedAt: Date
+    package var durationMilliseconds: Double
 }

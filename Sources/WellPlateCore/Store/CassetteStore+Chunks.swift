@@ -19,7 +19,7 @@ extension CassetteStore {
     }
 
     /// The chunk list of one recording, `nil` when it was recorded whole.
-    public func chunks(ofInteraction id: Int64) throws(CassetteStoreError) -> [ResponseChunk]? {
+    package func chunks(ofInteraction id: Int64) throws(CassetteStoreError) -> [ResponseChunk]? {
         try reading { connection in
             guard try connection.tableNames().contains("interaction_chunks") else { return nil }
             let statement = try connection.prepare("SELECT chunks FROM interaction_chunks WHERE interaction_id = ?")

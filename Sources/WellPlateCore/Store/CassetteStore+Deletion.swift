@@ -4,7 +4,7 @@ import Foundation
 extension CassetteStore {
     /// Deletes every recording of `key` (in one cassette, or all); returns how many went.
     @discardableResult
-    public func delete(key: String, cassette: String?) throws(CassetteStoreError) -> Int {
+    package func delete(key: String, cassette: String?) throws(CassetteStoreError) -> Int {
         try writing { connection in
             try connection.transaction {
                 try connection.prepare("DELETE FROM interactions WHERE request_key = ?1 AND (?2 IS NULL OR cassette = ?2)").run(key, cassette)
@@ -15,7 +15,7 @@ extension CassetteStore {
 
     /// Deletes a whole cassette.
     @discardableResult
-    public func delete(cassette: String) throws(CassetteStoreError) -> Int {
+    package func delete(cassette: String) throws(CassetteStoreError) -> Int {
         try writing { connection in
             try connection.transaction {
                 try connection.prepare("DELETE FROM interactions WHERE cassette = ?").run(cassette)
@@ -28,7 +28,7 @@ extension CassetteStore {
 
     /// Deletes recordings made before `date`; returns how many went.
     @discardableResult
-    public func prune(recordedBefore date: Date, cassette: String?) throws(CassetteStoreError) -> Int {
+    package func prune(recordedBefore date: Date, cassette: String?) throws(CassetteStoreError) -> Int {
         try writing { connection in
             try connection.transaction {
                 try connection.prepare("DELETE FROM interactions WHERE recorded_at < ?1 AND (?2 IS NULL OR cassette = ?2)")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How recordings brought in from elsewhere (a HAR file) meet the ones a cassette already has.
-public enum ImportMode: String, Sendable, CaseIterable {
+package enum ImportMode: String, Sendable, CaseIterable {
     /// Import only requests whose key has no recording yet; known keys keep theirs.
     case missing
     /// Replace the recordings of every imported key with the imported ones.
@@ -13,7 +13,7 @@ extension CassetteStore {
     /// recordings become a sequence in the order given. Returns the keys left out because the
     /// cassette already had them (`missing`), or replaced (`all`). All or nothing.
     @discardableResult
-    public func importInteractions(_ interactions: [Interaction], mode: ImportMode) throws(CassetteStoreError) -> Set<String> {
+    package func importInteractions(_ interactions: [Interaction], mode: ImportMode) throws(CassetteStoreError) -> Set<String> {
         try writing { connection in
             var existing = Set<String>()
             try connection.transaction {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Reading: cassettes, recordings, listings and the replay index.
 extension CassetteStore {
-    public func cassette(named name: String) throws(CassetteStoreError) -> CassetteInfo? {
+    package func cassette(named name: String) throws(CassetteStoreError) -> CassetteInfo? {
         try reading { connection in
             let statement = try connection.prepare("SELECT \(CassetteInfoColumn.selectList) FROM cassettes WHERE name = ?")
             try statement.bind(name, at: 1)
@@ -11,7 +11,7 @@ extension CassetteStore {
     }
 
     /// Every cassette with its interaction count, including cassettes known only from recordings.
-    public func cassettes() throws(CassetteStoreError) -> [CassetteSummary] {
+    package func cassettes() throws(CassetteStoreError) -> [CassetteSummary] {
         try reading { connection in
             try connection.prepare("""
                 SELECT \(CassetteSummaryColumn.selectList)
@@ -33,7 +33,7 @@ extension CassetteStore {
     }
 
     /// All interactions of one cassette (or of every cassette), ordered by key and sequence.
-    public func interactions(cassette: String?) throws(CassetteStoreError) -> [Interaction] {
+    package func interactions(cassette: String?) throws(CassetteStoreError) -> [Interaction] {
         try reading { connection in
             let statement = try Self.interactionsStatement(connection, cassette: cassette)
             var reader = InteractionRowReader()
@@ -52,7 +52,7 @@ extension CassetteStore {
     }
 
     /// The recordings of one key, in sequence order.
-    public func interactions(key: String, cassette: String?) throws(CassetteStoreError) -> [Interaction] {
+    package func interactions(key: String, cassette: String?) throws(CassetteStoreError) -> [Interaction] {
         try reading { connection in
             let statement = try connection.prepare("""
                 SELECT \(InteractionColumn.selectList) FROM interactions
@@ -66,7 +66,7 @@ extension CassetteStore {
     }
 
     /// A listing without bodies: what `cassette list` prints.
-    public func summaries(cassette: String?) throws(CassetteStoreError) -> [InteractionSummary] {
+    package func summaries(cassette: String?) throws(CassetteStoreError) -> [InteractionSummary] {
         try reading { connection in
             let statement = try connection.prepare("""
                 SELECT \(InteractionSummaryColumn.selectList)
@@ -86,13 +86,13 @@ extension CassetteStore {
     }
 
     /// The highest row id so far (0 for an empty store).
-    public func maxRowID() throws(CassetteStoreError) -> Int64 {
+    package func maxRowID() throws(CassetteStoreError) -> Int64 {
         try reading { connection in
             try connection.cachedStatement("SELECT coalesce(max(id), 0) FROM interactions").firstRow { $0.int64(at: 0) } ?? 0
         }
     }
 
-    public func count(cassette: String?) throws(CassetteStoreError) -> Int {
+    package func count(cassette: String?) throws(CassetteStoreError) -> Int {
         try reading { connection in
             let statement = try connection.prepare("SELECT count(*) FROM interactions WHERE (?1 IS NULL OR cassette = ?1)")
             try statement.bind(cassette, at: 1)
@@ -101,7 +101,7 @@ extension CassetteStore {
     }
 
     /// Problems `PRAGMA integrity_check` finds; empty when the file is sound.
-    public func integrityCheck() throws(CassetteStoreError) -> [String] {
+    package func integrityCheck() throws(CassetteStoreError) -> [String] {
         try reading { try $0.integrityCheck() }
     }
 }

@@ -12,7 +12,7 @@ extension CassetteStore {
     /// existed before its session without touching what the session itself recorded concurrently.
     /// A failure fails only the interactions of the transaction it hit; earlier ones stay stored.
     @discardableResult
-    public nonisolated func record(_ interaction: Interaction, replacingRowsUpTo lastReplacedRow: Int64? = nil) async throws(CassetteStoreError) -> Interaction {
+    package nonisolated func record(_ interaction: Interaction, replacingRowsUpTo lastReplacedRow: Int64? = nil) async throws(CassetteStoreError) -> Interaction {
         let outcome = await withCheckedContinuation { continuation in
             if recordingQueue.add(PendingRecording(interaction: interaction, lastReplacedRow: lastReplacedRow, continuation: continuation)) {
                 scheduleGroupCommit()
@@ -23,7 +23,7 @@ extension CassetteStore {
 
     /// Stores many interactions in one transaction (imports, generated stores); each gets the next
     /// free sequence position of its key, in the order given. All or nothing.
-    public func record(batch interactions: [Interaction]) throws(CassetteStoreError) {
+    package func record(batch interactions: [Interaction]) throws(CassetteStoreError) {
         try writing { connection in
             try connection.transaction {
                 for interaction in interactions {
@@ -35,7 +35,7 @@ extension CassetteStore {
 
     /// Remembers where a cassette was recorded from and with which matching rules, so replay
     /// computes keys exactly as recording did.
-    public func saveCassette(_ info: CassetteInfo) throws(CassetteStoreError) {
+    package func saveCassette(_ info: CassetteInfo) throws(CassetteStoreError) {
         try writing { connection in
             let rules = try info.storedRules
             try connection.cachedStatement("""

@@ -1,14 +1,14 @@
 import Foundation
 
 /// One stored interaction that redaction with the current rules changes.
-public struct StoredRedaction: Sendable, Equatable {
-    public var cassette: String
-    public var key: String
-    public var sequence: Int
+package struct StoredRedaction: Sendable, Equatable {
+    package var cassette: String
+    package var key: String
+    package var sequence: Int
     /// The key after redaction, when it changed (a secret in the URL path or body).
-    public var newKey: String?
+    package var newKey: String?
     /// The parts rewritten: `request URL`, `request headers`, `request body`, `response headers`, `response body`.
-    public var parts: [String]
+    package var parts: [String]
 }
 
 extension CassetteStore {
@@ -16,7 +16,7 @@ extension CassetteStore {
     /// recomputes keys (with the cassette's matching rules) and sequence positions. With
     /// `apply: false` only reports what would change. Call `eraseFreedSpace()` afterwards so
     /// that the replaced values leave the file.
-    public func redactStored(cassette: String, with redactor: Redactor, apply: Bool) throws(CassetteStoreError) -> [StoredRedaction] {
+    package func redactStored(cassette: String, with redactor: Redactor, apply: Bool) throws(CassetteStoreError) -> [StoredRedaction] {
         let rules = try self.cassette(named: cassette)?.matchingRules ?? .default
         let work = { (connection: SQLiteConnection) throws -> [StoredRedaction] in
             // Zeroes the bytes of every row this connection deletes or rewrites.
@@ -63,7 +63,7 @@ extension CassetteStore {
     /// Leaves no copy of deleted or rewritten content in the store's files: the WAL is
     /// checkpointed and truncated, and the database rebuilt (`VACUUM`) with `secure_delete` on,
     /// so no free page keeps old bytes. Fails when another connection keeps the WAL in use.
-    public func eraseFreedSpace() throws(CassetteStoreError) {
+    package func eraseFreedSpace() throws(CassetteStoreError) {
         let path = path
         try writing { connection in
             try connection.execute("PRAGMA secure_delete = ON")

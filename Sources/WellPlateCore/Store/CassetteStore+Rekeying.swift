@@ -7,7 +7,7 @@ extension CassetteStore {
     /// One transaction: a crash leaves the old keys, and opening the cassette rekeys it again.
     /// Returns the number of recordings whose key changed.
     @discardableResult
-    public func rekey(cassette: String, rules: MatchingRules) throws(CassetteStoreError) -> Int {
+    package func rekey(cassette: String, rules: MatchingRules) throws(CassetteStoreError) -> Int {
         try writing { connection in
             var changed = 0
             try connection.transaction {

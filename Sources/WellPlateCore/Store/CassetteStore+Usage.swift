@@ -1,11 +1,11 @@
 import Foundation
 
 /// How often replays served a recording, as remembered with `--track-usage`.
-public struct RecordingUsage: Sendable, Equatable {
-    public var replayCount: Int
-    public var lastReplayedAt: Date
+package struct RecordingUsage: Sendable, Equatable {
+    package var replayCount: Int
+    package var lastReplayedAt: Date
 
-    public init(replayCount: Int, lastReplayedAt: Date) {
+    package init(replayCount: Int, lastReplayedAt: Date) {
         self.replayCount = replayCount
         self.lastReplayedAt = lastReplayedAt
     }
@@ -14,7 +14,7 @@ public struct RecordingUsage: Sendable, Equatable {
 extension CassetteStore {
     /// Adds `counts` (replays per recording id) to the stored usage, stamped `date`, in one
     /// transaction. Ids of recordings deleted meanwhile are ignored.
-    public func addUsage(_ counts: [Int64: Int], at date: Date = Date()) throws(CassetteStoreError) {
+    package func addUsage(_ counts: [Int64: Int], at date: Date = Date()) throws(CassetteStoreError) {
         guard !counts.isEmpty else { return }
         try writing { connection in
             try connection.transaction {
@@ -34,7 +34,7 @@ extension CassetteStore {
 
     /// Usage by recording id (one cassette, or all). Empty for a store whose replays were never
     /// tracked, including files of schema 1 opened read-only, which have no usage table.
-    public func usage(cassette: String?) throws(CassetteStoreError) -> [Int64: RecordingUsage] {
+    package func usage(cassette: String?) throws(CassetteStoreError) -> [Int64: RecordingUsage] {
         try reading { connection in
             guard try connection.tableNames().contains("interaction_usage") else { return [:] }
             let statement = try connection.prepare("""
@@ -51,7 +51,7 @@ extension CassetteStore {
     }
 
     /// Every cassette's saved metadata, by name.
-    public func cassetteInfos() throws(CassetteStoreError) -> [CassetteInfo] {
+    package func cassetteInfos() throws(CassetteStoreError) -> [CassetteInfo] {
         try reading { connection in
             try connection.prepare("SELECT name, upstream, matching_rules, created_at FROM cassettes ORDER BY name").mapRows(CassetteInfo.init(row:))
         }

@@ -7,7 +7,7 @@ extension Interaction {
     /// them, response headers cleaned of wire framing (`Content-Length` describing the body), and
     /// the key computed from the redacted request. For recordings that come from elsewhere (HAR
     /// imports) rather than through a session.
-    public func redactedForStorage(by redactor: Redactor, rules: MatchingRules) -> Interaction {
+    package func redactedForStorage(by redactor: Redactor, rules: MatchingRules) -> Interaction {
         var stored = self
         let request = redactor.redact(requestURL: url, headerFields: requestHeaders, body: requestBody)
         stored.url = request.url
