@@ -111,19 +111,54 @@ let package = Package(
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
-        .testTarget(
-            name: "WellPlateNetworkingTests",
+        // Helpers every test target shares: child processes, upstreams, workspaces, raw sockets.
+        .target(
+            name: "TestSupport",
             dependencies: [
                 "WellPlateCore",
                 "WellPlateNetworking",
-                "CassetteTesting",
                 "CassetteTools",
-                "CassetteProxy",
-                "CSQLite",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Tests/TestSupport"
+        ),
+        // One test target per source target, mirroring its folders.
+        .testTarget(
+            name: "WellPlateCoreTests",
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CSQLite"]
+        ),
+        .testTarget(
+            name: "WellPlateNetworkingTests",
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CCurl"]
+        ),
+        .testTarget(
+            name: "CassetteToolsTests",
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools"]
+        ),
+        .testTarget(
+            name: "CassetteProxyTests",
+            dependencies: [
+                "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy",
                 // Listed so `swift test` builds the binaries the tests start as child processes.
-                "cassette",
-                "SampleAPI",
+                "cassette", "SampleAPI",
             ]
+        ),
+        .testTarget(
+            name: "cassetteTests",
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "cassette", "SampleAPI"]
+        ),
+        .testTarget(
+            name: "CassetteTestingTests",
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTesting", "SampleAPI"]
+        ),
+        .testTarget(
+            name: "SampleAPITests",
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "SampleAPI"]
+        ),
+        // The loop as users meet it: the README's examples and the four clients, over the binaries.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTesting", "cassette", "SampleAPI"]
         ),
     ],
     swiftLanguageModes: [.v6]

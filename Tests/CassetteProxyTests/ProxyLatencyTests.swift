@@ -1,0 +1,58 @@
+import CassetteProxy
+import CassetteTools
+import Foundation
+import Testing
+import TestSupport
+import WellPlateCore
+import WellPlateNetworking
+
+/// `--latency`: replayed answers held back by a fixed time or by the time the recording took.
+@Suite("Proxy replay latency")
+final class ProxyLatencyTests {
+    let workspace: CLIWorkspace
+    var store: String { workspace.storePath }
+
+    init() throws {
+        workspace = try CLIWorkspace()
+    }
+
+    /// How long one request through `proxy` takes, and its response.
+    func timed(_ target: String, through proxy: ProxyProcess) async throws -> (Duration, TransportResponse) {
+        let started = ContinuousClock.now
+        let response = try await proxy.get(target)
+        return (ContinuousClock.now - started, response)
+    }
+
+    @Test func aFixedLatencyDelaysEveryReplayedAnswer() async throws {
+        try await workspace.record([Recordings.make(.get, "/api/users", milliseconds: 5)])
+        try await withReplayer(store: store, arguments: ["--latency", "300"]) { replayer async throws in
+            let (elapsed, response) = try await timed("/api/users", through: replayer)
+            #expect(response.cassetteSource == "hit")
+            #expect(elapsed >= .milliseconds(300), "took \(elapsed)")
+        }
+    }
+
+    @Test func recordedLatencyReplaysTheRecordedDuration() async throws {
+        try await withSampleAPI { api async throws in
+            try await withRecorder(upstream: api, store: store) { recorder async throws in
+                #expect(try await recorder.get("/api/slow?ms=400").statusCode == 200)
+                #expect(try await recorder.get("/api/health").statusCode == 200)
+            }
+        }
+        try await withReplayer(store: store, arguments: ["--latency", "recorded"]) { replayer async throws in
+            let (slow, response) = try await timed("/api/slow?ms=400", through: replayer)
+            #expect(response.cassetteSource == "hit")
+            #expect(slow >= .milliseconds(350), "took \(slow)")
+            let (fast, _) = try await timed("/api/health", through: replayer)
+            #expect(fast < .milliseconds(350), "a fast recording stays fast (took \(fast))")
+        }
+    }
+
+    @Test(arguments: ["-5", "soon", "1.5"])
+    func anInvalidLatencyIsAUsageError(latency: String) async throws {
+        try await workspace.record([Recordings.make(.get, "/api/users")])
+        let result = try await workspace.run("replay", "--port", "0", "--latency", latency)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.split(separator: "\n").first?.contains("--latency") == true, "\(result)")
+    }
+}

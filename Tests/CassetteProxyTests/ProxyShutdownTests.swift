@@ -1,0 +1,75 @@
+import CassetteProxy
+import CassetteTools
+import Foundation
+import Testing
+import TestSupport
+import WellPlateCore
+import WellPlateNetworking
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGTERM stops the proxy gracefully: requests it already took are answered and recorded first.
+@Suite("Proxy shutdown")
+final class ProxyShutdownTests {
+    let workspace: CLIWorkspace
+    var store: String { workspace.path("c.db") }
+
+    init() throws {
+        workspace = try CLIWorkspace()
+    }
+
+    /// The second request on each connection: slow ones, and others that are slow to arrive.
+    static let inFlight = [
+        RawConnection.get("/api/slow?ms=800&n=1"),
+        RawConnection.get("/api/slow?ms=800&n=2"),
+        RawConnection.get("/api/slow?ms=600&n=3"),
+        RawConnection.post("/api/nutrition/analyze", json: #"{"food":"apple","grams":100}"#),
+    ]
+
+    @Test func sigtermWhileRequestsAreInFlightAnswersAndRecordsThemAllThenExits0() async throws {
+        try await withSampleAPI { api async throws in
+            try await withRecorder(upstream: api, store: store) { recorder async throws in
+                var connections: [(connection: RawConnection, early: [UInt8])] = []
+                for second in Self.inFlight {
+                    let connection = try await recorder.connect()
+                    // Pipelined: when the first answer arrives, the proxy has taken the second request.
+                    try await connection.send(RawConnection.get("/api/health") + second)
+                    let early = try await connection.receive { RawHTTPResponse.parseAll($0).count >= 1 }
+                    #expect(RawHTTPResponse.parseAll(early).first?.status == 200)
+                    connections.append((connection, early))
+                }
+                #expect(recorder.process.exitStatus == nil)
+                recorder.process.send(signal: SIGTERM)
+
+                for ((connection, early), request) in zip(connections, Self.inFlight) {
+                    let responses = RawHTTPResponse.parseAll(early + (try await connection.receiveUntilClosed()))
+                    #expect(responses.count == 2, "\(request)")
+                    let answer = try #require(responses.dropFirst().first, "no answer to \(request)")
+                    #expect(answer.status == 200, "\(request)")
+                    #expect(answer.header("X-Cassette") == "recorded")
+                    #expect(answer.body.count == Int(answer.header("Content-Length") ?? "") ?? -1)
+                }
+                #expect(try await recorder.process.waitForExit() == .exited(0))
+                #expect(recorder.outputLines.last == "recorded 8, replayed 0, missed 0, unused recordings 0")
+            }
+        }
+        let stored = try await StoreFiles.interactions(at: store)
+        #expect(stored.count == 8)
+        #expect(Set(stored.map(\.key)).isSuperset(of: ["GET /api/slow?ms=800&n=1", "GET /api/slow?ms=800&n=2", "GET /api/slow?ms=600&n=3"]))
+        #expect(stored.filter { $0.key.hasPrefix("GET /api/slow") }.allSatisfy { $0.statusCode == 200 && !$0.responseBody.isEmpty })
+    }
+
+    @Test func anIdleKeepAliveConnectionDoesNotHoldUpShutdown() async throws {
+        try await workspace.record([Recordings.make(.get, "/api/health")])
+        try await withReplayer(store: workspace.storePath) { replayer async throws in
+            let connection = try await replayer.connect()
+            try await connection.send(RawConnection.get("/api/health"))
+            #expect(try await connection.receiveResponses(1).first?.status == 200)
+            // A proxy that waited for the idle connection would outlive `stop()`'s 15 s limit.
+            #expect(try await replayer.stop() == .exited(0))
+            #expect(try await connection.receiveUntilClosed().isEmpty)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Testing
+import TestSupport
+import WellPlateCore
+import WellPlateNetworking
+
+@Suite("Redaction that follows the secret")
+struct SecretFollowingTests {
+    let redactor = Redactor.default
+
+    @Test func cookiesKeepTheirNamesAndAttributes() {
+        let headers: HTTPFields = [.cookie: "session=abc123; theme=dark", .setCookie: "session=abc123; Path=/; HttpOnly; SameSite=Lax"]
+        let redacted = redactor.redact(headers: headers)
+        #expect(redacted[.cookie] == "session=REDACTED; theme=REDACTED")
+        #expect(redacted[.setCookie] == "session=REDACTED; Path=/; HttpOnly; SameSite=Lax")
+    }
+
+    @Test func jsonFieldsAreReplacedInPlaceKeepingEveryOtherByte() {
+        let body = Data(#"{ "z": 1.50, "password" : "p\u0041ss\/word",  "nested": {"Refresh_Token": {"a": [1, 2]}, "e": "\u00e9"}, "n": 1e3 }"#.utf8)
+        let redacted = redactor.redact(body: body, contentType: "application/json")
+        #expect(String(decoding: redacted, as: UTF8.self) == #"{ "z": 1.50, "password" : "REDACTED",  "nested": {"Refresh_Token": "REDACTED", "e": "\u00e9"}, "n": 1e3 }"#)
+        // Already redacted: unchanged, byte for byte.
+        #expect(redactor.redact(body: redacted, contentType: "application/json") == redacted)
+        // Not JSON: unchanged.
+        let broken = Data(#"{"password": "x""#.utf8)
+        #expect(redactor.redact(body: broken, contentType: "application/json") == broken)
+    }
+
+    @Test func basicCredentialsAreDecodedAndFollowed() {
+        let credential = Data("bob:hunter22".utf8).base64EncodedString()
+        let request = redactor.redact(requestURL: "https://api.test/users/hunter22/bob%3Ahunter22?x=hunter22", headerFields: [.authorization: "Basic \(credential)"], body: Data(#"{"echo":"bob:hunter22"}"#.utf8))
+        #expect(request.url == "https://api.test/users/REDACTED/REDACTED?x=REDACTED")
+        #expect(request.headerFields[.authorization] == "REDACTED")
+        #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == #"{"echo":"REDACTED"}"#)
+        #expect(request.secrets.values.isSuperset(of: ["hunter22", "bob:hunter22", credential]))
+    }
+
+    @Test(arguments: [
+        ("/pins/1234/reset", "/pins/REDACTED/reset"),
+        ("pin is 1234.", "pin is REDACTED."),
+        ("12345 and id-1234x and 1234_5", "12345 and id-1234x and 1234_5"),
+        ("\"1234\"", "\"REDACTED\""),
+    ])
+    func shortSecretsAreScrubbedOnlyAsWholeTokens(text: String, expected: String) {
+        #expect(redactor.scrub(text, secrets: SecretValues(["1234"])) == expected)
+    }
+
+    @Test func longSecretsAreScrubbedAnywhere() {
+        #expect(redactor.scrub("xxabcdefgh12yy", secrets: SecretValues(["abcdefgh12"])) == "xxREDACTEDyy")
+        #expect(redactor.scrub("a%2fb%2fsecret a%2Fb%2Fsecret", secrets: SecretValues(["a/b/secret"])) == "REDACTED REDACTED")
+    }
+
+    @Test(arguments: [
+        ("pin is 1234.", "pin is REDACTED."),
+        ("12345 and id-1234x and 1234_5", "12345 and id-1234x and 1234_5"),
+        ("1234", "REDACTED"),
+        ("xxabcdefgh12yy", "xxREDACTEDyy"),
+    ])
+    func bodiesAreScrubbedLikeText(text: String, expected: String) {
+        let secrets = SecretValues(["1234", "abcdefgh12"])
+        #expect(redactor.scrub(Data(text.utf8), secrets: secrets) == Data(expected.utf8))
+    }
+
+    /// A large download recorded with a credential in its request: when the body does not repeat
+    /// the credential, the stored body is the very buffer that was received (that no transient
+    /// copy is made on the way is measured by Benchmarks/streaming.sh, not here).
+    @Test func aResponseBodyWithoutTheRequestsSecretsIsKeptNotCopied() {
+        let secrets = redactor.secretValues(url: "https://api.test/file", headerFields: [.authorization: "Bearer tok-0123456789abcdef"], body: nil)
+        #expect(!secrets.isEmpty)
+        let body = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let redacted = redactor.redact(responseHeaders: [.contentType: "application/octet-stream"], body: body, requestSecrets: secrets)
+        #expect(redacted.body == body)
+        let sameBuffer = body.withUnsafeBytes { original in redacted.body.withUnsafeBytes { $0.baseAddress == original.baseAddress } }
+        #expect(sameBuffer)
+        let echoing = body + Data(" tok-0123456789abcdef".utf8)
+        #expect(redactor.redact(responseHeaders: [:], body: echoing, requestSecrets: secrets).body == body + Data(" REDACTED".utf8))
+    }
+
+    @Test func responseSecretsAreScrubbedFromTheWholeResponse() {
+        let interaction = Interaction(
+            cassette: "c", method: .post, url: "https://api.test/login", key: "k",
+            requestHeaders: [.contentType: "application/json"], requestBody: Data(#"{"user":"bob"}"#.utf8),
+            statusCode: 200,
+            responseHeaders: [.setCookie: "sid=cookie-value-77; Path=/; HttpOnly", HTTPField.Name("X-Refresh")!: "rt-0123456789", .contentType: "application/json", .contentLength: "80"],
+            responseBody: Data(#"{"refresh_token": "rt-0123456789", "sid_echo": "cookie-value-77"}"#.utf8),
+            recordedAt: Date(), duration: .zero
+        )
+        let redacted = redactor.redact(interaction)
+        #expect(redacted.responseHeaders[.setCookie] == "sid=REDACTED; Path=/; HttpOnly")
+        #expect(redacted.responseHeaders[HTTPField.Name("X-Refresh")!] == "REDACTED")
+        let body = #"{"refresh_token": "REDACTED", "sid_echo": "REDACTED"}"#
+        #expect(String(decoding: redacted.responseBody, as: UTF8.self) == body)
+        #expect(redacted.responseHeaders[.contentLength] == String(body.utf8.count))
+        // Applying the rules again changes nothing.
+        #expect(redactor.redact(redacted) == redacted)
+    }
+}
