@@ -23,7 +23,7 @@ package enum LinkingUpstream {
 
     prefix = sys.argv[1] if len(sys.argv) > 1 else ""
 
-    package class Handler(BaseHTTPRequestHandler):
+    class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, *args):

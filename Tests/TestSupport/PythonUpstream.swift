@@ -27,7 +27,7 @@ package enum PythonUpstream {
     import json, ssl, sys
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    package class Handler(BaseHTTPRequestHandler):
+    class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, *args):

@@ -18,7 +18,7 @@ package enum StreamingUpstream {
     released = threading.Event()
     PATTERN = bytes(range(256)) * 256
 
-    package class Handler(BaseHTTPRequestHandler):
+    class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def log_message(self, *args):

@@ -19,7 +19,7 @@ extension GeneratedSwiftModels {
                 static let storePath = ProcessInfo.processInfo.environment["CASSETTE_DB"] ?? \(SwiftModelRenderer.literal(storePath))
                 static let cassette = \(SwiftModelRenderer.literal(cassette))
 
-                static func bodies(_ endpoint: String, _ role: GeneratedSwiftModels.Root.Role) async throws -> [Data] {
+                static func bodies(_ endpoint: String, _ role: RecordedBodies.Role) async throws -> [Data] {
                     try await RecordedBodies.load(storePath: storePath, cassette: cassette, endpoint: endpoint, role: role)
                 }
 

@@ -13,9 +13,7 @@ package struct GeneratedSwiftModels: Sendable {
 
     /// The type of one endpoint's response or request bodies.
     package struct Root: Sendable, Hashable, Comparable {
-        package enum Role: String, Sendable, Hashable {
-            case response, request
-        }
+        package typealias Role = RecordedBodies.Role
 
         package var endpoint: Endpoint
         package var role: Role

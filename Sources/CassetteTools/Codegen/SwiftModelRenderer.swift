@@ -86,7 +86,7 @@ struct SwiftModelRenderer {
 
             import Foundation
 
-            package enum JSONValue: Codable, Sendable, Equatable {
+            public enum JSONValue: Codable, Sendable, Equatable {
                 case null
                 case bool(Bool)
                 case int(Int)
@@ -95,7 +95,7 @@ struct SwiftModelRenderer {
                 case array([JSONValue])
                 case object([String: JSONValue])
 
-                package init(from decoder: any Decoder) throws {
+                public init(from decoder: any Decoder) throws {
                     let container = try decoder.singleValueContainer()
                     if container.decodeNil() {
                         self = .null
@@ -114,7 +114,7 @@ struct SwiftModelRenderer {
                     }
                 }
 
-                package func encode(to encoder: any Encoder) throws {
+                public func encode(to encoder: any Encoder) throws {
                     var container = encoder.singleValueContainer()
                     switch self {
                     case .null: try container.encodeNil()

@@ -42,7 +42,7 @@ package struct EndpointSchemas: Sendable {
     /// URL that parses).
     @discardableResult
     package mutating func add(_ interaction: Interaction) -> Bool {
-        guard let body = Self.jsonBody(of: interaction), let url = URL(string: interaction.url) else { return false }
+        guard let body = JSONBodies.successBody(of: interaction), let url = URL(string: interaction.url) else { return false }
         let endpoint = Endpoint.of(method: interaction.method, url: url, registry: registry)
         samples[endpoint, default: Samples()].add(body, path: RequestPath(url: url))
         return true
@@ -69,27 +69,6 @@ package struct EndpointSchemas: Sendable {
     /// The registry's fixture for `endpoint`: the route with exactly its method and pattern.
     package func registeredFixture(for endpoint: Endpoint) -> String? {
         registry?.registrations.first { $0.method == endpoint.method && $0.path == endpoint.pattern }?.fixture
-    }
-
-    /// The parsed body when `interaction` is a sample: a 2xx response whose Content-Type is JSON,
-    /// or absent with a body that parses as JSON.
-    package static func jsonBody(of interaction: Interaction) -> JSONValue? {
-        guard (200..<300).contains(interaction.statusCode), !interaction.responseBody.isEmpty else { return nil }
-        if let contentType = interaction.responseHeaders[.contentType], !isJSONMediaType(contentType) {
-            return nil
-        }
-        return try? JSONValue(parsing: interaction.responseBody)
-    }
-
-    /// `application/json`, `text/json`, `application/problem+json`; parameters such as
-    /// `; charset=utf-8` are ignored. A blank value counts as JSON, like a missing one.
-    package static func isJSONMediaType(_ contentType: String) -> Bool {
-        let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        let name = essence.trimmingCharacters(in: .whitespaces).lowercased()
-        if name.isEmpty { return true }
-        guard let slash = name.firstIndex(of: "/") else { return false }
-        let subtype = name[name.index(after: slash)...]
-        return subtype == "json" || subtype.hasSuffix("+json")
     }
 }
 

@@ -110,7 +110,7 @@ package struct RecordedOperations: Sendable {
         operation.recordingIDs.append(id)
 
         if let body = interaction.requestBody, !body.isEmpty {
-            let (mediaType, json) = Self.classify(body, contentType: interaction.requestHeaders[.contentType])
+            let (mediaType, json) = JSONBodies.classify(body, contentType: interaction.requestHeaders[.contentType])
             operation.requestBodies[mediaType, default: Body(mediaType: mediaType, isJSON: json != nil)]
                 .add(body, json: json, id: id, time: time)
         } else {
@@ -120,7 +120,7 @@ package struct RecordedOperations: Sendable {
         if interaction.responseBody.isEmpty {
             operation.emptyResponses[interaction.statusCode, default: 0] += 1
         } else {
-            let (mediaType, json) = Self.classify(interaction.responseBody, contentType: interaction.responseHeaders[.contentType])
+            let (mediaType, json) = JSONBodies.classify(interaction.responseBody, contentType: interaction.responseHeaders[.contentType])
             operation.responses[interaction.statusCode, default: [:]][mediaType, default: Body(mediaType: mediaType, isJSON: json != nil)]
                 .add(interaction.responseBody, json: json, id: id, time: time)
         }
@@ -137,20 +137,6 @@ package struct RecordedOperations: Sendable {
             }
         }
         operations[endpoint] = operation
-    }
-
-    /// The media type a body is filed under and its parsed JSON when it is JSON.
-    static func classify(_ body: Data, contentType: String?) -> (String, JSONValue?) {
-        if let contentType {
-            let essence = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-            if EndpointSchemas.isJSONMediaType(contentType) {
-                let json = try? JSONValue(parsing: body)
-                return (essence.isEmpty ? "application/json" : (json == nil ? "application/octet-stream" : essence), json)
-            }
-            return (essence.isEmpty ? "application/octet-stream" : essence, nil)
-        }
-        if let json = try? JSONValue(parsing: body) { return ("application/json", json) }
-        return ("application/octet-stream", nil)
     }
 }
 

@@ -91,6 +91,6 @@ struct EndpointSchemasTests {
         ("text/json", true), ("", true), ("text/html", false), ("application/jsonp", false), ("json", false),
     ])
     func jsonMediaTypes(_ contentType: String, _ isJSON: Bool) {
-        #expect(EndpointSchemas.isJSONMediaType(contentType) == isJSON)
+        #expect(JSONBodies.isJSONMediaType(contentType) == isJSON)
     }
 }

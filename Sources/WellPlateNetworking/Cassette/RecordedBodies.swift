@@ -1,13 +1,23 @@
 import Foundation
 import WellPlateCore
-import WellPlateNetworking
 
 /// The recorded bodies a generated model must decode: what the test suite that
 /// `cassette codegen swift --tests` writes reads from the store.
-package enum RecordedBodies {
+public enum RecordedBodies {
+    /// Which side of an exchange a body comes from.
+    public enum Role: String, Sendable, Hashable {
+        /// 2xx JSON response bodies.
+        case response
+        /// JSON request bodies.
+        case request
+    }
+
     /// The 2xx JSON response bodies (`.response`) or JSON request bodies (`.request`) of
     /// `endpoint` (`"GET /api/users/{id}"`) in one cassette, grouped as the generator grouped them.
-    package static func load(storePath: String, cassette: String, endpoint: String, role: GeneratedSwiftModels.Root.Role) async throws -> [Data] {
+    ///
+    /// - Throws: `InvalidEndpoint` when `endpoint` is not `METHOD /pattern`, `CassetteStoreError`
+    ///   when the store cannot be read.
+    public static func load(storePath: String, cassette: String, endpoint: String, role: Role) async throws -> [Data] {
         guard let wanted = Endpoint(description: endpoint) else {
             throw InvalidEndpoint(text: endpoint)
         }
@@ -23,22 +33,23 @@ package enum RecordedBodies {
         return bodies(of: interactions, endpoint: wanted, role: role)
     }
 
-    package static func bodies(of interactions: [Interaction], endpoint: Endpoint, role: GeneratedSwiftModels.Root.Role) -> [Data] {
+    package static func bodies(of interactions: [Interaction], endpoint: Endpoint, role: Role) -> [Data] {
         interactions.compactMap { interaction -> Data? in
             guard let url = URL(string: interaction.url), Endpoint.of(method: interaction.method, url: url) == endpoint else { return nil }
             switch role {
             case .response:
-                return EndpointSchemas.jsonBody(of: interaction) == nil ? nil : interaction.responseBody
+                return JSONBodies.successBody(of: interaction) == nil ? nil : interaction.responseBody
             case .request:
                 guard let body = interaction.requestBody, !body.isEmpty else { return nil }
-                return RecordedOperations.classify(body, contentType: interaction.requestHeaders[.contentType]).1 == nil ? nil : body
+                return JSONBodies.classify(body, contentType: interaction.requestHeaders[.contentType]).1 == nil ? nil : body
             }
         }
     }
 }
 
 /// An endpoint that is not written `METHOD /pattern`.
-package struct InvalidEndpoint: Error, Sendable, CustomStringConvertible {
-    package let text: String
-    package var description: String { "\"\(text)\" is not an endpoint such as GET /api/users/{id}; regenerate the tests" }
+public struct InvalidEndpoint: Error, Sendable, CustomStringConvertible {
+    /// The text as given.
+    public let text: String
+    public var description: String { "\"\(text)\" is not an endpoint such as GET /api/users/{id}; regenerate the tests" }
 }

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Which bodies are JSON: one rule for the schema, the OpenAPI document, the generated models and
+/// the suites that decode recordings with them.
+package enum JSONBodies {
+    /// `application/json`, `text/json`, `application/problem+json`; parameters such as
+    /// `; charset=utf-8` are ignored. A blank value counts as JSON, like a missing one.
+    package static func isJSONMediaType(_ contentType: String) -> Bool {
+        let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let name = essence.trimmingCharacters(in: .whitespaces).lowercased()
+        if name.isEmpty { return true }
+        guard let slash = name.firstIndex(of: "/") else { return false }
+        let subtype = name[name.index(after: slash)...]
+        return subtype == "json" || subtype.hasSuffix("+json")
+    }
+
+    /// The body's media type as documented (the essence of `Content-Type`, else what it parses as)
+    /// and its JSON value when it is JSON.
+    package static func classify(_ body: Data, contentType: String?) -> (String, JSONValue?) {
+        if let contentType {
+            let essence = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            if isJSONMediaType(contentType) {
+                let json = try? JSONValue(parsing: body)
+                return (essence.isEmpty ? "application/json" : (json == nil ? "application/octet-stream" : essence), json)
+            }
+            return (essence.isEmpty ? "application/octet-stream" : essence, nil)
+        }
+        if let json = try? JSONValue(parsing: body) { return ("application/json", json) }
+        return ("application/octet-stream", nil)
+    }
+
+    /// A 2xx answer's body when it is JSON (by `Content-Type`, or parsing when there is none).
+    package static func successBody(of interaction: Interaction) -> JSONValue? {
+        guard (200..<300).contains(interaction.statusCode), !interaction.responseBody.isEmpty else { return nil }
+        if let contentType = interaction.responseHeaders[.contentType], !isJSONMediaType(contentType) {
+            return nil
+        }
+        return try? JSONValue(parsing: interaction.responseBody)
+    }
+}
