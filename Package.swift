@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+let nioHTTP: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+]
+
 let package = Package(
     name: "WellPlateNetworking",
     platforms: [.macOS(.v15)],
@@ -110,6 +116,35 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
+        ),
+        // Benchmarks (Benchmarks/run.sh builds them in release mode; no product ships them). They
+        // are targets of this package because they measure its `package` internals (the replay
+        // index, the store's batch writes, the audit scan).
+        .target(
+            name: "BenchServer",
+            dependencies: nioHTTP,
+            path: "Benchmarks/Sources/BenchServer"
+        ),
+        // Store generation, scale, in-process and schema measurements.
+        .executableTarget(
+            name: "bench-tool",
+            dependencies: [
+                "WellPlateCore", "WellPlateNetworking", "CassetteTools",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/Sources/bench-tool"
+        ),
+        // The baseline: a minimal SwiftNIO server returning the same bytes as the replay proxy.
+        .executableTarget(
+            name: "bench-baseline",
+            dependencies: ["BenchServer", "WellPlateCore"] + nioHTTP,
+            path: "Benchmarks/Sources/bench-baseline"
+        ),
+        // A ceiling for the record benchmark: a minimal SwiftNIO reverse proxy, nothing stored.
+        .executableTarget(
+            name: "bench-nio-proxy",
+            dependencies: ["BenchServer"] + nioHTTP,
+            path: "Benchmarks/Sources/bench-nio-proxy"
         ),
         // Helpers every test target shares: child processes, upstreams, workspaces, raw sockets.
         .target(

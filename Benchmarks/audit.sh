@@ -11,8 +11,7 @@ source scripts/lib.sh
 echo "==> Building in release mode" >&2
 bin="$(CONFIGURATION=release build_products cassette)"
 rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
-swift build -c release --package-path Benchmarks >/dev/null
-benchbin="$(swift build -c release --package-path Benchmarks --show-bin-path)"
+benchbin="$(CONFIGURATION=release build_products bench-tool)"
 
 open_workspace
 echo "==> Generating $count interactions" >&2

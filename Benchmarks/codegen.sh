@@ -18,10 +18,7 @@ scripts/ensure-deps.sh sqlite3 >&2
 
 echo "==> Building ($configuration)" >&2
 bin="${CASSETTE_BIN_DIR:-$(CONFIGURATION="$configuration" build_products cassette)}"
-# As in run.sh: drop the cached plan so files added to the project since are seen.
-rm -f "Benchmarks/.build/$configuration.yaml" "Benchmarks/.build/$configuration/description.json"
-swift build -c "$configuration" --package-path Benchmarks --product bench-tool >/dev/null
-benchbin="$(swift build -c "$configuration" --package-path Benchmarks --show-bin-path)"
+benchbin="$(CONFIGURATION="$configuration" build_products bench-tool)"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

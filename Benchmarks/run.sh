@@ -23,11 +23,7 @@ source scripts/lib.sh
 echo "==> Building in release mode"
 # CASSETTE_BIN_DIR measures another build's `cassette` (say, the commit before a change) instead.
 bin="${CASSETTE_BIN_DIR:-$(CONFIGURATION=release build_products cassette)}"
-# SwiftPM keeps the build plan of a path dependency and misses source files added to it since:
-# dropping the cached plan makes it look at the project's files again.
-rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
-swift build -c release --package-path Benchmarks >/dev/null
-benchbin="$(swift build -c release --package-path Benchmarks --show-bin-path)"
+benchbin="$(CONFIGURATION=release build_products bench-tool bench-baseline bench-nio-proxy)"
 
 open_workspace
 results="$work/results"

@@ -32,16 +32,24 @@ build_dependency() { # name sources...
 build_dependency Logging $(find "$checkouts/swift-log/Sources/Logging" -name '*.swift')
 build_dependency HTTPTypes $(find "$checkouts/swift-http-types/Sources/HTTPTypes" -name '*.swift')
 
-# The library, instrumented. -enable-testing lets the targets reach internal entry points.
-library="$out/libWellPlateNetworking.a"
-if [[ ! -f $library ]] || [[ -n $(find Sources/WellPlateNetworking -newer "$library" -name '*.swift' | head -1) ]]; then
-swiftc "${common[@]}" -swift-version 6 -sanitize=fuzzer,address -enable-testing -module-name WellPlateNetworking \
-    -emit-library -static -emit-module -emit-module-path "$out/WellPlateNetworking.swiftmodule" \
-    -I "$out" -I Sources/CCurl -I Sources/CSQLite -o "$out/libWellPlateNetworking.a" \
-    $(find Sources/WellPlateNetworking -name '*.swift')
-fi
+# The core and the library, instrumented. -enable-testing lets the targets reach internal entry
+# points; one -package-name for all of them, as SwiftPM gives the targets of one package, lets them
+# reach each other's `package` declarations.
+package_name=wellplatenetworking
+build_module() { # name sources...
+    local name=$1; shift
+    local archive="$out/lib$name.a"
+    if [[ ! -f $archive ]] || [[ -n $(find "Sources/$name" -newer "$archive" -name '*.swift' | head -1) ]]; then
+        swiftc "${common[@]}" -swift-version 6 -sanitize=fuzzer,address -enable-testing -package-name "$package_name" \
+            -module-name "$name" -emit-library -static -emit-module -emit-module-path "$out/$name.swiftmodule" \
+            -I "$out" -I Sources/CCurl -I Sources/CSQLite -o "$archive" "$@"
+    fi
+}
+build_module WellPlateCore $(find Sources/WellPlateCore -name '*.swift')
+build_module WellPlateNetworking $(find Sources/WellPlateNetworking -name '*.swift')
 
-link=(-I "$out" -I Sources/CCurl -I Sources/CSQLite -L "$out" -lWellPlateNetworking -lHTTPTypes -lLogging -lcurl -lsqlite3)
+link=(-package-name "$package_name" -I "$out" -I Sources/CCurl -I Sources/CSQLite -L "$out"
+      -lWellPlateNetworking -lWellPlateCore -lHTTPTypes -lLogging -lcurl -lsqlite3)
 
 for target in "${targets[@]}"; do
     extra=()
@@ -49,9 +57,8 @@ for target in "${targets[@]}"; do
         json) source=Fuzz/Targets/JSONFuzz.swift ;;
         config)
             source=Fuzz/Targets/ConfigFuzz.swift
-            # cassette.json's reader lives in the command-line tool; it needs only CLIError besides.
-            extra=(-D FUZZ_PROXY_CONFIG $(grep -l "init(parsing data: Data, source: String)" Sources/cassette/*/*.swift)
-                   $(grep -l "^struct CassetteConfigFile\b\|^struct CLIError\b" Sources/cassette/*/*.swift)) ;;
+            # cassette.json's reader lives in the tools target; it needs only these files besides.
+            extra=(-D FUZZ_PROXY_CONFIG Sources/CassetteTools/Config/*.swift Sources/CassetteTools/Support/CLIError.swift) ;;
         request) source=Fuzz/Targets/RequestFuzz.swift ;;
         *) echo "unknown target $target (json, config, request)" >&2; exit 2 ;;
     esac

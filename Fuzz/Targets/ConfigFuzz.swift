@@ -1,4 +1,5 @@
 import Foundation
+@testable import WellPlateCore
 @testable import WellPlateNetworking
 
 /// Any bytes as each file a user hands the library: wellplate.json, registry.json, a fixture, an

@@ -1,4 +1,5 @@
 import Foundation
+@testable import WellPlateCore
 @testable import WellPlateNetworking
 
 /// Any bytes as a JSON document: parsing never traps, and whatever parses survives a round trip

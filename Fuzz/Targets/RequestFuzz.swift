@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+@testable import WellPlateCore
 @testable import WellPlateNetworking
 
 /// Any bytes as a raw HTTP request (request line, header lines, body), the way the proxy receives

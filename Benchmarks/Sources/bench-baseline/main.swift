@@ -2,6 +2,8 @@ import BenchServer
 import Foundation
 import NIOCore
 import NIOHTTP1
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 // The baseline for the replay benchmark: the least a SwiftNIO HTTP/1.1 server can do to return

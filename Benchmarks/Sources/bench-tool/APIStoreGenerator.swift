@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// A recorded API of many endpoints, for `cassette codegen swift` and `cassette openapi`: 25

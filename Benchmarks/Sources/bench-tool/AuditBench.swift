@@ -1,4 +1,6 @@
 import Foundation
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette audit`'s work on a whole store: every interaction read row by row and scanned.

@@ -1,4 +1,6 @@
 import Foundation
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// ReplayAPIClient throughput (lookup + decode) and key normalization speed, each beside a

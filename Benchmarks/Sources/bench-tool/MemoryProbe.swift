@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// Where the index's memory goes: resident bytes per interaction for its parts. A diagnostic for

@@ -1,4 +1,6 @@
 import Foundation
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// Open time, memory and lookup time of one store, in a fresh process so memory is its own.

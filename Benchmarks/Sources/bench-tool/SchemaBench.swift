@@ -1,4 +1,6 @@
 import Foundation
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// One large response through the drift detector's parser and schema inference, beside

@@ -1,5 +1,7 @@
 import Foundation
 import HTTPTypes
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 /// Realistic recordings: JSON lists of objects, as an API returns them, in three sizes.

@@ -1,4 +1,6 @@
 import Foundation
+import CassetteTools
+import WellPlateCore
 import WellPlateNetworking
 
 // bench-tool: the in-process half of Benchmarks/run.sh. Every command prints one JSON object.
