@@ -2,9 +2,7 @@ import BenchServer
 import Foundation
 import NIOCore
 import NIOHTTP1
-import CassetteTools
 import WellPlateCore
-import WellPlateNetworking
 
 // The baseline for the replay benchmark: the least a SwiftNIO HTTP/1.1 server can do to return
 // the same bytes as `cassette replay` for the same paths. Responses are built once at start-up;
