@@ -53,11 +53,6 @@ struct ProxyRequestBuilder: Sendable {
         }
     }
 
-    static let droppedHeaders: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "proxy-authorization", "te", "trailer",
-        "transfer-encoding", "upgrade", "host", "content-length", "expect",
-    ]
-
     func transportRequest(head: HTTPRequestHead, body: ByteBuffer?) throws(ProxyRequestError) -> TransportRequest {
         let method = try Self.method(head)
         let target = try Self.originForm(head.uri)
@@ -69,7 +64,7 @@ struct ProxyRequestBuilder: Sendable {
         let connectionTokens = Set(head.headers[canonicalForm: "connection"].map { $0.lowercased() })
         for (name, value) in head.headers {
             let lowered = name.lowercased()
-            if Self.droppedHeaders.contains(lowered) || connectionTokens.contains(lowered) { continue }
+            if HTTPFraming.unforwardedRequestHeaders.contains(lowered) || connectionTokens.contains(lowered) { continue }
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(RawHeaderBytes.field(name: fieldName, value: value))
         }

@@ -16,7 +16,7 @@ struct ProxyResponder: Sendable {
     /// Whether every request can be answered from the cassette alone, on the event loop
     /// (`ProxyHandler.replayNow`): nothing is forwarded or recorded.
     var answersSynchronously: Bool {
-        session.options.mode == .none && settings.missPolicy == .error
+        settings.isReplayOnly(mode: session.options.mode)
     }
 
 

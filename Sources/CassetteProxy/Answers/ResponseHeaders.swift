@@ -7,17 +7,12 @@ import WellPlateNetworking
 /// Turns stored or upstream header fields into the headers the proxy sends: framing is the
 /// proxy's own (hop-by-hop fields dropped, `Content-Length` describing the body it sends).
 enum ResponseHeaders {
-    static let hopByHop: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "te", "trailer",
-        "transfer-encoding", "upgrade", "content-length", "content-encoding",
-    ]
-
     /// `fields` without hop-by-hop ones, values as sent (`RawHeaderBytes`); room for the
     /// `Content-Length` and `X-Cassette` the caller adds.
     static func forwardable(_ fields: HTTPFields) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 2)
-        for field in fields where !hopByHop.contains(field.name.canonicalName) {
+        for field in fields where !HTTPFraming.unforwardedResponseHeaders.contains(field.name.canonicalName) {
             headers.add(name: field.name.rawName, value: RawHeaderBytes.value(of: field))
         }
         return headers
@@ -28,14 +23,9 @@ enum ResponseHeaders {
         if requestMethod == .HEAD {
             // A HEAD answer describes the GET body it would have had.
             if let length = fields[.contentLength] { headers.add(name: "Content-Length", value: length) }
-        } else if mayHaveBody(statusCode: statusCode) {
+        } else if HTTPFraming.statusAllowsBody(statusCode) {
             headers.add(name: "Content-Length", value: String(bodyCount))
         }
         return headers
-    }
-
-    /// 1xx, 204 and 304 responses never carry a body (RFC 9110 §6.4.1).
-    static func mayHaveBody(statusCode: Int) -> Bool {
-        !(100..<200).contains(statusCode) && statusCode != 204 && statusCode != 304
     }
 }

@@ -33,7 +33,7 @@ extension ProxyHandler {
         var headers = ResponseHeaders.make(from: answer.headerFields, bodyCount: answer.body.count, requestMethod: head.method, statusCode: answer.statusCode)
         headers.add(name: "X-Cassette", value: answer.source.headerValue)
         let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: answer.statusCode), headers: Self.connectionHeaders(headers, for: head, close: close))
-        let sendsBody = head.method != .HEAD && !answer.body.isEmpty && ResponseHeaders.mayHaveBody(statusCode: answer.statusCode)
+        let sendsBody = head.method != .HEAD && !answer.body.isEmpty && HTTPFraming.statusAllowsBody(answer.statusCode)
         // Logged before it goes out: a request the client sends once it has this answer is then
         // logged later, whichever event loop takes it (the log orders lines by when they came).
         server.log(head: head, statusCode: answer.statusCode, source: answer.source, started: started, shard: logShard)

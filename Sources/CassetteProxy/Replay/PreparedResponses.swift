@@ -86,7 +86,7 @@ struct PreparedResponse: Sendable {
     }
 
     private static func sendsBody(_ recording: Interaction) -> Bool {
-        recording.method != .head && ResponseHeaders.mayHaveBody(statusCode: recording.statusCode)
+        recording.method != .head && HTTPFraming.statusAllowsBody(recording.statusCode)
     }
 }
 

@@ -92,7 +92,7 @@ package struct ProxyRunner {
         let session: CassetteSession
         var prepared = PreparedResponses.empty
         do {
-            if sessionMode == .none && settings.missPolicy == .error {
+            if settings.isReplayOnly(mode: sessionMode) {
                 // Replay only: every answer is prepared while the cassette loads.
                 // Answers that lead back to the upstream are prepared rewritten for the proxy's address.
                 let recorded = try await store.cassette(named: cassette)?.upstream.flatMap { URL(string: $0) }
@@ -131,7 +131,7 @@ package struct ProxyRunner {
 
     /// Whether forwarded requests skip certificate checks (warned about at start, in the summary and health).
     private var skipsVerification: Bool {
-        settings.tls.insecure && (mode != .none || settings.missPolicy != .error)
+        settings.tls.insecure && !settings.isReplayOnly(mode: mode)
     }
 
     private func announce(_ address: String) {

@@ -40,7 +40,7 @@ final class ProxyServerContext: Sendable {
         let upstream = settings.upstream ?? session.recordedUpstream
         responder = ProxyResponder(session: session, settings: settings, upstreamDescription: upstream.map { session.options.redactor.redact(url: $0) })
         requestBuilder = ProxyRequestBuilder(upstream: upstream)
-        let forwards = session.options.mode != .none || settings.missPolicy != .error
+        let forwards = !settings.isReplayOnly(mode: session.options.mode)
         endpoints = ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && forwards)
         self.requestLog = requestLog
         self.session = session

@@ -56,6 +56,12 @@ package struct ProxySettings: Sendable {
     /// Event-loop threads; one per core by default.
     package var threads: Int = System.coreCount
 
+    /// Whether a proxy in `mode` never contacts the upstream: it only replays, and a miss is
+    /// answered with an error. Such a proxy answers from bytes prepared at start-up.
+    package func isReplayOnly(mode: RecordMode) -> Bool {
+        mode == .none && missPolicy == .error
+    }
+
     /// The replay latency these settings ask for, given a recording's duration.
     package func replayDelay(recorded: Duration) -> Duration {
         switch latency {

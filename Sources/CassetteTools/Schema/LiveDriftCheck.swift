@@ -35,7 +35,6 @@ package struct LiveDriftCheck: Sendable {
     }
 
     package static let defaultMethods: Set<HTTPMethod> = [.get, .head]
-    static let droppedHeaders: Set<String> = ["host", "content-length", "connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection"]
 
     package var upstream: URL
     /// The base URL the recordings were made against; its path is taken off recorded paths.
@@ -85,7 +84,7 @@ package struct LiveDriftCheck: Sendable {
         guard let url = URL(string: target) else { return nil }
         var fields = HTTPFields()
         for field in interaction.requestHeaders
-        where !Self.droppedHeaders.contains(field.name.canonicalName) && !field.value.contains(Redactor.placeholder) && headers[field.name] == nil {
+        where !HTTPFraming.unforwardedRequestHeaders.contains(field.name.canonicalName) && !field.value.contains(Redactor.placeholder) && headers[field.name] == nil {
             fields.append(field)
         }
         fields.append(contentsOf: headers)

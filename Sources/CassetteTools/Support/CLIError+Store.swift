@@ -11,10 +11,10 @@ extension CLIError {
 
     private static func hint(for kind: CassetteStoreError.Kind, storeFlag: String, cassetteFlag: String) -> String {
         switch kind {
-        case .missingFile, .noRecordings: " or pass \(storeFlag) with the right path"
+        case .missingFile, .noRecordings: " (`cassette record`) or pass \(storeFlag) with the right path"
         case .notACassetteStore: " or pass the right \(storeFlag)"
         case .readOnly: " or pass another \(storeFlag)"
-        case .locked: " or use another \(storeFlag)"
+        case .locked: " (another `cassette record`?) or use another \(storeFlag)"
         case .missingCassette: "; check the \(cassetteFlag) name"
         case .corrupt, .schemaTooNew, .io: ""
         }

@@ -23,14 +23,20 @@ public struct CassetteMiss: Error, Sendable, CustomStringConvertible, LocalizedE
 
     /// What was asked, where it looked and what came nearest, without advice: a tool that
     /// knows its own commands adds them (the `cassette` proxy names its flags).
-    public var summary: String {
+    public var summary: String { summary(recordingsInCassette: nil) }
+
+    /// `summary`, saying so when the cassette holds no recordings at all (`recordings == 0`)
+    /// rather than that none is similar.
+    public func summary(recordingsInCassette recordings: Int?) -> String {
         var text: String
         if let exhaustedAfter {
             text = "All \(exhaustedAfter) recording(s) of \(key) in cassette \"\(cassette)\" (\(storePath)) were already replayed"
         } else {
             text = "No recording of \(key) in cassette \"\(cassette)\" (\(storePath))"
         }
-        if nearest.isEmpty {
+        if recordings == 0 {
+            text += "; the cassette has no recordings at all"
+        } else if nearest.isEmpty {
             text += "; the cassette has no similar request"
         } else {
             text += "; nearest: " + nearest.map { "\($0.recorded.rawValue) (\($0.items.map(\.description).joined(separator: ", ")))" }.joined(separator: "; ")

@@ -16,7 +16,7 @@ extension CassetteSession {
         /// a small compressed answer stays whole).
         package func streams(_ head: TransportResponseHead) -> Bool {
             if let type = head.headerFields[.contentType], type.lowercased().hasPrefix("text/event-stream") { return true }
-            guard let length = head.wireContentLength else { return (200..<600).contains(head.statusCode) && head.statusCode != 204 && head.statusCode != 304 }
+            guard let length = head.wireContentLength else { return (200..<600).contains(head.statusCode) && HTTPFraming.statusAllowsBody(head.statusCode) }
             return length > threshold
         }
     }

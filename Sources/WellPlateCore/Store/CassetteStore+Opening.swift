@@ -5,7 +5,7 @@ extension CassetteStore {
     static func openConnection(path: String, access: Access, creates: Bool, busyTimeout: Duration, durability: Durability = .normal) throws(CassetteStoreError) -> SQLiteConnection {
         let writing = access == .readWrite
         if !creates && !FileManager.default.fileExists(atPath: path) {
-            throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first (`cassette record`)")
+            throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first")
         }
         if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0, !writing {
             throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is empty, not a cassette store; record into it first")
@@ -38,7 +38,7 @@ extension CassetteStore {
             } else if version < CassetteSchema.oldestReadableVersion {
                 throw CassetteStoreError(.notACassetteStore, path: path, message: tables.isEmpty
                     ? "\(path) is an empty SQLite database, not a cassette store; record into it first"
-                    : "\(path) was written by an older cassette (schema \(version)); open it once with `cassette record` to upgrade it")
+                    : "\(path) was written by an older cassette (schema \(version)); open it once for writing to upgrade it")
             }
             return connection
         }

@@ -37,7 +37,7 @@ public struct CassetteStoreError: Error, Sendable, CustomStringConvertible, Loca
     /// The one place this message is built.
     public static func missingCassette(_ cassette: String?, path: String, available: [String]) -> CassetteStoreError {
         guard let cassette, !available.isEmpty else {
-            return CassetteStoreError(.noRecordings, path: path, message: "\(path) holds no recordings; record a session first (`cassette record`)")
+            return CassetteStoreError(.noRecordings, path: path, message: "\(path) holds no recordings; record a session first")
         }
         return CassetteStoreError(.missingCassette, path: path, message: "\(path) has no cassette named '\(cassette)' (cassettes: \(available.joined(separator: ", ")))")
     }
@@ -52,12 +52,12 @@ public struct CassetteStoreError: Error, Sendable, CustomStringConvertible, Loca
         case .readOnly:
             return CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable", underlying: error)
         case .busy, .locked:
-            return CassetteStoreError(.locked, path: path, message: "\(path) is locked by another process (another `cassette record`?); stop it", underlying: error)
+            return CassetteStoreError(.locked, path: path, message: "\(path) is locked by another process; stop it", underlying: error)
         case .cantOpen:
             if !FileManager.default.fileExists(atPath: path) {
                 return CassetteStoreError(.missingFile, path: path, message: writing
                     ? "cannot create \(path): its directory does not exist or is not writable; create it or make it writable"
-                    : "\(path) does not exist; record a session first (`cassette record`)", underlying: error)
+                    : "\(path) does not exist; record a session first", underlying: error)
             }
             return CassetteStoreError(.io, path: path, message: "cannot open \(path) (\(error.message)); check its permissions", underlying: error)
         case .full:

@@ -69,7 +69,7 @@ public struct Interaction: Sendable, Equatable {
     /// replay index keeps headers without it, so identical header sets can be shared).
     public var response: TransportResponse {
         var headers = responseHeaders
-        let bodiless = method == .head || statusCode == 204 || statusCode == 304 || (100..<200).contains(statusCode)
+        let bodiless = HTTPFraming.answerIsBodiless(isHEAD: method == .head, statusCode: statusCode)
         if !bodiless, headers[.contentLength] == nil {
             headers[.contentLength] = String(responseBody.count)
         }
@@ -83,18 +83,12 @@ public struct Interaction: Sendable, Equatable {
 }
 
 extension Interaction {
-    /// Header fields that describe the original wire framing and must not be replayed as they were.
-    static let framingHeaders: Set<String> = [
-        "content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive",
-        "proxy-connection", "te", "trailer", "upgrade",
-    ]
-
     /// Response headers cleaned for storage: framing headers go, `Content-Length` describes the
     /// decoded body (except for responses that never carry one).
     static func storedResponseHeaders(_ fields: HTTPFields, bodyCount: Int, statusCode: Int, method: HTTPMethod) -> HTTPFields {
         var result = HTTPFields()
         result.reserveCapacity(fields.count + 1)
-        let bodiless = method == .head || statusCode == 204 || statusCode == 304 || (100..<200).contains(statusCode)
+        let bodiless = HTTPFraming.answerIsBodiless(isHEAD: method == .head, statusCode: statusCode)
         var lengthWritten = false
         for field in fields {
             if field.name == .contentLength {
@@ -103,7 +97,7 @@ extension Interaction {
                 guard !lengthWritten, !bodiless || method == .head else { continue }
                 lengthWritten = true
                 result.append(HTTPField(name: field.name, value: method == .head ? field.value : String(bodyCount)))
-            } else if !framingHeaders.contains(field.name.canonicalName) {
+            } else if !HTTPFraming.storedFramingHeaders.contains(field.name.canonicalName) {
                 result.append(field)
             }
         }

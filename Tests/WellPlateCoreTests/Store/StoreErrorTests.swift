@@ -45,7 +45,7 @@ final class StoreErrorTests {
             try await storeError { try await ReplayAPIClient.open(path: missing, cassette: "dev") },
         ] {
             #expect(error.kind == .missingFile)
-            #expect(error.message == "\(missing) does not exist; record a session first (`cassette record`)")
+            #expect(error.message == "\(missing) does not exist; record a session first")
         }
         #expect(try directory.fileNames() == [])
     }
@@ -131,7 +131,7 @@ final class StoreErrorTests {
         }
         let waited = clock.now - started
         #expect(error.kind == .locked)
-        #expect(error.message == "\(store) is locked by another process (another `cassette record`?); stop it")
+        #expect(error.message == "\(store) is locked by another process; stop it")
         #expect(waited >= .milliseconds(200) && waited < .seconds(15), "waited \(waited)")
         try blocker.execute("ROLLBACK")
         try await writer.close()
@@ -180,7 +180,7 @@ final class StoreErrorTests {
     @Test func aStoreWithoutRecordingsNeverReplaysAsEmpty() async throws {
         try await CassetteStore.open(path: store, access: .readWrite).close()
         let empty = try await storeError { try await ReplayAPIClient.open(path: self.store, cassette: "dev") }
-        #expect(empty.message == "\(store) holds no recordings; record a session first (`cassette record`)")
+        #expect(empty.message == "\(store) holds no recordings; record a session first")
         try await fillStore(store, with: [Recordings.make(.get, "/api/health", cassette: "staging")])
         let otherCassette = try await storeError { try await ReplayAPIClient.open(path: self.store, cassette: "dev") }
         #expect(otherCassette.message == "\(store) has no cassette named 'dev' (cassettes: staging)")

@@ -167,7 +167,7 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// Header fields the transport computes itself; passing a caller's value would corrupt framing.
-    private static let headersLibcurlOwns: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive", "expect", "te", "upgrade"]
+    private static let headersLibcurlOwns = HTTPFraming.hopByHopHeaders.union(HTTPFraming.bodyLengthHeaders).union(["expect"])
 
     // MARK: Callbacks (loop thread)
 
