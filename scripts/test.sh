@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh openssl python3
+# The formatter's rules (.swift-format) hold for every source and test file.
+swift format lint --strict --recursive --parallel Sources Tests
 swift test "$@"
 if [[ $# -eq 0 ]]; then
     scripts/e2e-cassette-testing.sh

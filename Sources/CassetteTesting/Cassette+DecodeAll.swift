@@ -14,7 +14,9 @@ extension Cassette {
     ///   JSON path and the reason), or saying that the endpoint has no 2xx recording at all, so
     ///   a renamed endpoint cannot pass by checking nothing.
     @discardableResult
-    public static func decodeAll<T: Decodable>(_ type: T.Type, endpoint: String, store: String = CassetteStore.defaultPath, cassette: String? = nil) async throws -> [T] {
+    public static func decodeAll<T: Decodable>(
+        _ type: T.Type, endpoint: String, store: String = CassetteStore.defaultPath, cassette: String? = nil
+    ) async throws -> [T] {
         let (method, pattern) = try parse(endpoint: endpoint)
         let opened = try await CassetteStore.open(path: store, access: .readOnly)
         let interactions: [Interaction]
@@ -31,7 +33,9 @@ extension Cassette {
         }
         guard !matching.isEmpty else {
             let scope = cassette.map { "cassette \"\($0)\" of \(store)" } ?? store
-            throw ContractViolation(endpoint: endpoint, typeName: String(reflecting: T.self), failures: [], message: "\(scope) has no 2xx recording of \(endpoint); record one, or correct the endpoint if it was renamed")
+            throw ContractViolation(
+                endpoint: endpoint, typeName: String(reflecting: T.self), failures: [],
+                message: "\(scope) has no 2xx recording of \(endpoint); record one, or correct the endpoint if it was renamed")
         }
         var values: [T] = []
         var failures: [ContractViolation.Failure] = []
@@ -39,9 +43,11 @@ extension Cassette {
             do {
                 values.append(try ResponseDecoding.decode(T.self, from: interaction.responseBody, statusCode: interaction.statusCode))
             } catch APIError.decodingError(let error as ResponseDecodingError) {
-                failures.append(.init(cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence, path: error.path, reason: error.reason))
+                failures.append(
+                    .init(cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence, path: error.path, reason: error.reason))
             } catch APIError.noData {
-                failures.append(.init(cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence, path: "$", reason: "the body is empty"))
+                failures.append(
+                    .init(cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence, path: "$", reason: "the body is empty"))
             }
         }
         guard failures.isEmpty else {
@@ -53,7 +59,9 @@ extension Cassette {
     private static func parse(endpoint: String) throws -> (HTTPMethod, PathPattern) {
         let parts = endpoint.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, let method = HTTPMethod(token: String(parts[0])) else {
-            throw ContractViolation(endpoint: endpoint, typeName: "", failures: [], message: "endpoint \"\(endpoint)\" is not \"METHOD /path\"; write it as \"GET /api/users/{id}\"")
+            throw ContractViolation(
+                endpoint: endpoint, typeName: "", failures: [], message: "endpoint \"\(endpoint)\" is not \"METHOD /path\"; write it as \"GET /api/users/{id}\""
+            )
         }
         do {
             return (method, try PathPattern(String(parts[1]).trimmingCharacters(in: .whitespaces)))

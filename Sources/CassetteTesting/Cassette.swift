@@ -1,10 +1,11 @@
 import Foundation
+import Testing
 import WellPlateCore
+import WellPlateNetworking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import WellPlateNetworking
 
 /// The cassette of the running test, set up by the `.cassette` trait. Its `client` is the live
 /// client (same decoding, errors and retries) over the cassette; its `urlSession` answers through
@@ -19,7 +20,9 @@ public final class Cassette: Sendable {
     public static var current: Cassette {
         if let bound { return bound }
         Issue.record(Comment(rawValue: CassetteTestingError.noTrait.message))
-        return Cassette(binding: CassetteBinding(settings: CassetteSettings(cassette: "", storePath: "", mode: .none), session: nil), protocolClass: CassetteURLProtocol.self)
+        return Cassette(
+            binding: CassetteBinding(settings: CassetteSettings(cassette: "", storePath: "", mode: .none), session: nil),
+            protocolClass: CassetteURLProtocol.self)
     }
 
     public var name: String { binding.settings.cassette }
@@ -51,15 +54,18 @@ public final class Cassette: Sendable {
         let upstream: (any HTTPTransport)? = settings.mode == .none ? nil : CurlTransport.shared
         let options = CassetteSession.Options(cassette: settings.cassette, mode: lazyRecording ? .none : settings.mode)
         let session = try await CassetteSession.open(store: store, options: options, upstream: lazyRecording ? nil : upstream)
-        let openRecorder: (@Sendable () async throws -> CassetteSession)? = lazyRecording ? { @Sendable in
-            let writable = try await StorePool.shared.acquire(path: settings.storePath, writable: true)
-            do {
-                return try await CassetteSession.open(store: writable, options: CassetteSession.Options(cassette: settings.cassette, mode: settings.mode), upstream: upstream)
-            } catch {
-                await StorePool.shared.release(path: settings.storePath, writable: true)
-                throw error
-            }
-        } : nil
+        let openRecorder: (@Sendable () async throws -> CassetteSession)? =
+            lazyRecording
+            ? { @Sendable in
+                let writable = try await StorePool.shared.acquire(path: settings.storePath, writable: true)
+                do {
+                    return try await CassetteSession.open(
+                        store: writable, options: CassetteSession.Options(cassette: settings.cassette, mode: settings.mode), upstream: upstream)
+                } catch {
+                    await StorePool.shared.release(path: settings.storePath, writable: true)
+                    throw error
+                }
+            } : nil
         let binding = CassetteBinding(settings: settings, session: session, openRecorder: openRecorder)
         return Cassette(binding: binding, protocolClass: CassetteURLProtocol.bind(binding))
     }

@@ -69,7 +69,8 @@ enum CassetteScope {
         }
         let unused = statistics.unusedKeys
         if !unused.isEmpty {
-            let text = "cassette \"\(settings.cassette)\" (\(settings.storePath)) has \(unused.count) recording(s) this test never used: \(unused.joined(separator: ", ")); delete them from the cassette or record it again"
+            let text =
+                "cassette \"\(settings.cassette)\" (\(settings.storePath)) has \(unused.count) recording(s) this test never used: \(unused.joined(separator: ", ")); delete them from the cassette or record it again"
             findings.append(Finding(text: text, severity: settings.allowUnused ? .warning : .error))
         }
         return findings

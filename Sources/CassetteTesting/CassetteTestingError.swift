@@ -13,7 +13,10 @@ public struct CassetteTestingError: Error, Sendable, CustomStringConvertible, Lo
     public var description: String { message }
     public var errorDescription: String? { message }
 
-    static let uploadTask = CassetteTestingError("URLSession does not hand the body of an upload task to CassetteURLProtocol, so it cannot be recorded or matched: send it with a data task instead (set request.httpBody, or httpBodyStream, and call data(for:))")
+    static let uploadTask = CassetteTestingError(
+        "URLSession does not hand the body of an upload task to CassetteURLProtocol, so it cannot be recorded or matched: send it with a data task instead (set request.httpBody, or httpBodyStream, and call data(for:))"
+    )
 
-    static let noTrait = CassetteTestingError("Cassette.current was used outside a cassette: add the .cassette trait to the @Test (or its @Suite), as in @Test(.cassette)")
+    static let noTrait = CassetteTestingError(
+        "Cassette.current was used outside a cassette: add the .cassette trait to the @Test (or its @Suite), as in @Test(.cassette)")
 }

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 import WellPlateCore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 // How a protocol instance finds its test's cassette without anything shared between tests.
 //
@@ -37,7 +38,12 @@ extension CassetteURLProtocol {
     /// A protocol class that answers from `binding` until `unbind` is called with it.
     static func bind(_ binding: CassetteBinding) -> CassetteURLProtocol.Type {
         bindings.withLock { state in
-            let slot = state.freeSlots.popLast() ?? { state.slotCount += 1; return state.slotCount - 1 }()
+            let slot =
+                state.freeSlots.popLast()
+                ?? {
+                    state.slotCount += 1
+                    return state.slotCount - 1
+                }()
             let protocolClass = slotClass(slot, SlotZero.self)
             state.byClass[ObjectIdentifier(protocolClass)] = binding
             state.slotOfClass[ObjectIdentifier(protocolClass)] = slot

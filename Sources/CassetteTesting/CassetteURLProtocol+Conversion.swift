@@ -1,10 +1,11 @@
 import Foundation
+import HTTPTypes
 import WellPlateCore
+import WellPlateNetworking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPTypes
-import WellPlateNetworking
 
 /// Between URLSession's types and the library's transport types.
 extension CassetteURLProtocol {
@@ -57,8 +58,9 @@ extension CassetteURLProtocol {
     /// 303, and 301/302 after a POST, continue as a GET without a body; 307/308 repeat the request.
     static func redirect(after request: TransportRequest, response: TransportResponse) -> TransportRequest? {
         guard [301, 302, 303, 307, 308].contains(response.statusCode),
-              let location = response.headerFields[.location],
-              let target = URL(string: location, relativeTo: request.url)?.absoluteURL else { return nil }
+            let location = response.headerFields[.location],
+            let target = URL(string: location, relativeTo: request.url)?.absoluteURL
+        else { return nil }
         var next = request
         next.url = target
         let becomesGET = response.statusCode == 303 ? request.method != .head : (response.statusCode <= 302 && request.method == .post)

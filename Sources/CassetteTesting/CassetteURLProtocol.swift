@@ -1,11 +1,12 @@
 import Foundation
+import HTTPTypes
+import Synchronization
 import WellPlateCore
+import WellPlateNetworking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPTypes
-import Synchronization
-import WellPlateNetworking
 
 /// Answers `URLSession` requests from the running test's cassette and, in a recording mode,
 /// forwards them through libcurl and records them: the same matching, redaction, sequences and

@@ -7,7 +7,8 @@ struct MissExplanation {
     let text: String
 
     init(_ miss: CassetteMiss, recordings: Int? = nil) {
-        text = miss.summary(recordingsInCassette: recordings)
+        text =
+            miss.summary(recordingsInCassette: recordings)
             + ". Record it by running the test with CASSETTE_RECORD=missing (outside CI), or fix the request."
     }
 }

@@ -54,7 +54,9 @@ actor StorePool {
             return try await CassetteStore.open(path: path, access: .readWrite)
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CassetteTestingError("\(path) does not exist, so there is nothing to replay; record it by running the tests once outside CI (or with CASSETTE_RECORD=once), then commit it")
+            throw CassetteTestingError(
+                "\(path) does not exist, so there is nothing to replay; record it by running the tests once outside CI (or with CASSETTE_RECORD=once), then commit it"
+            )
         }
         return try await CassetteStore.open(path: path, access: .readOnly)
     }

@@ -1,8 +1,8 @@
 import CassetteProxy
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -24,7 +24,11 @@ final class ProxyInterimRequestTests {
     private func curlUpload(_ url: URL) async throws -> (verbose: String, body: String) {
         let file = workspace.path("upload.bin")
         try upload.write(to: URL(fileURLWithPath: file))
-        let result = try await ExternalTool.run(["curl", "-sS", "-v", "-H", "Expect: 100-continue", "-H", "Content-Type: application/octet-stream", "--data-binary", "@" + file, url.absoluteString], cwd: workspace.directory)
+        let result = try await ExternalTool.run(
+            [
+                "curl", "-sS", "-v", "-H", "Expect: 100-continue", "-H", "Content-Type: application/octet-stream", "--data-binary", "@" + file,
+                url.absoluteString,
+            ], cwd: workspace.directory)
         #expect(result.status == 0, "\(result.stderr)")
         return (result.stderr, result.stdout)
     }
@@ -33,7 +37,9 @@ final class ProxyInterimRequestTests {
     /// answer `Expect` leaves this waiting until the connection's receive timeout fails the test.
     private func rawUpload(port: Int) async throws -> (interim: String, final: String) {
         let connection = try await RawConnection.connect(port: port)
-        try await connection.send("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: \(upload.count)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+        try await connection.send(
+            "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: application/octet-stream\r\nContent-Length: \(upload.count)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n"
+        )
         let interim = try await connection.receive { $0.text.contains("\r\n\r\n") }
         try await connection.send(Array(upload))
         let final = try await connection.receiveUntilClosed()
@@ -49,7 +55,8 @@ final class ProxyInterimRequestTests {
     }
 
     private func webSocketHandshake(port: Int) async throws -> String {
-        try await rawGet(port: port, headers: "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
+        try await rawGet(
+            port: port, headers: "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n")
     }
 
     @Test func anUploadExpecting100ContinueGetsItInRecordAndReplay() async throws {
@@ -116,7 +123,8 @@ final class ProxyInterimRequestTests {
     @Test func anH2CUpgradeIsAnsweredOverHTTP1() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
             try await withRecorder(upstream: base, store: store) { recorder in
-                let result = try await ExternalTool.run(["curl", "-sS", "-v", "--http2", recorder.url("/items?page=2").absoluteString], cwd: workspace.directory)
+                let result = try await ExternalTool.run(
+                    ["curl", "-sS", "-v", "--http2", recorder.url("/items?page=2").absoluteString], cwd: workspace.directory)
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(result.stderr.contains("Upgrade: h2c"), "\(result.stderr)")
                 #expect(result.stderr.contains("< HTTP/1.1 200 OK"), "\(result.stderr)")

@@ -1,8 +1,8 @@
 import CassetteProxy
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -109,7 +109,8 @@ final class ProxyOutputTests {
     /// The request line as a terminal showed it, once it was written.
     func requestLineOnTerminal(environment: [String: String]) async throws -> String {
         try await recordFixtures()
-        return try await withProxy(["replay", "--port", "0", "--db", store], environment: environment, standardOutputOnTerminal: true) { replayer async throws in
+        return try await withProxy(["replay", "--port", "0", "--db", store], environment: environment, standardOutputOnTerminal: true) {
+            replayer async throws in
             #expect(replayer.process.standardOutput.hasSuffix("\r\n"), "a terminal ends lines with CR LF")
             _ = try await replayer.get("/api/users")
             try await replayer.waitForLogLine(containing: "replayed")

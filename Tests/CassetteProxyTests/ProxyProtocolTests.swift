@@ -1,8 +1,8 @@
 import CassetteProxy
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -73,7 +73,8 @@ final class ProxyProtocolTests {
             // Without a Content-Length the limit applies as the chunks arrive.
             let chunked = try await replayer.connect()
             let chunk = String(repeating: "x", count: 80)
-            try await chunked.send("POST /api/small HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n50\r\n\(chunk)\r\n50\r\n\(chunk)\r\n0\r\n\r\n")
+            try await chunked.send(
+                "POST /api/small HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n50\r\n\(chunk)\r\n50\r\n\(chunk)\r\n0\r\n\r\n")
             #expect(RawHTTPResponse.parseAll(try await chunked.receiveUntilClosed()).first?.status == 413)
 
             let small = try await replayer.send(.post, "/api/small", json: #"{"a":1}"#)

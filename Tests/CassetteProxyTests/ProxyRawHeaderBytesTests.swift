@@ -2,8 +2,8 @@ import CassetteProxy
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -42,7 +42,8 @@ final class ProxyRawHeaderBytesTests {
         }
         let stored = try #require(try await StoreFiles.interactions(at: store).first)
         let field = try #require(stored.responseHeaders.first { $0.name.canonicalName == "content-disposition" })
-        #expect(field.withUnsafeBytesOfValue { Array($0) } == Array("attachment; filename=\"r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9] + Array(".txt\"".utf8))
+        #expect(
+            field.withUnsafeBytesOfValue { Array($0) } == Array("attachment; filename=\"r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9] + Array(".txt\"".utf8))
 
         try await withReplayer(store: store) { replayer async throws in
             let bytes = try await rawHead(port: replayer.port)

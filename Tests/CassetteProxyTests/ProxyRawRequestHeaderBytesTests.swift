@@ -2,8 +2,8 @@ import CassetteProxy
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -41,9 +41,10 @@ final class ProxyRawRequestHeaderBytesTests {
         let stored = try await StoreFiles.interactions(at: store)
         let values = stored.compactMap { $0.requestHeaders[HTTPField.Name("X-Name")!] }.count
         #expect(values == 2)
-        let bytes = Set(stored.compactMap { interaction in
-            interaction.requestHeaders.first { $0.name.canonicalName == "x-name" }.map { $0.withUnsafeBytesOfValue { Array($0) } }
-        })
+        let bytes = Set(
+            stored.compactMap { interaction in
+                interaction.requestHeaders.first { $0.name.canonicalName == "x-name" }.map { $0.withUnsafeBytesOfValue { Array($0) } }
+            })
         #expect(bytes == [Self.latin1Name, Array("café".utf8)])
     }
 
@@ -52,7 +53,9 @@ final class ProxyRawRequestHeaderBytesTests {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
             try await withRecorder(upstream: base, store: store) { recorder in
                 let connection = try await recorder.connect()
-                let upload = Array("POST /upload HTTP/1.1\r\nHost: x\r\nX-Name: ".utf8) + Self.latin1Name + Array("\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+                let upload =
+                    Array("POST /upload HTTP/1.1\r\nHost: x\r\nX-Name: ".utf8) + Self.latin1Name
+                    + Array("\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
                 let echo = Array("GET /echo-name HTTP/1.1\r\nHost: x\r\nX-Name: ".utf8) + Self.latin1Name + Array("\r\nConnection: close\r\n\r\n".utf8)
                 try await connection.send(upload + echo)
                 let answers = try await connection.receiveUntilClosed().text
@@ -67,7 +70,8 @@ final class ProxyRawRequestHeaderBytesTests {
     @Test func matchHeadersKeysALatin1ValueTheSameInRecordAndReplay() async throws {
         try workspace.write(#"{"matchHeaders": ["X-Name"]}"#, to: "cassette.json")
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { recorder async throws in
+            try await withProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path) {
+                recorder async throws in
                 let answer = try await echoName(Self.latin1Name, port: recorder.port)
                 #expect(answer.contains("636166e9"), "\(answer)")
             }

@@ -2,8 +2,8 @@ import CassetteProxy
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -69,7 +69,8 @@ final class ProxyRealClientMatchingTests {
     @Test func matchHeadersRecordsOneAnswerPerLanguage() async throws {
         try workspace.write(#"{"matchHeaders": ["Accept-Language"]}"#, to: "cassette.json")
         try await PythonUpstream.with(in: workspace.directory.path) { base in
-            try await withProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { recorder async throws in
+            try await withProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path) {
+                recorder async throws in
                 #expect(try await recorder.get("/api/negotiate", headers: [.acceptLanguage: "fr"]).jsonObject()["greeting"] as? String == "bonjour")
                 #expect(try await recorder.get("/api/negotiate", headers: [.acceptLanguage: "en"]).jsonObject()["greeting"] as? String == "hello")
             }

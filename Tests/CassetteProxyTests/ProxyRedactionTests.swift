@@ -2,8 +2,8 @@ import CassetteProxy
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -43,7 +43,9 @@ final class ProxyRedactionTests {
                 let users = try await recorder.get("/api/users?\(Self.secretQuery)&marker=visible-query-marker", headers: headers)
                 #expect(users.statusCode == 200)
                 #expect(users.cassetteSource == "recorded")
-                let posted = try await recorder.send(.post, "/api/nutrition/analyze?token=s3cr3t-post-token", headers: Self.secretHeaders.merging([.contentType: "application/json"]), body: Data(#"{"food":"apple","grams":100}"#.utf8))
+                let posted = try await recorder.send(
+                    .post, "/api/nutrition/analyze?token=s3cr3t-post-token", headers: Self.secretHeaders.merging([.contentType: "application/json"]),
+                    body: Data(#"{"food":"apple","grams":100}"#.utf8))
                 #expect(posted.statusCode == 200)
 
                 // While the recorder runs, fresh pages sit in the -wal file.

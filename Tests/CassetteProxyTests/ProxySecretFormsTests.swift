@@ -2,8 +2,8 @@ import CassetteProxy
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -116,7 +116,9 @@ final class ProxySecretFormsTests {
         #expect(stored.count == Self.requests().count)
         let jsonRequest = try #require(stored.first { $0.url.contains("kind=json") })
         // Replaced in place: spacing, key order and the number's spelling are the client's.
-        #expect(String(decoding: jsonRequest.requestBody ?? Data(), as: UTF8.self) == #"{"password": "REDACTED", "comment": "REDACTED", "note": "mentions REDACTED and REDACTED", "n": 1.50}"#)
+        #expect(
+            String(decoding: jsonRequest.requestBody ?? Data(), as: UTF8.self)
+                == #"{"password": "REDACTED", "comment": "REDACTED", "note": "mentions REDACTED and REDACTED", "n": 1.50}"#)
         #expect(jsonRequest.requestHeaders[.cookie] == "session=REDACTED; pin=REDACTED")
         #expect(jsonRequest.requestHeaders[HTTPField.Name("X-Trace")!] == "visible-trace REDACTED")
 

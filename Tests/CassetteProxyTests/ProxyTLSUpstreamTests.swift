@@ -1,8 +1,8 @@
 import CassetteProxy
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -19,7 +19,9 @@ final class ProxyTLSUpstreamTests {
 
     private func withHTTPS<R>(requireClientCertificate: Bool = false, _ body: (URL, TestCertificates) async throws -> R) async throws -> R {
         let certificates = try await TestCertificates.make(in: workspace.directory.path)
-        let tls = PythonUpstream.TLS(certificate: certificates.serverCertificate, key: certificates.serverKey, requiredClientCA: requireClientCertificate ? certificates.caCertificate : nil)
+        let tls = PythonUpstream.TLS(
+            certificate: certificates.serverCertificate, key: certificates.serverKey,
+            requiredClientCA: requireClientCertificate ? certificates.caCertificate : nil)
         return try await PythonUpstream.with(tls: tls, in: workspace.directory.path) { base in
             try await body(base, certificates)
         }
@@ -66,7 +68,10 @@ final class ProxyTLSUpstreamTests {
                 let message = try #require(try response.jsonObject()["message"] as? String)
                 #expect(message.contains("--cert FILE"), "\(message)")
             }
-            try await withRecorder(upstream: base, store: store, arguments: ["--cacert", certificates.caCertificate, "--cert", certificates.clientCertificate, "--key", certificates.clientKey]) { recorder in
+            try await withRecorder(
+                upstream: base, store: store,
+                arguments: ["--cacert", certificates.caCertificate, "--cert", certificates.clientCertificate, "--key", certificates.clientKey]
+            ) { recorder in
                 let response = try await recorder.get("/api/hello")
                 #expect(response.statusCode == 200)
                 #expect(try response.jsonObject()["client"] as? String == "cassette-test-client")
@@ -94,7 +99,8 @@ final class ProxyTLSUpstreamTests {
 
     @Test func anEnvironmentsTLSInCassetteJSONIsUsedWithPathsRelativeToTheFile() async throws {
         try await withHTTPS(requireClientCertificate: true) { base, _ in
-            try workspace.write("""
+            try workspace.write(
+                """
                 {"environments": {"staging": {"upstream": "\(base.absoluteString)",
                   "tls": {"cacert": "ca.pem", "cert": "client.pem", "key": "client.key"}}}}
                 """, to: "project/cassette.json")

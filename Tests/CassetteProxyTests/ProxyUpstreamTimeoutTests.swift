@@ -1,8 +1,8 @@
 import CassetteProxy
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -36,7 +36,9 @@ final class ProxyUpstreamTimeoutTests {
             try await withProxy(["record", "--env", "dev", "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { recorder async throws in
                 #expect(try await recorder.get("/api/slow?ms=3000").statusCode == 504)
             }
-            try await withProxy(["record", "--env", "dev", "--port", "0", "--db", store, "--upstream-timeout", "10"], workingDirectory: workspace.directory.path) { recorder async throws in
+            try await withProxy(
+                ["record", "--env", "dev", "--port", "0", "--db", store, "--upstream-timeout", "10"], workingDirectory: workspace.directory.path
+            ) { recorder async throws in
                 #expect(try await recorder.get("/api/slow?ms=1000").statusCode == 200)
             }
         }

@@ -2,8 +2,8 @@ import CassetteProxy
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -25,7 +25,8 @@ final class ProxyUpstreamURLTests {
 
     /// `curl -L` through `proxy`: every hop's URL (as `-w` prints the last one) and the body.
     private func curlFollowing(_ url: URL) async throws -> (effectiveURL: String, redirects: Int, body: String) {
-        let result = try await ExternalTool.run(["curl", "-sS", "-L", "--max-redirs", "5", "-w", "\n%{url_effective} %{num_redirects}", url.absoluteString], cwd: workspace.directory)
+        let result = try await ExternalTool.run(
+            ["curl", "-sS", "-L", "--max-redirs", "5", "-w", "\n%{url_effective} %{num_redirects}", url.absoluteString], cwd: workspace.directory)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let last = try #require(lines.last).split(separator: " ")
@@ -212,15 +213,18 @@ final class ProxyUpstreamURLTests {
     }
     @Test func aStaleRecordingThatLeadsBackIsServedRewrittenWithItsWarning() async throws {
         let storePath = workspace.path("stale.db")
-        try await workspace.record([
-            Recordings.make(.get, "/old", status: 302, responseHeaders: [.contentType: "application/json", .location: "http://127.0.0.1:8081/new"]),
-        ], into: "stale.db")
+        try await workspace.record(
+            [
+                Recordings.make(.get, "/old", status: 302, responseHeaders: [.contentType: "application/json", .location: "http://127.0.0.1:8081/new"])
+            ], into: "stale.db")
         try await withProxy(["replay", "--db", storePath, "--upstream", "http://127.0.0.1:8081", "--port", "0", "--max-age", "90"]) { replayer in
             let old = try await replayer.get("/old")
             #expect(old.statusCode == 302)
             #expect(old.headerFields[.location] == "http://127.0.0.1:\(replayer.port)/new")
             #expect(try await replayer.stop() == .exited(0))
-            #expect(replayer.outputLines.filter { $0.hasPrefix("warning: GET /old served from a stale recording") }.count == 1, "\(replayer.process.standardOutput)")
+            #expect(
+                replayer.outputLines.filter { $0.hasPrefix("warning: GET /old served from a stale recording") }.count == 1, "\(replayer.process.standardOutput)"
+            )
             #expect(replayer.summaryLine?.contains("stale 1") == true, "\(replayer.summaryLine ?? "")")
         }
     }

@@ -1,7 +1,7 @@
 import CassetteTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 

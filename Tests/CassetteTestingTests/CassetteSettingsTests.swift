@@ -1,7 +1,8 @@
-@testable import CassetteTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CassetteTesting
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 

@@ -1,15 +1,16 @@
-@testable import CassetteTesting
 import Foundation
+import Synchronization
 import TestSupport
+import Testing
+import WellPlateNetworking
+
+@testable import CassetteTesting
 @testable import WellPlateCore
 @testable import WellPlateNetworking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
-import Testing
-@testable import CassetteTesting
-import WellPlateNetworking
 
 /// The `.cassette` trait on tests and suites, replaying recordings written before the suite.
 @Suite(.cassetteFixture(TraitFixture.store, TraitFixture.recordings))
@@ -166,7 +167,8 @@ enum TraitFixture {
             CassetteFixture.recording(cassette: "errors", .get, "/api/items/404", status: 404, json: #"{"message":"no item 404"}"#),
             CassetteFixture.recording(cassette: "CassetteTraitTests/OnASuite/first()", .get, "/api/items/1", json: #"{"name":"first"}"#),
             CassetteFixture.recording(cassette: "CassetteTraitTests/OnASuite/second()", .get, "/api/items/1", json: #"{"name":"second"}"#),
-            CassetteFixture.recording(cassette: "CassetteTraitTests/OnTheSuiteAndTheTest/theTestsOwnTraitWins()", .get, "/api/items/1", json: #"{"name":"unused"}"#),
+            CassetteFixture.recording(
+                cassette: "CassetteTraitTests/OnTheSuiteAndTheTest/theTestsOwnTraitWins()", .get, "/api/items/1", json: #"{"name":"unused"}"#),
         ]
     }
 }

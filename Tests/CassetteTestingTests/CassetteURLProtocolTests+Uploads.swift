@@ -1,14 +1,15 @@
-@testable import CassetteTesting
 import Foundation
 import TestSupport
+import Testing
+import WellPlateNetworking
+
+@testable import CassetteTesting
 @testable import WellPlateCore
 @testable import WellPlateNetworking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import CassetteTesting
-import WellPlateNetworking
 
 /// URLSession shows a URL protocol the request of an upload task without its body. Sent on, it
 /// would reach the upstream empty and be recorded so; the task fails instead, saying what to use.

@@ -1,15 +1,16 @@
-@testable import CassetteTesting
 import Foundation
+import Synchronization
 import TestSupport
+import Testing
+import WellPlateNetworking
+
+@testable import CassetteTesting
 @testable import WellPlateCore
 @testable import WellPlateNetworking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
-import Testing
-@testable import CassetteTesting
-import WellPlateNetworking
 
 /// URLSession through `CassetteURLProtocol`: recorded from a live sample API, then replayed with
 /// the server stopped, and the two runs must see the same answers.

@@ -1,7 +1,7 @@
 import CassetteTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -15,7 +15,8 @@ struct ContractCheckTests {
     }
 
     static let ada = #"{"id":1,"name":"Ada","email":"ada@example.com","role":"admin","createdAt":"2024-01-15T09:30:00Z"}"#
-    static let grace = #"{"id":2,"name":"Grace","email":"grace@example.com","role":"member","createdAt":"2024-02-01T10:00:00.250Z","avatarURL":"https://example.com/g.png"}"#
+    static let grace =
+        #"{"id":2,"name":"Grace","email":"grace@example.com","role":"member","createdAt":"2024-02-01T10:00:00.250Z","avatarURL":"https://example.com/g.png"}"#
 
     func store(_ interactions: [Interaction]) async throws -> String {
         let store = try await CassetteStore.open(path: directory.path(), access: .readWrite)
@@ -43,7 +44,8 @@ struct ContractCheckTests {
     @Test func oneErrorListsEveryRecordingThatFailsWithItsKeyPathAndReason() async throws {
         let path = try await store([
             CassetteFixture.recording(cassette: "a", .get, "/api/users/1", json: Self.ada),
-            CassetteFixture.recording(cassette: "a", .get, "/api/users/2", json: #"{"id":"two","name":"B","email":"b@x","role":"m","createdAt":"2024-01-01T00:00:00Z"}"#),
+            CassetteFixture.recording(
+                cassette: "a", .get, "/api/users/2", json: #"{"id":"two","name":"B","email":"b@x","role":"m","createdAt":"2024-01-01T00:00:00Z"}"#),
             CassetteFixture.recording(cassette: "b", .get, "/api/users/3", json: #"{"id":3,"name":"C","email":"c@x","role":"m","createdAt":"yesterday"}"#),
         ])
         do {

@@ -1,14 +1,13 @@
 import CassetteTesting
 import Foundation
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import CassetteTesting
-import WellPlateNetworking
 
 /// Fifty cases of one test run in parallel, each in its own cassette; every cassette answers the
 /// same two requests with its own case number, so an answer from another case's cassette (through

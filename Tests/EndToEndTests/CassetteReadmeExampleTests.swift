@@ -1,13 +1,13 @@
 import CassetteTesting
 import Foundation
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-import WellPlateNetworking
 
 // The README's "Testing with cassettes" example, kept identical to the snippet so it cannot drift
 // from the API. It replays Tests/__Cassettes__/EndToEndTests.db (the default store of

@@ -1,7 +1,7 @@
 import CassetteTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -100,16 +100,17 @@ final class FourClientsTests {
         let result = try await export()
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
-        #expect(result.stdoutLines == [
-            "created  mock_api_nutrition_analyze_post.json  (POST /api/nutrition/analyze, from 1 recording)",
-            "created  mock_api_nutrition_history_get.json  (GET /api/nutrition/history, from 1 recording)",
-            "created  mock_api_users_get.json  (GET /api/users, from 1 recording)",
-            "created  mock_api_users_post.json  (POST /api/users, from 1 recording)",
-            "created  mock_api_users_id_get.json  (GET /api/users/{id}, from 1 recording)",
-            "skipped  DELETE /api/users/{id}  (status 204 with an empty body: MockAPIClient answers void requests without a fixture)",
-            "created  registry.json  (5 routes)",
-            "Exported 5 fixtures from cassette dev (6 recordings) to Fixtures: 5 created; 1 endpoint skipped.",
-        ])
+        #expect(
+            result.stdoutLines == [
+                "created  mock_api_nutrition_analyze_post.json  (POST /api/nutrition/analyze, from 1 recording)",
+                "created  mock_api_nutrition_history_get.json  (GET /api/nutrition/history, from 1 recording)",
+                "created  mock_api_users_get.json  (GET /api/users, from 1 recording)",
+                "created  mock_api_users_post.json  (POST /api/users, from 1 recording)",
+                "created  mock_api_users_id_get.json  (GET /api/users/{id}, from 1 recording)",
+                "skipped  DELETE /api/users/{id}  (status 204 with an empty body: MockAPIClient answers void requests without a fixture)",
+                "created  registry.json  (5 routes)",
+                "Exported 5 fixtures from cassette dev (6 recordings) to Fixtures: 5 created; 1 endpoint skipped.",
+            ])
     }
 
     @Test func aRequestTheSessionNeverMadeMissesOnReplay() async throws {

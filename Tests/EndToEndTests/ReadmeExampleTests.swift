@@ -1,7 +1,7 @@
 import CassetteTesting
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -32,7 +32,8 @@ struct ReadmeExampleTests {
 
     @Test func theCommittedCassetteReplaysTheSampleSession() async throws {
         let directory = try TemporaryDirectory(prefix: "readme")
-        let (_, replay, mock) = try await Self.readmeExample(base: URL(string: "http://127.0.0.1:1")!, fixtures: URL(fileURLWithPath: directory.path()).deletingLastPathComponent())
+        let (_, replay, mock) = try await Self.readmeExample(
+            base: URL(string: "http://127.0.0.1:1")!, fixtures: URL(fileURLWithPath: directory.path()).deletingLastPathComponent())
         // The recording's host does not matter: keys leave it out.
         let base = URL(string: "http://127.0.0.1:1")!
         let user = try await replay.get(url: base.appending(path: "api/users/1"), responseType: User.self)

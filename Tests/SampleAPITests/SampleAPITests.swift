@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -27,9 +27,10 @@ struct SampleAPITests {
             #expect(users.map { $0["id"] as? Int } == [1, 2, 3])
             #expect(users.map { $0["name"] as? String } == ["Ada Lovelace", "Grace Hopper", "Alan Turing"])
             #expect(users[1]["avatarURL"] is NSNull)
-            #expect(response.text.hasPrefix(
-                #"[{"avatarURL":"https://cdn.example.com/avatars/1.png","createdAt":"2026-01-02T09:00:00Z","email":"ada@example.com","id":1,"name":"Ada Lovelace","role":"admin"},"#
-            ))
+            #expect(
+                response.text.hasPrefix(
+                    #"[{"avatarURL":"https://cdn.example.com/avatars/1.png","createdAt":"2026-01-02T09:00:00Z","email":"ada@example.com","id":1,"name":"Ada Lovelace","role":"admin"},"#
+                ))
             let again = try await send(.get, base, "/api/users")
             #expect(again.body == response.body)
         }
@@ -187,7 +188,10 @@ struct SampleAPITests {
         }
     }
 
-    @Test(arguments: [#"{"food":"apple","grams":0}"#, #"{"food":"apple","grams":-5}"#, #"{"food":"apple","grams":"100"}"#, #"{"grams":100}"#, "{", #"{"food":"apple","grams":1e300}"#, #"{"food":"apple","grams":100001}"#])
+    @Test(arguments: [
+        #"{"food":"apple","grams":0}"#, #"{"food":"apple","grams":-5}"#, #"{"food":"apple","grams":"100"}"#, #"{"grams":100}"#, "{",
+        #"{"food":"apple","grams":1e300}"#, #"{"food":"apple","grams":100001}"#,
+    ])
     func analyzeRejectsBadBodies(body: String) async throws {
         try await withSampleAPI { base in
             let response = try await send(.post, base, "/api/nutrition/analyze", body: body)

@@ -61,7 +61,7 @@ package final class CLIWorkspace {
 
 /// Interactions shaped like the proxy records them: keyed with the default rules.
 package enum Recordings {
-    package static let recordedAt = Date(timeIntervalSince1970: 1_750_000_000) // 2025-06-15T15:06:40Z
+    package static let recordedAt = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15T15:06:40Z
 
     package static func make(
         _ method: HTTPMethod = .get,

@@ -27,7 +27,8 @@ package enum CallOutcome: Equatable, CustomStringConvertible {
         let values = SecretValues(secrets)
         switch self {
         case .value(let text): return .value(Redactor.default.scrub(text, secrets: values))
-        case .apiError(let category, let status, let message): return .apiError(category: category, statusCode: status, message: Redactor.default.scrub(message, secrets: values))
+        case .apiError(let category, let status, let message):
+            return .apiError(category: category, statusCode: status, message: Redactor.default.scrub(message, secrets: values))
         case .otherError(let text): return .otherError(Redactor.default.scrub(text, secrets: values))
         }
     }

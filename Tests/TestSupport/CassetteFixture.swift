@@ -40,7 +40,9 @@ package struct CassetteFixture: SuiteTrait, TestScoping {
     }
 
     /// A recorded JSON answer to `method url`, keyed as a default cassette session keys it.
-    package static func recording(cassette: String, _ method: HTTPMethod, _ url: String, status: Int = 200, json: String, requestBody: String? = nil) -> Interaction {
+    package static func recording(
+        cassette: String, _ method: HTTPMethod, _ url: String, status: Int = 200, json: String, requestBody: String? = nil
+    ) -> Interaction {
         let body = requestBody.map { Data($0.utf8) }
         let headers: HTTPFields = body == nil ? [:] : [.contentType: "application/json"]
         let key = RequestKey(method: method, target: url, headerFields: headers, body: body)

@@ -39,7 +39,8 @@ package struct ChildProcessTests {
     }
 
     @Test package func outputIsCapturedAndTheExitCodeReported() async throws {
-        try await withChildProcess("/bin/sh", arguments: ["-c", "echo out; echo err >&2; echo \"$GREETING\"; exit 3"], environment: ["GREETING": "hi"]) { process async throws in
+        try await withChildProcess("/bin/sh", arguments: ["-c", "echo out; echo err >&2; echo \"$GREETING\"; exit 3"], environment: ["GREETING": "hi"]) {
+            process async throws in
             #expect(try await process.waitForExit() == .exited(3))
             #expect(process.standardOutput == "out\nhi\n")
             #expect(process.standardError == "err\n")

@@ -36,7 +36,9 @@ package enum CodegenSamples {
             Recordings.make(.get, "/api/tags", body: Recordings.json(##"[{"tag_name": "hot", "uses": 3}, {"tag_name": "cold", "uses": 1, "color": "#00f"}]"##)),
             Recordings.make(.get, "/api/stats", body: Recordings.json("[[1, 2], [3], []]")),
             Recordings.make(.get, "/api/users/1", body: Recordings.json(#"{"id": 1, "name": "Ada"}"#)),
-            Recordings.make(.get, "/api/profile", body: Recordings.json(#"{"owner": {"id": 2, "name": "Alan"}, "since": "2024-01-01", "friends": [{"id": 3, "name": "Grace"}]}"#)),
+            Recordings.make(
+                .get, "/api/profile",
+                body: Recordings.json(#"{"owner": {"id": 2, "name": "Alan"}, "since": "2024-01-01", "friends": [{"id": 3, "name": "Grace"}]}"#)),
             Recordings.make(
                 .post, "/api/meals/log",
                 requestHeaders: [.contentType: "application/json"],

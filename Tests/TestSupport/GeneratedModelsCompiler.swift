@@ -1,7 +1,6 @@
 import CassetteTools
 import Foundation
 import WellPlateCore
-import CassetteTools
 import WellPlateNetworking
 
 /// Compiles generated models with swiftc (one invocation, Swift 6 language mode) together with a
@@ -21,7 +20,9 @@ package enum GeneratedModelsCompiler {
         package var bodies: Int
     }
 
-    package static func compileAndDecode(models directory: URL, roots: [GeneratedSwiftModels.Root], interactions: [Interaction], in workDirectory: URL) async throws -> Outcome {
+    package static func compileAndDecode(
+        models directory: URL, roots: [GeneratedSwiftModels.Root], interactions: [Interaction], in workDirectory: URL
+    ) async throws -> Outcome {
         let bodiesDirectory = workDirectory.appendingPathComponent("bodies", isDirectory: true)
         try FileManager.default.createDirectory(at: bodiesDirectory, withIntermediateDirectories: true)
         var checks: [String] = []

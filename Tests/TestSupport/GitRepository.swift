@@ -61,7 +61,8 @@ package final class GitRepository {
         }
         try errors.close()
         let err = (try? Data(contentsOf: errorFile)) ?? Data()
-        let result = CommandResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        let result = CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
         if result.status != 0 && !allowFailure {
             throw ChildProcessError("git \(arguments.joined(separator: " ")) failed: \(result)")
         }

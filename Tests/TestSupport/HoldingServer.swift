@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WellPlateCore
 import WellPlateNetworking
+
 #if canImport(Glibc)
 import Glibc
 #endif

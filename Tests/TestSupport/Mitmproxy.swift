@@ -1,6 +1,7 @@
 import Foundation
 import WellPlateCore
 import WellPlateNetworking
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -59,7 +60,9 @@ package enum Mitmproxy {
 /// Starts `mitmdump` as a reverse proxy in front of `upstream`, saving every flow to `harFile`
 /// when it stops; `body` gets the proxy's port. mitmdump is stopped with SIGINT (which writes the
 /// HAR) before this returns, also when `body` throws.
-package func withMitmdumpReverseProxy<Result>(to upstream: URL, harFile: String, directory: String, _ body: (_ port: Int) async throws -> Result) async throws -> Result {
+package func withMitmdumpReverseProxy<Result>(
+    to upstream: URL, harFile: String, directory: String, _ body: (_ port: Int) async throws -> Result
+) async throws -> Result {
     let port = try Mitmproxy.freePort()
     let arguments = [
         "--mode", "reverse:\(upstream.absoluteString)", "--listen-host", "127.0.0.1", "--listen-port", String(port),

@@ -33,7 +33,9 @@ package struct NginxUpstream: Sendable {
     }
 
     /// Runs nginx serving `root` for `body` and always stops it.
-    package static func with<Result>(root: String, certificates: TestCertificates, in directory: String, _ body: (NginxUpstream) async throws -> Result) async throws -> Result {
+    package static func with<Result>(
+        root: String, certificates: TestCertificates, in directory: String, _ body: (NginxUpstream) async throws -> Result
+    ) async throws -> Result {
         guard let executable else {
             throw ChildProcessError("nginx is not installed; run scripts/ensure-deps.sh (it installs Debian's nginx-light)")
         }
@@ -76,7 +78,8 @@ package struct NginxUpstream: Sendable {
             for port in [http2Port, http1Port] {
                 try await waitUntilListening(port: port, process: process, errorLog: "\(prefix)/error.log")
             }
-            let upstream = NginxUpstream(http2: URL(string: "https://127.0.0.1:\(http2Port)")!, http1: URL(string: "https://127.0.0.1:\(http1Port)")!, accessLog: accessLog)
+            let upstream = NginxUpstream(
+                http2: URL(string: "https://127.0.0.1:\(http2Port)")!, http1: URL(string: "https://127.0.0.1:\(http1Port)")!, accessLog: accessLog)
             return try await body(upstream)
         }
     }

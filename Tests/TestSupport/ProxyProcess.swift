@@ -109,7 +109,8 @@ private func runProxy<Result>(
         let prefix = "listening on "
         let address = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard address.hasPrefix(prefix), let url = URL(string: String(address.dropFirst(prefix.count))), url.port != nil else {
-            throw ChildProcessError("expected 'listening on http://HOST:PORT' from cassette \(arguments.joined(separator: " ")), got '\(line)'; stderr: \(process.standardError)")
+            throw ChildProcessError(
+                "expected 'listening on http://HOST:PORT' from cassette \(arguments.joined(separator: " ")), got '\(line)'; stderr: \(process.standardError)")
         }
         return try await body(ProxyProcess(process: process, url: url))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import WellPlateCore
 import WellPlateNetworking
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,8 +25,8 @@ package enum PseudoTerminal {
         // make on Linux (the request numbers are the same on every architecture Swift supports there).
         let master = Glibc.open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw PseudoTerminalError(call: "open(/dev/ptmx)", code: errno) }
-        let getNumber: UInt = 0x8004_5430 // TIOCGPTN
-        let setLock: UInt = 0x4004_5431 // TIOCSPTLCK
+        let getNumber: UInt = 0x8004_5430  // TIOCGPTN
+        let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard ioctl(master, setLock, &unlock) == 0, ioctl(master, getNumber, &number) == 0 else {
@@ -53,7 +54,9 @@ package enum PseudoTerminal {
 
 /// Runs `cassette` with stdout on a pseudo-terminal `columns` wide (stderr to a pipe), as a person
 /// at a terminal would, and returns what it printed with the terminal's `\r\n` turned into `\n`.
-package func runCassetteOnTerminal(_ arguments: [String], cwd: URL, columns: Int, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String) {
+package func runCassetteOnTerminal(
+    _ arguments: [String], cwd: URL, columns: Int, environment: [String: String] = [:]
+) async throws -> (status: Int32, stdout: String) {
     let (master, replica) = try PseudoTerminal.open(columns: columns)
     defer { close(master) }
 

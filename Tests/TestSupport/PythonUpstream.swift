@@ -24,66 +24,66 @@ package enum PythonUpstream {
     }
 
     package static let script = #"""
-    import json, ssl, sys
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+        import json, ssl, sys
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
 
-        def log_message(self, *args):
-            pass
+            def log_message(self, *args):
+                pass
 
-        def reply(self, status, body, headers=()):
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            for name, value in headers:
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data) if status != 304 else 0))
-            self.end_headers()
-            if status != 304:
-                self.wfile.write(data)
+            def reply(self, status, body, headers=()):
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(data) if status != 304 else 0))
+                self.end_headers()
+                if status != 304:
+                    self.wfile.write(data)
 
-        def do_GET(self):
-            path = self.path.split("?")[0]
-            if path == "/api/hello":
-                client = None
-                if hasattr(self.connection, "getpeercert"):
-                    cert = self.connection.getpeercert()
-                    if cert:
-                        client = dict(x[0] for x in cert["subject"]).get("commonName")
-                self.reply(200, {"hello": "world", "client": client})
-            elif path == "/api/latin1":
-                self.reply(200, {"ok": True}, [("X-Note", "caf\u00e9"), ("Content-Disposition", 'attachment; filename="r\u00e9sum\u00e9.txt"')])
-            elif path == "/api/etag":
-                if self.headers.get("If-None-Match") == '"v1"':
-                    self.reply(304, None, [("ETag", '"v1"')])
+            def do_GET(self):
+                path = self.path.split("?")[0]
+                if path == "/api/hello":
+                    client = None
+                    if hasattr(self.connection, "getpeercert"):
+                        cert = self.connection.getpeercert()
+                        if cert:
+                            client = dict(x[0] for x in cert["subject"]).get("commonName")
+                    self.reply(200, {"hello": "world", "client": client})
+                elif path == "/api/latin1":
+                    self.reply(200, {"ok": True}, [("X-Note", "caf\u00e9"), ("Content-Disposition", 'attachment; filename="r\u00e9sum\u00e9.txt"')])
+                elif path == "/api/etag":
+                    if self.headers.get("If-None-Match") == '"v1"':
+                        self.reply(304, None, [("ETag", '"v1"')])
+                    else:
+                        self.reply(200, {"version": 1}, [("ETag", '"v1"')])
+                elif path == "/api/negotiate":
+                    language = self.headers.get("Accept-Language", "en")
+                    self.reply(200, {"greeting": "bonjour" if language.startswith("fr") else "hello"}, [("Vary", "Accept-Language")])
                 else:
-                    self.reply(200, {"version": 1}, [("ETag", '"v1"')])
-            elif path == "/api/negotiate":
-                language = self.headers.get("Accept-Language", "en")
-                self.reply(200, {"greeting": "bonjour" if language.startswith("fr") else "hello"}, [("Vary", "Accept-Language")])
-            else:
-                self.reply(404, {"error": "not_found"})
+                    self.reply(404, {"error": "not_found"})
 
-        def do_POST(self):
-            length = int(self.headers.get("Content-Length", "0"))
-            body = self.rfile.read(length)
-            self.reply(200, {"bytes": len(body), "contentType": self.headers.get("Content-Type")})
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", "0"))
+                body = self.rfile.read(length)
+                self.reply(200, {"bytes": len(body), "contentType": self.headers.get("Content-Type")})
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    scheme = "http"
-    if len(sys.argv) > 2:
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(sys.argv[1], sys.argv[2])
-        if len(sys.argv) > 3:
-            context.verify_mode = ssl.CERT_REQUIRED
-            context.load_verify_locations(sys.argv[3])
-        server.socket = context.wrap_socket(server.socket, server_side=True)
-        scheme = "https"
-    print("listening on %s://127.0.0.1:%d" % (scheme, server.server_address[1]), flush=True)
-    server.serve_forever()
-    """#
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        scheme = "http"
+        if len(sys.argv) > 2:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[1], sys.argv[2])
+            if len(sys.argv) > 3:
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations(sys.argv[3])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+            scheme = "https"
+        print("listening on %s://127.0.0.1:%d" % (scheme, server.server_address[1]), flush=True)
+        server.serve_forever()
+        """#
 
     /// Runs the server (HTTPS with `tls`) for `body` and always stops it.
     package static func with<Result>(tls: TLS? = nil, in directory: String, _ body: (_ baseURL: URL) async throws -> Result) async throws -> Result {

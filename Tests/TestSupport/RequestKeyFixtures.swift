@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 

@@ -1,5 +1,6 @@
-@testable import CassetteTools
 import Foundation
+
+@testable import CassetteTools
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 

@@ -2,7 +2,6 @@ import CassetteTools
 import Foundation
 import HTTPTypes
 import WellPlateCore
-import CassetteTools
 import WellPlateNetworking
 
 /// Interactions holding secrets that redaction missed, and interactions of ordinary API data
@@ -47,7 +46,10 @@ package enum SecretCorpus {
 
     package static func json(_ text: String) -> Data { Data(text.utf8) }
 
-    package static func make(_ target: String, method: HTTPMethod = .get, requestHeaders: HTTPFields = [:], requestBody: Data? = nil, responseHeaders: HTTPFields = [.contentType: "application/json"], body: String = #"{"ok":true}"#) -> Interaction {
+    package static func make(
+        _ target: String, method: HTTPMethod = .get, requestHeaders: HTTPFields = [:], requestBody: Data? = nil,
+        responseHeaders: HTTPFields = [.contentType: "application/json"], body: String = #"{"ok":true}"#
+    ) -> Interaction {
         Recordings.make(method, target, requestHeaders: requestHeaders, requestBody: requestBody, responseHeaders: responseHeaders, body: Data(body.utf8))
     }
 
@@ -62,30 +64,95 @@ package enum SecretCorpus {
         let session = random.string(32)
         let basic = Data("deploy:\(random.string(14))".utf8).base64EncodedString()
         return [
-            Case(name: "JWT in a JSON field", interaction: make("/api/session", body: #"{"data": {"refresh_token": "\#(jwt)"}}"#), rule: "jwt", place: "response body $.data.refresh_token", severity: .high),
-            Case(name: "AWS access key in JSON", interaction: make("/api/config", body: #"{"aws": {"accessKeyId": "AKIA\#(random.string(16, from: upper))"}}"#), rule: "aws-access-key", place: "response body $.aws.accessKeyId", severity: .high),
-            Case(name: "GitHub token in a request header", interaction: make("/api/repos", requestHeaders: [HTTPField.Name("X-Upstream-Credential")!: "ghp_" + random.string(36)]), rule: "github-token", place: "request header X-Upstream-Credential", severity: .high),
-            Case(name: "GitLab token in a query parameter", interaction: make("/api/projects?private_token=glpat-\(random.string(20))"), rule: "gitlab-token", place: "request query parameter private_token", severity: .high),
-            Case(name: "Slack token in a text body", interaction: make("/api/notify", responseHeaders: [.contentType: "text/plain"], body: "posting with xoxb-\(random.string(12, from: "0123456789"))-\(random.string(24))\n"), rule: "slack-token", place: "response body", severity: .high),
-            Case(name: "Stripe key in a form body", interaction: make("/api/charge", method: .post, requestHeaders: [.contentType: "application/x-www-form-urlencoded"], requestBody: Data("amount=100&stripe=sk_live_\(random.string(24))".utf8)), rule: "stripe-key", place: "request body parameter stripe", severity: .high),
-            Case(name: "Google API key in the URL", interaction: make("/api/maps?k=AIza\(random.string(35))"), rule: "google-api-key", place: "request query parameter k", severity: .high),
-            Case(name: "PEM private key in JSON", interaction: make("/api/certs", body: #"{"cert": {"pem": "\#(pem)"}}"#), rule: "private-key", place: "response body $.cert.pem", severity: .high),
-            Case(name: "PEM private key in a text body", interaction: make("/api/keys", responseHeaders: [.contentType: "text/plain"], body: pemText), rule: "private-key", place: "response body", severity: .high),
-            Case(name: "Password in a URL", interaction: make("/api/settings", body: #"{"database": "postgres://admin:\#(random.string(12))@db.internal:5432/app"}"#), rule: "url-credentials", place: "response body $.database", severity: .high),
-            Case(name: "Session token in a custom header", interaction: make("/api/me", requestHeaders: [HTTPField.Name("X-Session-Token")!: session]), rule: "keyword", place: "request header X-Session-Token", severity: .high),
-            Case(name: "Password field", interaction: make("/api/login", method: .post, requestHeaders: [.contentType: "application/json"], requestBody: json(#"{"username": "bob", "password": "hunter2"}"#)), rule: "keyword", place: "request body $.password", severity: .high),
-            Case(name: "Basic credentials left in Authorization", interaction: make("/api/admin", requestHeaders: [.authorization: "Basic \(basic)"]), rule: "authorization", place: "request header Authorization", severity: .high),
-            Case(name: "Cookie left in the request", interaction: make("/api/cart", requestHeaders: [.cookie: "sid=\(random.string(24))"]), rule: "cookie", place: "request cookie sid", severity: .high),
-            Case(name: "npm token", interaction: make("/api/publish", body: #"{"publish": {"with": "npm_\#(random.string(36))"}}"#), rule: "npm-token", place: "response body $.publish.with", severity: .high),
-            Case(name: "OpenAI key", interaction: make("/api/llm", body: #"{"upstream": "sk-proj-\#(random.string(40))"}"#), rule: "openai-key", place: "response body $.upstream", severity: .high),
-            Case(name: "Bearer token quoted in a log body", interaction: make("/api/logs", responseHeaders: [.contentType: "text/plain"], body: "sent Authorization: Bearer \(random.string(40, from: base64url))\n"), rule: "authorization", place: "response body", severity: .high),
-            Case(name: "API key assignment in a text body", interaction: make("/api/env", responseHeaders: [.contentType: "text/plain"], body: "region=eu\napi_key=\(random.string(28))\n"), rule: "keyword", place: "response body (api_key=...)", severity: .high),
-            Case(name: "Client secret in a nested JSON field", interaction: make("/api/oauth/apps", body: #"{"apps": [{"client_secret": "\#(random.string(30))"}]}"#), rule: "keyword", place: "response body $.apps[0].client_secret", severity: .high),
-            Case(name: "High-entropy base64 blob", interaction: make("/api/blob", body: #"{"blob": "\#(random.string(44, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"))"}"#), rule: "high-entropy", place: "response body $.blob", severity: .medium),
-            Case(name: "Hex signing key in a secret-looking field", interaction: make("/api/webhooks", body: #"{"signing_key": "\#(random.string(64, from: hex))"}"#), rule: "keyword", place: "response body $.signing_key", severity: .high),
-            Case(name: "Twilio API key", interaction: make("/api/sms", body: #"{"twilio": "SK\#(random.string(32, from: hex))"}"#), rule: "twilio-key", place: "response body $.twilio", severity: .medium),
-            Case(name: "E-mail address", interaction: make("/api/users/7", body: #"{"contact": "jane.doe@example.org"}"#), rule: "email", place: "response body $.contact", severity: .low),
-            Case(name: "Phone number", interaction: make("/api/users/8", body: #"{"contact": "+44 20 7946 0958"}"#), rule: "phone", place: "response body $.contact", severity: .low),
+            Case(
+                name: "JWT in a JSON field", interaction: make("/api/session", body: #"{"data": {"refresh_token": "\#(jwt)"}}"#), rule: "jwt",
+                place: "response body $.data.refresh_token", severity: .high),
+            Case(
+                name: "AWS access key in JSON", interaction: make("/api/config", body: #"{"aws": {"accessKeyId": "AKIA\#(random.string(16, from: upper))"}}"#),
+                rule: "aws-access-key", place: "response body $.aws.accessKeyId", severity: .high),
+            Case(
+                name: "GitHub token in a request header",
+                interaction: make("/api/repos", requestHeaders: [HTTPField.Name("X-Upstream-Credential")!: "ghp_" + random.string(36)]), rule: "github-token",
+                place: "request header X-Upstream-Credential", severity: .high),
+            Case(
+                name: "GitLab token in a query parameter", interaction: make("/api/projects?private_token=glpat-\(random.string(20))"), rule: "gitlab-token",
+                place: "request query parameter private_token", severity: .high),
+            Case(
+                name: "Slack token in a text body",
+                interaction: make(
+                    "/api/notify", responseHeaders: [.contentType: "text/plain"],
+                    body: "posting with xoxb-\(random.string(12, from: "0123456789"))-\(random.string(24))\n"), rule: "slack-token", place: "response body",
+                severity: .high),
+            Case(
+                name: "Stripe key in a form body",
+                interaction: make(
+                    "/api/charge", method: .post, requestHeaders: [.contentType: "application/x-www-form-urlencoded"],
+                    requestBody: Data("amount=100&stripe=sk_live_\(random.string(24))".utf8)), rule: "stripe-key", place: "request body parameter stripe",
+                severity: .high),
+            Case(
+                name: "Google API key in the URL", interaction: make("/api/maps?k=AIza\(random.string(35))"), rule: "google-api-key",
+                place: "request query parameter k", severity: .high),
+            Case(
+                name: "PEM private key in JSON", interaction: make("/api/certs", body: #"{"cert": {"pem": "\#(pem)"}}"#), rule: "private-key",
+                place: "response body $.cert.pem", severity: .high),
+            Case(
+                name: "PEM private key in a text body", interaction: make("/api/keys", responseHeaders: [.contentType: "text/plain"], body: pemText),
+                rule: "private-key", place: "response body", severity: .high),
+            Case(
+                name: "Password in a URL",
+                interaction: make("/api/settings", body: #"{"database": "postgres://admin:\#(random.string(12))@db.internal:5432/app"}"#),
+                rule: "url-credentials", place: "response body $.database", severity: .high),
+            Case(
+                name: "Session token in a custom header", interaction: make("/api/me", requestHeaders: [HTTPField.Name("X-Session-Token")!: session]),
+                rule: "keyword", place: "request header X-Session-Token", severity: .high),
+            Case(
+                name: "Password field",
+                interaction: make(
+                    "/api/login", method: .post, requestHeaders: [.contentType: "application/json"],
+                    requestBody: json(#"{"username": "bob", "password": "hunter2"}"#)), rule: "keyword", place: "request body $.password", severity: .high),
+            Case(
+                name: "Basic credentials left in Authorization", interaction: make("/api/admin", requestHeaders: [.authorization: "Basic \(basic)"]),
+                rule: "authorization", place: "request header Authorization", severity: .high),
+            Case(
+                name: "Cookie left in the request", interaction: make("/api/cart", requestHeaders: [.cookie: "sid=\(random.string(24))"]), rule: "cookie",
+                place: "request cookie sid", severity: .high),
+            Case(
+                name: "npm token", interaction: make("/api/publish", body: #"{"publish": {"with": "npm_\#(random.string(36))"}}"#), rule: "npm-token",
+                place: "response body $.publish.with", severity: .high),
+            Case(
+                name: "OpenAI key", interaction: make("/api/llm", body: #"{"upstream": "sk-proj-\#(random.string(40))"}"#), rule: "openai-key",
+                place: "response body $.upstream", severity: .high),
+            Case(
+                name: "Bearer token quoted in a log body",
+                interaction: make(
+                    "/api/logs", responseHeaders: [.contentType: "text/plain"], body: "sent Authorization: Bearer \(random.string(40, from: base64url))\n"),
+                rule: "authorization", place: "response body", severity: .high),
+            Case(
+                name: "API key assignment in a text body",
+                interaction: make("/api/env", responseHeaders: [.contentType: "text/plain"], body: "region=eu\napi_key=\(random.string(28))\n"),
+                rule: "keyword", place: "response body (api_key=...)", severity: .high),
+            Case(
+                name: "Client secret in a nested JSON field",
+                interaction: make("/api/oauth/apps", body: #"{"apps": [{"client_secret": "\#(random.string(30))"}]}"#), rule: "keyword",
+                place: "response body $.apps[0].client_secret", severity: .high),
+            Case(
+                name: "High-entropy base64 blob",
+                interaction: make(
+                    "/api/blob", body: #"{"blob": "\#(random.string(44, from: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"))"}"#),
+                rule: "high-entropy", place: "response body $.blob", severity: .medium),
+            Case(
+                name: "Hex signing key in a secret-looking field",
+                interaction: make("/api/webhooks", body: #"{"signing_key": "\#(random.string(64, from: hex))"}"#), rule: "keyword",
+                place: "response body $.signing_key", severity: .high),
+            Case(
+                name: "Twilio API key", interaction: make("/api/sms", body: #"{"twilio": "SK\#(random.string(32, from: hex))"}"#), rule: "twilio-key",
+                place: "response body $.twilio", severity: .medium),
+            Case(
+                name: "E-mail address", interaction: make("/api/users/7", body: #"{"contact": "jane.doe@example.org"}"#), rule: "email",
+                place: "response body $.contact", severity: .low),
+            Case(
+                name: "Phone number", interaction: make("/api/users/8", body: #"{"contact": "+44 20 7946 0958"}"#), rule: "phone",
+                place: "response body $.contact", severity: .low),
         ]
     }
 
@@ -98,15 +165,45 @@ package enum SecretCorpus {
         let sha256 = random.string(64, from: hex)
         let commit = random.string(40, from: hex)
         let items: [(String, Interaction)] = [
-            ("ids and UUIDs", make("/api/users/42", responseHeaders: [.contentType: "application/json", HTTPField.Name("X-Request-Id")!: uuid()], body: #"{"id": 42, "user_id": "usr_8f3a2b", "uuid": "\#(uuid())", "request_id": "\#(uuid())"}"#)),
-            ("hashes of public content", make("/api/files/readme", responseHeaders: [.contentType: "application/json", .eTag: "\"\(random.string(32, from: hex))\""], body: #"{"name": "README.md", "sha256": "\#(sha256)", "size": 1024}"#)),
+            (
+                "ids and UUIDs",
+                make(
+                    "/api/users/42", responseHeaders: [.contentType: "application/json", HTTPField.Name("X-Request-Id")!: uuid()],
+                    body: #"{"id": 42, "user_id": "usr_8f3a2b", "uuid": "\#(uuid())", "request_id": "\#(uuid())"}"#)
+            ),
+            (
+                "hashes of public content",
+                make(
+                    "/api/files/readme", responseHeaders: [.contentType: "application/json", .eTag: "\"\(random.string(32, from: hex))\""],
+                    body: #"{"name": "README.md", "sha256": "\#(sha256)", "size": 1024}"#)
+            ),
             ("a commit", make("/api/builds/9", body: #"{"build": 9, "commit": "\#(commit)", "branch": "main", "status": "passed"}"#)),
             ("nutrition data", make("/api/nutrition/apple", body: #"{"name": "Apple", "calories": 52, "tags": ["fruit", "red"], "per": "100 g"}"#)),
-            ("token metadata without the token", make("/api/oauth/token", method: .post, body: #"{"access_token": "REDACTED", "token_type": "Bearer", "expires_in": 3600, "scope": "read write"}"#)),
-            ("redacted credentials", make("/api/me", requestHeaders: [.authorization: "REDACTED", .cookie: "session=REDACTED; theme=REDACTED"], responseHeaders: [.contentType: "application/json", .setCookie: "session=REDACTED; Path=/; HttpOnly"])),
+            (
+                "token metadata without the token",
+                make(
+                    "/api/oauth/token", method: .post, body: #"{"access_token": "REDACTED", "token_type": "Bearer", "expires_in": 3600, "scope": "read write"}"#
+                )
+            ),
+            (
+                "redacted credentials",
+                make(
+                    "/api/me", requestHeaders: [.authorization: "REDACTED", .cookie: "session=REDACTED; theme=REDACTED"],
+                    responseHeaders: [.contentType: "application/json", .setCookie: "session=REDACTED; Path=/; HttpOnly"])
+            ),
             ("sorting keys", make("/api/users?sort_key=name&key=users&limit=10", body: #"{"key": "users", "sort_key": "name", "next": "/api/users?page=2"}"#)),
-            ("URLs, dates, versions, private addresses", make("/api/status", body: #"{"cdn": "https://cdn.example.com/img/apple.png", "updated": "2025-06-15T15:06:40Z", "version": "1.2.3", "host": "10.0.0.5", "local": "127.0.0.1"}"#)),
-            ("a text page", make("/about", responseHeaders: [.contentType: "text/plain"], body: "WellPlate keeps track of what you eat.\nVersion 1.2.3, build 42.\n")),
+            (
+                "URLs, dates, versions, private addresses",
+                make(
+                    "/api/status",
+                    body:
+                        #"{"cdn": "https://cdn.example.com/img/apple.png", "updated": "2025-06-15T15:06:40Z", "version": "1.2.3", "host": "10.0.0.5", "local": "127.0.0.1"}"#
+                )
+            ),
+            (
+                "a text page",
+                make("/about", responseHeaders: [.contentType: "text/plain"], body: "WellPlate keeps track of what you eat.\nVersion 1.2.3, build 42.\n")
+            ),
             ("a numeric id list", make("/api/ids", body: #"{"ids": [1001, 1002, 1003], "cursor": "c_1003", "total": 3}"#)),
         ]
         return items.map { Case(name: $0.0, interaction: $0.1, rule: nil, place: nil, severity: nil) }
@@ -122,7 +219,9 @@ package enum SecretCorpus {
             lines.append("### interaction \(index)")
             lines.append("\(interaction.method.rawValue) \(interaction.url)")
             lines += interaction.requestHeaders.map { "\($0.name.rawName): \($0.value)" }
-            if let body = interaction.requestBody { lines += String(decoding: body, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+            if let body = interaction.requestBody {
+                lines += String(decoding: body, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            }
             lines.append("HTTP \(interaction.statusCode)")
             lines += interaction.responseHeaders.map { "\($0.name.rawName): \($0.value)" }
             lines += String(decoding: interaction.responseBody, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -32,29 +32,35 @@ package struct TestCertificates: Sendable {
         try await certificates.makeCA("other-ca", subject: "/CN=Unrelated Test CA")
         try await certificates.makeLeaf("server", subject: "/CN=127.0.0.1", extensions: "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth")
         try await certificates.makeLeaf("client", subject: "/CN=cassette-test-client", extensions: "extendedKeyUsage=clientAuth")
-        let combined = try Data(contentsOf: URL(fileURLWithPath: certificates.clientCertificate)) + Data(contentsOf: URL(fileURLWithPath: certificates.clientKey))
+        let combined =
+            try Data(contentsOf: URL(fileURLWithPath: certificates.clientCertificate)) + Data(contentsOf: URL(fileURLWithPath: certificates.clientKey))
         try combined.write(to: URL(fileURLWithPath: certificates.clientCertificateAndKey))
         return certificates
     }
 
     private func makeCA(_ name: String, subject: String) async throws {
-        try await Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", subject,
-                                "-keyout", path("\(name).key"), "-out", path("\(name).pem"),
-                                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try await Self.openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", subject,
+            "-keyout", path("\(name).key"), "-out", path("\(name).pem"),
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+        ])
     }
 
     private func makeLeaf(_ name: String, subject: String, extensions: String) async throws {
         try await Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", path("\(name).key"), "-out", path("\(name).csr")])
         try Data(extensions.utf8).write(to: URL(fileURLWithPath: path("\(name).ext")))
-        try await Self.openssl(["x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
-                                "-CAcreateserial", "-days", "2", "-extfile", path("\(name).ext"), "-out", path("\(name).pem")])
+        try await Self.openssl([
+            "x509", "-req", "-in", path("\(name).csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+            "-CAcreateserial", "-days", "2", "-extfile", path("\(name).ext"), "-out", path("\(name).pem"),
+        ])
     }
 
     private static func openssl(_ arguments: [String]) async throws {
         try await withChildProcess("/usr/bin/env", arguments: ["openssl"] + arguments) { process in
             let status = try await process.waitForExit(timeout: .seconds(30))
             guard status == .exited(0) else {
-                throw ChildProcessError("openssl \(arguments.prefix(2).joined(separator: " ")) \(status): \(process.standardError) (scripts/test.sh installs openssl)")
+                throw ChildProcessError(
+                    "openssl \(arguments.prefix(2).joined(separator: " ")) \(status): \(process.standardError) (scripts/test.sh installs openssl)")
             }
         }
     }

@@ -35,7 +35,8 @@ package func flakyKey(_ name: String) -> String {
 }
 
 extension HTTPTransport {
-    package func send(_ method: HTTPMethod, _ base: URL, _ pathAndQuery: String, headers: HTTPFields = [:], body: Data? = nil) async throws -> TransportResponse {
+    package func send(_ method: HTTPMethod, _ base: URL, _ pathAndQuery: String, headers: HTTPFields = [:], body: Data? = nil) async throws -> TransportResponse
+    {
         try await send(TransportRequest(method: method, url: base.appending(pathAndQuery: pathAndQuery), headerFields: headers, body: body))
     }
 

@@ -57,11 +57,12 @@ final class FrontHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part: HTTPClientRequestPart = switch Self.unwrapInboundIn(data) {
-        case .head(let head): .head(head)
-        case .body(let buffer): .body(.byteBuffer(buffer))
-        case .end(let trailers): .end(trailers)
-        }
+        let part: HTTPClientRequestPart =
+            switch Self.unwrapInboundIn(data) {
+            case .head(let head): .head(head)
+            case .body(let buffer): .body(.byteBuffer(buffer))
+            case .end(let trailers): .end(trailers)
+            }
         guard let upstream else {
             waiting.append(part)
             return

@@ -1,6 +1,6 @@
+import CassetteTools
 import Foundation
 import HTTPTypes
-import CassetteTools
 import WellPlateCore
 import WellPlateNetworking
 
@@ -15,7 +15,8 @@ enum APIStoreGenerator {
     static func item(resource: Int, id: Int) -> String {
         let optional = id % 3 == 0 ? "" : #","nick_name":"n\#(id)""#
         let nullable = id % 4 == 0 ? "null" : #""https://cdn.example.com/\#(resource)/\#(id).png""#
-        return #"{"id":\#(id),"r\#(resource)_name":"Item \#(id)","price":\#(Double(id % 97) + 0.5),"count":\#(id % 13),"active":\#(id % 2 == 0),"createdAt":"2026-01-0\#(id % 9 + 1)T08:00:00Z","avatar":\#(nullable)\#(optional),"tags":["a","b"],"owner":{"id":\#(id % 50),"display-name":"Owner \#(id % 50)","since":"2025-05-01"},"lines":[{"sku":"S\#(id)","qty":\#(id % 5 + 1),"unit_price":\#(Double(id % 7) + 0.25)},{"sku":"T\#(id)","qty":1,"unit_price":2}]}"#
+        return
+            #"{"id":\#(id),"r\#(resource)_name":"Item \#(id)","price":\#(Double(id % 97) + 0.5),"count":\#(id % 13),"active":\#(id % 2 == 0),"createdAt":"2026-01-0\#(id % 9 + 1)T08:00:00Z","avatar":\#(nullable)\#(optional),"tags":["a","b"],"owner":{"id":\#(id % 50),"display-name":"Owner \#(id % 50)","since":"2025-05-01"},"lines":[{"sku":"S\#(id)","qty":\#(id % 5 + 1),"unit_price":\#(Double(id % 7) + 0.25)},{"sku":"T\#(id)","qty":1,"unit_price":2}]}"#
     }
 
     static func make(path: String, count: Int) async throws {
@@ -55,12 +56,13 @@ enum APIStoreGenerator {
             }
             let data = Data(body.utf8)
             bodyBytes += data.count
-            batch.append(Interaction(
-                cassette: cassette, method: method, url: "https://api.example.com" + target, key: "\(method.rawValue) \(target) #\(index)",
-                requestHeaders: requestBody == nil ? [.accept: "application/json"] : json, requestBody: requestBody,
-                statusCode: status, responseHeaders: json, responseBody: data,
-                recordedAt: Date(timeIntervalSince1970: 1_780_000_000 + Double(index)), duration: .milliseconds(3)
-            ))
+            batch.append(
+                Interaction(
+                    cassette: cassette, method: method, url: "https://api.example.com" + target, key: "\(method.rawValue) \(target) #\(index)",
+                    requestHeaders: requestBody == nil ? [.accept: "application/json"] : json, requestBody: requestBody,
+                    statusCode: status, responseHeaders: json, responseBody: data,
+                    recordedAt: Date(timeIntervalSince1970: 1_780_000_000 + Double(index)), duration: .milliseconds(3)
+                ))
             if batch.count == 5_000 {
                 try await store.record(batch: batch)
                 batch.removeAll(keepingCapacity: true)

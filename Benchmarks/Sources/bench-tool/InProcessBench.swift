@@ -1,5 +1,5 @@
-import Foundation
 import CassetteTools
+import Foundation
 import WellPlateCore
 import WellPlateNetworking
 
@@ -41,7 +41,9 @@ enum InProcessBench {
             }
         }
 
-        let targets = (0..<100_000).map { index in "/api/users/\(index % 500)/meals?limit=\(index % 50)&offset=\(index % 7)&sort=desc&_=\(index)&q=caf%C3%A9+au+lait" }
+        let targets = (0..<100_000).map { index in
+            "/api/users/\(index % 500)/meals?limit=\(index % 50)&offset=\(index % 7)&sort=desc&_=\(index)&q=caf%C3%A9+au+lait"
+        }
         let rules = MatchingRules(ignoredQueryParameters: MatchingRules.commonCacheBusters)
         var keyLength = 0
         let keySeconds = Measure.seconds {

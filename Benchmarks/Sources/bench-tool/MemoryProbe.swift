@@ -1,6 +1,6 @@
+import CassetteTools
 import Foundation
 import HTTPTypes
-import CassetteTools
 import WellPlateCore
 import WellPlateNetworking
 
@@ -22,7 +22,9 @@ enum MemoryProbe {
         r0 = Measure.residentBytes()
         let fresh = interactions.map { interaction -> HTTPFields in
             var fields = HTTPFields()
-            for field in interaction.responseHeaders { fields.append(HTTPField(name: HTTPField.Name(field.name.rawName)!, value: String(field.value.utf8.map { Character(UnicodeScalar($0)) }))) }
+            for field in interaction.responseHeaders {
+                fields.append(HTTPField(name: HTTPField.Name(field.name.rawName)!, value: String(field.value.utf8.map { Character(UnicodeScalar($0)) })))
+            }
             return fields
         }
         r1 = Measure.residentBytes()

@@ -44,22 +44,27 @@ enum Report {
         let startup = try json("startup.json")
 
         var out = "# Benchmarks\n\n"
-        out += "Produced by `Benchmarks/run.sh` (release build, `wrk -t2 -c64 -d\(duration)s --latency`, \(rounds) alternating round(s), medians) on \(machine()), \(Date().formatted(.iso8601)).\n"
-        out += "Load generator and servers share the machine's cores, so every number sits beside a baseline measured in the same run; the ratios are what to compare across runs.\n\n"
+        out +=
+            "Produced by `Benchmarks/run.sh` (release build, `wrk -t2 -c64 -d\(duration)s --latency`, \(rounds) alternating round(s), medians) on \(machine()), \(Date().formatted(.iso8601)).\n"
+        out +=
+            "Load generator and servers share the machine's cores, so every number sits beside a baseline measured in the same run; the ratios are what to compare across runs.\n\n"
 
         out += "## 1. Replay throughput and latency\n\n"
         out += "300 recordings of JSON lists of 200 B, 2 KB and 50 KB, requested in rotation (`Benchmarks/paths.lua`).\n\n"
         out += "| server | requests/s | p50 | p99 |\n|---|---:|---:|---:|\n"
-        out += "| baseline: minimal SwiftNIO server, same bytes (`bench-baseline`) | \(int(baseline.requestsPerSecond)) | \(ms(baseline.p50)) | \(ms(baseline.p99)) |\n"
+        out +=
+            "| baseline: minimal SwiftNIO server, same bytes (`bench-baseline`) | \(int(baseline.requestsPerSecond)) | \(ms(baseline.p50)) | \(ms(baseline.p99)) |\n"
         out += "| `cassette replay` | \(int(replay.requestsPerSecond)) | \(ms(replay.p50)) | \(ms(replay.p99)) |\n\n"
         let throughputRatio = median(throughputRatios)
         let p99Ratio = median(p99Ratios)
         out += "Each replay round runs between two baseline rounds and is compared with their mean. "
-        out += "Throughput ratio **\(pct(throughputRatio))** of the baseline (median of the rounds' ratios \(throughputRatios.map(pct).joined(separator: ", ")); target ≥ 90%: \(verdict(throughputRatio >= 0.9))); p99 ratio **\(fixed(p99Ratio))×** (rounds: \(p99Ratios.map(fixed).joined(separator: ", ")); target ≤ 2×: \(verdict(p99Ratio <= 2))).\n\n"
+        out +=
+            "Throughput ratio **\(pct(throughputRatio))** of the baseline (median of the rounds' ratios \(throughputRatios.map(pct).joined(separator: ", ")); target ≥ 90%: \(verdict(throughputRatio >= 0.9))); p99 ratio **\(fixed(p99Ratio))×** (rounds: \(p99Ratios.map(fixed).joined(separator: ", ")); target ≤ 2×: \(verdict(p99Ratio <= 2))).\n\n"
         if FileManager.default.fileExists(atPath: directory + "/onecore-replay-1.wrk") {
             // Per core: a proxy that scaled worse than the baseline would fall further behind it on every core than on one.
             let oneCore = try wrk("onecore-replay").requestsPerSecond / wrk("onecore-baseline").requestsPerSecond
-            out += "Both servers held to one core (`taskset -c 1`, one round): replay at **\(pct(oneCore))** of the baseline, against \(pct(throughputRatio)) on every core (target: no lower per core as cores are added: \(verdict(throughputRatio >= oneCore * 0.95))).\n\n"
+            out +=
+                "Both servers held to one core (`taskset -c 1`, one round): replay at **\(pct(oneCore))** of the baseline, against \(pct(throughputRatio)) on every core (target: no lower per core as cores are added: \(verdict(throughputRatio >= oneCore * 0.95))).\n\n"
         }
 
         out += try RecordReport.section(directory: directory, duration: duration)
@@ -67,7 +72,9 @@ enum Report {
         var openAt100k: Double?
         var openAtMillion: Double?
         var worstMemory = 0.0
-        let scaleFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("scale-") }.sorted { Int($0.dropFirst(6).dropLast(5))! < Int($1.dropFirst(6).dropLast(5))! }
+        let scaleFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("scale-") }.sorted {
+            Int($0.dropFirst(6).dropLast(5))! < Int($1.dropFirst(6).dropLast(5))!
+        }
         // Each file holds the runs of one store size, each in a fresh process: their medians.
         func scaleMedians(_ file: String) throws -> [String: Any] {
             let runs = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/" + file))) as! [[String: Any]]
@@ -81,8 +88,10 @@ enum Report {
         }
         let scaleRuns = try scaleFiles.first.map { try scaleMedians($0)["runs"] as! Int } ?? 1
         out += "## 3. Scale\n\n"
-        out += "Stores of small JSON recordings (200 B to 1 KB), opened in a fresh process: `CassetteStore.open` + `CassetteSession.open` (the whole cassette loaded into the in-memory index). Medians of \(scaleRuns) fresh processes per size.\n\n"
-        out += "| interactions | open | resident memory added | body bytes | memory / body bytes | replay lookup (redact + key + index) | index lookup |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+        out +=
+            "Stores of small JSON recordings (200 B to 1 KB), opened in a fresh process: `CassetteStore.open` + `CassetteSession.open` (the whole cassette loaded into the in-memory index). Medians of \(scaleRuns) fresh processes per size.\n\n"
+        out +=
+            "| interactions | open | resident memory added | body bytes | memory / body bytes | replay lookup (redact + key + index) | index lookup |\n|---:|---:|---:|---:|---:|---:|---:|\n"
         for file in scaleFiles {
             let scale = try scaleMedians(file)
             let count = scale["interactions"] as! Int
@@ -93,42 +102,53 @@ enum Report {
             // allocator arenas) dominate the ratio; the target is about large cassettes.
             if count >= 100_000 { worstMemory = max(worstMemory, memory) }
             if count == 1_000_000 { openAtMillion = open }
-            out += "| \(count) | \(fixed(open * 1000)) ms | \(mb(scale["residentBytesAdded"] as! Int)) | \(mb(scale["bodyBytes"] as! Int)) | \(fixed(memory))× | \(fixed(scale["replayLookupMicroseconds"] as! Double)) µs | \(fixed(scale["indexLookupMicroseconds"] as! Double)) µs |\n"
+            out +=
+                "| \(count) | \(fixed(open * 1000)) ms | \(mb(scale["residentBytesAdded"] as! Int)) | \(mb(scale["bodyBytes"] as! Int)) | \(fixed(memory))× | \(fixed(scale["replayLookupMicroseconds"] as! Double)) µs | \(fixed(scale["indexLookupMicroseconds"] as! Double)) µs |\n"
         }
         if let openAt100k {
-            out += "\nOpening 100,000 interactions: **\(fixed(openAt100k * 1000)) ms** (target < 500 ms: \(verdict(openAt100k < 0.5))). Memory at most **\(fixed(worstMemory))×** the body bytes from 100,000 interactions up (target about 2×: \(verdict(worstMemory <= 2.2))); smaller stores show a higher ratio because fixed costs (SQLite's page cache, allocator arenas) dominate a few megabytes.\n\n"
+            out +=
+                "\nOpening 100,000 interactions: **\(fixed(openAt100k * 1000)) ms** (target < 500 ms: \(verdict(openAt100k < 0.5))). Memory at most **\(fixed(worstMemory))×** the body bytes from 100,000 interactions up (target about 2×: \(verdict(worstMemory <= 2.2))); smaller stores show a higher ratio because fixed costs (SQLite's page cache, allocator arenas) dominate a few megabytes.\n\n"
         }
         if let openAtMillion {
             out += "Opening 1,000,000 interactions: **\(fixed(openAtMillion))s** (target < 3 s: \(verdict(openAtMillion < 3))).\n\n"
         }
 
         var listeningAtMillion: Double?
-        let proxyFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("proxy-") }.sorted { Int($0.dropFirst(6).dropLast(5))! < Int($1.dropFirst(6).dropLast(5))! }
+        let proxyFiles = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("proxy-") }.sorted {
+            Int($0.dropFirst(6).dropLast(5))! < Int($1.dropFirst(6).dropLast(5))!
+        }
         if !proxyFiles.isEmpty {
             if openAt100k == nil { out += "\n" }
             out += "The whole `cassette replay --quiet` process on the same stores (index, answers prepared for writing, event loops, runtime):\n\n"
-            out += "| interactions | until `listening on` | resident memory | body bytes | memory / body bytes | `sqlite3` reading the same rows |\n|---:|---:|---:|---:|---:|---:|\n"
+            out +=
+                "| interactions | until `listening on` | resident memory | body bytes | memory / body bytes | `sqlite3` reading the same rows |\n|---:|---:|---:|---:|---:|---:|\n"
             for file in proxyFiles {
                 let proxy = try json(file)
                 let count = Int(file.dropFirst(6).dropLast(5))!
                 let bodyBytes = try scaleMedians("scale-\(count).json")["bodyBytes"] as! Int
                 let resident = proxy["residentBytes"] as! Int
                 let raw = (try? json("raw-\(count).json"))?["rawReadSeconds"] as? Double
-                out += "| \(count) | \(fixed(proxy["listeningSeconds"] as! Double * 1000)) ms | \(mb(resident)) | \(mb(bodyBytes)) | \(fixed(Double(resident) / Double(bodyBytes)))× | \(raw.map { fixed($0 * 1000) + " ms" } ?? "–") |\n"
+                out +=
+                    "| \(count) | \(fixed(proxy["listeningSeconds"] as! Double * 1000)) ms | \(mb(resident)) | \(mb(bodyBytes)) | \(fixed(Double(resident) / Double(bodyBytes)))× | \(raw.map { fixed($0 * 1000) + " ms" } ?? "–") |\n"
                 if count == 1_000_000 {
                     listeningAtMillion = proxy["listeningSeconds"] as? Double
                 }
             }
             if let listeningAtMillion {
-                out += "\n`cassette replay` listening on 1,000,000 interactions after **\(fixed(listeningAtMillion))s** (target < 5 s: \(verdict(listeningAtMillion < 5))).\n"
+                out +=
+                    "\n`cassette replay` listening on 1,000,000 interactions after **\(fixed(listeningAtMillion))s** (target < 5 s: \(verdict(listeningAtMillion < 5))).\n"
             }
-            out += "\nThe proxy holds each body once, in the buffers it writes from (the index shares them); the rest is the index, one prepared answer per recording, and the runtime's fixed cost.\n\n"
+            out +=
+                "\nThe proxy holds each body once, in the buffers it writes from (the index shares them); the rest is the index, one prepared answer per recording, and the runtime's fixed cost.\n\n"
         }
         out += "## 4. In-process\n\n"
         out += "| measurement | per second | baseline in the same run | ratio |\n|---|---:|---:|---:|\n"
-        out += "| `ReplayAPIClient.get` (lookup + decode of the mixed recordings) | \(int(inprocess["replayRequestsPerSecond"] as! Double)) | `JSONDecoder` alone on the same bodies: \(int(inprocess["decodeOnlyPerSecond"] as! Double)) | \(pct(inprocess["replayVersusDecodeOnly"] as! Double)) |\n"
-        out += "| request key normalization (`RequestKey`, 7 query parameters) | \(int(inprocess["keysPerSecond"] as! Double)) | `URLComponents` parsing the same targets: \(int(inprocess["urlComponentsPerSecond"] as! Double)) | \(fixed(inprocess["keysVersusURLComponents"] as! Double))× |\n"
-        out += "| schema inference of a \(mb(schema["bytes"] as! Int)) response (parse + infer, median of \(schema["repetitions"] as? Int ?? 1)) | \(fixed(schema["parseAndInferSeconds"] as! Double * 1000)) ms | `JSONSerialization` parse alone: \(fixed(schema["jsonSerializationSeconds"] as! Double * 1000)) ms | parse \(fixed(schema["parseVersusJSONSerialization"] as! Double))× faster |\n\n"
+        out +=
+            "| `ReplayAPIClient.get` (lookup + decode of the mixed recordings) | \(int(inprocess["replayRequestsPerSecond"] as! Double)) | `JSONDecoder` alone on the same bodies: \(int(inprocess["decodeOnlyPerSecond"] as! Double)) | \(pct(inprocess["replayVersusDecodeOnly"] as! Double)) |\n"
+        out +=
+            "| request key normalization (`RequestKey`, 7 query parameters) | \(int(inprocess["keysPerSecond"] as! Double)) | `URLComponents` parsing the same targets: \(int(inprocess["urlComponentsPerSecond"] as! Double)) | \(fixed(inprocess["keysVersusURLComponents"] as! Double))× |\n"
+        out +=
+            "| schema inference of a \(mb(schema["bytes"] as! Int)) response (parse + infer, median of \(schema["repetitions"] as? Int ?? 1)) | \(fixed(schema["parseAndInferSeconds"] as! Double * 1000)) ms | `JSONSerialization` parse alone: \(fixed(schema["jsonSerializationSeconds"] as! Double * 1000)) ms | parse \(fixed(schema["parseVersusJSONSerialization"] as! Double))× faster |\n\n"
 
         out += "## 5. Start-up\n\n"
         out += "| measurement | median of 15 |\n|---|---:|\n"
@@ -141,7 +161,8 @@ enum Report {
         out += try ToolsReport.codegenSection(directory: directory)
 
         out += "## Commands\n\n```bash\nBenchmarks/run.sh   # DURATION=\(duration) ROUNDS=\(rounds)\n"
-        out += "# inside it, per round:\nwrk -t2 -c64 -d\(duration)s --latency -s Benchmarks/paths.lua http://127.0.0.1:PORT   # baseline, then cassette replay --cassette bench --port 0\n"
+        out +=
+            "# inside it, per round:\nwrk -t2 -c64 -d\(duration)s --latency -s Benchmarks/paths.lua http://127.0.0.1:PORT   # baseline, then cassette replay --cassette bench --port 0\n"
         out += "wrk -t1 -c1 -d\(duration)s --latency -s Benchmarks/paths.lua ...   # straight to upstream, then through cassette record --mode all\n"
         out += "bench-tool make-store DB COUNT small && bench-tool scale DB       # for COUNT in 10000 100000 1000000\n"
         out += "bench-tool inprocess DB; bench-tool schema 10; bench-tool startup cassette DB\n"
@@ -174,7 +195,8 @@ enum Report {
     }
 
     static func machine() -> String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu))"

@@ -1,5 +1,5 @@
-import Foundation
 import CassetteTools
+import Foundation
 import WellPlateCore
 import WellPlateNetworking
 

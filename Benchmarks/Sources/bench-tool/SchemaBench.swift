@@ -1,5 +1,5 @@
-import Foundation
 import CassetteTools
+import Foundation
 import WellPlateCore
 import WellPlateNetworking
 
@@ -11,7 +11,8 @@ enum SchemaBench {
         var size = 0
         var index = 0
         while size < megabytes * 1_000_000 {
-            let item = #"{"id":\#(index),"name":"user \#(index)","email":"u\#(index)@example.com","score":\#(Double(index) / 3),"active":\#(index % 2 == 0),"tags":["a","b"],"createdAt":"2026-01-01T00:00:00Z","avatar":\#(index % 5 == 0 ? "null" : "\"https://cdn.example.com/\(index).png\""),"address":{"city":"Paris","zip":"7500\#(index % 10)"}}"#
+            let item =
+                #"{"id":\#(index),"name":"user \#(index)","email":"u\#(index)@example.com","score":\#(Double(index) / 3),"active":\#(index % 2 == 0),"tags":["a","b"],"createdAt":"2026-01-01T00:00:00Z","avatar":\#(index % 5 == 0 ? "null" : "\"https://cdn.example.com/\(index).png\""),"address":{"city":"Paris","zip":"7500\#(index % 10)"}}"#
             parts.append(item)
             size += item.utf8.count + 1
             index += 1

@@ -7,14 +7,14 @@ enum StartupBench {
         let runs = 15
         let version = try median((0..<runs).map { _ in try timeToExit(cassette, ["--version"]) })
         let trueBaseline = try median((0..<runs).map { _ in try timeToExit("/bin/true", []) })
-        let listening = try median((0..<runs).map { _ in try timeToListening(cassette, ["replay", "--db", store, "--cassette", "bench", "--port", "0", "--quiet"]) })
+        let listening = try median(
+            (0..<runs).map { _ in try timeToListening(cassette, ["replay", "--db", store, "--cassette", "bench", "--port", "0", "--quiet"]) })
         Measure.printJSON([
             "versionSeconds": version,
             "processSpawnSeconds": trueBaseline,
             "replayListeningSeconds": listening,
         ])
     }
-
 
     private static func timeToExit(_ executable: String, _ arguments: [String]) throws -> Double {
         let process = Process()

@@ -1,6 +1,6 @@
+import CassetteTools
 import Foundation
 import HTTPTypes
-import CassetteTools
 import WellPlateCore
 import WellPlateNetworking
 
@@ -13,7 +13,8 @@ enum StoreGenerator {
         var size = 2
         var index = 0
         while size < target - 40 {
-            let item = #"{"id":\#(seed * 1000 + index),"name":"Item \#(index) of \#(seed)","price":\#(Double(index % 97) + 0.5),"tags":["a","b"],"createdAt":"2026-01-0\#(index % 9 + 1)T08:00:00Z","active":\#(index % 2 == 0)}"#
+            let item =
+                #"{"id":\#(seed * 1000 + index),"name":"Item \#(index) of \#(seed)","price":\#(Double(index % 97) + 0.5),"tags":["a","b"],"createdAt":"2026-01-0\#(index % 9 + 1)T08:00:00Z","active":\#(index % 2 == 0)}"#
             items.append(item)
             size += item.utf8.count + 1
             index += 1
@@ -50,11 +51,12 @@ enum StoreGenerator {
                 bodyBytes += body.count
                 var responseHeaders = headers
                 responseHeaders[.contentLength] = String(body.count)
-                batch.append(Interaction(
-                    cassette: cassette, method: .get, url: "http://127.0.0.1" + path, key: "GET " + path,
-                    requestHeaders: [.accept: "application/json"], statusCode: 200, responseHeaders: responseHeaders,
-                    responseBody: body, recordedAt: Date(timeIntervalSince1970: 1_780_000_000 + Double(index)), duration: .milliseconds(3)
-                ))
+                batch.append(
+                    Interaction(
+                        cassette: cassette, method: .get, url: "http://127.0.0.1" + path, key: "GET " + path,
+                        requestHeaders: [.accept: "application/json"], statusCode: 200, responseHeaders: responseHeaders,
+                        responseBody: body, recordedAt: Date(timeIntervalSince1970: 1_780_000_000 + Double(index)), duration: .milliseconds(3)
+                    ))
                 if batch.count == 10_000 {
                     try await store.record(batch: batch)
                     batch.removeAll(keepingCapacity: true)
@@ -64,6 +66,9 @@ enum StoreGenerator {
             try await store.close()
         }
         try paths.joined(separator: "\n").write(toFile: path + ".paths", atomically: true, encoding: .utf8)
-        Measure.printJSON(["interactions": count, "bodyBytes": bodyBytes, "seconds": generate, "fileBytes": (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0])
+        Measure.printJSON([
+            "interactions": count, "bodyBytes": bodyBytes, "seconds": generate,
+            "fileBytes": (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0,
+        ])
     }
 }

@@ -49,7 +49,9 @@ struct ProxyRequestBuilder: Sendable {
         case .HEAD: return .head
         case .OPTIONS: return .options
         default:
-            throw ProxyRequestError(status: 501, code: "method_not_supported", message: "the proxy does not support \(head.method.rawValue); it handles GET, POST, PUT, PATCH, DELETE, HEAD and OPTIONS")
+            throw ProxyRequestError(
+                status: 501, code: "method_not_supported",
+                message: "the proxy does not support \(head.method.rawValue); it handles GET, POST, PUT, PATCH, DELETE, HEAD and OPTIONS")
         }
     }
 
@@ -57,7 +59,9 @@ struct ProxyRequestBuilder: Sendable {
         let method = try Self.method(head)
         let target = try Self.originForm(head.uri)
         guard let url = URL(string: upstreamBase + target) else {
-            throw ProxyRequestError(status: 400, code: "bad_request_target", message: "the request target \(Self.shortened(head.uri)) is not a valid URL path; percent-encode spaces and special characters")
+            throw ProxyRequestError(
+                status: 400, code: "bad_request_target",
+                message: "the request target \(Self.shortened(head.uri)) is not a valid URL path; percent-encode spaces and special characters")
         }
         var fields = HTTPFields()
         fields.reserveCapacity(head.headers.count)
@@ -84,7 +88,8 @@ struct ProxyRequestBuilder: Sendable {
             let rest = String(target[afterAuthority...])
             return rest.hasPrefix("?") ? "/" + rest : rest
         }
-        throw ProxyRequestError(status: 400, code: "bad_request_target", message: "the request target \(shortened(target)) is neither a path nor an absolute URL")
+        throw ProxyRequestError(
+            status: 400, code: "bad_request_target", message: "the request target \(shortened(target)) is neither a path nor an absolute URL")
     }
 
     private static func shortened(_ text: String) -> String {

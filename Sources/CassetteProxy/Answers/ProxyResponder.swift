@@ -19,7 +19,6 @@ struct ProxyResponder: Sendable {
         settings.isReplayOnly(mode: session.options.mode)
     }
 
-
     func answer(_ request: TransportRequest) async -> ProxyAnswer {
         do {
             if session.options.mode == .none {
@@ -41,7 +40,10 @@ struct ProxyResponder: Sendable {
         case .replayed: return replayed(exchange)
         case .recorded: return ProxyAnswer(exchange.response, source: .recorded)
         case .passthrough: return ProxyAnswer(exchange.response, source: .passthrough)
-        case .miss: return answer(for: CassetteMiss(method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: []))
+        case .miss:
+            return answer(
+                for: CassetteMiss(
+                    method: request.method, key: exchange.key.rawValue, cassette: session.options.cassette, storePath: session.store.path, nearest: []))
         }
     }
 
@@ -69,13 +71,15 @@ struct ProxyResponder: Sendable {
             let nearest: [JSONValue] = miss.nearest.map { difference in
                 ["key": .string(difference.recorded.rawValue), "differences": .array(difference.items.map { .string($0.description) })]
             }
-            return .json(settings.missStatus, [
-                "error": "cassette_miss",
-                "message": .string(miss.summary + ". Record it with `cassette record --mode missing`, or replay with --on-miss passthrough."),
-                "key": .string(miss.key),
-                "cassette": .string(miss.cassette),
-                "nearest": .array(nearest),
-            ], source: .miss)
+            return .json(
+                settings.missStatus,
+                [
+                    "error": "cassette_miss",
+                    "message": .string(miss.summary + ". Record it with `cassette record --mode missing`, or replay with --on-miss passthrough."),
+                    "key": .string(miss.key),
+                    "cassette": .string(miss.cassette),
+                    "nearest": .array(nearest),
+                ], source: .miss)
         case let failure as RecordingFailure:
             // The upstream's answer still reaches the client; the failure is reported loudly.
             Terminal.printError(failure.description)
@@ -85,11 +89,13 @@ struct ProxyResponder: Sendable {
         case let transport as TransportError:
             let upstream = upstreamDescription ?? "the upstream"
             let status = transport.kind == .timeout ? 504 : 502
-            return .json(status, [
-                "error": transport.kind == .timeout ? "upstream_timeout" : transport.kind == .tls ? "upstream_tls_failed" : "upstream_unreachable",
-                "upstream": .string(upstream),
-                "message": .string("\(upstream) failed: \(TLSHint.message(transport))"),
-            ], source: .error)
+            return .json(
+                status,
+                [
+                    "error": transport.kind == .timeout ? "upstream_timeout" : transport.kind == .tls ? "upstream_tls_failed" : "upstream_unreachable",
+                    "upstream": .string(upstream),
+                    "message": .string("\(upstream) failed: \(TLSHint.message(transport))"),
+                ], source: .error)
         case let request as ProxyRequestError:
             return .error(request.status, code: request.code, message: request.message)
         case is CancellationError:

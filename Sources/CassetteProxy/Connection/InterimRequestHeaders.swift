@@ -26,14 +26,22 @@ enum InterimRequestHeaders {
     /// (`withoutH2CUpgrade`).
     static func refusal(of head: HTTPRequestHead) -> ProxyAnswer? {
         if let unknown = head.headers[canonicalForm: "expect"].first(where: { $0.lowercased() != "100-continue" }) {
-            return .error(417, code: "expectation_failed", message: "cassette meets only Expect: 100-continue, not \"\(unknown)\"; send the request without that expectation")
+            return .error(
+                417, code: "expectation_failed",
+                message: "cassette meets only Expect: 100-continue, not \"\(unknown)\"; send the request without that expectation")
         }
         let protocols = head.headers[canonicalForm: "upgrade"].map { $0.lowercased() }
         guard !protocols.isEmpty, !protocols.allSatisfy({ $0.hasPrefix("h2c") }) else { return nil }
         if protocols.contains(where: { $0.hasPrefix("websocket") }) {
-            return .error(501, code: "websocket_unsupported", message: "cassette does not record or replay WebSocket connections; connect the WebSocket client to the upstream directly")
+            return .error(
+                501, code: "websocket_unsupported",
+                message: "cassette does not record or replay WebSocket connections; connect the WebSocket client to the upstream directly")
         }
-        return .error(501, code: "upgrade_unsupported", message: "cassette does not switch protocols (Upgrade: \(protocols.joined(separator: ", "))); send the request without Upgrade, or to the upstream directly")
+        return .error(
+            501, code: "upgrade_unsupported",
+            message:
+                "cassette does not switch protocols (Upgrade: \(protocols.joined(separator: ", "))); send the request without Upgrade, or to the upstream directly"
+        )
     }
 
     /// An `Upgrade: h2c` request answered over HTTP/1.1 as if it had no `Upgrade`: NIO's decoder

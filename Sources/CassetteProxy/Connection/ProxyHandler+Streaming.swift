@@ -49,11 +49,13 @@ extension ProxyHandler {
         let source: ProxyAnswer.Source = exchange.outcome == .recorded ? .recorded : .passthrough
         headers.add(name: "X-Cassette", value: source.headerValue)
         let status = exchange.head.statusCode
-        let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: status), headers: Self.connectionHeaders(headers, for: head, close: close))
+        let responseHead = HTTPResponseHead(
+            version: head.version, status: HTTPResponseStatus(statusCode: status), headers: Self.connectionHeaders(headers, for: head, close: close))
         context.writeAndFlush(Self.wrapOutboundOut(.head(responseHead)), promise: nil)
 
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-        let pump = StreamPump(context: boundContext, loop: context.eventLoop, server: server, request: head, status: status, source: source, close: close, started: started)
+        let pump = StreamPump(
+            context: boundContext, loop: context.eventLoop, server: server, request: head, status: status, source: source, close: close, started: started)
         Task { await pump.run(exchange) }
     }
 
@@ -61,7 +63,9 @@ extension ProxyHandler {
     /// whole, by the writer that rewrites its URLs.
     private func replayStreamed(_ interaction: Interaction, context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
         guard server.upstreamURLs == nil, let chunks = interaction.chunks else {
-            send(ProxyAnswer(interaction.response, source: .replayed, delay: server.settings.replayDelay(recorded: interaction.duration)), context: context, head: head, started: started)
+            send(
+                ProxyAnswer(interaction.response, source: .replayed, delay: server.settings.replayDelay(recorded: interaction.duration)), context: context,
+                head: head, started: started)
             return
         }
         replayStreamed(PreparedResponse(interaction), chunks: chunks, context: context, head: head, logTarget: nil, started: started)
@@ -69,7 +73,9 @@ extension ProxyHandler {
 
     /// A streamed recording in its recorded pieces, each a chunk of its own; with
     /// `--latency recorded` the head waits the recorded time to the head and each piece its offset.
-    func replayStreamed(_ prepared: PreparedResponse, chunks: [ResponseChunk], context: ChannelHandlerContext, head: HTTPRequestHead, logTarget: String?, started: NIODeadline) {
+    func replayStreamed(
+        _ prepared: PreparedResponse, chunks: [ResponseChunk], context: ChannelHandlerContext, head: HTTPRequestHead, logTarget: String?, started: NIODeadline
+    ) {
         let close = !head.isKeepAlive
         var headers = prepared.headers
         // HTTP/1.0 has no chunked encoding: the pieces go out under the whole length.
@@ -112,7 +118,9 @@ extension ProxyHandler {
     }
 
     /// Writes the pieces from `index` on, each when it is due, then the end.
-    private static func writePieces(_ replay: StreamedReplay, from index: Int, headSent: NIODeadline, context: NIOLoopBound<ChannelHandlerContext>, server: ProxyServerContext) {
+    private static func writePieces(
+        _ replay: StreamedReplay, from index: Int, headSent: NIODeadline, context: NIOLoopBound<ChannelHandlerContext>, server: ProxyServerContext
+    ) {
         var index = index
         while index < replay.pieces.count {
             let piece = replay.pieces[index]
@@ -159,9 +167,11 @@ private struct StreamPump: Sendable {
                 // Closing without the final chunk (or short of Content-Length) tells the client.
                 closeConnection()
                 let silent = (error as? TransportError)?.kind == .timeout
-                log(Self.aborted, silent
-                    ? "upstream went silent for longer than --upstream-timeout after \(exchange.receivedBytes) bytes; not recorded"
-                    : "upstream aborted after \(exchange.receivedBytes) bytes; not recorded")
+                log(
+                    Self.aborted,
+                    silent
+                        ? "upstream went silent for longer than --upstream-timeout after \(exchange.receivedBytes) bytes; not recorded"
+                        : "upstream aborted after \(exchange.receivedBytes) bytes; not recorded")
                 return
             }
             guard let chunk else { break }

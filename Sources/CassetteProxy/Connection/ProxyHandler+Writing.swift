@@ -32,7 +32,8 @@ extension ProxyHandler {
         let close = forceClose || !head.isKeepAlive
         var headers = ResponseHeaders.make(from: answer.headerFields, bodyCount: answer.body.count, requestMethod: head.method, statusCode: answer.statusCode)
         headers.add(name: "X-Cassette", value: answer.source.headerValue)
-        let responseHead = HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: answer.statusCode), headers: Self.connectionHeaders(headers, for: head, close: close))
+        let responseHead = HTTPResponseHead(
+            version: head.version, status: HTTPResponseStatus(statusCode: answer.statusCode), headers: Self.connectionHeaders(headers, for: head, close: close))
         let sendsBody = head.method != .HEAD && !answer.body.isEmpty && HTTPFraming.statusAllowsBody(answer.statusCode)
         // Logged before it goes out: a request the client sends once it has this answer is then
         // logged later, whichever event loop takes it (the log orders lines by when they came).
@@ -52,10 +53,12 @@ extension ProxyHandler {
         }
         let close = !head.isKeepAlive
         // The usual case, an HTTP/1.1 keep-alive request, gets the head built at start-up.
-        let responseHead = !close && head.version == .http1_1
+        let responseHead =
+            !close && head.version == .http1_1
             ? prepared.keepAliveHead
             : HTTPResponseHead(version: head.version, status: prepared.status, headers: Self.connectionHeaders(prepared.headers, for: head, close: close))
-        server.logReplayed(method: head.method, redactedTarget: logTarget ?? server.redactedTarget(head.uri), prepared: prepared, started: started, shard: logShard)
+        server.logReplayed(
+            method: head.method, redactedTarget: logTarget ?? server.redactedTarget(head.uri), prepared: prepared, started: started, shard: logShard)
         write(responseHead, body: prepared.body, close: close, context: context)
     }
 

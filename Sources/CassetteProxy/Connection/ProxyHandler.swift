@@ -104,7 +104,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func rejectTooLarge(context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
         state = .discarding
-        let answer = ProxyAnswer.error(413, code: "payload_too_large", message: "the request body is larger than the proxy's limit of \(server.settings.maxBodySize) bytes; raise it with --max-body-size")
+        let answer = ProxyAnswer.error(
+            413, code: "payload_too_large",
+            message: "the request body is larger than the proxy's limit of \(server.settings.maxBodySize) bytes; raise it with --max-body-size")
         send(answer, context: context, head: head, started: started, forceClose: true)
     }
 

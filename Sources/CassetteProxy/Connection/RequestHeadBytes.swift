@@ -67,16 +67,17 @@ final class RequestHeadBytesHandler: ChannelInboundHandler, RemovableChannelHand
                 index += 1
                 continue
             }
-            let (length, secondRange): (Int, ClosedRange<UInt8>) = switch lead {
-            case 0xC2...0xDF: (2, 0x80...0xBF)
-            case 0xE0: (3, 0xA0...0xBF)
-            case 0xED: (3, 0x80...0x9F)
-            case 0xE1...0xEF: (3, 0x80...0xBF)
-            case 0xF0: (4, 0x90...0xBF)
-            case 0xF1...0xF3: (4, 0x80...0xBF)
-            case 0xF4: (4, 0x80...0x8F)
-            default: (0, 0...0)
-            }
+            let (length, secondRange): (Int, ClosedRange<UInt8>) =
+                switch lead {
+                case 0xC2...0xDF: (2, 0x80...0xBF)
+                case 0xE0: (3, 0xA0...0xBF)
+                case 0xED: (3, 0x80...0x9F)
+                case 0xE1...0xEF: (3, 0x80...0xBF)
+                case 0xF0: (4, 0x90...0xBF)
+                case 0xF1...0xF3: (4, 0x80...0xBF)
+                case 0xF4: (4, 0x80...0x8F)
+                default: (0, 0...0)
+                }
             guard length > 0 else { return index - bytes.startIndex }
             var valid = true
             for position in 1..<length where index + position < bytes.endIndex {
@@ -107,7 +108,8 @@ final class RequestHeadBytesHandler: ChannelInboundHandler, RemovableChannelHand
             switch Self.unwrapInboundIn(data) {
             case .head(let head):
                 escaper.inBody = true
-                escaper.bodyBytesLeft = head.headers.contains(name: "transfer-encoding") ? nil : head.headers.first(name: "content-length").flatMap(Int.init) ?? 0
+                escaper.bodyBytesLeft =
+                    head.headers.contains(name: "transfer-encoding") ? nil : head.headers.first(name: "content-length").flatMap(Int.init) ?? 0
             case .body(let chunk):
                 escaper.bodyBytesLeft = escaper.bodyBytesLeft.map { $0 - chunk.readableBytes }
             case .end:

@@ -68,7 +68,9 @@ struct PreparedResponse: Sendable {
 
     /// Prepared on its own: for a recording made after start-up.
     init(_ recording: Interaction) {
-        self.init(recording, head: Head(recording, bodyCount: recording.responseBody.count), body: recording.responseBody.isEmpty ? nil : ByteBuffer(bytes: recording.responseBody))
+        self.init(
+            recording, head: Head(recording, bodyCount: recording.responseBody.count),
+            body: recording.responseBody.isEmpty ? nil : ByteBuffer(bytes: recording.responseBody))
     }
 
     /// With a `stale` policy, a recording older than its cutoff is prepared with its warning,
@@ -152,12 +154,14 @@ struct ResponsePreparer: ReplayAnswerPreparer, Sendable {
     mutating func prepare(_ recording: inout Interaction, number: Int, responseHeaderBlock: Int) -> PreparedResponse {
         let body = places[number].map { arena.slice($0) }
         recording.responseBody = body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? Data()
-        let key = HeadKey(block: responseHeaderBlock, bodyCount: recording.responseBody.count, statusCode: recording.statusCode, isHead: recording.method == .head)
+        let key = HeadKey(
+            block: responseHeaderBlock, bodyCount: recording.responseBody.count, statusCode: recording.statusCode, isHead: recording.method == .head)
         let head = heads[key] ?? PreparedResponse.Head(recording, bodyCount: key.bodyCount)
         heads[key] = head
         let staleNotice = stale.flatMap { $0.isStale(recording) ? $0.notice(for: recording) : nil }
         if let upstreamURLs, !(staleNotice != nil && stale!.fails),
-           let served = upstreamURLs.prepared(recording, body: body, preparedBase: preparedBase, staleNotice: staleNotice) {
+            let served = upstreamURLs.prepared(recording, body: body, preparedBase: preparedBase, staleNotice: staleNotice)
+        {
             return served
         }
         if let stale, staleNotice != nil {

@@ -79,7 +79,7 @@ package struct ProxyRunner {
             transportConfiguration.timeout = settings.upstreamTimeout
             do {
                 upstream = try CurlTransport(configuration: transportConfiguration)
-            } catch where error.kind == .tls {
+            } catch  where error.kind == .tls {
                 throw CLIError.usage(TLSHint.message(error))
             } catch {
                 throw CLIError("libcurl could not start: \(error)")
@@ -122,7 +122,8 @@ package struct ProxyRunner {
 
     private func checkUsable(session: CassetteSession, store: CassetteStore, forwards: Bool) async throws {
         if forwards && (settings.upstream ?? session.recordedUpstream) == nil {
-            throw CLIError.usage("no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
+            throw CLIError.usage(
+                "no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
         }
         guard mode == .none, settings.missPolicy != .record, session.index.interactionCount == 0 else { return }
         let others = (try? await store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)) ?? []
@@ -139,7 +140,8 @@ package struct ProxyRunner {
             Terminal.printWarning(TLSHint.insecureWarning)
         }
         if !Self.isLoopback(settings.host) {
-            Terminal.printWarning("listening on \(settings.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
+            Terminal.printWarning(
+                "listening on \(settings.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
         }
         let line = "listening on \(address)"
         if outputDescriptor == STDOUT_FILENO {

@@ -49,9 +49,10 @@ final class ProxyServer: Sendable {
         let quiescing = ServerQuiescingHelper(group: group)
         // What each event loop's connections share: their request-log buffer (buffer 0 is for
         // lines logged off the loops; loop n writes to n + 1) and their replay keys.
-        let perLoop = Dictionary(uniqueKeysWithValues: group.makeIterator().enumerated().map { number, loop in
-            (ObjectIdentifier(loop), (logShard: number + 1, targetCache: NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop)))
-        })
+        let perLoop = Dictionary(
+            uniqueKeysWithValues: group.makeIterator().enumerated().map { number, loop in
+                (ObjectIdentifier(loop), (logShard: number + 1, targetCache: NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop)))
+            })
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -16,13 +16,14 @@ package final class SignalWaiter: Sendable {
     package init(signals: [Int32] = [SIGINT, SIGTERM]) {
         (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let continuation = continuation
-        sources = Mutex(signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            return source
-        })
+        sources = Mutex(
+            signals.map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { continuation.yield(number) }
+                source.resume()
+                return source
+            })
     }
 
     /// Returns the first signal received (or nil if `cancel()` came first).

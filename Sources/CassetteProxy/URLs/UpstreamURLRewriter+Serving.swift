@@ -51,7 +51,9 @@ extension UpstreamURLRewriter {
         guard let preparedBase else {
             // No fixed address to prepare for (a free port picked at bind): every request is
             // rewritten for the address its client used.
-            return PreparedResponse(interaction, head: PreparedResponse.Head(interaction, bodyCount: recordedBody.count), body: body, staleNotice: staleNotice, upstreamURLs: PreparedUpstreamURLs(preparedBase: nil, original: original))
+            return PreparedResponse(
+                interaction, head: PreparedResponse.Head(interaction, bodyCount: recordedBody.count), body: body, staleNotice: staleNotice,
+                upstreamURLs: PreparedUpstreamURLs(preparedBase: nil, original: original))
         }
         var served = interaction
         served.responseHeaders = fields ?? interaction.responseHeaders
@@ -60,7 +62,9 @@ extension UpstreamURLRewriter {
             served.responseBody = Data(servedBody)
             servedBuffer = ByteBuffer(bytes: servedBody)
         }
-        return PreparedResponse(served, head: PreparedResponse.Head(served, bodyCount: servedBuffer?.readableBytes ?? 0), body: servedBuffer, staleNotice: staleNotice, upstreamURLs: PreparedUpstreamURLs(preparedBase: preparedBase, original: original))
+        return PreparedResponse(
+            served, head: PreparedResponse.Head(served, bodyCount: servedBuffer?.readableBytes ?? 0), body: servedBuffer, staleNotice: staleNotice,
+            upstreamURLs: PreparedUpstreamURLs(preparedBase: preparedBase, original: original))
     }
 }
 

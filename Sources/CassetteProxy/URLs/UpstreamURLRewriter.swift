@@ -27,7 +27,8 @@ struct UpstreamURLRewriter: Sendable {
     /// `nil` for an upstream that is not an absolute http(s) URL (nothing can lead back to it).
     init?(upstream: URL, rewritesBodies: Bool) {
         guard let scheme = upstream.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = upstream.host(percentEncoded: true)?.lowercased(), !host.isEmpty else { return nil }
+            let host = upstream.host(percentEncoded: true)?.lowercased(), !host.isEmpty
+        else { return nil }
         self.rewritesBodies = rewritesBodies
         self.scheme = scheme
         self.host = host
@@ -184,7 +185,8 @@ struct UpstreamURLRewriter: Sendable {
     private func baseMatch(in bytes: [UInt8], at index: Int) -> (Int, Bool)? {
         for base in bodyBases where bytes.count - index >= base.count && bytes[index..<(index + base.count)].elementsEqual(base) {
             let next = index + base.count
-            let boundary = next == bytes.count || [UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\"")].contains(bytes[next])
+            let boundary =
+                next == bytes.count || [UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\"")].contains(bytes[next])
             if boundary { return (base.count, base.contains(UInt8(ascii: "\\"))) }
         }
         return nil

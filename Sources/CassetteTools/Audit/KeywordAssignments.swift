@@ -16,11 +16,15 @@ enum KeywordAssignments {
                 continue
             }
             var nameEnd = index
-            while nameEnd > 0, bytes[nameEnd - 1] == UInt8(ascii: " ") || bytes[nameEnd - 1] == UInt8(ascii: "\"") || bytes[nameEnd - 1] == UInt8(ascii: "'") { nameEnd -= 1 }
+            while nameEnd > 0, bytes[nameEnd - 1] == UInt8(ascii: " ") || bytes[nameEnd - 1] == UInt8(ascii: "\"") || bytes[nameEnd - 1] == UInt8(ascii: "'") {
+                nameEnd -= 1
+            }
             var nameStart = nameEnd
             while nameStart > 0, nameBytes.contains(bytes[nameStart - 1]) { nameStart -= 1 }
             var valueStart = index + 1
-            while valueStart < bytes.count, bytes[valueStart] == UInt8(ascii: " ") || bytes[valueStart] == UInt8(ascii: "\"") || bytes[valueStart] == UInt8(ascii: "'") { valueStart += 1 }
+            while valueStart < bytes.count,
+                bytes[valueStart] == UInt8(ascii: " ") || bytes[valueStart] == UInt8(ascii: "\"") || bytes[valueStart] == UInt8(ascii: "'")
+            { valueStart += 1 }
             var valueEnd = valueStart
             while valueEnd < bytes.count, !Self.ends(bytes[valueEnd]) { valueEnd += 1 }
             if nameStart < nameEnd, valueStart < valueEnd {

@@ -67,11 +67,15 @@ package struct SecretAudit: Sendable {
                     let value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
                     guard !value.isEmpty, !SecretNames.isPlaceholderValue(value) else { continue }
                     // Every cookie value is a session credential until shown otherwise.
-                    collector.add(SecretMatch(rule: "cookie", description: "cookie value", severity: .high, value: value), place: "\(side) cookie \(cookie)", remedy: .header(name))
+                    collector.add(
+                        SecretMatch(rule: "cookie", description: "cookie value", severity: .high, value: value), place: "\(side) cookie \(cookie)",
+                        remedy: .header(name))
                 }
             case "authorization", "proxy-authorization":
                 if !SecretNames.isPlaceholderValue(field.value) {
-                    collector.add(SecretMatch(rule: "authorization", description: "credentials of an Authorization header", severity: .high, value: field.value), place: "\(side) header \(name)", remedy: .header(name))
+                    collector.add(
+                        SecretMatch(rule: "authorization", description: "credentials of an Authorization header", severity: .high, value: field.value),
+                        place: "\(side) header \(name)", remedy: .header(name))
                 }
             default:
                 audit(value: field.value, name: name, place: "\(side) header \(name)", remedy: .header(name), into: &collector)
@@ -101,7 +105,9 @@ package struct SecretAudit: Sendable {
             for pair in text.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = Self.formDecoded(parts[0])
-                audit(value: parts.count > 1 ? Self.formDecoded(parts[1]) : "", name: name, place: "\(side) body parameter \(name)", remedy: .none, into: &collector)
+                audit(
+                    value: parts.count > 1 ? Self.formDecoded(parts[1]) : "", name: name, place: "\(side) body parameter \(name)", remedy: .none,
+                    into: &collector)
             }
             return
         }
@@ -128,7 +134,9 @@ package struct SecretAudit: Sendable {
         case .number(let text):
             // A number is a secret only where the name says so: a PIN, a one-time code.
             if let name = fieldName, collector.kind(of: name) == .credential {
-                collector.add(SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: .high, value: text), place: place(), remedy: remedy)
+                collector.add(
+                    SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: .high, value: text), place: place(),
+                    remedy: remedy)
             }
         case .literal, .container:
             break

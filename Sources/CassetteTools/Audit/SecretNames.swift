@@ -31,7 +31,8 @@ enum SecretNames {
         guard !words.isEmpty else { return nil }
         let joined = words.joined()
         if let last = words.last, words.count > 1, describingSuffixes.contains(last),
-           !(last == "id" && words.dropLast().contains(where: { $0 == "session" || $0 == "sess" })) {
+            !(last == "id" && words.dropLast().contains(where: { $0 == "session" || $0 == "sess" }))
+        {
             return nil
         }
         if credentialWords.contains(where: { joined.contains($0) }) { return .credential }
@@ -66,7 +67,11 @@ enum SecretNames {
     static func isPlaceholderValue(_ value: String) -> Bool {
         let lowered = value.lowercased()
         if value.isEmpty || value == Redactor.placeholder || lowered.contains(Redactor.placeholder.lowercased()) { return true }
-        if ["null", "none", "true", "false", "undefined", "bearer", "basic", "xxx", "****", "changeme", "<redacted>", "[redacted]", "[filtered]", "***"].contains(lowered) { return true }
+        if ["null", "none", "true", "false", "undefined", "bearer", "basic", "xxx", "****", "changeme", "<redacted>", "[redacted]", "[filtered]", "***"]
+            .contains(lowered)
+        {
+            return true
+        }
         if value.allSatisfy({ $0 == "*" || $0 == "x" || $0 == "X" || $0 == "•" }) { return true }
         // Templates: ${TOKEN}, {{token}}, <token>
         if value.hasPrefix("${") || value.hasPrefix("{{") || (value.hasPrefix("<") && value.hasSuffix(">")) { return true }

@@ -31,7 +31,8 @@ enum SecretScanner {
                 var matched = false
                 for shape in shapes {
                     if let length = shape.match(bytes, at: index) {
-                        matches.append(SecretMatch(rule: shape.rule, description: shape.description, severity: shape.severity, value: value(index..<index + length)))
+                        matches.append(
+                            SecretMatch(rule: shape.rule, description: shape.description, severity: shape.severity, value: value(index..<index + length)))
                         index += length
                         matched = true
                         break
@@ -129,7 +130,11 @@ enum SecretScanner {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "@") { break }
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte <= 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "{") { return nil }
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte <= 0x20 || byte == UInt8(ascii: "\"")
+                || byte == UInt8(ascii: "{")
+            {
+                return nil
+            }
             if byte == UInt8(ascii: ":"), colon == nil { colon = index }
             index += 1
         }
@@ -185,7 +190,7 @@ enum SecretScanner {
                 digits += 1
                 index += 1
                 end = index
-            } else if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")), index + 1 < bytes.count, ByteClass.digits.contains(bytes[index + 1]), digits > 0 {
+            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-"), index + 1 < bytes.count, ByteClass.digits.contains(bytes[index + 1]), digits > 0 {
                 index += 1
             } else {
                 break

@@ -89,7 +89,9 @@ extension SecretShape {
         SecretShape("slack-token", "Slack app token", prefix: "xoxa-", body: .wordDash, length: 10...255),
         SecretShape("slack-token", "Slack refresh token", prefix: "xoxr-", body: .wordDash, length: 10...255),
         SecretShape("slack-token", "Slack session token", prefix: "xoxs-", body: .wordDash, length: 10...255),
-        SecretShape("slack-webhook", "Slack incoming webhook", prefix: "https://hooks.slack.com/services/", body: ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/"), length: 20...255),
+        SecretShape(
+            "slack-webhook", "Slack incoming webhook", prefix: "https://hooks.slack.com/services/",
+            body: ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/"), length: 20...255),
         SecretShape("stripe-key", "Stripe live secret key", prefix: "sk_live_", body: .alphanumeric, length: 20...255),
         SecretShape("stripe-key", "Stripe live restricted key", prefix: "rk_live_", body: .alphanumeric, length: 20...255),
         SecretShape("stripe-key", "Stripe test secret key", .medium, prefix: "sk_test_", body: .alphanumeric, length: 20...255),
@@ -98,7 +100,9 @@ extension SecretShape {
         SecretShape("pypi-token", "PyPI upload token", prefix: "pypi-AgEIcHlwaS5vcmc", body: .wordDash, length: 50...1000),
         SecretShape("openai-key", "OpenAI API key", prefix: "sk-proj-", body: .wordDash, length: 20...255),
         SecretShape("openai-key", "OpenAI API key", prefix: "sk-", body: .alphanumeric, length: 20...255),
-        SecretShape("sendgrid-key", "SendGrid API key", prefix: "SG.", body: ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-."), length: 60...80),
+        SecretShape(
+            "sendgrid-key", "SendGrid API key", prefix: "SG.", body: ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-."),
+            length: 60...80),
         SecretShape("square-token", "Square access token", prefix: "sq0atp-", body: .wordDash, length: 22...22),
         SecretShape("square-token", "Square OAuth secret", prefix: "sq0csp-", body: .wordDash, length: 43...43),
         SecretShape("shopify-token", "Shopify access token", prefix: "shpat_", body: .hex, length: 32...32),

@@ -48,7 +48,8 @@ struct EndpointModelNames: Equatable {
             request = SwiftNaming.typeName(from: action + " " + subject + " request")
         } else {
             let item = SwiftNaming.typeName(from: resource, singular: true, itemSuffix: false)
-            response = endpoint.method == .get || endpoint.method == .head
+            response =
+                endpoint.method == .get || endpoint.method == .head
                 ? SwiftNaming.typeName(from: resource)
                 : SwiftNaming.typeName(from: verb + " " + item + " response")
             responseItem = item

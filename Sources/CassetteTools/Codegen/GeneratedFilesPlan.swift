@@ -51,7 +51,8 @@ package struct GeneratedFilesPlan {
         let planned = Set(files.map(\.name))
         return names.filter { name in
             guard name.hasSuffix(".swift"), !planned.contains(name),
-                  let handle = FileHandle(forReadingAtPath: shown(name)) else { return false }
+                let handle = FileHandle(forReadingAtPath: shown(name))
+            else { return false }
             defer { try? handle.close() }
             let head = (try? handle.read(upToCount: SwiftModelGenerator.marker.utf8.count)) ?? Data()
             return head == Data(SwiftModelGenerator.marker.utf8)

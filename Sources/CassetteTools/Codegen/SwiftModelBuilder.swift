@@ -59,10 +59,11 @@ struct SwiftModelBuilder {
                 name = base + String(suffix)
                 suffix += 1
             }
-            let isArray: Bool = switch childType {
-            case .array, .optional(.array): true
-            default: false
-            }
+            let isArray: Bool =
+                switch childType {
+                case .array, .optional(.array): true
+                default: false
+                }
             properties.append(.init(key: key, name: name, type: childType, hint: SwiftNaming.typeName(from: key, singular: isArray)))
         }
         let shape = properties.map { JSONValue.string($0.key).compactJSON + ":" + $0.type.shapeKey }.joined(separator: ",")

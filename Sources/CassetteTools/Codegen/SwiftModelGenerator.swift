@@ -29,19 +29,21 @@ package struct SwiftModelGenerator: Sendable {
             let response = operation.successSchema
             if !response.isEmpty {
                 let isArray = response.nonNullTypes == [.array]
-                bodies.append(RootBody(
-                    root: GeneratedSwiftModels.Root(endpoint: endpoint, role: .response, typeName: "", recordingIDs: operation.successRecordingIDs),
-                    schema: response, hint: isArray ? names.responseItem : names.response,
-                    resource: names.hasAction ? nil : names.responseItem
-                ))
+                bodies.append(
+                    RootBody(
+                        root: GeneratedSwiftModels.Root(endpoint: endpoint, role: .response, typeName: "", recordingIDs: operation.successRecordingIDs),
+                        schema: response, hint: isArray ? names.responseItem : names.response,
+                        resource: names.hasAction ? nil : names.responseItem
+                    ))
             }
             let request = operation.requestSchema
             if !request.isEmpty {
                 let isArray = request.nonNullTypes == [.array]
-                bodies.append(RootBody(
-                    root: GeneratedSwiftModels.Root(endpoint: endpoint, role: .request, typeName: "", recordingIDs: operation.requestRecordingIDs),
-                    schema: request, hint: isArray ? SwiftNaming.typeName(from: names.request + " item") : names.request, resource: nil
-                ))
+                bodies.append(
+                    RootBody(
+                        root: GeneratedSwiftModels.Root(endpoint: endpoint, role: .request, typeName: "", recordingIDs: operation.requestRecordingIDs),
+                        schema: request, hint: isArray ? SwiftNaming.typeName(from: names.request + " item") : names.request, resource: nil
+                    ))
             }
         }
         Self.mergeResources(&bodies)
@@ -79,11 +81,12 @@ package struct SwiftModelGenerator: Sendable {
     /// `GET /api/users/{id}`), then other GET answers, other responses, and requests last.
     private static func namingRank(_ root: GeneratedSwiftModels.Root) -> (Int, Endpoint) {
         let isItem = root.endpoint.pattern.hasSuffix("}")
-        let rank = switch (root.role, root.endpoint.method) {
-        case (.response, .get): isItem ? 0 : 1
-        case (.response, _): 2
-        case (.request, _): 3
-        }
+        let rank =
+            switch (root.role, root.endpoint.method) {
+            case (.response, .get): isItem ? 0 : 1
+            case (.response, _): 2
+            case (.request, _): 3
+            }
         return (rank, root.endpoint)
     }
 }

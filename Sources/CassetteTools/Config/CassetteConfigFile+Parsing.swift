@@ -18,7 +18,9 @@ extension CassetteConfigFile {
         do {
             root = try JSONValue(parsing: data)
         } catch {
-            throw ConfigError(source: source, key: nil, problem: "is not valid JSON: \(error.description)", accepted: "a JSON object such as {\"database\": \"cassettes.db\"}")
+            throw ConfigError(
+                source: source, key: nil, problem: "is not valid JSON: \(error.description)", accepted: "a JSON object such as {\"database\": \"cassettes.db\"}"
+            )
         }
         let reader = ConfigReader(source: source)
         let object = try reader.object(root, at: nil, keys: Self.fileKeys)
@@ -58,7 +60,9 @@ extension CassetteConfigFile {
         if let value = object["matchHeaders"] {
             let names = try reader.strings(value, at: "matchHeaders")
             for (index, name) in names.enumerated() where HTTPField.Name(name) == nil {
-                throw ConfigError(source: source, key: "matchHeaders[\(index)]", problem: "\"\(name)\" is not a header name", accepted: "names such as \"Accept\" or \"Accept-Language\"")
+                throw ConfigError(
+                    source: source, key: "matchHeaders[\(index)]", problem: "\"\(name)\" is not a header name",
+                    accepted: "names such as \"Accept\" or \"Accept-Language\"")
             }
             rules.matchedHeaders = Set(names)
         }
@@ -132,7 +136,9 @@ extension CassetteConfigFile {
             tls.insecure = try reader.bool(value, at: "\(path).insecure")
         }
         if tls.clientKeyPath != nil && tls.clientCertificatePath == nil {
-            throw ConfigError(source: source, key: "\(path).key", problem: "needs \"cert\" (the client certificate it belongs to)", accepted: "{\"cert\": \"client.pem\", \"key\": \"client.key\"}")
+            throw ConfigError(
+                source: source, key: "\(path).key", problem: "needs \"cert\" (the client certificate it belongs to)",
+                accepted: "{\"cert\": \"client.pem\", \"key\": \"client.key\"}")
         }
         return tls
     }
@@ -153,7 +159,9 @@ struct ConfigReader {
     /// An object; with `keys`, any other member is an error that lists the accepted ones.
     func object(_ value: JSONValue, at path: String?, keys: [String]?) throws(ConfigError) -> JSONObject {
         guard case .object(let object) = value else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not an object", accepted: path == nil ? "a JSON object such as {\"database\": \"cassettes.db\"}" : "a JSON object")
+            throw ConfigError(
+                source: source, key: path, problem: "is \(describe(value)), not an object",
+                accepted: path == nil ? "a JSON object such as {\"database\": \"cassettes.db\"}" : "a JSON object")
         }
         if let keys {
             for key in object.keys where !keys.contains(key) {
@@ -173,12 +181,15 @@ struct ConfigReader {
 
     func strings(_ value: JSONValue, at path: String) throws(ConfigError) -> [String] {
         guard case .array(let elements) = value else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not an array of strings", accepted: "an array such as [\"_\", \"cb\"]")
+            throw ConfigError(
+                source: source, key: path, problem: "is \(describe(value)), not an array of strings", accepted: "an array such as [\"_\", \"cb\"]")
         }
         var result: [String] = []
         for (index, element) in elements.enumerated() {
             guard case .string(let text) = element, !text.isEmpty else {
-                throw ConfigError(source: source, key: "\(path)[\(index)]", problem: "is \(describe(element)), not a non-empty string", accepted: "an array of names such as [\"_\", \"cb\"]")
+                throw ConfigError(
+                    source: source, key: "\(path)[\(index)]", problem: "is \(describe(element)), not a non-empty string",
+                    accepted: "an array of names such as [\"_\", \"cb\"]")
             }
             result.append(text)
         }
@@ -194,13 +205,18 @@ struct ConfigReader {
 
     /// A number of seconds within `range` (fractions allowed).
     func seconds(_ value: JSONValue, at path: String, range: ClosedRange<Double>) throws(ConfigError) -> Duration {
-        let number: Double? = switch value {
-        case .integer(let integer): Double(integer)
-        case .number(let double): double
-        default: nil
-        }
+        let number: Double? =
+            switch value {
+            case .integer(let integer): Double(integer)
+            case .number(let double): double
+            default: nil
+            }
         guard let number, range.contains(number) else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a number of seconds from \(CassetteConfigFile.plain(range.lowerBound)) to \(CassetteConfigFile.plain(range.upperBound))", accepted: "a number such as 30 or 0.5")
+            throw ConfigError(
+                source: source, key: path,
+                problem:
+                    "is \(describe(value)), not a number of seconds from \(CassetteConfigFile.plain(range.lowerBound)) to \(CassetteConfigFile.plain(range.upperBound))",
+                accepted: "a number such as 30 or 0.5")
         }
         return Seconds(clamping: number).duration
     }
@@ -218,7 +234,8 @@ struct ConfigReader {
             throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a string", accepted: accepted)
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host?.isEmpty == false else {
+            url.host?.isEmpty == false
+        else {
             throw ConfigError(source: source, key: path, problem: "\(describe(value)) is not an http or https URL", accepted: accepted)
         }
         return url

@@ -87,10 +87,13 @@ package struct CassetteConfigFile: Sendable, Equatable {
         if let url = environments[environment] { return url }
         let file = source ?? Self.defaultFileName
         guard !environments.isEmpty else {
-            throw CLIError.usage("no environments are configured, so '\(environment)' has no upstream; add \"environments\": {\"\(environment)\": {\"upstream\": \"http://...\"}} to \(file) or pass --upstream URL")
+            throw CLIError.usage(
+                "no environments are configured, so '\(environment)' has no upstream; add \"environments\": {\"\(environment)\": {\"upstream\": \"http://...\"}} to \(file) or pass --upstream URL"
+            )
         }
         let known = environments.keys.sorted().joined(separator: ", ")
-        throw CLIError.usage("unknown environment '\(environment)' (configured in \(file): \(known)); pick one of them, add it to \(file) or pass --upstream URL")
+        throw CLIError.usage(
+            "unknown environment '\(environment)' (configured in \(file): \(known)); pick one of them, add it to \(file) or pass --upstream URL")
     }
 
     /// Reads the configuration file: `explicitPath` (which must exist), else `cassette.json` in the

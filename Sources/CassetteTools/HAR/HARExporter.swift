@@ -60,7 +60,9 @@ package struct HARExporter: Sendable {
             status: interaction.statusCode,
             statusText: HTTPResponse.Status(code: interaction.statusCode).reasonPhrase,
             httpVersion: "HTTP/1.1", cookies: [], headers: Self.pairs(headers),
-            content: HARContent(size: body.count, compression: nil, mimeType: contentType.isEmpty ? "x-unknown" : contentType, text: body.isEmpty ? "" : text, encoding: encoding),
+            content: HARContent(
+                size: body.count, compression: nil, mimeType: contentType.isEmpty ? "x-unknown" : contentType, text: body.isEmpty ? "" : text,
+                encoding: encoding),
             redirectURL: interaction.responseHeaders[.location] ?? "",
             // A decoded body's size on the wire is not known.
             headersSize: -1, bodySize: interaction.contentEncoding == nil ? body.count : -1

@@ -56,7 +56,8 @@ package struct HARImporter: Sendable {
 
     private func interaction(from entry: HAREntry, mitmproxy: Bool, warnings: inout [String]) -> Swift.Result<Interaction, Skip> {
         guard let method = HTTPMethod(token: entry.request.method) else {
-            return .failure(Skip(reason: "method \(entry.request.method) cannot be replayed (supported: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            return .failure(
+                Skip(reason: "method \(entry.request.method) cannot be replayed (supported: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))"))
         }
         guard let url = URL(string: entry.request.url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             return .failure(Skip(reason: "not an http(s) URL"))
@@ -80,7 +81,9 @@ package struct HARImporter: Sendable {
                 }
                 responseBody = decoded
             } else {
-                responseBody = HARText.bytes(of: text, contentType: entry.response.headers.last { $0.name.lowercased() == "content-type" }?.value ?? entry.response.content.mimeType, writtenByMitmproxy: mitmproxy)
+                responseBody = HARText.bytes(
+                    of: text, contentType: entry.response.headers.last { $0.name.lowercased() == "content-type" }?.value ?? entry.response.content.mimeType,
+                    writtenByMitmproxy: mitmproxy)
             }
         } else if let size = entry.response.content.size, size > 0 {
             warnings.append("the HAR holds no response body (\(size) bytes were sent); imported with an empty body")

@@ -62,7 +62,10 @@ package struct HAREntry: Codable, Sendable, Equatable {
     package var serverIPAddress: String?
     package var comment: String?
 
-    package init(startedDateTime: String, time: Double?, request: HARRequest, response: HARResponse, cache: HARCache? = HARCache(), timings: HARTimings?, serverIPAddress: String? = nil, comment: String? = nil) {
+    package init(
+        startedDateTime: String, time: Double?, request: HARRequest, response: HARResponse, cache: HARCache? = HARCache(), timings: HARTimings?,
+        serverIPAddress: String? = nil, comment: String? = nil
+    ) {
         self.startedDateTime = startedDateTime
         self.time = time
         self.request = request

@@ -16,7 +16,7 @@ enum HARText {
             encoding = Self.encoding(named: charset) ?? .utf8
         } else if type.contains("json") {
             encoding = .utf8
-        } else if (writtenByMitmproxy || !isTextual(type)), fitsLatin1(text) {
+        } else if writtenByMitmproxy || !isTextual(type), fitsLatin1(text) {
             encoding = .isoLatin1
         } else {
             encoding = .utf8

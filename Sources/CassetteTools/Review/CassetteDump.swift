@@ -69,7 +69,9 @@ package struct CassetteDump: Sendable {
             lines += json.prettyJSON.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
             return
         }
-        if let text = String(data: body, encoding: .utf8), Data(text.utf8) == body, !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
+        if let text = String(data: body, encoding: .utf8), Data(text.utf8) == body,
+            !text.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" })
+        {
             let finalNewline = text.hasSuffix("\n")
             lines.append("\(label) text, \(body.count) bytes\(finalNewline ? "" : ", no final newline")")
             let content = finalNewline ? String(text.dropLast()) : text

@@ -74,19 +74,21 @@ package struct CassetteMerge: Sendable {
             } else if Self.same(other, old) || Self.same(mine, other) {
                 chosen = mine
             } else {
-                let reason = switch (old == nil, mine == nil, other == nil) {
-                case (true, _, _): "added differently on both sides"
-                case (false, true, _): "deleted in ours, changed in theirs"
-                case (false, _, true): "changed in ours, deleted in theirs"
-                default: "changed differently on both sides"
-                }
+                let reason =
+                    switch (old == nil, mine == nil, other == nil) {
+                    case (true, _, _): "added differently on both sides"
+                    case (false, true, _): "deleted in ours, changed in theirs"
+                    case (false, _, true): "changed in ours, deleted in theirs"
+                    default: "changed differently on both sides"
+                    }
                 conflicts.append(Conflict(cassette: identity.cassette, key: identity.key, sequence: identity.sequence, reason: reason))
                 chosen = preferring == .theirs ? other : mine
                 if preferring == .theirs { takenFromTheirs += 1 }
             }
             if let chosen { merged.append(chosen) }
         }
-        return Result(interactions: merged, cassettes: mergeCassettes(base: base, ours: ours, theirs: theirs), conflicts: conflicts, takenFromTheirs: takenFromTheirs)
+        return Result(
+            interactions: merged, cassettes: mergeCassettes(base: base, ours: ours, theirs: theirs), conflicts: conflicts, takenFromTheirs: takenFromTheirs)
     }
 
     /// Cassette metadata: theirs where ours left it as it was, ours otherwise.

@@ -83,13 +83,17 @@ extension DriftReport {
                     path: .root, rule: .fixtureWithoutRecording, expected: "absent", actual: "present",
                     message: "\(sides.fixture) has 2xx JSON recordings of this endpoint, \(sides.api) has none"
                 )
-                entries.append(Entry(endpoint: endpoint, fixture: nil, baselineRecordings: old.recordings, recordings: 0, findings: filter([note], of: endpoint, ignoring)))
+                entries.append(
+                    Entry(endpoint: endpoint, fixture: nil, baselineRecordings: old.recordings, recordings: 0, findings: filter([note], of: endpoint, ignoring))
+                )
             case (nil, let new?):
                 let note = SchemaFinding(
                     path: .root, rule: .endpointWithoutFixture, expected: "present", actual: "absent",
                     message: "\(sides.api) has 2xx JSON recordings of this endpoint, \(sides.fixture) has none"
                 )
-                entries.append(Entry(endpoint: endpoint, fixture: nil, baselineRecordings: 0, recordings: new.recordings, findings: filter([note], of: endpoint, ignoring)))
+                entries.append(
+                    Entry(endpoint: endpoint, fixture: nil, baselineRecordings: 0, recordings: new.recordings, findings: filter([note], of: endpoint, ignoring))
+                )
             case (nil, nil):
                 break
             }

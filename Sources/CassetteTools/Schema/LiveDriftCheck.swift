@@ -46,7 +46,10 @@ package struct LiveDriftCheck: Sendable {
     package var timeout: Duration?
     package var sides = SchemaDiff.Sides(fixture: "recording", api: "live API", theFixture: "the recording", theAPI: "the live API")
 
-    package init(upstream: URL, recordedUpstream: URL? = nil, methods: Set<HTTPMethod> = defaultMethods, concurrency: Int = 4, headers: HTTPFields = [:], ignoring: [DriftIgnore] = [], timeout: Duration? = nil) {
+    package init(
+        upstream: URL, recordedUpstream: URL? = nil, methods: Set<HTTPMethod> = defaultMethods, concurrency: Int = 4, headers: HTTPFields = [:],
+        ignoring: [DriftIgnore] = [], timeout: Duration? = nil
+    ) {
         self.upstream = upstream
         self.recordedUpstream = recordedUpstream
         self.methods = methods
@@ -84,7 +87,9 @@ package struct LiveDriftCheck: Sendable {
         guard let url = URL(string: target) else { return nil }
         var fields = HTTPFields()
         for field in interaction.requestHeaders
-        where !HTTPFraming.unforwardedRequestHeaders.contains(field.name.canonicalName) && !field.value.contains(Redactor.placeholder) && headers[field.name] == nil {
+        where !HTTPFraming.unforwardedRequestHeaders.contains(field.name.canonicalName) && !field.value.contains(Redactor.placeholder)
+            && headers[field.name] == nil
+        {
             fields.append(field)
         }
         fields.append(contentsOf: headers)
@@ -140,7 +145,8 @@ package struct LiveDriftCheck: Sendable {
             let target = RequestPath(url: url).description
             let finding = SchemaFinding(
                 path: .root, rule: .statusClassChanged, expected: "\(after)xx", actual: "\(before)xx",
-                message: "status changed for \(exchange.recorded.method.rawValue) \(target): \(sides.fixture) has \(exchange.recorded.statusCode), \(sides.api) answers \(response.statusCode)"
+                message:
+                    "status changed for \(exchange.recorded.method.rawValue) \(target): \(sides.fixture) has \(exchange.recorded.statusCode), \(sides.api) answers \(response.statusCode)"
             )
             if !ignoring.contains(where: { $0.drops(finding, of: endpoint) }) {
                 statusFindings[endpoint, default: []].append(finding)
@@ -156,7 +162,9 @@ package struct LiveDriftCheck: Sendable {
                 let recorded = interactions.filter { interaction in
                     URL(string: interaction.url).map { Endpoint.of(method: interaction.method, url: $0) == endpoint } ?? false
                 }
-                entries.append(DriftReport.Entry(endpoint: endpoint, fixture: nil, baselineRecordings: recorded.count, recordings: answers[endpoint] ?? 0, findings: findings.sorted()))
+                entries.append(
+                    DriftReport.Entry(
+                        endpoint: endpoint, fixture: nil, baselineRecordings: recorded.count, recordings: answers[endpoint] ?? 0, findings: findings.sorted()))
             }
         }
         return DriftReport(entries: entries, fixtures: nil, baselineEndpoints: baseline.samples.count, recordedEndpoints: current.samples.count)

@@ -74,7 +74,8 @@ package struct SchemaDiff: Sendable {
         guard !fixture.isEmpty, !api.isEmpty else { return [] }
         var findings: [SchemaFinding] = []
         compare(fixture, api, at: .root, into: &findings)
-        return findings
+        return
+            findings
             .filter { finding in !ignoredPaths.contains { $0.matches(finding.path) } }
             .sorted()
     }
@@ -91,16 +92,18 @@ package struct SchemaDiff: Sendable {
         if fixtureTypes.contains(.string), apiTypes.contains(.string), fixture.stringFormat != api.stringFormat {
             let expected = api.describe(.string)
             let actual = fixture.describe(.string)
-            findings.append(SchemaFinding(
-                path: path, rule: .formatChanged, expected: expected, actual: actual,
-                message: "format changed: \(sides.fixture) has \(actual), \(sides.api) sends \(expected)"
-            ))
+            findings.append(
+                SchemaFinding(
+                    path: path, rule: .formatChanged, expected: expected, actual: actual,
+                    message: "format changed: \(sides.fixture) has \(actual), \(sides.api) sends \(expected)"
+                ))
         }
         if fixtureTypes.contains(.object), apiTypes.contains(.object) {
             compareProperties(fixture, api, at: path, into: &findings)
         }
         if fixtureTypes.contains(.array), apiTypes.contains(.array),
-           let fixtureItems = fixture.items, let apiItems = api.items {
+            let fixtureItems = fixture.items, let apiItems = api.items
+        {
             compare(fixtureItems, apiItems, at: path.appendingItems(), into: &findings)
         }
     }
@@ -109,15 +112,17 @@ package struct SchemaDiff: Sendable {
         let expected = api.description
         let actual = fixture.description
         if api.isNullable, !fixture.isNullable {
-            findings.append(SchemaFinding(
-                path: path, rule: .apiSendsNull, expected: expected, actual: actual,
-                message: "\(sides.api) sends null but \(sides.theFixture) never has null; a model must make this optional (\(sides.api) sends \(expected))"
-            ))
+            findings.append(
+                SchemaFinding(
+                    path: path, rule: .apiSendsNull, expected: expected, actual: actual,
+                    message: "\(sides.api) sends null but \(sides.theFixture) never has null; a model must make this optional (\(sides.api) sends \(expected))"
+                ))
         } else if fixture.isNullable, !api.isNullable {
-            findings.append(SchemaFinding(
-                path: path, rule: .fixtureHasNull, expected: expected, actual: actual,
-                message: "\(sides.fixture) has null but \(sides.theAPI) never sends null here (\(sides.api) sends \(expected))"
-            ))
+            findings.append(
+                SchemaFinding(
+                    path: path, rule: .fixtureHasNull, expected: expected, actual: actual,
+                    message: "\(sides.fixture) has null but \(sides.theAPI) never sends null here (\(sides.api) sends \(expected))"
+                ))
         }
     }
 
@@ -139,18 +144,20 @@ package struct SchemaDiff: Sendable {
         let expected = api.nonNullDescription
         for type in fixtureOnly {
             let actual = fixture.describe(type)
-            findings.append(SchemaFinding(
-                path: path, rule: rule, expected: expected, actual: actual,
-                message: "\(subject): \(sides.fixture) has \(actual), \(sides.api) sends \(expected)"
-            ))
+            findings.append(
+                SchemaFinding(
+                    path: path, rule: rule, expected: expected, actual: actual,
+                    message: "\(subject): \(sides.fixture) has \(actual), \(sides.api) sends \(expected)"
+                ))
         }
         if fixtureOnly.isEmpty, !apiOnly.isEmpty {
             let actual = fixture.nonNullDescription
             let extra = apiOnly.map(api.describe).joined(separator: " | ")
-            findings.append(SchemaFinding(
-                path: path, rule: rule, expected: expected, actual: actual,
-                message: "\(subject): \(sides.api) also sends \(extra), \(sides.fixture) only has \(actual)"
-            ))
+            findings.append(
+                SchemaFinding(
+                    path: path, rule: rule, expected: expected, actual: actual,
+                    message: "\(subject): \(sides.api) also sends \(extra), \(sides.fixture) only has \(actual)"
+                ))
         }
     }
 
@@ -161,23 +168,26 @@ package struct SchemaDiff: Sendable {
             switch (fixture.properties[name], api.properties[name]) {
             case (let fixtureProperty?, nil):
                 let actual = fixtureProperty.description
-                findings.append(SchemaFinding(
-                    path: childPath, rule: .fieldNotInAPI, expected: "absent", actual: actual,
-                    message: "field not in \(sides.api): \(sides.fixture) has \(actual), \(sides.theAPI) never sends this field"
-                ))
+                findings.append(
+                    SchemaFinding(
+                        path: childPath, rule: .fieldNotInAPI, expected: "absent", actual: actual,
+                        message: "field not in \(sides.api): \(sides.fixture) has \(actual), \(sides.theAPI) never sends this field"
+                    ))
             case (nil, let apiProperty?):
                 let expected = apiProperty.description
-                findings.append(SchemaFinding(
-                    path: childPath, rule: .fieldMissingInFixture, expected: expected, actual: "absent",
-                    message: "field missing in \(sides.fixture): \(sides.api) sends \(expected)"
-                ))
+                findings.append(
+                    SchemaFinding(
+                        path: childPath, rule: .fieldMissingInFixture, expected: expected, actual: "absent",
+                        message: "field missing in \(sides.fixture): \(sides.api) sends \(expected)"
+                    ))
             case (let fixtureProperty?, let apiProperty?):
                 if fixture.isRequired(name), !api.isRequired(name) {
                     let omitted = api.objectCount - apiProperty.sampleCount
-                    findings.append(SchemaFinding(
-                        path: childPath, rule: .fieldOptionalInAPI, expected: "optional", actual: "required",
-                        message: "\(sides.api) omits this field in \(omitted) of \(api.objectCount) objects; \(sides.theFixture) always has it"
-                    ))
+                    findings.append(
+                        SchemaFinding(
+                            path: childPath, rule: .fieldOptionalInAPI, expected: "optional", actual: "required",
+                            message: "\(sides.api) omits this field in \(omitted) of \(api.objectCount) objects; \(sides.theFixture) always has it"
+                        ))
                 }
                 compare(fixtureProperty, apiProperty, at: childPath, into: &findings)
             case (nil, nil):

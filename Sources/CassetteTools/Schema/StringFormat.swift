@@ -53,8 +53,8 @@ package enum StringFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// `YYYY-MM-DD` at `start`, with a day that exists in that month.
     private static func isFullDate(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Bool {
         guard let year = digits(bytes, start, 4), byte(bytes, start + 4, is: "-"),
-              let month = digits(bytes, start + 5, 2), byte(bytes, start + 7, is: "-"),
-              let day = digits(bytes, start + 8, 2), (1...12).contains(month), day >= 1
+            let month = digits(bytes, start + 5, 2), byte(bytes, start + 7, is: "-"),
+            let day = digits(bytes, start + 8, 2), (1...12).contains(month), day >= 1
         else { return false }
         switch month {
         case 2:
@@ -70,10 +70,10 @@ package enum StringFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// RFC 3339 section 5.6: full-date "T" partial-time time-offset, "T" and "Z" in either case.
     private static func isDateTime(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count >= 20, isFullDate(bytes, from: 0), bytes[10] | 0x20 == UInt8(ascii: "t"),
-              let hour = digits(bytes, 11, 2), byte(bytes, 13, is: ":"),
-              let minute = digits(bytes, 14, 2), byte(bytes, 16, is: ":"),
-              let second = digits(bytes, 17, 2),
-              hour <= 23, minute <= 59, second <= 60 // 60: a leap second
+            let hour = digits(bytes, 11, 2), byte(bytes, 13, is: ":"),
+            let minute = digits(bytes, 14, 2), byte(bytes, 16, is: ":"),
+            let second = digits(bytes, 17, 2),
+            hour <= 23, minute <= 59, second <= 60  // 60: a leap second
         else { return false }
         var index = 19
         if byte(bytes, index, is: ".") {
@@ -87,8 +87,8 @@ package enum StringFormat: String, Sendable, Hashable, CaseIterable, Codable {
             return index + 1 == bytes.count
         }
         guard bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
-              let offsetHour = digits(bytes, index + 1, 2), byte(bytes, index + 3, is: ":"),
-              let offsetMinute = digits(bytes, index + 4, 2)
+            let offsetHour = digits(bytes, index + 1, 2), byte(bytes, index + 3, is: ":"),
+            let offsetMinute = digits(bytes, index + 4, 2)
         else { return false }
         return offsetHour <= 23 && offsetMinute <= 59 && index + 6 == bytes.count
     }
@@ -136,7 +136,7 @@ package enum StringFormat: String, Sendable, Hashable, CaseIterable, Codable {
         guard prefixLength < bytes.count else { return false }
         let host = bytes[prefixLength]
         guard host != UInt8(ascii: "/"), host != UInt8(ascii: "?"), host != UInt8(ascii: "#"),
-              host != UInt8(ascii: ":")
+            host != UInt8(ascii: ":")
         else { return false }
         return !bytes.contains { $0 <= 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }
     }

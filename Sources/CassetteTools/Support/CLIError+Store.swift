@@ -1,4 +1,3 @@
-
 import WellPlateCore
 import WellPlateNetworking
 

@@ -1,6 +1,7 @@
 import Foundation
 import WellPlateCore
 import WellPlateNetworking
+
 #if canImport(Glibc)
 import Glibc
 #endif

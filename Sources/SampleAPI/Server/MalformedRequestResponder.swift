@@ -20,10 +20,11 @@ final class MalformedRequestResponder: ChannelDuplexHandler, RemovableChannelHan
             return
         }
         if !hasUnterminatedResponse {
-            let body = ByteBuffer(bytes: JSONValue.object([
-                "error": "bad_request",
-                "message": .string("Malformed HTTP request (\(error)); the connection is closed"),
-            ]).serializedBytes)
+            let body = ByteBuffer(
+                bytes: JSONValue.object([
+                    "error": "bad_request",
+                    "message": .string("Malformed HTTP request (\(error)); the connection is closed"),
+                ]).serializedBytes)
             let headers: HTTPHeaders = [
                 "Content-Type": "application/json; charset=utf-8",
                 "Content-Length": String(body.readableBytes),

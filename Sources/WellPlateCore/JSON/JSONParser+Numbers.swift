@@ -65,7 +65,8 @@ extension JSONParser {
                 let digit = Int64(bytes[digitIndex] - UInt8(ascii: "0"))
                 let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
                 // Accumulating negative values reaches Int64.min, which has no positive counterpart.
-                let (next, overflow2) = isNegative
+                let (next, overflow2) =
+                    isNegative
                     ? shifted.subtractingReportingOverflow(digit)
                     : shifted.addingReportingOverflow(digit)
                 if overflow1 || overflow2 {
@@ -84,8 +85,9 @@ extension JSONParser {
         }
         let literal = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(literal), value.isFinite else {
-            throw error(.numberOutOfRange, at: start,
-                        "the number \(literal.prefix(40)) is too large for a 64-bit floating-point value; send it as a string")
+            throw error(
+                .numberOutOfRange, at: start,
+                "the number \(literal.prefix(40)) is too large for a 64-bit floating-point value; send it as a string")
         }
         return .number(value)
     }

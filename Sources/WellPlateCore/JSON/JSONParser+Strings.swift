@@ -96,8 +96,9 @@ extension JSONParser {
         case UInt8(ascii: "u"):
             return try decodeUnicodeEscape(at: index)
         default:
-            throw error(.invalidEscape, at: index,
-                        "invalid escape '\\\(describeByte(at: index + 1, quoted: false))'; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
+            throw error(
+                .invalidEscape, at: index,
+                "invalid escape '\\\(describeByte(at: index + 1, quoted: false))'; valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX")
         }
         scratch.append(simple)
         return index + 2
@@ -160,8 +161,9 @@ extension JSONParser {
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = bytes[at] - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = bytes[at] - UInt8(ascii: "A") + 10
             default:
-                throw error(.invalidUnicodeEscape, at: at,
-                            "unexpected \(describeByte(at: at)) in a \\u escape; it needs exactly four hexadecimal digits")
+                throw error(
+                    .invalidUnicodeEscape, at: at,
+                    "unexpected \(describeByte(at: at)) in a \\u escape; it needs exactly four hexadecimal digits")
             }
             value = value << 4 | UInt16(digit)
         }
@@ -173,8 +175,9 @@ extension JSONParser {
     private func controlCharacterError(at index: Int) -> JSONParseError {
         let hex = String(bytes[index], radix: 16, uppercase: true)
         let code = String(repeating: "0", count: 4 - hex.count) + hex
-        return error(.controlCharacterInString, at: index,
-                     "raw control character U+\(code) in a string; escape it (for example \\n or \\u\(code))")
+        return error(
+            .controlCharacterInString, at: index,
+            "raw control character U+\(code) in a string; escape it (for example \\n or \\u\(code))")
     }
 
     private func unterminatedStringError(start: Int) -> JSONParseError {
@@ -183,12 +186,14 @@ extension JSONParser {
 
     private func unpairedSurrogateError(_ unit: UInt16, at index: Int) -> JSONParseError {
         let hex = String(unit, radix: 16, uppercase: true)
-        return error(.unpairedSurrogate, at: index,
-                     "\\u\(hex) is half of a UTF-16 surrogate pair without its other half; escape the whole character as a pair")
+        return error(
+            .unpairedSurrogate, at: index,
+            "\\u\(hex) is half of a UTF-16 surrogate pair without its other half; escape the whole character as a pair")
     }
 
     private func invalidUTF8Error(in range: Range<Int>) -> JSONParseError {
-        let offset = UTF8Validation.firstInvalidOffset(in: UnsafeBufferPointer(rebasing: bytes[range])).map { range.lowerBound + $0 }
+        let offset =
+            UTF8Validation.firstInvalidOffset(in: UnsafeBufferPointer(rebasing: bytes[range])).map { range.lowerBound + $0 }
             ?? range.lowerBound
         return error(.invalidUTF8, at: offset, "byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) is not valid UTF-8; save the file as UTF-8")
     }

@@ -63,8 +63,9 @@ struct JSONParser {
         let value = try parseValue()
         skipWhitespace()
         guard position == bytes.count else {
-            throw error(.trailingContent, at: position,
-                        "unexpected \(describeByte(at: position)) after the JSON value; a document holds exactly one value")
+            throw error(
+                .trailingContent, at: position,
+                "unexpected \(describeByte(at: position)) after the JSON value; a document holds exactly one value")
         }
         return value
     }
@@ -79,13 +80,20 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try parseLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try parseLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try parseLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try parseLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try parseLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try parseLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default:
-            throw error(.unexpectedCharacter, at: position,
-                        "unexpected \(describeByte(at: position)); expected a value (object, array, string, number, true, false or null)")
+            throw error(
+                .unexpectedCharacter, at: position,
+                "unexpected \(describeByte(at: position)); expected a value (object, array, string, number, true, false or null)")
         }
     }
 
@@ -98,8 +106,9 @@ struct JSONParser {
                 throw error(.unexpectedEndOfInput, at: index, "the input ends inside '\(literal)'; the JSON is truncated")
             }
             guard bytes[index] == byte else {
-                throw error(.unexpectedCharacter, at: index,
-                            "unexpected \(describeByte(at: index)) in a literal; expected '\(literal)' (literals are lower case, strings need double quotes)")
+                throw error(
+                    .unexpectedCharacter, at: index,
+                    "unexpected \(describeByte(at: index)) in a literal; expected '\(literal)' (literals are lower case, strings need double quotes)")
             }
         }
         position = start + expected.count
@@ -108,8 +117,9 @@ struct JSONParser {
     private mutating func enterContainer() throws(JSONParseError) {
         depth += 1
         guard depth <= maximumDepth else {
-            throw error(.nestingTooDeep, at: position,
-                        "arrays and objects nest more than \(maximumDepth) levels deep; flatten the document or raise the limit")
+            throw error(
+                .nestingTooDeep, at: position,
+                "arrays and objects nest more than \(maximumDepth) levels deep; flatten the document or raise the limit")
         }
     }
 
@@ -135,8 +145,9 @@ struct JSONParser {
                 break
             }
             guard byte == UInt8(ascii: ",") else {
-                throw error(.unexpectedCharacter, at: position,
-                            "unexpected \(describeByte(at: position)) in an array; expected ',' or ']' after an element")
+                throw error(
+                    .unexpectedCharacter, at: position,
+                    "unexpected \(describeByte(at: position)) in an array; expected ',' or ']' after an element")
             }
             position += 1
             skipWhitespace()
@@ -166,7 +177,8 @@ struct JSONParser {
                 throw error(.unexpectedEndOfInput, at: position, "the input ends inside an object; add the missing '}'")
             }
             guard bytes[position] == UInt8(ascii: "\"") else {
-                let reason = bytes[position] == UInt8(ascii: "}")
+                let reason =
+                    bytes[position] == UInt8(ascii: "}")
                     ? "trailing comma before '}'; remove the comma"
                     : "unexpected \(describeByte(at: position)) in an object; expected a key in double quotes"
                 throw error(.unexpectedCharacter, at: position, reason)
@@ -177,8 +189,9 @@ struct JSONParser {
                 throw error(.unexpectedEndOfInput, at: position, "the input ends after an object key; expected ':' and a value")
             }
             guard bytes[position] == UInt8(ascii: ":") else {
-                throw error(.unexpectedCharacter, at: position,
-                            "unexpected \(describeByte(at: position)) after an object key; expected ':'")
+                throw error(
+                    .unexpectedCharacter, at: position,
+                    "unexpected \(describeByte(at: position)) after an object key; expected ':'")
             }
             position += 1
             skipWhitespace()
@@ -210,8 +223,9 @@ struct JSONParser {
                 break
             }
             guard byte == UInt8(ascii: ",") else {
-                throw error(.unexpectedCharacter, at: position,
-                            "unexpected \(describeByte(at: position)) in an object; expected ',' or '}' after a member")
+                throw error(
+                    .unexpectedCharacter, at: position,
+                    "unexpected \(describeByte(at: position)) in an object; expected ',' or '}' after a member")
             }
             position += 1
             skipWhitespace()

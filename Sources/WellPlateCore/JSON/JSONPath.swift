@@ -1,6 +1,5 @@
 import Foundation
 
-
 /// A location in a JSON schema: `$`, `$.user.address.city`, `$.items[*].price`, `$["first name"]`.
 ///
 /// `[*]` stands for the items of an array (schemas have no element positions). Keys that are
@@ -90,7 +89,8 @@ package struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible
         return key.utf8.allSatisfy { byte in
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"): true
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                true
             default: false
             }
         }

@@ -92,13 +92,27 @@ extension JSONValue: Hashable {
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
-        case .bool(let value): hasher.combine(1); hasher.combine(value)
-        case .integer(let value): hasher.combine(2); hasher.combine(value)
-        case .bigInteger(let value): hasher.combine(3); hasher.combine(value)
-        case .number(let value): hasher.combine(4); hasher.combine(value)
-        case .string(let value): hasher.combine(5); hasher.combine(value)
-        case .array(let value): hasher.combine(6); hasher.combine(value)
-        case .object(let value): hasher.combine(7); hasher.combine(value)
+        case .bool(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .integer(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .bigInteger(let value):
+            hasher.combine(3)
+            hasher.combine(value)
+        case .number(let value):
+            hasher.combine(4)
+            hasher.combine(value)
+        case .string(let value):
+            hasher.combine(5)
+            hasher.combine(value)
+        case .array(let value):
+            hasher.combine(6)
+            hasher.combine(value)
+        case .object(let value):
+            hasher.combine(7)
+            hasher.combine(value)
         }
     }
 }

@@ -51,11 +51,13 @@ enum BodyDifference {
             while leftIndex < leftMembers.count || rightIndex < rightMembers.count {
                 if rightIndex == rightMembers.count
                     || (leftIndex < leftMembers.count
-                        && leftMembers[leftIndex].key.utf8.lexicographicallyPrecedes(rightMembers[rightIndex].key.utf8)) {
+                        && leftMembers[leftIndex].key.utf8.lexicographicallyPrecedes(rightMembers[rightIndex].key.utf8))
+                {
                     return "\(memberPath(path, leftMembers[leftIndex].key)) not recorded"
                 }
                 if leftIndex == leftMembers.count
-                    || rightMembers[rightIndex].key.utf8.lexicographicallyPrecedes(leftMembers[leftIndex].key.utf8) {
+                    || rightMembers[rightIndex].key.utf8.lexicographicallyPrecedes(leftMembers[leftIndex].key.utf8)
+                {
                     return "\(memberPath(path, rightMembers[rightIndex].key)) missing"
                 }
                 let key = leftMembers[leftIndex].key
@@ -87,14 +89,17 @@ enum BodyDifference {
 
     /// `$.grams` for identifier-like keys, `$["two words"]` for the rest.
     private static func memberPath(_ path: String, _ key: String) -> String {
-        let isIdentifier = !key.isEmpty && key.utf8.enumerated().allSatisfy { offset, byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "_"), UInt8(ascii: "$"): true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): offset > 0
-            default: false
+        let isIdentifier =
+            !key.isEmpty
+            && key.utf8.enumerated().allSatisfy { offset, byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "_"), UInt8(ascii: "$"):
+                    true
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): offset > 0
+                default: false
+                }
             }
-        }
         if isIdentifier { return "\(path).\(key)" }
         return "\(path)[\(String(decoding: CanonicalJSON.canonicalText(of: .string(key)), as: UTF8.self))]"
     }

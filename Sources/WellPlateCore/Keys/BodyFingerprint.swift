@@ -42,11 +42,13 @@ package struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvert
         guard let body, !body.isEmpty else { return nil }
         let declared = MediaType(contentType)
         if declared == .json || (declared == .absent && mayStartJSON(body)),
-           let text = CanonicalJSON.canonicalText(of: body, ignoring: rules.ignoredBodyFields) {
+            let text = CanonicalJSON.canonicalText(of: body, ignoring: rules.ignoredBodyFields)
+        {
             return canonical(text, kind: .json)
         }
         if declared == .multipart, let contentType,
-           let text = MultipartCanonicalForm.canonicalText(of: body, contentType: contentType, ignoring: rules.ignoredBodyFields) {
+            let text = MultipartCanonicalForm.canonicalText(of: body, contentType: contentType, ignoring: rules.ignoredBodyFields)
+        {
             return canonical(text, kind: .multipart)
         }
         return body.withUnsafeBytes { raw -> (BodyFingerprint, CanonicalBody?) in
@@ -71,7 +73,7 @@ package struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvert
         }
         switch first {
         case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"), 0xEF:
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"), 0xEF:
             return true
         default:
             return false
@@ -82,7 +84,10 @@ package struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvert
         case absent, json, form, multipart, other
 
         init(_ contentType: String?) {
-            guard let contentType else { self = .absent; return }
+            guard let contentType else {
+                self = .absent
+                return
+            }
             let essence = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let name = essence.trimmingCharacters(in: .whitespaces).lowercased()
             if name.isEmpty {

@@ -93,7 +93,8 @@ public struct MatchingRules: Sendable, Equatable, Codable {
     /// of the lower-cased `names`.
     static func isListed(normalizedName: ArraySlice<UInt8>, in names: Set<String>) -> Bool {
         guard !names.isEmpty else { return false }
-        var bytes = normalizedName.contains(PercentEncoding.percent)
+        var bytes =
+            normalizedName.contains(PercentEncoding.percent)
             ? PercentEncoding.decode(normalizedName) : Array(normalizedName)
         var isASCII = true
         for index in bytes.indices {

@@ -25,7 +25,8 @@ enum MultipartCanonicalForm {
             let type = part.headers["content-type"].map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? "text/plain"
             line += "; type=\(type)"
             if disposition["filename"] == nil, part.content.count <= 256, !secretNames.contains(name.lowercased()),
-               let text = String(data: part.content, encoding: .utf8) {
+                let text = String(data: part.content, encoding: .utf8)
+            {
                 line += "; value=\(quoted(text))"
             } else {
                 line += "; sha256=\(SHA256.hexPrefix(of: SHA256.digest(Array(part.content)), length: BodyFingerprint.hexLength)); bytes=\(part.content.count)"
@@ -96,6 +97,8 @@ enum MultipartCanonicalForm {
     }
 
     private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r") + "\""
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\r", with: "\\r") + "\""
     }
 }

@@ -19,12 +19,12 @@ package enum PercentEncoding {
         let byte = UInt8(value)
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             return .unreserved
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
-             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
-             UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"), UInt8(ascii: "?"):
             return .literal
         default:
             return .escaped
@@ -98,7 +98,8 @@ package enum PercentEncoding {
         while index < normalized.endIndex {
             let byte = normalized[index]
             if byte == percent, index + 2 < normalized.endIndex,
-               let high = hexValue(normalized[index + 1]), let low = hexValue(normalized[index + 2]) {
+                let high = hexValue(normalized[index + 1]), let low = hexValue(normalized[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {

@@ -110,7 +110,8 @@ package struct SHA256: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
             for index in 0..<16 {
                 let base = index * 4
-                schedule[index] = UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16
+                schedule[index] =
+                    UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16
                     | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
             }
             for index in 16..<64 {
@@ -129,14 +130,24 @@ package struct SHA256: Sendable {
                     let bigSigma0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
                     let majority = (a & b) ^ (a & c) ^ (b & c)
                     let temp2 = bigSigma0 &+ majority
-                    h = g; g = f; f = e
+                    h = g
+                    g = f
+                    f = e
                     e = d &+ temp1
-                    d = c; c = b; b = a
+                    d = c
+                    c = b
+                    b = a
                     a = temp1 &+ temp2
                 }
             }
-            state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
-            state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
         }
     }
 }

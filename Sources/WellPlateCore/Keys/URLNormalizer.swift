@@ -156,10 +156,11 @@ package enum URLNormalizer {
             text.append(contentsOf: names[index])
             text.append(equals)
             text.append(contentsOf: values[index])
-            parameters.append(RequestKey.QueryParameter(
-                name: String(decoding: names[index], as: UTF8.self),
-                value: String(decoding: values[index], as: UTF8.self)
-            ))
+            parameters.append(
+                RequestKey.QueryParameter(
+                    name: String(decoding: names[index], as: UTF8.self),
+                    value: String(decoding: values[index], as: UTF8.self)
+                ))
         }
         return (parameters, text)
     }
@@ -173,12 +174,15 @@ package enum URLNormalizer {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: ":") {
-                let hasSlashes = index + 2 < bytes.count
+                let hasSlashes =
+                    index + 2 < bytes.count
                     && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/")
                 return hasSlashes ? index : nil
             }
-            guard isASCIILetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else {
+            guard
+                isASCIILetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            else {
                 return nil
             }
             index += 1
@@ -209,7 +213,8 @@ package enum URLNormalizer {
                 while port.count > 1, port.first == UInt8(ascii: "0") { port.removeFirst() }
             }
             let schemeName = output[0..<schemeLength]
-            let isDefault = (port.elementsEqual("80".utf8) && (schemeName.elementsEqual("http".utf8) || schemeName.elementsEqual("ws".utf8)))
+            let isDefault =
+                (port.elementsEqual("80".utf8) && (schemeName.elementsEqual("http".utf8) || schemeName.elementsEqual("ws".utf8)))
                 || (port.elementsEqual("443".utf8) && (schemeName.elementsEqual("https".utf8) || schemeName.elementsEqual("wss".utf8)))
             if !port.isEmpty, !isDefault {
                 output.append(UInt8(ascii: ":"))
@@ -229,13 +234,15 @@ package enum URLNormalizer {
             let byte = bytes[index]
             index += 1
             if byte == PercentEncoding.percent, index + 1 < bytes.endIndex,
-               let high = PercentEncoding.hexValue(bytes[index]), let low = PercentEncoding.hexValue(bytes[index + 1]) {
+                let high = PercentEncoding.hexValue(bytes[index]), let low = PercentEncoding.hexValue(bytes[index + 1])
+            {
                 PercentEncoding.appendEscaped(high << 4 | low, to: &output)
                 index += 2
             } else if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") {
                 output.append(byte + 0x20)
             } else if PercentEncoding.byteClass(byte) == .escaped, byte != UInt8(ascii: "["), byte != UInt8(ascii: "]"),
-                      byte != PercentEncoding.percent {
+                byte != PercentEncoding.percent
+            {
                 PercentEncoding.appendEscaped(byte, to: &output)
             } else {
                 output.append(byte)

@@ -6,12 +6,14 @@ extension Redactor {
         guard isEnabled, !jsonFields.isEmpty else { return value }
         switch value {
         case .object(let object):
-            return .object(JSONObject(object.members.map { member -> (String, JSONValue) in
-                if jsonFields.contains(member.key.lowercased()) {
-                    return (member.key, .string(Self.placeholder))
-                }
-                return (member.key, redact(json: member.value))
-            }))
+            return .object(
+                JSONObject(
+                    object.members.map { member -> (String, JSONValue) in
+                        if jsonFields.contains(member.key.lowercased()) {
+                            return (member.key, .string(Self.placeholder))
+                        }
+                        return (member.key, redact(json: member.value))
+                    }))
         case .array(let elements):
             return .array(elements.map { redact(json: $0) })
         default:

@@ -22,8 +22,10 @@ extension Redactor {
             var index = 0
             while index <= bytes.count - form.count {
                 if bytes[index] == first, form.indices.allSatisfy({ bytes[index + $0] == form[$0] }),
-                   !wholeTokenOnly || ((index == 0 || !isTokenByte(bytes[index - 1]))
-                                       && (index + form.count == bytes.count || !isTokenByte(bytes[index + form.count]))) {
+                    !wholeTokenOnly
+                        || ((index == 0 || !isTokenByte(bytes[index - 1]))
+                            && (index + form.count == bytes.count || !isTokenByte(bytes[index + form.count])))
+                {
                     return true
                 }
                 index += 1
@@ -80,7 +82,8 @@ extension Redactor {
             let last = current.count - form.count
             while index <= last {
                 if current[index] == first, matches(form, in: current, at: index),
-                   !wholeTokenOnly || isTokenBoundary(current, before: index, after: index + form.count) {
+                    !wholeTokenOnly || isTokenBoundary(current, before: index, after: index + form.count)
+                {
                     if output.isEmpty { output.reserveCapacity(current.count) }
                     output.append(contentsOf: current[copied..<index])
                     output.append(contentsOf: placeholder)
@@ -112,7 +115,7 @@ extension Redactor {
     static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "-"), 0x80...:
+            UInt8(ascii: "_"), UInt8(ascii: "-"), 0x80...:
             return true
         default:
             return false

@@ -124,7 +124,8 @@ public struct Redactor: Sendable, Equatable {
             let end = remaining.firstIndex(of: "&") ?? remaining.endIndex
             let pair = remaining[..<end]
             if let equals = pair.firstIndex(of: "="), isSecretParameter(pair[..<equals]),
-               pair[pair.index(after: equals)...] != Self.placeholder {
+                pair[pair.index(after: equals)...] != Self.placeholder
+            {
                 return true
             }
             remaining = end == remaining.endIndex ? remaining[end...] : remaining[remaining.index(after: end)...]

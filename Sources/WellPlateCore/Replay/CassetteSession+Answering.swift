@@ -65,13 +65,17 @@ extension CassetteSession {
 
     /// Stores an upstream's response (redacted) and adds it to the index; `chunks` for one that
     /// was streamed.
-    func keep(_ response: TransportResponse, for request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date, chunks: [ResponseChunk]? = nil) async throws -> Exchange {
+    func keep(
+        _ response: TransportResponse, for request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date,
+        chunks: [ResponseChunk]? = nil
+    ) async throws -> Exchange {
         // A server may repeat a credential it was sent (an echo, an error quoting the request):
         // `secrets`, found while the request was redacted, are scrubbed from the response too.
         let redactedResponse = options.redactor.redact(responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
         // Redaction can change the body's length; Content-Length must describe the stored body.
         let storedBody = redactedResponse.body
-        let storedHeaders = Interaction.storedResponseHeaders(redactedResponse.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
+        let storedHeaders = Interaction.storedResponseHeaders(
+            redactedResponse.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
         let interaction = Interaction(
             cassette: options.cassette,
             method: request.method,

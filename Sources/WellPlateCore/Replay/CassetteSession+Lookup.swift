@@ -8,14 +8,19 @@ extension CassetteSession {
     /// response copy is made. Throws `CassetteMiss` like `replay(_:)`. `secretHeaders`: the
     /// request's secret headers (credentials, cookies), whose values are scrubbed from the target
     /// and body as when the request was recorded.
-    package func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
+    package func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction
+    {
         try lookup(key: key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders))
     }
 
     /// Like `replayInteraction(method:target:contentType:body:)` for a request that carries keyed
     /// headers (`matchingRules.keyedHeaderNames`): only those fields of `headerFields` are used.
-    package func replayInteraction(method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction {
-        try lookup(key: key(method: method, target: target, contentType: headerFields[.contentType], body: body, secretHeaders: secretHeaders, headerFields: headerFields))
+    package func replayInteraction(
+        method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?, secretHeaders: HTTPFields = [:]
+    ) throws -> Interaction {
+        try lookup(
+            key: key(
+                method: method, target: target, contentType: headerFields[.contentType], body: body, secretHeaders: secretHeaders, headerFields: headerFields))
     }
 
     /// The key `replayInteraction(method:target:contentType:body:)` would look up for a request
@@ -26,7 +31,9 @@ extension CassetteSession {
 
     /// The key `replayInteraction` would look up for any request, for callers that look up by
     /// slot (`replayPick(slot:key:)`); `headerFields`: its keyed header fields, if any.
-    package func replayKey(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], headerFields: HTTPFields = [:]) -> RequestKey {
+    package func replayKey(
+        method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], headerFields: HTTPFields = [:]
+    ) -> RequestKey {
         let contentType = headerFields.isEmpty ? contentType : headerFields[.contentType]
         return key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders, headerFields: headerFields)
     }
@@ -38,7 +45,9 @@ extension CassetteSession {
     }
 
     /// The one place a request given by its target is keyed.
-    private func key(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields, headerFields: HTTPFields = [:]) -> RequestKey {
+    private func key(
+        method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields, headerFields: HTTPFields = [:]
+    ) -> RequestKey {
         let carried = method.carriesBody ? body : nil
         var fields = secretHeaders
         if let contentType, carried != nil { fields[.contentType] = contentType }

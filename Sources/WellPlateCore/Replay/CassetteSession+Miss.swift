@@ -11,18 +11,26 @@ extension CassetteSession {
             cached = parsed
             return parsed
         }
-        let nearest = exhaustedAfter != nil ? [] : RequestKey.nearest(to: key, among: candidates).map { difference -> KeyDifference in
-            guard let stored = index.peek(difference.recorded.rawValue) else { return difference }
-            var explained = difference.recorded.bodyFingerprint == nil ? difference : KeyDifference(request: key, recorded: RequestKey(recording: stored, rules: matchingRules))
-            // Names already in matchHeaders are in the key, and shown as header differences.
-            let unmatched = (stored.responseHeaders[.vary] ?? "").split(separator: ",")
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty && !matchingRules.matchedHeaders.contains($0.lowercased()) }
-            if !unmatched.isEmpty {
-                explained = KeyDifference(request: explained.request, recorded: explained.recorded, items: explained.items + [.recordingVaries(on: unmatched.joined(separator: ", "))])
+        let nearest =
+            exhaustedAfter != nil
+            ? []
+            : RequestKey.nearest(to: key, among: candidates).map { difference -> KeyDifference in
+                guard let stored = index.peek(difference.recorded.rawValue) else { return difference }
+                var explained =
+                    difference.recorded.bodyFingerprint == nil
+                    ? difference : KeyDifference(request: key, recorded: RequestKey(recording: stored, rules: matchingRules))
+                // Names already in matchHeaders are in the key, and shown as header differences.
+                let unmatched = (stored.responseHeaders[.vary] ?? "").split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty && !matchingRules.matchedHeaders.contains($0.lowercased()) }
+                if !unmatched.isEmpty {
+                    explained = KeyDifference(
+                        request: explained.request, recorded: explained.recorded,
+                        items: explained.items + [.recordingVaries(on: unmatched.joined(separator: ", "))])
+                }
+                return explained
             }
-            return explained
-        }
-        return CassetteMiss(method: key.method, key: key.rawValue, cassette: options.cassette, storePath: store.path, nearest: nearest, exhaustedAfter: exhaustedAfter)
+        return CassetteMiss(
+            method: key.method, key: key.rawValue, cassette: options.cassette, storePath: store.path, nearest: nearest, exhaustedAfter: exhaustedAfter)
     }
 }

@@ -50,7 +50,9 @@ extension CassetteSession {
         try await forward(request, redacted: request, key: key(for: request), secrets: SecretValues(), records: false, policy: policy)
     }
 
-    private func forward(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, records: Bool, policy: StreamingPolicy) async throws -> StreamingAnswer {
+    private func forward(
+        _ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, records: Bool, policy: StreamingPolicy
+    ) async throws -> StreamingAnswer {
         let transport = try requireUpstream()
         guard let upstream = transport as? any StreamingHTTPTransport else {
             // Redacted and keyed already: answered whole, without doing that again.
@@ -66,7 +68,8 @@ extension CassetteSession {
         // While the store is busy its queue is the bottleneck, and the recording's own CPU work
         // (redaction, collecting the body) stays with the caller, spread over its threads.
         guard records, store.recordingQueue.isIdle else {
-            return try await answer(pending, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records, policy: policy)
+            return try await answer(
+                pending, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records, policy: policy)
         }
         // An idle store: from its head to its commit the recording waits on the store's queue.
         return try await withTaskExecutorPreference(store.recordingTaskExecutor) {
@@ -74,7 +77,10 @@ extension CassetteSession {
         }
     }
 
-    private func answer(_ pending: PendingStream, request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date, records: Bool, policy: StreamingPolicy) async throws -> StreamingAnswer {
+    private func answer(
+        _ pending: PendingStream, request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date,
+        records: Bool, policy: StreamingPolicy
+    ) async throws -> StreamingAnswer {
         let streamed = try await pending.response()
         guard policy.streams(streamed.head) else {
             let response = try await streamed.collected()
@@ -84,7 +90,9 @@ extension CassetteSession {
             passthroughCount.add(1, ordering: .relaxed)
             return .whole(Exchange(response: response, outcome: .passthrough, key: key, interaction: nil))
         }
-        return .streaming(StreamingExchange(session: self, streamed: streamed, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records))
+        return .streaming(
+            StreamingExchange(
+                session: self, streamed: streamed, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records))
     }
 }
 
@@ -110,7 +118,10 @@ package struct StreamingExchange: Sendable {
     private var pieces: [ResponseChunk] = []
     private var ended = false
 
-    init(session: CassetteSession, streamed: StreamedResponse, request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date, records: Bool) {
+    init(
+        session: CassetteSession, streamed: StreamedResponse, request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues,
+        recordedAt: Date, records: Bool
+    ) {
         self.session = session
         self.streamed = streamed
         self.request = request

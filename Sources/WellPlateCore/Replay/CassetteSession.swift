@@ -84,7 +84,10 @@ public final class CassetteSession: Sendable {
     /// The index's keys parsed for explaining misses; reset when a recording adds one.
     let parsedKeys = Mutex<[RequestKey]?>(nil)
 
-    private init(store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, recordedUpstream: URL?, upstream: (any HTTPTransport)?, rowsBeforeSession: Int64) {
+    private init(
+        store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, recordedUpstream: URL?, upstream: (any HTTPTransport)?,
+        rowsBeforeSession: Int64
+    ) {
         self.store = store
         self.recordedUpstream = recordedUpstream
         self.options = options
@@ -105,19 +108,25 @@ public final class CassetteSession: Sendable {
     /// `open(store:options:upstream:)`, with every recording also turned into `preparer`'s answer
     /// as it loads (the replay proxy's prepared responses); the answers are at the positions
     /// `ReplayIndex.Pick.loaded` names.
-    package static func open<Preparer: ReplayAnswerPreparer & Sendable>(store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil, preparing preparer: Preparer) async throws -> (session: CassetteSession, answers: [Preparer.Answer]) {
+    package static func open<Preparer: ReplayAnswerPreparer & Sendable>(
+        store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil, preparing preparer: Preparer
+    ) async throws -> (session: CassetteSession, answers: [Preparer.Answer]) {
         var answers: [Preparer.Answer] = []
         let session = try await open(store: store, options: options, upstream: upstream) { rekeying in
-            let loaded = try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying, preparing: preparer)
+            let loaded = try await store.replayIndex(
+                cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying, preparing: preparer)
             answers = loaded.answers
             return loaded.index
         }
         return (session, answers)
     }
 
-    private static func open(store: CassetteStore, options: Options, upstream: (any HTTPTransport)?, loadIndex: (MatchingRules?) async throws -> ReplayIndex) async throws -> CassetteSession {
+    private static func open(
+        store: CassetteStore, options: Options, upstream: (any HTTPTransport)?, loadIndex: (MatchingRules?) async throws -> ReplayIndex
+    ) async throws -> CassetteSession {
         if options.mode != .none && store.access != .readWrite {
-            throw CassetteStoreError(.readOnly, path: store.path, message: "\(store.path) was opened read-only, so mode \(options.mode.rawValue) cannot record; open it for writing")
+            throw CassetteStoreError(
+                .readOnly, path: store.path, message: "\(store.path) was opened read-only, so mode \(options.mode.rawValue) cannot record; open it for writing")
         }
         let saved = try await store.cassette(named: options.cassette)
         let rules = options.matchingRules ?? saved?.matchingRules ?? .default
@@ -140,7 +149,9 @@ public final class CassetteSession: Sendable {
         let index = try await loadIndex(rekeying)
         let rowsBeforeSession = try await store.maxRowID()
         let recordedUpstream = options.upstream ?? saved?.upstream.flatMap { URL(string: $0) }
-        return CassetteSession(store: store, options: options, matchingRules: rules, index: index, recordedUpstream: recordedUpstream, upstream: upstream, rowsBeforeSession: rowsBeforeSession)
+        return CassetteSession(
+            store: store, options: options, matchingRules: rules, index: index, recordedUpstream: recordedUpstream, upstream: upstream,
+            rowsBeforeSession: rowsBeforeSession)
     }
 
     public var statistics: Counters {

@@ -5,12 +5,16 @@ extension CassetteStore {
     /// Loads a cassette straight into a replay index, row by row, so the cassette is never held
     /// twice in memory. With `rekeyingWith`, keys are recomputed from the stored requests (the
     /// cassette was recorded with other matching rules).
-    package func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil) throws(CassetteStoreError) -> ReplayIndex {
+    package func replayIndex(
+        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil
+    ) throws(CassetteStoreError) -> ReplayIndex {
         try replayIndex(cassette: cassette, sequencePolicy: sequencePolicy, rekeyingWith: rules, parallelFrom: Self.parallelLoadThreshold)
     }
 
     /// `parallelFrom`: the number of recordings from which a second thread reads half of them.
-    func replayIndex(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, parallelFrom: Int) throws(CassetteStoreError) -> ReplayIndex {
+    func replayIndex(
+        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, parallelFrom: Int
+    ) throws(CassetteStoreError) -> ReplayIndex {
         let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: true, parallelFrom: parallelFrom) { _, _ in }
         return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, loaded: builder.build())
     }
@@ -18,7 +22,9 @@ extension CassetteStore {
     /// `replayIndex(cassette:sequencePolicy:rekeyingWith:)`, with every recording also turned
     /// into `preparer`'s answer: the answers come back at the index's positions, and each body is
     /// copied once, into the preparer's storage.
-    package func replayIndex<Preparer: ReplayAnswerPreparer & Sendable>(cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, preparing preparer: Preparer) throws(CassetteStoreError) -> (index: ReplayIndex, answers: [Preparer.Answer]) {
+    package func replayIndex<Preparer: ReplayAnswerPreparer & Sendable>(
+        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, preparing preparer: Preparer
+    ) throws(CassetteStoreError) -> (index: ReplayIndex, answers: [Preparer.Answer]) {
         var preparer = preparer
         let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: false, parallelFrom: .max) { row, number in
             row.withBlobBytes(InteractionColumn.responseBody) { preparer.storeBody($0, number: number) }
@@ -32,9 +38,12 @@ extension CassetteStore {
 
     /// Every row of `cassette` into a builder. Without `packsBodies`, bodies are left in the row
     /// for `takeBody`, called with each row and its load number.
-    private func loadRecordings(cassette: String, rekeyingWith rules: MatchingRules?, packsBodies: Bool, parallelFrom: Int, takeBody: (SQLiteStatement, Int) -> Void) throws(CassetteStoreError) -> ReplayIndex.Builder {
+    private func loadRecordings(
+        cassette: String, rekeyingWith rules: MatchingRules?, packsBodies: Bool, parallelFrom: Int, takeBody: (SQLiteStatement, Int) -> Void
+    ) throws(CassetteStoreError) -> ReplayIndex.Builder {
         try reading { connection in
-            let counting = try connection.prepare("SELECT count(*), (SELECT min(id) FROM interactions), (SELECT max(id) FROM interactions) FROM interactions WHERE cassette = ?")
+            let counting = try connection.prepare(
+                "SELECT count(*), (SELECT min(id) FROM interactions), (SELECT max(id) FROM interactions) FROM interactions WHERE cassette = ?")
             try counting.bind(cassette, at: 1)
             let (count, firstRow, lastRow) = try counting.firstRow { ($0.int(at: 0), $0.int64(at: 1), $0.int64(at: 2)) } ?? (0, 0, 0)
             // A cassette that is most of the store is read in row order, page after page: through

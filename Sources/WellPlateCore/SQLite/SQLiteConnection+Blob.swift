@@ -8,8 +8,10 @@ extension SQLiteConnection {
     /// exactly `bytes.count` bytes (inserted as `zeroblob(n)`, see `SQLiteStatement.bindZeroBlob`),
     /// `pieceSize` bytes per call. Runs inside the caller's transaction, so a failure leaves the
     /// row for the caller's rollback to remove.
-    func writeBlob(_ bytes: UnsafeRawBufferPointer, table: String, column: String, row: Int64,
-                   pieceSize: Int = 1 << 20) throws(SQLiteError) {
+    func writeBlob(
+        _ bytes: UnsafeRawBufferPointer, table: String, column: String, row: Int64,
+        pieceSize: Int = 1 << 20
+    ) throws(SQLiteError) {
         precondition(pieceSize > 0, "pieceSize must be positive")
         let db = try handle()
         let what = "\(table).\(column) of row \(row)"
@@ -26,8 +28,10 @@ extension SQLiteConnection {
         var failure: SQLiteError?
         let size = Int(sqlite3_blob_bytes(blob))
         if size != bytes.count {
-            failure = .library(.mismatch, "\(what) holds \(size) bytes, not the \(bytes.count) to write; "
-                                   + "insert it as zeroblob(\(bytes.count)) first", path: path)
+            failure = .library(
+                .mismatch,
+                "\(what) holds \(size) bytes, not the \(bytes.count) to write; "
+                    + "insert it as zeroblob(\(bytes.count)) first", path: path)
         } else if let start = bytes.baseAddress {
             var offset = 0
             while offset < bytes.count {

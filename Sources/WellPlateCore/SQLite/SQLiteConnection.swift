@@ -84,7 +84,8 @@ final class SQLiteConnection {
             let journal = try prepare("PRAGMA journal_mode=WAL").firstValue { $0.text(at: 0) }
             guard journal == "wal" || journal == "memory" else {
                 throw SQLiteError.library(
-                    .error, "could not switch to WAL journaling (SQLite kept '\(journal ?? "")'); "
+                    .error,
+                    "could not switch to WAL journaling (SQLite kept '\(journal ?? "")'); "
                         + "put the file on a local file system", path: path)
             }
             try execute("PRAGMA synchronous=NORMAL")
@@ -148,7 +149,8 @@ final class SQLiteConnection {
                 while stepped == SQLITE_ROW {
                     stepped = sqlite3_step(statement)
                 }
-                let error = stepped == SQLITE_DONE
+                let error =
+                    stepped == SQLITE_DONE
                     ? nil : SQLiteError.from(stepped, db: db, sql: Self.trimmed(sqlite3_sql(statement)), path: path)
                 // Finalizing repeats the step result, already captured above.
                 sqlite3_finalize(statement)
@@ -190,13 +192,17 @@ final class SQLiteConnection {
                 return .failure(.from(rc, db: db, sql: sql, path: path))
             }
             guard let statement else {
-                return .failure(.library(.misuse, "no SQL statement to prepare (the text is empty or only a comment)",
-                                         sql: sql, path: path))
+                return .failure(
+                    .library(
+                        .misuse, "no SQL statement to prepare (the text is empty or only a comment)",
+                        sql: sql, path: path))
             }
             if let tail, Self.hasAnotherStatement(tail, db: db) {
                 sqlite3_finalize(statement)  // never stepped, so finalizing cannot fail
-                return .failure(.library(.misuse, "prepare takes one statement; use execute(_:) for several",
-                                         sql: sql, path: path))
+                return .failure(
+                    .library(
+                        .misuse, "prepare takes one statement; use execute(_:) for several",
+                        sql: sql, path: path))
             }
             return .success(statement)
         }

@@ -48,8 +48,9 @@ struct SQLiteMigrator: Sendable {
     init(applicationName: String = "cassette", migrations: [SQLiteMigration]) {
         var previous = 0
         for migration in migrations {
-            precondition(migration.version > previous,
-                         "migration versions must start at 1 and strictly increase; \(migration.version) follows \(previous)")
+            precondition(
+                migration.version > previous,
+                "migration versions must start at 1 and strictly increase; \(migration.version) follows \(previous)")
             previous = migration.version
         }
         self.applicationName = applicationName

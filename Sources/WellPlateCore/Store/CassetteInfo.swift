@@ -12,7 +12,9 @@ package struct CassetteInfo: Sendable, Equatable {
     package var keyFormat: Int
     package var createdAt: Date
 
-    package init(name: String, upstream: String? = nil, matchingRules: MatchingRules = .default, keyFormat: Int = RequestKey.formatVersion, createdAt: Date = Date()) {
+    package init(
+        name: String, upstream: String? = nil, matchingRules: MatchingRules = .default, keyFormat: Int = RequestKey.formatVersion, createdAt: Date = Date()
+    ) {
         self.name = name
         self.upstream = upstream
         self.matchingRules = matchingRules

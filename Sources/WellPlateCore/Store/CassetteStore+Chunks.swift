@@ -6,7 +6,8 @@ extension CassetteStore {
     /// from before streaming (opened read-only, it has no such table).
     static func chunks(cassette: String, connection: SQLiteConnection) throws -> [Int64: [ResponseChunk]] {
         guard try connection.tableNames().contains("interaction_chunks") else { return [:] }
-        let statement = try connection.prepare("""
+        let statement = try connection.prepare(
+            """
             SELECT c.interaction_id, c.chunks FROM interaction_chunks c JOIN interactions i ON i.id = c.interaction_id
             WHERE i.cassette = ?
             """)

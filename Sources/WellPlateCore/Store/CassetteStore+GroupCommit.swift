@@ -61,7 +61,9 @@ extension CassetteStore {
     /// Inserts one recording inside its own savepoint, so a failure that belongs to it alone (a
     /// constraint, a body over SQLite's size limit) fails only its caller; the rest of the batch
     /// still commits. Throws when SQLite rolled back the whole transaction.
-    private static func insertAlone(_ recording: PendingRecording, into connection: SQLiteConnection, path: String) throws -> Result<Interaction, CassetteStoreError> {
+    private static func insertAlone(
+        _ recording: PendingRecording, into connection: SQLiteConnection, path: String
+    ) throws -> Result<Interaction, CassetteStoreError> {
         try connection.cachedStatement("SAVEPOINT recording").run()
         do {
             if let lastReplacedRow = recording.lastReplacedRow {

@@ -2,7 +2,9 @@ import Foundation
 
 /// Vetting a file before use, and migrating it: what `open` refuses and why.
 extension CassetteStore {
-    static func openConnection(path: String, access: Access, creates: Bool, busyTimeout: Duration, durability: Durability = .normal) throws(CassetteStoreError) -> SQLiteConnection {
+    static func openConnection(
+        path: String, access: Access, creates: Bool, busyTimeout: Duration, durability: Durability = .normal
+    ) throws(CassetteStoreError) -> SQLiteConnection {
         let writing = access == .readWrite
         if !creates && !FileManager.default.fileExists(atPath: path) {
             throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first")
@@ -20,7 +22,8 @@ extension CassetteStore {
             }
             let connection = try SQLiteConnection(path: path, mode: writing ? .readWriteCreate : .readOnly, busyTimeout: busyTimeout)
             if writing && connection.isReadOnly {
-                throw CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable")
+                throw CassetteStoreError(
+                    .readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable")
             }
             // The connection starts at NORMAL (SQLiteConnection); FULL is asked for.
             if writing && durability != .normal {
@@ -36,9 +39,11 @@ extension CassetteStore {
                     throw CassetteStoreError(.schemaTooNew, path: path, message: error.description)
                 }
             } else if version < CassetteSchema.oldestReadableVersion {
-                throw CassetteStoreError(.notACassetteStore, path: path, message: tables.isEmpty
-                    ? "\(path) is an empty SQLite database, not a cassette store; record into it first"
-                    : "\(path) was written by an older cassette (schema \(version)); open it once for writing to upgrade it")
+                throw CassetteStoreError(
+                    .notACassetteStore, path: path,
+                    message: tables.isEmpty
+                        ? "\(path) is an empty SQLite database, not a cassette store; record into it first"
+                        : "\(path) was written by an older cassette (schema \(version)); open it once for writing to upgrade it")
             }
             return connection
         }
@@ -50,10 +55,16 @@ extension CassetteStore {
         let version = try connection.userVersion
         let tables = Set(try connection.tableNames())
         if version == 0 && !tables.isEmpty && !CassetteSchema.tables.isSubset(of: tables) {
-            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is an SQLite database of another application (tables: \(tables.sorted().joined(separator: ", "))); choose another file")
+            throw CassetteStoreError(
+                .notACassetteStore, path: path,
+                message: "\(path) is an SQLite database of another application (tables: \(tables.sorted().joined(separator: ", "))); choose another file")
         }
         if version > CassetteSchema.migrator.latestVersion {
-            throw CassetteStoreError(.schemaTooNew, path: path, message: SQLiteSchemaTooNewError(path: path, fileVersion: version, supportedVersion: CassetteSchema.migrator.latestVersion, applicationName: "cassette").description)
+            throw CassetteStoreError(
+                .schemaTooNew, path: path,
+                message: SQLiteSchemaTooNewError(
+                    path: path, fileVersion: version, supportedVersion: CassetteSchema.migrator.latestVersion, applicationName: "cassette"
+                ).description)
         }
         return (version, tables)
     }

@@ -13,13 +13,15 @@ extension CassetteStore {
     /// Every cassette with its interaction count, including cassettes known only from recordings.
     package func cassettes() throws(CassetteStoreError) -> [CassetteSummary] {
         try reading { connection in
-            try connection.prepare("""
+            try connection.prepare(
+                """
                 SELECT \(CassetteSummaryColumn.selectList)
                 FROM (SELECT name FROM cassettes UNION SELECT DISTINCT cassette FROM interactions) AS names
                 LEFT JOIN cassettes AS c ON c.name = names.name
                 LEFT JOIN interactions AS i ON i.cassette = names.name
                 GROUP BY names.name ORDER BY names.name
-                """).mapRows { row in
+                """
+            ).mapRows { row in
                 typealias Column = CassetteSummaryColumn
                 return CassetteSummary(
                     name: row.text(Column.name),
@@ -54,7 +56,8 @@ extension CassetteStore {
     /// The recordings of one key, in sequence order.
     package func interactions(key: String, cassette: String?) throws(CassetteStoreError) -> [Interaction] {
         try reading { connection in
-            let statement = try connection.prepare("""
+            let statement = try connection.prepare(
+                """
                 SELECT \(InteractionColumn.selectList) FROM interactions
                 WHERE request_key = ?1 AND (?2 IS NULL OR cassette = ?2) ORDER BY cassette, sequence
                 """)
@@ -68,7 +71,8 @@ extension CassetteStore {
     /// A listing without bodies: what `cassette list` prints.
     package func summaries(cassette: String?) throws(CassetteStoreError) -> [InteractionSummary] {
         try reading { connection in
-            let statement = try connection.prepare("""
+            let statement = try connection.prepare(
+                """
                 SELECT \(InteractionSummaryColumn.selectList)
                 FROM interactions WHERE (?1 IS NULL OR cassette = ?1) ORDER BY cassette, request_key, sequence
                 """)

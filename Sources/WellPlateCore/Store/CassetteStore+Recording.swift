@@ -12,7 +12,8 @@ extension CassetteStore {
     /// existed before its session without touching what the session itself recorded concurrently.
     /// A failure fails only the interactions of the transaction it hit; earlier ones stay stored.
     @discardableResult
-    package nonisolated func record(_ interaction: Interaction, replacingRowsUpTo lastReplacedRow: Int64? = nil) async throws(CassetteStoreError) -> Interaction {
+    package nonisolated func record(_ interaction: Interaction, replacingRowsUpTo lastReplacedRow: Int64? = nil) async throws(CassetteStoreError) -> Interaction
+    {
         let outcome = await withCheckedContinuation { continuation in
             if recordingQueue.add(PendingRecording(interaction: interaction, lastReplacedRow: lastReplacedRow, continuation: continuation)) {
                 scheduleGroupCommit()
@@ -38,10 +39,12 @@ extension CassetteStore {
     package func saveCassette(_ info: CassetteInfo) throws(CassetteStoreError) {
         try writing { connection in
             let rules = try info.storedRules
-            try connection.cachedStatement("""
+            try connection.cachedStatement(
+                """
                 INSERT INTO cassettes (name, upstream, matching_rules, created_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (name) DO UPDATE SET upstream = excluded.upstream, matching_rules = excluded.matching_rules
-                """).run(info.name, info.upstream, rules, info.createdAt.timeIntervalSince1970)
+                """
+            ).run(info.name, info.upstream, rules, info.createdAt.timeIntervalSince1970)
         }
     }
 
@@ -60,7 +63,8 @@ extension CassetteStore {
         try next.bind(interaction.cassette, interaction.key)
         stored.sequence = try next.step() ? next.int(at: 0) : 0
         next.reset()
-        let insert = try connection.cachedStatement("""
+        let insert = try connection.cachedStatement(
+            """
             INSERT INTO interactions (cassette, method, url, request_key, sequence, request_headers, request_body,
                 status, response_headers, response_body, content_encoding, recorded_at, duration_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

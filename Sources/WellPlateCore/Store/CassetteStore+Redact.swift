@@ -21,7 +21,8 @@ extension CassetteStore {
         let work = { (connection: SQLiteConnection) throws -> [StoredRedaction] in
             // Zeroes the bytes of every row this connection deletes or rewrites.
             try connection.execute("PRAGMA secure_delete = ON")
-            let select = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY recorded_at, sequence, id")
+            let select = try connection.prepare(
+                "SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY recorded_at, sequence, id")
             try select.bind(cassette, at: 1)
             var reader = InteractionRowReader()
             var rows: [(old: Interaction, new: Interaction)] = []
@@ -32,14 +33,16 @@ extension CassetteStore {
                 new.key = RequestKey(recording: new, rules: rules).rawValue
                 let parts = Self.changedParts(old, new)
                 if !parts.isEmpty {
-                    changes.append(StoredRedaction(cassette: cassette, key: old.key, sequence: old.sequence, newKey: new.key == old.key ? nil : new.key, parts: parts))
+                    changes.append(
+                        StoredRedaction(cassette: cassette, key: old.key, sequence: old.sequence, newKey: new.key == old.key ? nil : new.key, parts: parts))
                 }
                 rows.append((old, new))
             }
             guard apply, !changes.isEmpty else { return changes }
             // Parked on negative sequences first: (cassette, key, sequence) stays unique meanwhile.
             try connection.cachedStatement("UPDATE interactions SET sequence = -1 - sequence WHERE cassette = ?").run(cassette)
-            let update = try connection.cachedStatement("""
+            let update = try connection.cachedStatement(
+                """
                 UPDATE interactions SET url = ?, request_key = ?, sequence = ?, request_headers = ?, request_body = ?,
                     response_headers = ?, response_body = ? WHERE id = ?
                 """)
@@ -76,7 +79,9 @@ extension CassetteStore {
     private static func checkpoint(_ connection: SQLiteConnection, path: String) throws {
         let busy = try connection.prepare("PRAGMA wal_checkpoint(TRUNCATE)").firstRow { $0.int(at: 0) } ?? 0
         if busy != 0 {
-            throw CassetteStoreError(.io, path: path, message: "\(path) is in use by another process (a recorder or replayer?), so its old pages could not be erased; stop it and run again")
+            throw CassetteStoreError(
+                .io, path: path,
+                message: "\(path) is in use by another process (a recorder or replayer?), so its old pages could not be erased; stop it and run again")
         }
     }
 

@@ -11,7 +11,8 @@ extension CassetteStore {
         try writing { connection in
             var changed = 0
             try connection.transaction {
-                let select = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY recorded_at, sequence, id")
+                let select = try connection.prepare(
+                    "SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY recorded_at, sequence, id")
                 try select.bind(cassette, at: 1)
                 var reader = InteractionRowReader()
                 let rows = try select.mapRows { row in

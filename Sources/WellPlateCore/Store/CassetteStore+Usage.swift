@@ -18,7 +18,8 @@ extension CassetteStore {
         guard !counts.isEmpty else { return }
         try writing { connection in
             try connection.transaction {
-                let upsert = try connection.cachedStatement("""
+                let upsert = try connection.cachedStatement(
+                    """
                     INSERT INTO interaction_usage (interaction_id, replay_count, last_replayed_at)
                     SELECT id, ?2, ?3 FROM interactions WHERE id = ?1
                     ON CONFLICT (interaction_id) DO UPDATE SET
@@ -37,13 +38,16 @@ extension CassetteStore {
     package func usage(cassette: String?) throws(CassetteStoreError) -> [Int64: RecordingUsage] {
         try reading { connection in
             guard try connection.tableNames().contains("interaction_usage") else { return [:] }
-            let statement = try connection.prepare("""
+            let statement = try connection.prepare(
+                """
                 SELECT u.interaction_id, u.replay_count, u.last_replayed_at FROM interaction_usage AS u
                 JOIN interactions AS i ON i.id = u.interaction_id WHERE (?1 IS NULL OR i.cassette = ?1)
                 """)
             try statement.bind(cassette, at: 1)
             var result: [Int64: RecordingUsage] = [:]
-            for (id, usage) in try statement.mapRows({ ($0.int64(at: 0), RecordingUsage(replayCount: $0.int(at: 1), lastReplayedAt: Date(timeIntervalSince1970: $0.double(at: 2)))) }) {
+            for (id, usage) in try statement.mapRows({
+                ($0.int64(at: 0), RecordingUsage(replayCount: $0.int(at: 1), lastReplayedAt: Date(timeIntervalSince1970: $0.double(at: 2))))
+            }) {
                 result[id] = usage
             }
             return result

@@ -44,11 +44,16 @@ public actor CassetteStore {
     /// `readWrite` creates a missing file unless `creatingIfMissing` is false: deleting from a
     /// file that is not there is a mistake, not a reason to create an empty store. `durability`
     /// says whether a writer's commits survive only process crashes (`normal`) or power loss too.
-    public static func open(path: String = defaultPath, access: Access = .readOnly, creatingIfMissing: Bool = true, busyTimeout: Duration = .seconds(5), durability: Durability = .normal) async throws(CassetteStoreError) -> CassetteStore {
+    public static func open(
+        path: String = defaultPath, access: Access = .readOnly, creatingIfMissing: Bool = true, busyTimeout: Duration = .seconds(5),
+        durability: Durability = .normal
+    ) async throws(CassetteStoreError) -> CassetteStore {
         let executor = SQLiteExecutor(label: "cassette-store")
         let creates = access == .readWrite && creatingIfMissing
         do {
-            let connection = try await executor.run { try openConnection(path: path, access: access, creates: creates, busyTimeout: busyTimeout, durability: durability) }
+            let connection = try await executor.run {
+                try openConnection(path: path, access: access, creates: creates, busyTimeout: busyTimeout, durability: durability)
+            }
             return CassetteStore(path: path, access: access, durability: durability, executor: executor, connection: connection)
         } catch let error as CassetteStoreError {
             throw error

@@ -39,29 +39,38 @@ public struct CassetteStoreError: Error, Sendable, CustomStringConvertible, Loca
         guard let cassette, !available.isEmpty else {
             return CassetteStoreError(.noRecordings, path: path, message: "\(path) holds no recordings; record a session first")
         }
-        return CassetteStoreError(.missingCassette, path: path, message: "\(path) has no cassette named '\(cassette)' (cassettes: \(available.joined(separator: ", ")))")
+        return CassetteStoreError(
+            .missingCassette, path: path, message: "\(path) has no cassette named '\(cassette)' (cassettes: \(available.joined(separator: ", ")))")
     }
 
     /// Translates an SQLite failure on `path` into advice a user can follow.
     static func from(_ error: SQLiteError, path: String, writing: Bool) -> CassetteStoreError {
         switch error.code {
         case .notADatabase:
-            return CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is not a cassette store (not an SQLite database); move the file away", underlying: error)
+            return CassetteStoreError(
+                .notACassetteStore, path: path, message: "\(path) is not a cassette store (not an SQLite database); move the file away", underlying: error)
         case .corrupt:
-            return CassetteStoreError(.corrupt, path: path, message: "\(path) is damaged (\(error.message)); restore it from version control or a backup, or record it again", underlying: error)
+            return CassetteStoreError(
+                .corrupt, path: path, message: "\(path) is damaged (\(error.message)); restore it from version control or a backup, or record it again",
+                underlying: error)
         case .readOnly:
-            return CassetteStoreError(.readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable", underlying: error)
+            return CassetteStoreError(
+                .readOnly, path: path, message: "\(path) is read-only, so nothing can be recorded into it; make it and its directory writable",
+                underlying: error)
         case .busy, .locked:
             return CassetteStoreError(.locked, path: path, message: "\(path) is locked by another process; stop it", underlying: error)
         case .cantOpen:
             if !FileManager.default.fileExists(atPath: path) {
-                return CassetteStoreError(.missingFile, path: path, message: writing
-                    ? "cannot create \(path): its directory does not exist or is not writable; create it or make it writable"
-                    : "\(path) does not exist; record a session first", underlying: error)
+                return CassetteStoreError(
+                    .missingFile, path: path,
+                    message: writing
+                        ? "cannot create \(path): its directory does not exist or is not writable; create it or make it writable"
+                        : "\(path) does not exist; record a session first", underlying: error)
             }
             return CassetteStoreError(.io, path: path, message: "cannot open \(path) (\(error.message)); check its permissions", underlying: error)
         case .full:
-            return CassetteStoreError(.io, path: path, message: "the disk holding \(path) is full; free space and record again (earlier recordings are intact)", underlying: error)
+            return CassetteStoreError(
+                .io, path: path, message: "the disk holding \(path) is full; free space and record again (earlier recordings are intact)", underlying: error)
         default:
             return CassetteStoreError(.io, path: path, message: "\(path): \(error.message) [\(error.code.name)]", underlying: error)
         }

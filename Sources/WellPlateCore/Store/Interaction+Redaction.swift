@@ -16,7 +16,8 @@ extension Interaction {
         let secrets = URL(string: url).map { redactor.secretValues(url: $0, headerFields: requestHeaders, body: requestBody) } ?? SecretValues()
         let response = redactor.redact(responseHeaders: responseHeaders, body: responseBody, requestSecrets: secrets)
         stored.responseBody = response.body
-        stored.responseHeaders = Interaction.storedResponseHeaders(response.headerFields, bodyCount: response.body.count, statusCode: statusCode, method: method)
+        stored.responseHeaders = Interaction.storedResponseHeaders(
+            response.headerFields, bodyCount: response.body.count, statusCode: statusCode, method: method)
         stored.key = RequestKey(recording: stored, rules: rules).rawValue
         return stored
     }

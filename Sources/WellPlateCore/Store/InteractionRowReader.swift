@@ -71,7 +71,9 @@ struct InteractionRowReader {
         while start + prefix.count < bytes.count {
             let lineEnd = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             // Field names are case-insensitive; `| 0x20` lower-cases letters and leaves "-: " alone.
-            if bytes[start] | 0x20 == prefix[0], lineEnd - start > prefix.count, bytes[start..<(start + prefix.count)].elementsEqual(prefix, by: { $0 | 0x20 == $1 }) {
+            if bytes[start] | 0x20 == prefix[0], lineEnd - start > prefix.count,
+                bytes[start..<(start + prefix.count)].elementsEqual(prefix, by: { $0 | 0x20 == $1 })
+            {
                 var value = 0
                 for byte in bytes[(start + prefix.count)..<lineEnd] {
                     guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < Int.max / 10 - 9 else { return nil }

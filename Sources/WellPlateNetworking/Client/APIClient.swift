@@ -49,7 +49,9 @@ public final class APIClient: APIClientProtocol {
         self.logger = logger
     }
 
-    public convenience init(config: AppConfig, transport: any HTTPTransport = CurlTransport.shared, logger: Logger = Logger(label: "WellPlateNetworking.APIClient")) {
+    public convenience init(
+        config: AppConfig, transport: any HTTPTransport = CurlTransport.shared, logger: Logger = Logger(label: "WellPlateNetworking.APIClient")
+    ) {
         self.init(transport: transport, configuration: Configuration(config: config), logger: logger)
     }
 
@@ -135,7 +137,9 @@ public final class APIClient: APIClientProtocol {
         for (name, value) in defaults.merging(overrides, uniquingKeysWith: { _, override in override }).sorted(by: { $0.key < $1.key }) {
             guard let fieldName = HTTPField.Name(name) else { throw invalidHeader(name) }
             guard HTTPField.isValidValue(value) else {
-                throw APIError.networkError(TransportError(.invalidRequest, "the value of header \"\(name)\" contains characters that cannot be sent (line breaks or control characters)"))
+                throw APIError.networkError(
+                    TransportError(
+                        .invalidRequest, "the value of header \"\(name)\" contains characters that cannot be sent (line breaks or control characters)"))
             }
             fields[fieldName] = value
         }

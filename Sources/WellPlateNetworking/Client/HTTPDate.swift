@@ -13,15 +13,17 @@ enum HTTPDate {
     static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: false)
         guard parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), weekdays.contains(parts[0].dropLast()),
-              parts[1].count == 2, let day = number(parts[1]),
-              let monthIndex = months.firstIndex(where: { $0 == parts[2] }),
-              parts[3].count == 4, let year = number(parts[3]),
-              parts[5] == "GMT" else { return nil }
+            parts[1].count == 2, let day = number(parts[1]),
+            let monthIndex = months.firstIndex(where: { $0 == parts[2] }),
+            parts[3].count == 4, let year = number(parts[3]),
+            parts[5] == "GMT"
+        else { return nil }
         let time = parts[4].split(separator: ":", omittingEmptySubsequences: false)
         guard time.count == 3, time.allSatisfy({ $0.count == 2 }),
-              let hour = number(time[0]), let minute = number(time[1]), let second = number(time[2]),
-              hour < 24, minute < 60, second < 61,
-              day >= 1, day <= daysInMonth(monthIndex + 1, year: year) else { return nil }
+            let hour = number(time[0]), let minute = number(time[1]), let second = number(time[2]),
+            hour < 24, minute < 60, second < 61,
+            day >= 1, day <= daysInMonth(monthIndex + 1, year: year)
+        else { return nil }
         let days = daysSinceEpoch(year: year, month: monthIndex + 1, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }

@@ -9,7 +9,10 @@ public final class ReplayAPIClient: APIClientProtocol {
     public let session: CassetteSession
     private let client: APIClient
 
-    public init(session: CassetteSession, configuration: APIClient.Configuration = ReplayAPIClient.defaultConfiguration, logger: Logger = Logger(label: "WellPlateNetworking.ReplayAPIClient")) {
+    public init(
+        session: CassetteSession, configuration: APIClient.Configuration = ReplayAPIClient.defaultConfiguration,
+        logger: Logger = Logger(label: "WellPlateNetworking.ReplayAPIClient")
+    ) {
         self.session = session
         client = APIClient(transport: ReplayTransport(session: session), configuration: configuration, logger: logger)
     }

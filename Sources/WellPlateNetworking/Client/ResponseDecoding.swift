@@ -22,7 +22,8 @@ public enum ResponseDecoding {
         } catch let error as APIError {
             throw error
         } catch {
-            throw APIError.decodingError(ResponseDecodingError(typeName: String(reflecting: type), path: "$", reason: "the body is not valid JSON (\(error.localizedDescription))"))
+            throw APIError.decodingError(
+                ResponseDecodingError(typeName: String(reflecting: type), path: "$", reason: "the body is not valid JSON (\(error.localizedDescription))"))
         }
     }
 

@@ -55,7 +55,9 @@ public enum APIClientFactory {
             return APIClient(config: config, transport: try transport(for: config))
         case .mock:
             guard config.fixturesDirectory != nil else {
-                throw ConfigError(source: "configuration", key: "fixturesDirectory", problem: "mode is mock but no fixtures directory is set", accepted: "the folder holding the fixture .json files (and registry.json), e.g. \"fixturesDirectory\": \"Fixtures\"")
+                throw ConfigError(
+                    source: "configuration", key: "fixturesDirectory", problem: "mode is mock but no fixtures directory is set",
+                    accepted: "the folder holding the fixture .json files (and registry.json), e.g. \"fixturesDirectory\": \"Fixtures\"")
             }
             return try MockAPIClient(config: config)
         case .replay:
@@ -64,7 +66,8 @@ public enum APIClientFactory {
             return try await ReplayAPIClient.open(path: config.cassettePath, cassette: config.effectiveCassetteName, configuration: configuration)
         case .record:
             let store = try await CassetteStore.open(path: config.cassettePath, access: .readWrite)
-            let transport = try await RecordingTransport.open(store: store, cassette: config.effectiveCassetteName, mode: .missing, upstream: try transport(for: config))
+            let transport = try await RecordingTransport.open(
+                store: store, cassette: config.effectiveCassetteName, mode: .missing, upstream: try transport(for: config))
             return APIClient(config: config, transport: transport)
         }
     }

@@ -79,13 +79,16 @@ public struct AppConfig: Sendable, Equatable {
             )
         }
         if environment == .production && tls.insecure {
-            throw ConfigError(source: source, key: "tls.insecure", problem: "production must verify the server's certificate", accepted: "false, or \"cacert\" with the CA that signed the certificate")
+            throw ConfigError(
+                source: source, key: "tls.insecure", problem: "production must verify the server's certificate",
+                accepted: "false, or \"cacert\" with the CA that signed the certificate")
         }
         guard Seconds(apiTimeout, allowsZero: false) != nil else {
             throw ConfigError(source: source, key: "apiTimeout", problem: "\(apiTimeout) is out of range", accepted: Seconds.acceptedRange(allowsZero: false))
         }
         guard Seconds(mockResponseDelay, allowsZero: true) != nil else {
-            throw ConfigError(source: source, key: "mockResponseDelay", problem: "\(mockResponseDelay) is out of range", accepted: Seconds.acceptedRange(allowsZero: true))
+            throw ConfigError(
+                source: source, key: "mockResponseDelay", problem: "\(mockResponseDelay) is out of range", accepted: Seconds.acceptedRange(allowsZero: true))
         }
     }
 }

@@ -26,7 +26,8 @@ extension AppConfig {
         let explicitPath = path ?? environmentVariables["WELLPLATE_CONFIG"]
         if let explicitPath {
             guard FileManager.default.fileExists(atPath: explicitPath) else {
-                throw ConfigError(source: explicitPath, key: nil, problem: "the configuration file does not exist; create it or pass the right path", accepted: nil)
+                throw ConfigError(
+                    source: explicitPath, key: nil, problem: "the configuration file does not exist; create it or pass the right path", accepted: nil)
             }
             try config.apply(fileAt: explicitPath)
             lastSource = explicitPath
@@ -53,10 +54,13 @@ extension AppConfig {
         do {
             root = try JSONValue(parsing: data)
         } catch {
-            throw ConfigError(source: path, key: nil, problem: "is not valid JSON (\(error))", accepted: "a JSON object such as {\"environment\": \"development\", \"mode\": \"live\"}")
+            throw ConfigError(
+                source: path, key: nil, problem: "is not valid JSON (\(error))",
+                accepted: "a JSON object such as {\"environment\": \"development\", \"mode\": \"live\"}")
         }
         guard case .object(let object) = root else {
-            throw ConfigError(source: path, key: nil, problem: "must contain a JSON object at the top level", accepted: "{\"environment\": \"development\", ...}")
+            throw ConfigError(
+                source: path, key: nil, problem: "must contain a JSON object at the top level", accepted: "{\"environment\": \"development\", ...}")
         }
         try apply(object, source: path)
     }
@@ -66,7 +70,8 @@ extension AppConfig {
             throw ConfigError(source: source, key: key, problem: "is not a configuration key", accepted: Self.fileKeys.joined(separator: ", "))
         }
         if object["mode"] != nil && object["mockMode"] != nil {
-            throw ConfigError(source: source, key: "mockMode", problem: "cannot be combined with \"mode\"; keep one of them", accepted: "mode: \(ClientMode.acceptedNames)")
+            throw ConfigError(
+                source: source, key: "mockMode", problem: "cannot be combined with \"mode\"; keep one of them", accepted: "mode: \(ClientMode.acceptedNames)")
         }
         if let value = object["environment"] {
             environment = try Self.environment(from: value, source: source, key: "environment")
@@ -88,7 +93,9 @@ extension AppConfig {
         }
         if let value = object["baseURLs"] {
             guard case .object(let table) = value else {
-                throw ConfigError(source: source, key: "baseURLs", problem: "must be an object from environment name to URL", accepted: "{\"development\": \"http://127.0.0.1:8081\"}")
+                throw ConfigError(
+                    source: source, key: "baseURLs", problem: "must be an object from environment name to URL",
+                    accepted: "{\"development\": \"http://127.0.0.1:8081\"}")
             }
             for (name, entry) in table.sortedMembers {
                 guard let env = Environment(name: name) else {
@@ -121,7 +128,9 @@ extension AppConfig {
     /// relative paths are resolved against the file's directory.
     private static func tls(from value: JSONValue, source: String) throws(ConfigError) -> TLSConfiguration {
         guard case .object(let object) = value else {
-            throw ConfigError(source: source, key: "tls", problem: "must be an object", accepted: "{\"cacert\": \"ca.pem\", \"cert\": \"client.pem\", \"key\": \"client.key\", \"insecure\": false}")
+            throw ConfigError(
+                source: source, key: "tls", problem: "must be an object",
+                accepted: "{\"cacert\": \"ca.pem\", \"cert\": \"client.pem\", \"key\": \"client.key\", \"insecure\": false}")
         }
         for key in object.keys.sorted() where !tlsKeys.contains(key) {
             throw ConfigError(source: source, key: "tls.\(key)", problem: "is not a configuration key", accepted: tlsKeys.joined(separator: ", "))
@@ -222,15 +231,19 @@ extension AppConfig {
     private static func seconds(from value: JSONValue, source: String, key: String?, allowZero: Bool) throws(ConfigError) -> TimeInterval {
         let number: Double? = if case .string(let text) = value { Double(text) } else { value.doubleValue }
         guard let number, let seconds = Seconds(number, allowsZero: allowZero) else {
-            throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not a valid number of seconds", accepted: Seconds.acceptedRange(allowsZero: allowZero))
+            throw ConfigError(
+                source: source, key: key, problem: "\(describe(value)) is not a valid number of seconds", accepted: Seconds.acceptedRange(allowsZero: allowZero)
+            )
         }
         return seconds.value
     }
 
     private static func url(from value: JSONValue, source: String, key: String?) throws(ConfigError) -> URL {
         guard case .string(let text) = value, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host?.isEmpty == false else {
-            throw ConfigError(source: source, key: key, problem: "\(describe(value)) is not an http or https URL", accepted: "a URL such as http://127.0.0.1:8080")
+            scheme == "http" || scheme == "https", url.host?.isEmpty == false
+        else {
+            throw ConfigError(
+                source: source, key: key, problem: "\(describe(value)) is not an http or https URL", accepted: "a URL such as http://127.0.0.1:8080")
         }
         return url
     }

@@ -56,7 +56,9 @@ public final class MockAPIClient: APIClientProtocol {
     ///   `MockRegistryError` for a malformed `registry.json`.
     public convenience init(config: AppConfig) throws {
         guard let delay = Seconds(config.mockResponseDelay, allowsZero: true)?.duration else {
-            throw ConfigError(source: "configuration", key: "mockResponseDelay", problem: "\(config.mockResponseDelay) is out of range", accepted: Seconds.acceptedRange(allowsZero: true))
+            throw ConfigError(
+                source: "configuration", key: "mockResponseDelay", problem: "\(config.mockResponseDelay) is out of range",
+                accepted: Seconds.acceptedRange(allowsZero: true))
         }
         guard let path = config.fixturesDirectory else {
             self.init(delay: delay)
@@ -64,7 +66,9 @@ public final class MockAPIClient: APIClientProtocol {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ConfigError(source: "configuration", key: "fixturesDirectory", problem: "\"\(path)\" is not a directory; create it or point fixturesDirectory at the folder holding the fixture .json files")
+            throw ConfigError(
+                source: "configuration", key: "fixturesDirectory",
+                problem: "\"\(path)\" is not a directory; create it or point fixturesDirectory at the folder holding the fixture .json files")
         }
         try self.init(fixturesDirectory: URL(fileURLWithPath: path, isDirectory: true), delay: delay)
     }

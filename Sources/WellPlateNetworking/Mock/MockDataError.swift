@@ -63,10 +63,12 @@ public struct MockDataError: Error, Sendable, CustomStringConvertible, Localized
         let filePath = file ?? "?"
         switch kind {
         case .notFound:
-            let places = searched.isEmpty
+            let places =
+                searched.isEmpty
                 ? "no fixtures directory or bundle is configured (set fixturesDirectory)"
                 : "looked for " + searched.joined(separator: " and ")
-            return "\(prefix)mock fixture \(name) not found: \(places); create the file, or map the request to an existing fixture in \(MockResponseRegistry.fileName) (\(routeSummary))"
+            return
+                "\(prefix)mock fixture \(name) not found: \(places); create the file, or map the request to an existing fixture in \(MockResponseRegistry.fileName) (\(routeSummary))"
         case .unreadable:
             return "\(prefix)mock fixture file \(filePath) cannot be read (\(reason ?? "unknown error")); check its permissions"
         case .invalidJSON:
@@ -74,7 +76,8 @@ public struct MockDataError: Error, Sendable, CustomStringConvertible, Localized
             return "\(prefix)mock fixture file \(filePath) is not valid JSON at \(position): \(reason ?? "syntax error"); fix the file"
         case .typeMismatch:
             let typeName = decodingError?.typeName ?? "the requested type"
-            return "\(prefix)mock fixture file \(filePath) does not match \(typeName) at \(jsonPath ?? "$"): \(reason ?? "wrong shape"); fix the file or the model"
+            return
+                "\(prefix)mock fixture file \(filePath) does not match \(typeName) at \(jsonPath ?? "$"): \(reason ?? "wrong shape"); fix the file or the model"
         case .invalidName:
             return "\(prefix)\(name) is not a usable fixture name: \(reason ?? "invalid"); use a relative name without .json, such as users_list"
         }

@@ -114,7 +114,9 @@ public struct MockDataLoader: Sendable {
         if name.contains("\0") { return "it contains a NUL character" }
         let parts = name.split(separator: "/", omittingEmptySubsequences: false)
         if parts.contains(where: { $0.isEmpty }) { return "it has an empty path component (\"//\" or a trailing \"/\")" }
-        if parts.contains(where: { $0 == ".." || $0 == "." }) { return "it contains \".\" or \"..\" components; fixtures must stay inside the fixtures directory" }
+        if parts.contains(where: { $0 == ".." || $0 == "." }) {
+            return "it contains \".\" or \"..\" components; fixtures must stay inside the fixtures directory"
+        }
         return nil
     }
 }

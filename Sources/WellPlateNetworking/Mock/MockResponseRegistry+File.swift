@@ -54,7 +54,8 @@ extension MockResponseRegistry {
         do {
             try fileData().write(to: url, options: .atomic)
         } catch {
-            throw MockRegistryError(file: url.path, problem: "cannot be written (\(error.localizedDescription)); check that its directory exists and is writable")
+            throw MockRegistryError(
+                file: url.path, problem: "cannot be written (\(error.localizedDescription)); check that its directory exists and is writable")
         }
     }
 
@@ -105,7 +106,9 @@ extension MockResponseRegistry {
         var shape: [String?]
     }
 
-    private static func parseRoute(_ item: JSONValue, at location: String, _ failure: (String, String) -> MockRegistryError) throws(MockRegistryError) -> MockRoute {
+    private static func parseRoute(
+        _ item: JSONValue, at location: String, _ failure: (String, String) -> MockRegistryError
+    ) throws(MockRegistryError) -> MockRoute {
         guard let object = item.objectValue else {
             throw failure(location, "must be an object such as {\"method\": \"GET\", \"path\": \"/api/users/{id}\", \"fixture\": \"users_id_get\"}")
         }
@@ -117,22 +120,26 @@ extension MockResponseRegistry {
         }
         let methodName = try string("method")
         guard let method = HTTPMethod(token: methodName) else {
-            throw failure("\(location).method", "\(PathPattern.quoted(methodName)) is not a method (accepted: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
+            throw failure(
+                "\(location).method",
+                "\(PathPattern.quoted(methodName)) is not a method (accepted: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         let pattern: PathPattern
         do {
             pattern = try PathPattern(try string("path"))
-        } catch where error.file == nil {
+        } catch  where error.file == nil {
             throw failure("\(location).path", error.problem)
         }
         do {
             return try MockRoute(method: method, pattern: pattern, fixture: try string("fixture"))
-        } catch where error.file == nil {
+        } catch  where error.file == nil {
             throw failure("\(location).fixture", error.problem)
         }
     }
 
-    private static func rejectUnknownKeys(_ object: JSONObject, allowed: [String], at location: String, _ failure: (String, String) -> MockRegistryError) throws(MockRegistryError) {
+    private static func rejectUnknownKeys(
+        _ object: JSONObject, allowed: [String], at location: String, _ failure: (String, String) -> MockRegistryError
+    ) throws(MockRegistryError) {
         for key in object.keys where !allowed.contains(key) {
             let path = location + (JSONPath.isIdentifier(key) ? ".\(key)" : "[\(PathPattern.quoted(key))]")
             throw failure(path, "is not a registry key (accepted: \(allowed.joined(separator: ", ")))")

@@ -35,7 +35,8 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible {
         var index = 0
         while index < input.count {
             if input[index] == UInt8(ascii: "%"), index + 2 < input.count,
-               let high = PercentEncoding.hexValue(input[index + 1]), let low = PercentEncoding.hexValue(input[index + 2]) {
+                let high = PercentEncoding.hexValue(input[index + 1]), let low = PercentEncoding.hexValue(input[index + 2])
+            {
                 output.append(high << 4 | low)
                 index += 3
             } else {

@@ -118,14 +118,15 @@ public final class CurlTransport: StreamingHTTPTransport {
         transfer.sink = sink
         let sent = ContinuousClock.now
         guard try loop.submit(transfer) else { throw CancellationError() }
-        return PendingStream({
-            let head = try await withTaskCancellationHandler {
-                try await sink.head()
-            } onCancel: {
-                loop.cancel(transfer)
-            }
-            let headReceived = ContinuousClock.now
-            return StreamedResponse(head: head, body: TransportBodyStream(source: sink), headReceived: headReceived, timeToHead: headReceived - sent)
-        }, abandon: { loop.cancel(transfer) })
+        return PendingStream(
+            {
+                let head = try await withTaskCancellationHandler {
+                    try await sink.head()
+                } onCancel: {
+                    loop.cancel(transfer)
+                }
+                let headReceived = ContinuousClock.now
+                return StreamedResponse(head: head, body: TransportBodyStream(source: sink), headReceived: headReceived, timeToHead: headReceived - sent)
+            }, abandon: { loop.cancel(transfer) })
     }
 }

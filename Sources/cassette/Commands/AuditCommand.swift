@@ -66,7 +66,9 @@ struct AuditCommand: AsyncParsableCommand {
             }
         }
         if let known = result.known {
-            throw CLIError.usage("\(path) has no cassette named '\(filter ?? "")' (\(known.isEmpty ? "it has none" : "cassettes: " + known.joined(separator: ", "))); pass an existing --cassette")
+            throw CLIError.usage(
+                "\(path) has no cassette named '\(filter ?? "")' (\(known.isEmpty ? "it has none" : "cassettes: " + known.joined(separator: ", "))); pass an existing --cassette"
+            )
         }
         let report = AuditReport(path: path, interactions: result.interactions, findings: result.findings, failOn: failOn)
         switch format {

@@ -100,13 +100,17 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
         var testsPlan: GeneratedFilesPlan?
         if let tests {
             var testFiles = GeneratedFilesPlan(directory: tests, removesStale: false)
-            testFiles.add(Self.testsFileName, contents: models.decodingTests(storePath: settings.databasePath, module: module), typeName: "RecordedModelDecodingTests")
+            testFiles.add(
+                Self.testsFileName, contents: models.decodingTests(storePath: settings.databasePath, module: module), typeName: "RecordedModelDecodingTests")
             testsPlan = testFiles
         }
         if check {
             let changes = try plan.changes() + (testsPlan?.changes() ?? [])
             guard changes.isEmpty else {
-                Terminal.printLine((changes.map(\.line) + ["\(Formatting.count(changes.count, "type")) out of date in \(out); run `cassette codegen swift` without --check and commit the result"]).joined(separator: "\n"))
+                Terminal.printLine(
+                    (changes.map(\.line) + [
+                        "\(Formatting.count(changes.count, "type")) out of date in \(out); run `cassette codegen swift` without --check and commit the result"
+                    ]).joined(separator: "\n"))
                 throw ExitCode(1)
             }
             Terminal.printLine("\(Formatting.count(models.files.count, "type")) in \(out) match the recordings of cassette \(recording.cassette)")
@@ -121,7 +125,9 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
         let rendered = table.render(maxWidth: nil)
         lines += [""] + [rendered.header] + rendered.lines + [""]
         let summary = plan.summary
-        lines.append("\(Formatting.count(models.files.count, "type")) for \(Formatting.count(Set(models.roots.map(\.endpoint)).count, "endpoint")) from cassette \(recording.cassette) in \(out): \(summary)")
+        lines.append(
+            "\(Formatting.count(models.files.count, "type")) for \(Formatting.count(Set(models.roots.map(\.endpoint)).count, "endpoint")) from cassette \(recording.cassette) in \(out): \(summary)"
+        )
         Terminal.printLine(lines.joined(separator: "\n"))
     }
 }

@@ -59,7 +59,8 @@ struct ConfigCommand: AsyncParsableCommand {
             ("proxy listens on", "\(configFile.host):\(configFile.port)"),
         ]
         let names = configFile.environments.keys.sorted()
-        rows += names.isEmpty
+        rows +=
+            names.isEmpty
             ? [("environments", "none")]
             : names.map { ("environment \($0)", configFile.environments[$0]!.absoluteString) }
         rows += [
@@ -94,18 +95,19 @@ struct ConfigCommand: AsyncParsableCommand {
         func strings(_ names: some Collection<String>) -> JSONValue {
             .array(names.sorted().map(JSONValue.string))
         }
-        let environments = JSONObject(configFile.environments.keys.sorted().map { name in
-            var environment: JSONObject = ["upstream": .string(configFile.environments[name]!.absoluteString)]
-            if let tls = configFile.environmentTLS[name] {
-                var settings = JSONObject()
-                if let path = tls.additionalCACertificatesPath { settings["cacert"] = .string(path) }
-                if let path = tls.clientCertificatePath { settings["cert"] = .string(path) }
-                if let path = tls.clientKeyPath { settings["key"] = .string(path) }
-                settings["insecure"] = .bool(tls.insecure)
-                environment["tls"] = .object(settings)
-            }
-            return (name, .object(environment))
-        })
+        let environments = JSONObject(
+            configFile.environments.keys.sorted().map { name in
+                var environment: JSONObject = ["upstream": .string(configFile.environments[name]!.absoluteString)]
+                if let tls = configFile.environmentTLS[name] {
+                    var settings = JSONObject()
+                    if let path = tls.additionalCACertificatesPath { settings["cacert"] = .string(path) }
+                    if let path = tls.clientCertificatePath { settings["cert"] = .string(path) }
+                    if let path = tls.clientKeyPath { settings["key"] = .string(path) }
+                    settings["insecure"] = .bool(tls.insecure)
+                    environment["tls"] = .object(settings)
+                }
+                return (name, .object(environment))
+            })
         return [
             "configFile": configFile.source.map(JSONValue.string) ?? .null,
             "database": .string(configFile.databasePath),

@@ -104,7 +104,8 @@ struct DiffCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The configuration file (default: cassette.json in the working directory, when present).", valueName: "path"))
     var config: String?
 
-    @Option(help: ArgumentHelp("The cassette to read (default: the store's only cassette, else dev). Give it twice to compare two cassettes.", valueName: "name"))
+    @Option(
+        help: ArgumentHelp("The cassette to read (default: the store's only cassette, else dev). Give it twice to compare two cassettes.", valueName: "name"))
     var cassette: [String] = []
 
     @Option(help: ArgumentHelp("The fixtures directory: *.json fixtures and an optional registry.json.", valueName: "dir"))
@@ -143,10 +144,12 @@ struct DiffCommand: AsyncParsableCommand {
         }
         let comparesRecordings = against != nil || cassette.count == 2
         if fixtures != nil && comparesRecordings {
-            throw ValidationError("--fixtures compares fixtures with one recording, and --against or a second --cassette compares two recordings; use one or the other")
+            throw ValidationError(
+                "--fixtures compares fixtures with one recording, and --against or a second --cassette compares two recordings; use one or the other")
         }
         if fixtures == nil && !comparesRecordings {
-            throw ValidationError("say what to compare: --fixtures DIR (fixtures against a recording), --against OTHER.db, or --cassette A --cassette B (two recordings)")
+            throw ValidationError(
+                "say what to compare: --fixtures DIR (fixtures against a recording), --against OTHER.db, or --cassette A --cassette B (two recordings)")
         }
         for pattern in ignore {
             do {

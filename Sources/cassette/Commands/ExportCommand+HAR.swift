@@ -29,6 +29,8 @@ extension ExportCommand {
         }
         let binary = archive.log.entries.count { $0.response.content.encoding == "base64" }
         let source = filter.map { "cassette \($0)" } ?? Formatting.count(Set(interactions.map(\.cassette)).count, "cassette")
-        Terminal.printLine("Exported \(Formatting.count(interactions.count, "recording")) from \(source) of \(path) to \(file) (HAR 1.2; \(binary) base64 \(binary == 1 ? "body" : "bodies")).")
+        Terminal.printLine(
+            "Exported \(Formatting.count(interactions.count, "recording")) from \(source) of \(path) to \(file) (HAR 1.2; \(binary) base64 \(binary == 1 ? "body" : "bodies"))."
+        )
     }
 }

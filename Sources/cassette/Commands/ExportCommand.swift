@@ -129,7 +129,9 @@ struct ExportCommand: AsyncParsableCommand {
         if plan.refusedCount > 0 {
             let one = plan.refusedCount == 1
             let files = Formatting.count(plan.refusedCount, "fixture file")
-            throw CLIError("\(files) in \(fixtures) \(one ? "differs" : "differ") from the recordings and \(one ? "was" : "were") not overwritten; check \(one ? "it" : "them") and rerun with --force to replace \(one ? "it" : "them")")
+            throw CLIError(
+                "\(files) in \(fixtures) \(one ? "differs" : "differ") from the recordings and \(one ? "was" : "were") not overwritten; check \(one ? "it" : "them") and rerun with --force to replace \(one ? "it" : "them")"
+            )
         }
     }
 

@@ -120,10 +120,13 @@ struct ImportCommand: AsyncParsableCommand {
             lines.append("skipped \(skipped)")
         }
         if alreadyRecorded > 0 {
-            lines.append("skipped \(Formatting.count(alreadyRecorded, "entry", "entries")) of \(Formatting.count(existing.count, "key")) the cassette already has (--mode all replaces them)")
+            lines.append(
+                "skipped \(Formatting.count(alreadyRecorded, "entry", "entries")) of \(Formatting.count(existing.count, "key")) the cassette already has (--mode all replaces them)"
+            )
         }
         let keys = Set(kept.map(\.key)).count
-        var summary = "Imported \(Formatting.count(kept.count, "entry", "entries")) (\(Formatting.count(keys, "key"))) from \(file) into cassette \(cassette) of \(path)"
+        var summary =
+            "Imported \(Formatting.count(kept.count, "entry", "entries")) (\(Formatting.count(keys, "key"))) from \(file) into cassette \(cassette) of \(path)"
         if mode == .all && !existing.isEmpty { summary += ", replacing the recordings of \(Formatting.count(existing.count, "key"))" }
         let skippedCount = result.skipped.count + alreadyRecorded
         summary += skippedCount > 0 ? "; \(skippedCount) skipped." : "."

@@ -92,7 +92,9 @@ struct ListCommand: AsyncParsableCommand {
         }
     }
 
-    private func printRecordings(_ summaries: [InteractionSummary], of all: [InteractionSummary], cassettes: [CassetteSummary], path: String, ages: RecordingAge) {
+    private func printRecordings(
+        _ summaries: [InteractionSummary], of all: [InteractionSummary], cassettes: [CassetteSummary], path: String, ages: RecordingAge
+    ) {
         if json {
             Terminal.printLine(JSONValue.array(summaries.map { Self.json($0, ages: ages) }).prettyJSON)
             return
@@ -113,7 +115,10 @@ struct ListCommand: AsyncParsableCommand {
             .init(title: "KEY", shrinks: true),
         ]
         if showSequence { columns.append(.init(title: "SEQ", alignment: .right)) }
-        columns += [.init(title: "STATUS", alignment: .right), .init(title: "SIZE", alignment: .right), .init(title: "RECORDED AT"), .init(title: "AGE", alignment: .right)]
+        columns += [
+            .init(title: "STATUS", alignment: .right), .init(title: "SIZE", alignment: .right), .init(title: "RECORDED AT"),
+            .init(title: "AGE", alignment: .right),
+        ]
         var table = TextTable(columns)
         for summary in summaries {
             var row = [String(summary.id), summary.cassette, summary.method, summary.key]
@@ -125,10 +130,14 @@ struct ListCommand: AsyncParsableCommand {
         var output = [Terminal.paint(rendered.header, .bold)] + rendered.lines + [""]
         let selected = olderThan != nil || unusedSince != nil
         if selected {
-            output.append(Terminal.paint("\(Formatting.count(summaries.count, "recording")) of \(all.count) \(summaries.count == 1 ? "matches" : "match") \(selectionDescription).", .dim))
+            output.append(
+                Terminal.paint(
+                    "\(Formatting.count(summaries.count, "recording")) of \(all.count) \(summaries.count == 1 ? "matches" : "match") \(selectionDescription).",
+                    .dim))
         }
         for cassette in cassettes where cassette.interactionCount > 0 && !selected {
-            var line = "\(cassette.name): \(Formatting.count(cassette.interactionCount, "recording")), \(Formatting.byteCount(cassette.bodyBytes)) of response bodies"
+            var line =
+                "\(cassette.name): \(Formatting.count(cassette.interactionCount, "recording")), \(Formatting.byteCount(cassette.bodyBytes)) of response bodies"
             if let upstream = cassette.upstream { line += ", recorded from \(upstream)" }
             let days = all.filter { $0.cassette == cassette.name }.map(ages.days)
             if let oldest = days.max(), let newest = days.min() {

@@ -51,7 +51,9 @@ struct MergeCommand: AsyncParsableCommand {
         if !result.conflicts.isEmpty && prefer == nil {
             let list = result.conflicts.map { "  conflict: \($0)" }.joined(separator: "\n")
             FileHandle.standardError.write(Data((list + "\n").utf8))
-            throw CLIError("\(Formatting.count(result.conflicts.count, "recording")) changed on both sides; \(ours) is left as it was. Re-record them, or merge again with --prefer ours or --prefer theirs")
+            throw CLIError(
+                "\(Formatting.count(result.conflicts.count, "recording")) changed on both sides; \(ours) is left as it was. Re-record them, or merge again with --prefer ours or --prefer theirs"
+            )
         }
         try await write(result)
         var summary = "Merged \(ours): \(Formatting.count(result.interactions.count, "recording")), \(result.takenFromTheirs) taken from theirs"

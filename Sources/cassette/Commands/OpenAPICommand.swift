@@ -87,7 +87,8 @@ struct OpenAPICommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: out)
         let data = Data(text.utf8)
         let paths = operations.endpoints.map(\.pattern)
-        let summary = "\(Formatting.count(Set(paths).count, "path")), \(Formatting.count(operations.endpoints.count, "operation")) from \(Formatting.count(recording.interactions.count, "recording")) of cassette \(recording.cassette)"
+        let summary =
+            "\(Formatting.count(Set(paths).count, "path")), \(Formatting.count(operations.endpoints.count, "operation")) from \(Formatting.count(recording.interactions.count, "recording")) of cassette \(recording.cassette)"
         if (try? Data(contentsOf: url)) == data {
             Terminal.printLine("unchanged \(out)  (\(summary))")
             return

@@ -51,7 +51,9 @@ struct RedactCommand: AsyncParsableCommand {
         }
         let path = settings.databasePath
         if let filter, !result.known.contains(filter) {
-            throw CLIError("\(path) has no cassette named '\(filter)' (\(result.known.isEmpty ? "it has none" : "cassettes: " + result.known.joined(separator: ", "))); nothing redacted")
+            throw CLIError(
+                "\(path) has no cassette named '\(filter)' (\(result.known.isEmpty ? "it has none" : "cassettes: " + result.known.joined(separator: ", "))); nothing redacted"
+            )
         }
         for change in result.changes {
             // The old key may hold the very secret being removed: only the new one is shown.

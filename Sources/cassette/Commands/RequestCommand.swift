@@ -79,7 +79,7 @@ struct RequestCommand: AsyncParsableCommand {
         let transport: CurlTransport
         do {
             transport = try CurlTransport(configuration: transportConfiguration)
-        } catch where error.kind == .tls {
+        } catch  where error.kind == .tls {
             throw CLIError.usage(TLSHint.message(error))
         } catch {
             throw CLIError("libcurl could not start: \(error)")
@@ -118,7 +118,8 @@ struct RequestCommand: AsyncParsableCommand {
             return resolved
         }
         guard let absolute = URL(string: url), let scheme = absolute.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", absolute.host != nil else {
+            scheme == "http" || scheme == "https", absolute.host != nil
+        else {
             throw CLIError.usage("'\(url)' is not an http(s) URL or a path starting with /")
         }
         return absolute

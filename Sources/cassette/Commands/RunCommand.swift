@@ -34,7 +34,8 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var replayFlags: ReplayFlags
     @OptionGroup var freshnessFlags: FreshnessFlags
 
-    @Option(help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
+    @Option(
+        help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
     var mode: Mode = .replay
 
     @Argument(parsing: .postTerminator, help: "The command to run, after --.")
@@ -57,11 +58,12 @@ struct RunCommand: AsyncParsableCommand {
         settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
         settings.upstream = try upstreamFlags.resolve(configFile)
         if proxyFlags.port == nil { settings.port = 0 }
-        let sessionMode: RecordMode = switch mode {
-        case .replay: .none
-        case .record: .all
-        case .missing: .missing
-        }
+        let sessionMode: RecordMode =
+            switch mode {
+            case .replay: .none
+            case .record: .all
+            case .missing: .missing
+            }
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
@@ -76,10 +78,12 @@ struct RunCommand: AsyncParsableCommand {
         )
         let signals = SignalWaiter()
         let running = try await runner.start()
-        let status = await ChildCommand.run(command, environment: [
-            "CASSETTE_URL": running.address,
-            "API_BASE_URL": running.address,
-        ], forwarding: signals)
+        let status = await ChildCommand.run(
+            command,
+            environment: [
+                "CASSETTE_URL": running.address,
+                "API_BASE_URL": running.address,
+            ], forwarding: signals)
         signals.cancel()
         let counters = await runner.stop(running)
         if status != 0 {

@@ -132,7 +132,9 @@ struct SchemaCommand: AsyncParsableCommand {
         let clashes = Dictionary(grouping: names.keys) { names[$0]! }.filter { $0.value.count > 1 }
         if let (name, endpoints) = clashes.min(by: { $0.key < $1.key }) {
             let list = endpoints.sorted().map(\.description).joined(separator: " and ")
-            throw CLIError("\(list) would both be written to \(name)\(FixtureFile.schemaFileSuffix); route them to different fixtures in registry.json and pass --fixtures")
+            throw CLIError(
+                "\(list) would both be written to \(name)\(FixtureFile.schemaFileSuffix); route them to different fixtures in registry.json and pass --fixtures"
+            )
         }
         return names
     }

@@ -124,7 +124,9 @@ struct VerifyCommand: AsyncParsableCommand {
         let methods = try parsedMethods()
         let unsafe = methods.subtracting(LiveDriftCheck.defaultMethods).map(\.rawValue).sorted()
         if !unsafe.isEmpty {
-            Terminal.printWarning("--methods includes \(unsafe.joined(separator: ", ")): recorded requests with these methods are sent to \(upstream.absoluteString) and may change data there")
+            Terminal.printWarning(
+                "--methods includes \(unsafe.joined(separator: ", ")): recorded requests with these methods are sent to \(upstream.absoluteString) and may change data there"
+            )
         }
         let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette ?? upstreamOptions.env).load()
         let recordedUpstream = try await OpenAPICommand.server(of: recording)
@@ -163,7 +165,9 @@ struct VerifyCommand: AsyncParsableCommand {
             for failure in failures.prefix(10) {
                 Terminal.printError("\(failure.request.method.rawValue) \(settings.redactor.redact(url: failure.request.url)): \(failure.error ?? "no answer")")
             }
-            throw CLIError.usage("\(failures.count) of \(outcome.exchanges.count) requests got no answer from \(settings.redactor.redact(url: upstream)); check that it is up and reachable, or raise --timeout")
+            throw CLIError.usage(
+                "\(failures.count) of \(outcome.exchanges.count) requests got no answer from \(settings.redactor.redact(url: upstream)); check that it is up and reachable, or raise --timeout"
+            )
         }
         if report.hasFindings(atOrAbove: failOn.severity) {
             throw ExitCode(1)
@@ -206,6 +210,8 @@ struct VerifyCommand: AsyncParsableCommand {
             try? await store.close()
             throw CLIError("--update stopped: \(error); the requests recorded before it are kept")
         }
-        note("--update: re-recorded \(Formatting.count(requests.count, "request")) of \(Formatting.count(drifted.count, "drifted endpoint")) into cassette \(cassette)")
+        note(
+            "--update: re-recorded \(Formatting.count(requests.count, "request")) of \(Formatting.count(drifted.count, "drifted endpoint")) into cassette \(cassette)"
+        )
     }
 }

@@ -8,10 +8,15 @@ import WellPlateNetworking
 /// `--max-age`, `--stale` and `--track-usage`, shared by `replay` and `run`; each falls back to
 /// the configuration file's `maxAge`, `stale` and `trackUsage`.
 struct FreshnessFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Warn for every request answered from a recording older than this many days (default: \"maxAge\" from the configuration file; none).", valueName: "days"))
+    @Option(
+        help: ArgumentHelp(
+            "Warn for every request answered from a recording older than this many days (default: \"maxAge\" from the configuration file; none).",
+            valueName: "days"))
     var maxAge: Int?
 
-    @Option(help: ArgumentHelp("What --max-age does with an old recording: warn (serve it) or fail (answer like a miss, which --strict counts).", valueName: "policy"))
+    @Option(
+        help: ArgumentHelp(
+            "What --max-age does with an old recording: warn (serve it) or fail (answer like a miss, which --strict counts).", valueName: "policy"))
     var stale: StaleOption?
 
     @Flag(help: "Remember in the store how often each recording was replayed (for `cassette list --unused-since`); the store is written on exit.")

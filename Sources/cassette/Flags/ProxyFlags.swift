@@ -6,7 +6,10 @@ import WellPlateNetworking
 
 /// Options every command that starts the proxy shares.
 struct ProxyFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("The address to listen on (default: \"host\" from the configuration file, else 127.0.0.1). Anything but loopback exposes recordings to the network.", valueName: "address"))
+    @Option(
+        help: ArgumentHelp(
+            "The address to listen on (default: \"host\" from the configuration file, else 127.0.0.1). Anything but loopback exposes recordings to the network.",
+            valueName: "address"))
     var host: String?
 
     @Option(help: ArgumentHelp("The port to listen on; 0 picks a free one (default: \"port\" from the configuration file, else 8080).", valueName: "n"))
@@ -15,16 +18,27 @@ struct ProxyFlags: ParsableArguments {
     @Option(help: ArgumentHelp("The largest request or response body accepted, in bytes; larger requests get 413.", valueName: "bytes"))
     var maxBodySize: Int = 64 * 1024 * 1024
 
-    @Option(help: ArgumentHelp("When recording: normal keeps every answered exchange through a crash or kill of the proxy; full also through a power loss, at one disk sync per commit (default: \"durability\" from the configuration file, else normal).", valueName: "normal|full"))
+    @Option(
+        help: ArgumentHelp(
+            "When recording: normal keeps every answered exchange through a crash or kill of the proxy; full also through a power loss, at one disk sync per commit (default: \"durability\" from the configuration file, else normal).",
+            valueName: "normal|full"))
     var durability: DurabilityOption?
 
     @Flag(help: "Do not print a line per request.")
     var quiet = false
 
-    @Flag(name: .customLong("no-rewrite-urls"), help: ArgumentHelp("Serve Location, Content-Location, Link and Refresh URLs that point at the upstream as the upstream sent them, instead of pointing at the proxy (default: \"rewriteURLs\" from the configuration file, else rewritten)."))
+    @Flag(
+        name: .customLong("no-rewrite-urls"),
+        help: ArgumentHelp(
+            "Serve Location, Content-Location, Link and Refresh URLs that point at the upstream as the upstream sent them, instead of pointing at the proxy (default: \"rewriteURLs\" from the configuration file, else rewritten)."
+        ))
     var noRewriteURLs = false
 
-    @Flag(name: .customLong("rewrite-body-urls"), help: ArgumentHelp("Also point absolute upstream URLs inside JSON response bodies at the proxy. Served bodies then differ from the recordings (no longer byte-exact; Content-Length follows the rewritten body); the store keeps what the upstream sent (default: \"rewriteBodyURLs\" from the configuration file, else off)."))
+    @Flag(
+        name: .customLong("rewrite-body-urls"),
+        help: ArgumentHelp(
+            "Also point absolute upstream URLs inside JSON response bodies at the proxy. Served bodies then differ from the recordings (no longer byte-exact; Content-Length follows the rewritten body); the store keeps what the upstream sent (default: \"rewriteBodyURLs\" from the configuration file, else off)."
+        ))
     var rewriteBodyURLs = false
 
     func validate() throws {

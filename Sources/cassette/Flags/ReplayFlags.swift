@@ -9,10 +9,16 @@ struct ReplayFlags: ParsableArguments {
     @Flag(help: "Exit with status 1 when any request found no recording.")
     var strict = false
 
-    @Option(help: ArgumentHelp("What a request without a recording gets: error (a \(404) explaining the nearest recordings), passthrough (forwarded, not recorded) or record (forwarded and recorded).", valueName: "policy"))
+    @Option(
+        help: ArgumentHelp(
+            "What a request without a recording gets: error (a \(404) explaining the nearest recordings), passthrough (forwarded, not recorded) or record (forwarded and recorded).",
+            valueName: "policy"))
     var onMiss: MissPolicyOption = .error
 
-    @Option(help: ArgumentHelp("Delay before replayed responses: none, recorded (each interaction's recorded duration; a streamed recording's chunks each at its recorded time) or a number of milliseconds up to 86400000 (one day).", valueName: "latency"))
+    @Option(
+        help: ArgumentHelp(
+            "Delay before replayed responses: none, recorded (each interaction's recorded duration; a streamed recording's chunks each at its recorded time) or a number of milliseconds up to 86400000 (one day).",
+            valueName: "latency"))
     var latency: LatencyOption = LatencyOption(argument: "none")!
 
     @Option(help: ArgumentHelp("The status of a miss response.", valueName: "code"))

@@ -14,10 +14,11 @@ struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The configuration file (default: cassette.json in the working directory, when present).", valueName: "path"))
     var config: String?
 
-    @Option(help: ArgumentHelp(
-        "The cassette. Recording and replaying default to the --env name, else dev; list, show, delete and prune cover every cassette without it; export and schema use the only cassette, else dev.",
-        valueName: "name"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "The cassette. Recording and replaying default to the --env name, else dev; list, show, delete and prune cover every cassette without it; export and schema use the only cassette, else dev.",
+            valueName: "name"
+        ))
     var cassette: String?
 
     func validate() throws {

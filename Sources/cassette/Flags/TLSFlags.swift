@@ -8,7 +8,9 @@ import WellPlateNetworking
 /// `--cacert`, `--cert`, `--key`, `--insecure`: how HTTPS upstreams are verified, for every
 /// command that forwards requests. They override the environment's `"tls"` in cassette.json.
 struct TLSFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("A PEM file of CA certificates trusted in addition to the system's, for an upstream behind a private or corporate CA.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "A PEM file of CA certificates trusted in addition to the system's, for an upstream behind a private or corporate CA.", valueName: "file"))
     var cacert: String?
 
     @Option(help: ArgumentHelp("A PEM client certificate, for an upstream that requires one (mutual TLS).", valueName: "file"))
@@ -17,7 +19,10 @@ struct TLSFlags: ParsableArguments {
     @Option(help: ArgumentHelp("The PEM private key of --cert, when it is not in the same file.", valueName: "file"))
     var key: String?
 
-    @Flag(help: "Do not verify the upstream's certificate or host name. Anyone on the network path can then read and change the traffic; a warning is printed. Never a default.")
+    @Flag(
+        help:
+            "Do not verify the upstream's certificate or host name. Anyone on the network path can then read and change the traffic; a warning is printed. Never a default."
+    )
     var insecure = false
 
     func validate() throws {

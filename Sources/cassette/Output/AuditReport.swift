@@ -38,29 +38,35 @@ struct AuditReport {
 
     func json() throws -> String {
         let items: [JSONValue] = findings.map { finding in
-            .object(JSONObject([
-                ("severity", .string(finding.severity.rawValue)),
-                ("rule", .string(finding.rule)),
-                ("description", .string(finding.description)),
-                ("cassette", .string(finding.cassette)),
-                ("key", .string(finding.key)),
-                ("sequence", .integer(Int64(finding.sequence))),
-                ("place", .string(finding.place)),
-                ("maskedValue", .string(finding.maskedValue)),
-                ("fix", finding.remedy.configEntry.map { .string($0) } ?? .null),
-            ]))
+            .object(
+                JSONObject([
+                    ("severity", .string(finding.severity.rawValue)),
+                    ("rule", .string(finding.rule)),
+                    ("description", .string(finding.description)),
+                    ("cassette", .string(finding.cassette)),
+                    ("key", .string(finding.key)),
+                    ("sequence", .integer(Int64(finding.sequence))),
+                    ("place", .string(finding.place)),
+                    ("maskedValue", .string(finding.maskedValue)),
+                    ("fix", finding.remedy.configEntry.map { .string($0) } ?? .null),
+                ]))
         }
-        let report: JSONValue = .object(JSONObject([
-            ("store", .string(path)),
-            ("interactions", .integer(Int64(interactions))),
-            ("failOn", .string(failOn.rawValue)),
-            ("counts", .object(JSONObject([
-                ("high", .integer(Int64(count(.high)))),
-                ("medium", .integer(Int64(count(.medium)))),
-                ("low", .integer(Int64(count(.low)))),
-            ]))),
-            ("findings", .array(items)),
-        ]))
+        let report: JSONValue = .object(
+            JSONObject([
+                ("store", .string(path)),
+                ("interactions", .integer(Int64(interactions))),
+                ("failOn", .string(failOn.rawValue)),
+                (
+                    "counts",
+                    .object(
+                        JSONObject([
+                            ("high", .integer(Int64(count(.high)))),
+                            ("medium", .integer(Int64(count(.medium)))),
+                            ("low", .integer(Int64(count(.low)))),
+                        ]))
+                ),
+                ("findings", .array(items)),
+            ]))
         return report.prettyJSON
     }
 }

@@ -30,7 +30,8 @@ struct DriftReportText {
         let name = entry.endpoint?.description ?? "(no endpoint)"
         let details: String
         if let sides {
-            details = "\(sides.fixture): \(Formatting.count(entry.baselineRecordings ?? 0, "recording")), "
+            details =
+                "\(sides.fixture): \(Formatting.count(entry.baselineRecordings ?? 0, "recording")), "
                 + "\(sides.api): \(Formatting.count(entry.recordings, "recording"))"
         } else {
             details = (entry.fixture.map { "fixture \($0)" } ?? "no fixture") + ", " + Formatting.count(entry.recordings, "recording")
@@ -46,7 +47,8 @@ struct DriftReportText {
         ].joined(separator: ", ")
         let scope: String
         if let sides {
-            scope = "\(Formatting.count(summary.baselineEndpoints ?? 0, "endpoint")) in \(sides.fixture), "
+            scope =
+                "\(Formatting.count(summary.baselineEndpoints ?? 0, "endpoint")) in \(sides.fixture), "
                 + "\(summary.recordedEndpoints) in \(sides.api)"
         } else {
             scope = "\(Formatting.count(summary.fixtures ?? 0, "fixture")), \(Formatting.count(summary.recordedEndpoints, "recorded endpoint"))"
@@ -58,11 +60,12 @@ struct DriftReportText {
     private func paintSeverity(_ line: String, _ severity: SchemaFinding.Severity) -> String {
         let label = severity.rawValue
         guard line.hasPrefix(label) else { return line }
-        let color: Terminal.Color = switch severity {
-        case .error: .red
-        case .warning: .yellow
-        case .note: .blue
-        }
+        let color: Terminal.Color =
+            switch severity {
+            case .error: .red
+            case .warning: .yellow
+            case .note: .blue
+            }
         return Terminal.paint(label, color) + line.dropFirst(label.count)
     }
 }

@@ -5,6 +5,7 @@ import Subprocess
 import Synchronization
 import WellPlateCore
 import WellPlateNetworking
+
 // FilePath, which swift-subprocess takes from System on Apple platforms and from swift-system elsewhere.
 #if canImport(System)
 import System

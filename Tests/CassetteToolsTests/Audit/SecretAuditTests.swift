@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -13,7 +13,8 @@ struct SecretAuditTests {
     @Test(arguments: SecretCorpus.secrets().map { ($0.name, $0) })
     func findsEachSecretWhereItIs(name: String, secret: SecretCorpus.Case) throws {
         let findings = audit.findings(in: secret.interaction)
-        let finding = try #require(findings.first { $0.rule == secret.rule && $0.place == secret.place }, "\(name): \(findings.map { "\($0.rule) @ \($0.place)" })")
+        let finding = try #require(
+            findings.first { $0.rule == secret.rule && $0.place == secret.place }, "\(name): \(findings.map { "\($0.rule) @ \($0.place)" })")
         #expect(finding.severity == secret.severity, "\(name)")
         #expect(finding.maskedValue.contains("*"), "\(name)")
         #expect(finding.cassette == "dev")
@@ -39,7 +40,9 @@ struct SecretAuditTests {
     @Test func aValueEchoedElsewhereGetsTheRuleOfItsSecretPlace() {
         var generator = SecretCorpus.Generator(state: 5)
         let token = "ghp_" + generator.string(36)
-        let echoed = Recordings.make(.get, "/api/echo", requestHeaders: [HTTPField.Name("X-Upstream-Credential")!: token], body: Data(#"{"headers": [["X-Upstream-Credential", "\#(token)"]]}"#.utf8))
+        let echoed = Recordings.make(
+            .get, "/api/echo", requestHeaders: [HTTPField.Name("X-Upstream-Credential")!: token],
+            body: Data(#"{"headers": [["X-Upstream-Credential", "\#(token)"]]}"#.utf8))
         let findings = audit.findings(in: echoed)
         #expect(findings.map(\.place) == ["request header X-Upstream-Credential", "response body $.headers[0][1]"])
         #expect(findings.allSatisfy { $0.remedy == .header("X-Upstream-Credential") })

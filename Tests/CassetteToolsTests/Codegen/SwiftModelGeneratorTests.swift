@@ -1,17 +1,20 @@
-@testable import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CassetteTools
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
 @Suite("Swift model generation")
 struct SwiftModelGeneratorTests {
-    let models = SwiftModelGenerator(cassette: "dev").generate(RecordedOperations(interactions: CodegenSamples.interactions.enumerated().map { index, interaction in
-        var interaction = interaction
-        interaction.id = Int64(index + 1)
-        return interaction
-    }))
+    let models = SwiftModelGenerator(cassette: "dev").generate(
+        RecordedOperations(
+            interactions: CodegenSamples.interactions.enumerated().map { index, interaction in
+                var interaction = interaction
+                interaction.id = Int64(index + 1)
+                return interaction
+            }))
 
     func file(_ type: String) -> String {
         models.files.first { $0.typeName == type }?.contents ?? ""
@@ -95,25 +98,29 @@ struct SwiftModelGeneratorTests {
 
     @Test("same recordings in any order give the same bytes")
     func deterministic() {
-        let shuffled = SwiftModelGenerator(cassette: "dev").generate(RecordedOperations(interactions: CodegenSamples.interactions.enumerated().map { index, interaction in
-            var interaction = interaction
-            interaction.id = Int64(index + 1)
-            return interaction
-        }.reversed()))
+        let shuffled = SwiftModelGenerator(cassette: "dev").generate(
+            RecordedOperations(
+                interactions: CodegenSamples.interactions.enumerated().map { index, interaction in
+                    var interaction = interaction
+                    interaction.id = Int64(index + 1)
+                    return interaction
+                }.reversed()))
         #expect(shuffled.files == models.files)
         #expect(shuffled.roots == models.roots)
     }
 
-    @Test("names follow the design rules", arguments: [
-        ("GET /api/users/{id}", "User", "User", "GetUserRequest"),
-        ("GET /api/users", "Users", "User", "GetUserRequest"),
-        ("POST /api/users", "CreateUserResponse", "User", "CreateUserRequest"),
-        ("PUT /api/users/{id}", "UpdateUserResponse", "User", "UpdateUserRequest"),
-        ("POST /api/nutrition/analyze", "AnalyzeNutritionResponse", "Nutrition", "AnalyzeNutritionRequest"),
-        ("GET /api/v1/categories/{id}", "Category", "Category", "GetCategoryRequest"),
-        ("GET /api/users/{id}/meal-plans", "MealPlans", "MealPlan", "GetMealPlanRequest"),
-        ("GET /api/status", "Status", "Status", "GetStatusRequest"),
-    ])
+    @Test(
+        "names follow the design rules",
+        arguments: [
+            ("GET /api/users/{id}", "User", "User", "GetUserRequest"),
+            ("GET /api/users", "Users", "User", "GetUserRequest"),
+            ("POST /api/users", "CreateUserResponse", "User", "CreateUserRequest"),
+            ("PUT /api/users/{id}", "UpdateUserResponse", "User", "UpdateUserRequest"),
+            ("POST /api/nutrition/analyze", "AnalyzeNutritionResponse", "Nutrition", "AnalyzeNutritionRequest"),
+            ("GET /api/v1/categories/{id}", "Category", "Category", "GetCategoryRequest"),
+            ("GET /api/users/{id}/meal-plans", "MealPlans", "MealPlan", "GetMealPlanRequest"),
+            ("GET /api/status", "Status", "Status", "GetStatusRequest"),
+        ])
     func endpointNames(endpoint: String, response: String, item: String, request: String) throws {
         let names = EndpointModelNames(try #require(Endpoint(description: endpoint)))
         #expect(names.response == response)
@@ -121,10 +128,12 @@ struct SwiftModelGeneratorTests {
         #expect(names.request == request)
     }
 
-    @Test("JSON keys become Swift names", arguments: [
-        ("created_at", "createdAt"), ("avatarURL", "avatarURL"), ("calories-total", "caloriesTotal"),
-        ("2fa", "_2fa"), ("ID", "id"), ("self", "selfValue"), ("", "field"), ("URLString", "urlString"),
-    ])
+    @Test(
+        "JSON keys become Swift names",
+        arguments: [
+            ("created_at", "createdAt"), ("avatarURL", "avatarURL"), ("calories-total", "caloriesTotal"),
+            ("2fa", "_2fa"), ("ID", "id"), ("self", "selfValue"), ("", "field"), ("URLString", "urlString"),
+        ])
     func propertyNames(key: String, name: String) {
         #expect(SwiftNaming.propertyName(forKey: key) == name)
     }

@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -105,7 +105,10 @@ final class CassetteConfigFileTests {
         try workspace.write(Self.example, to: "cassette.json")
         let result = try await workspace.run("config", "--env", "prod")
         #expect(result.status == 2)
-        #expect(result.stderr == "error: unknown environment 'prod' (configured in cassette.json: dev, staging); pick one of them, add it to cassette.json or pass --upstream URL\n")
+        #expect(
+            result.stderr
+                == "error: unknown environment 'prod' (configured in cassette.json: dev, staging); pick one of them, add it to cassette.json or pass --upstream URL\n"
+        )
     }
 
     @Test func flagsOverrideTheFile() async throws {
@@ -137,7 +140,9 @@ final class CassetteConfigFileTests {
     }
 
     @Test func tlsPathsAreResolvedAgainstTheFileAndMatchHeadersAndTheTimeoutAreShown() async throws {
-        try workspace.write(#"{"environments": {"staging": {"upstream": "https://s.example", "tls": {"cacert": "certs/ca.pem", "insecure": false}}}, "matchHeaders": ["Accept-Language"], "upstreamTimeout": 2.5}"#, to: "project/cassette.json")
+        try workspace.write(
+            #"{"environments": {"staging": {"upstream": "https://s.example", "tls": {"cacert": "certs/ca.pem", "insecure": false}}}, "matchHeaders": ["Accept-Language"], "upstreamTimeout": 2.5}"#,
+            to: "project/cassette.json")
         let settings = try await self.settings("--config", workspace.path("project/cassette.json"))
         let environments = try #require(settings["environments"] as? [String: [String: Any]])
         let tls = try #require(environments["staging"]?["tls"] as? [String: Any])
@@ -170,7 +175,10 @@ final class CassetteConfigFileTests {
 
     @Test func anUnknownKeyNamesTheFileTheKeyAndTheAcceptedKeys() async throws {
         let message = try await configError(#"{"databse": "x.db"}"#)
-        #expect(message == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, matchHeaders, redact, host, port, upstreamTimeout, durability, maxAge, stale, trackUsage, rewriteURLs, rewriteBodyURLs)\n")
+        #expect(
+            message
+                == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, matchHeaders, redact, host, port, upstreamTimeout, durability, maxAge, stale, trackUsage, rewriteURLs, rewriteBodyURLs)\n"
+        )
     }
 
     @Test func anUnknownNestedKeyNamesItsPath() async throws {
@@ -181,15 +189,24 @@ final class CassetteConfigFileTests {
     }
 
     @Test(arguments: [
-        (#"{"environments": {"dev": {"upstream": 8081}}}"#, "environments.dev.upstream", "is the number 8081, not a string", #"an http(s) URL such as "http://127.0.0.1:8081""#),
-        (#"{"environments": {"dev": {"upstream": "ftp://files"}}}"#, "environments.dev.upstream", #"the string "ftp://files" is not an http or https URL"#, #"an http(s) URL such as "http://127.0.0.1:8081""#),
+        (
+            #"{"environments": {"dev": {"upstream": 8081}}}"#, "environments.dev.upstream", "is the number 8081, not a string",
+            #"an http(s) URL such as "http://127.0.0.1:8081""#
+        ),
+        (
+            #"{"environments": {"dev": {"upstream": "ftp://files"}}}"#, "environments.dev.upstream", #"the string "ftp://files" is not an http or https URL"#,
+            #"an http(s) URL such as "http://127.0.0.1:8081""#
+        ),
         (#"{"environments": {"dev": "http://127.0.0.1:8081"}}"#, "environments.dev", #"is the string "http://127.0.0.1:8081", not an object"#, "a JSON object"),
         (#"{"environments": {"dev": {}}}"#, "environments.dev", #"has no "upstream""#, #"{"upstream": "http://127.0.0.1:8081"}"#),
         (#"{"port": "8080"}"#, "port", #"is the string "8080", not a port number"#, "an integer from 1 to 65535"),
         (#"{"port": 70000}"#, "port", "is the number 70000, not a port number", "an integer from 1 to 65535"),
         (#"{"matchBodies": "yes"}"#, "matchBodies", #"is the string "yes", not a boolean"#, "true or false"),
         (#"{"ignoredQueryParameters": "_"}"#, "ignoredQueryParameters", #"is the string "_", not an array of strings"#, #"an array such as ["_", "cb"]"#),
-        (#"{"ignoredQueryParameters": ["_", 3]}"#, "ignoredQueryParameters[1]", "is the number 3, not a non-empty string", #"an array of names such as ["_", "cb"]"#),
+        (
+            #"{"ignoredQueryParameters": ["_", 3]}"#, "ignoredQueryParameters[1]", "is the number 3, not a non-empty string",
+            #"an array of names such as ["_", "cb"]"#
+        ),
         (#"{"redact": {"jsonFields": [null]}}"#, "redact.jsonFields[0]", "is null, not a non-empty string", #"an array of names such as ["_", "cb"]"#),
         (#"{"database": ""}"#, "database", #"is the string "", not a non-empty string"#, "a string"),
     ])

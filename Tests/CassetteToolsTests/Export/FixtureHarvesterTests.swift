@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -21,10 +21,11 @@ struct FixtureHarvesterTests {
     static func body(_ text: String) -> Data { Data(text.utf8) }
 
     @Test func endpointsWhoseDefaultNamesCollideGetNumberedNames() {
-        let harvest = FixtureHarvester().harvest(Self.stored(
-            Recordings.make(.get, "/api/a.b", body: Self.body(#"{"dot":true}"#)),
-            Recordings.make(.get, "/api/a_b", body: Self.body(#"{"underscore":true}"#))
-        ))
+        let harvest = FixtureHarvester().harvest(
+            Self.stored(
+                Recordings.make(.get, "/api/a.b", body: Self.body(#"{"dot":true}"#)),
+                Recordings.make(.get, "/api/a_b", body: Self.body(#"{"underscore":true}"#))
+            ))
         #expect(harvest.fixtures.map(\.fixture) == ["mock_api_a_b_get", "mock_api_a_b_get_2"])
         #expect(harvest.fixtures.map { $0.endpoints.map(\.pattern) } == [["/api/a.b"], ["/api/a_b"]])
         #expect(harvest.fixtures[1].value == ["underscore": true])
@@ -42,10 +43,11 @@ struct FixtureHarvesterTests {
             try MockRoute(method: .get, path: "/api/summary", fixture: "summary"),
         ])
         let later = Recordings.recordedAt.addingTimeInterval(5)
-        let harvest = FixtureHarvester(registry: registry).harvest(Self.stored(
-            Recordings.make(.get, "/api/today", body: Self.body(#"{"from":"today"}"#), recordedAt: later),
-            Recordings.make(.get, "/api/summary", body: Self.body(#"{"from":"summary"}"#))
-        ))
+        let harvest = FixtureHarvester(registry: registry).harvest(
+            Self.stored(
+                Recordings.make(.get, "/api/today", body: Self.body(#"{"from":"today"}"#), recordedAt: later),
+                Recordings.make(.get, "/api/summary", body: Self.body(#"{"from":"summary"}"#))
+            ))
         let fixture = try #require(harvest.fixtures.first)
         #expect(harvest.fixtures.count == 1)
         #expect(fixture.fixture == "summary")
@@ -56,10 +58,12 @@ struct FixtureHarvesterTests {
     }
 
     @Test func theNewestUsableRecordingWinsOverANewerFailure() {
-        let harvest = FixtureHarvester().harvest(Self.stored(
-            Recordings.make(.get, "/api/users/1", body: Self.body(#"{"id":1}"#)),
-            Recordings.make(.get, "/api/users/2", status: 500, body: Self.body(#"{"error":"boom"}"#), recordedAt: Recordings.recordedAt.addingTimeInterval(60))
-        ))
+        let harvest = FixtureHarvester().harvest(
+            Self.stored(
+                Recordings.make(.get, "/api/users/1", body: Self.body(#"{"id":1}"#)),
+                Recordings.make(
+                    .get, "/api/users/2", status: 500, body: Self.body(#"{"error":"boom"}"#), recordedAt: Recordings.recordedAt.addingTimeInterval(60))
+            ))
         #expect(harvest.fixtures.map(\.value) == [["id": 1]])
         #expect(harvest.fixtures.map(\.sourceID) == [1])
         #expect(harvest.fixtures.map(\.skippedCount) == [1])
@@ -67,39 +71,47 @@ struct FixtureHarvesterTests {
     }
 
     @Test func skippedEndpointsListEachDistinctReasonNewestFirst() {
-        let harvest = FixtureHarvester().harvest(Self.stored(
-            Recordings.make(.get, "/api/report", status: 503, body: Self.body("{}")),
-            Recordings.make(.get, "/api/report", responseHeaders: [.contentType: "text/csv"], body: Self.body("a,b"), recordedAt: Recordings.recordedAt.addingTimeInterval(1)),
-            Recordings.make(.get, "/api/report", status: 503, body: Self.body("{}"), recordedAt: Recordings.recordedAt.addingTimeInterval(2))
-        ))
+        let harvest = FixtureHarvester().harvest(
+            Self.stored(
+                Recordings.make(.get, "/api/report", status: 503, body: Self.body("{}")),
+                Recordings.make(
+                    .get, "/api/report", responseHeaders: [.contentType: "text/csv"], body: Self.body("a,b"),
+                    recordedAt: Recordings.recordedAt.addingTimeInterval(1)),
+                Recordings.make(.get, "/api/report", status: 503, body: Self.body("{}"), recordedAt: Recordings.recordedAt.addingTimeInterval(2))
+            ))
         #expect(harvest.fixtures.isEmpty)
-        #expect(harvest.skipped == [SkippedEndpoint(
-            endpoint: Endpoint(method: .get, pattern: "/api/report"),
-            reasons: ["status 503: only 2xx responses become fixtures", "text/csv: not JSON"],
-            recordingCount: 3
-        )])
+        #expect(
+            harvest.skipped == [
+                SkippedEndpoint(
+                    endpoint: Endpoint(method: .get, pattern: "/api/report"),
+                    reasons: ["status 503: only 2xx responses become fixtures", "text/csv: not JSON"],
+                    recordingCount: 3
+                )
+            ])
     }
 
     @Test func contentsArePrettySortedJSONWithAFinalNewline() throws {
-        let harvest = FixtureHarvester().harvest(Self.stored(
-            Recordings.make(.get, "/api/x", body: Self.body(#"{"b":[1,2.50,1e3],"a":{"z":null,"y":"\u00e9"},"big":123456789012345678901234567890}"#))
-        ))
+        let harvest = FixtureHarvester().harvest(
+            Self.stored(
+                Recordings.make(.get, "/api/x", body: Self.body(#"{"b":[1,2.50,1e3],"a":{"z":null,"y":"\u00e9"},"big":123456789012345678901234567890}"#))
+            ))
         let contents = try #require(harvest.fixtures.first?.contents)
-        #expect(String(decoding: contents, as: UTF8.self) == """
-            {
-              "a": {
-                "y": "é",
-                "z": null
-              },
-              "b": [
-                1,
-                2.5,
-                1000.0
-              ],
-              "big": 123456789012345678901234567890
-            }
+        #expect(
+            String(decoding: contents, as: UTF8.self) == """
+                {
+                  "a": {
+                    "y": "é",
+                    "z": null
+                  },
+                  "b": [
+                    1,
+                    2.5,
+                    1000.0
+                  ],
+                  "big": 123456789012345678901234567890
+                }
 
-            """)
+                """)
     }
 
     @Test func redactingAParsedValueKeepsHowNumbersWereWritten() throws {

@@ -1,8 +1,9 @@
-@testable import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
+@testable import CassetteTools
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -27,8 +28,13 @@ final class HARImportExportTests {
     ) -> HAREntry {
         HAREntry(
             startedDateTime: started, time: time,
-            request: HARRequest(method: method, url: url, httpVersion: "HTTP/1.1", cookies: [], headers: requestHeaders.map(HARNameValue.init), queryString: [], postData: postData, headersSize: -1, bodySize: 0),
-            response: HARResponse(status: status, statusText: "", httpVersion: "HTTP/1.1", cookies: [], headers: responseHeaders.map(HARNameValue.init), content: HARContent(size: size ?? text.map { $0.utf8.count } ?? 0, compression: nil, mimeType: "", text: text, encoding: encoding), redirectURL: "", headersSize: -1, bodySize: -1),
+            request: HARRequest(
+                method: method, url: url, httpVersion: "HTTP/1.1", cookies: [], headers: requestHeaders.map(HARNameValue.init), queryString: [],
+                postData: postData, headersSize: -1, bodySize: 0),
+            response: HARResponse(
+                status: status, statusText: "", httpVersion: "HTTP/1.1", cookies: [], headers: responseHeaders.map(HARNameValue.init),
+                content: HARContent(size: size ?? text.map { $0.utf8.count } ?? 0, compression: nil, mimeType: "", text: text, encoding: encoding),
+                redirectURL: "", headersSize: -1, bodySize: -1),
             timings: HARTimings(send: 0, wait: time, receive: 0)
         )
     }
@@ -49,9 +55,18 @@ final class HARImportExportTests {
     @Test func statusHeadersAndBodiesSurviveHARToStoreToHARByteForByte() async throws {
         let json = #"{"id":7,"name":"Ada \u00e9"}"#
         let original = Self.archive([
-            Self.entry("GET", "http://api.test/api/users/7", responseHeaders: [("Content-Type", "application/json"), ("X-Trace", "t-1"), ("Content-Length", "\(json.utf8.count)"), ("Cache-Control", "no-store")], text: json),
-            Self.entry("GET", "http://api.test/api/binary?size=600", responseHeaders: [("content-type", "application/octet-stream"), ("content-length", "600")], text: Self.binaryBody.base64EncodedString(), encoding: "base64"),
-            Self.entry("POST", "http://api.test/api/users", status: 201, requestHeaders: [("Content-Type", "application/json")], postData: HARPostData(mimeType: "application/json", text: #"{"name":"Grace"}"#, params: nil, encoding: nil), responseHeaders: [("Location", "/api/users/8"), ("Content-Length", "2")], text: "{}"),
+            Self.entry(
+                "GET", "http://api.test/api/users/7",
+                responseHeaders: [
+                    ("Content-Type", "application/json"), ("X-Trace", "t-1"), ("Content-Length", "\(json.utf8.count)"), ("Cache-Control", "no-store"),
+                ], text: json),
+            Self.entry(
+                "GET", "http://api.test/api/binary?size=600", responseHeaders: [("content-type", "application/octet-stream"), ("content-length", "600")],
+                text: Self.binaryBody.base64EncodedString(), encoding: "base64"),
+            Self.entry(
+                "POST", "http://api.test/api/users", status: 201, requestHeaders: [("Content-Type", "application/json")],
+                postData: HARPostData(mimeType: "application/json", text: #"{"name":"Grace"}"#, params: nil, encoding: nil),
+                responseHeaders: [("Location", "/api/users/8"), ("Content-Length", "2")], text: "{}"),
         ])
         let (result, stored) = try await importIntoStore(original)
         #expect(result.skipped.isEmpty && result.warnings.isEmpty)
@@ -115,7 +130,10 @@ final class HARImportExportTests {
         let result = HARImporter(cassette: "dev").convert(archive)
         #expect(result.interactions.map(\.url) == ["http://api.test/logo.png"])
         #expect(result.interactions.first?.responseBody.isEmpty == true)
-        #expect(result.warnings.map(\.description) == ["entry 1 (GET http://api.test/logo.png): the HAR holds no response body (4096 bytes were sent); imported with an empty body"])
+        #expect(
+            result.warnings.map(\.description) == [
+                "entry 1 (GET http://api.test/logo.png): the HAR holds no response body (4096 bytes were sent); imported with an empty body"
+            ])
         #expect(result.skipped.map(\.entry) == [2, 3, 4, 5])
         #expect(result.skipped[0].reason.contains("status 0"))
         #expect(result.skipped[1].reason.contains("CONNECT"))
@@ -125,7 +143,11 @@ final class HARImportExportTests {
 
     @Test func compressedResponsesAreStoredDecodedWithTheirEncodingRemembered() async throws {
         let body = #"[{"id":1}]"#
-        let entry = Self.entry("GET", "http://api.test/api/users", responseHeaders: [("Content-Type", "application/json"), ("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked"), ("Vary", "Accept-Encoding")], text: body)
+        let entry = Self.entry(
+            "GET", "http://api.test/api/users",
+            responseHeaders: [
+                ("Content-Type", "application/json"), ("Content-Encoding", "gzip"), ("Transfer-Encoding", "chunked"), ("Vary", "Accept-Encoding"),
+            ], text: body)
         let (_, stored) = try await importIntoStore(Self.archive([entry]))
         let recording = try #require(stored.first)
         #expect(recording.contentEncoding == "gzip")

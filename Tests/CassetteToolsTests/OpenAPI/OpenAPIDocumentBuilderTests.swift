@@ -1,7 +1,8 @@
-@testable import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CassetteTools
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -11,7 +12,9 @@ struct OpenAPIDocumentBuilderTests {
         Recordings.make(.get, "/v2/api/items/1?lang=en&page=2", body: Recordings.json(#"{"id": 1, "price": 2.5}"#)),
         Recordings.make(.get, "/v2/api/items/2?page=3", body: Recordings.json(#"{"id": 2, "price": 3}"#)),
         Recordings.make(.get, "/v2/api/items/3", status: 404, body: Recordings.json(#"{"error": "gone"}"#)),
-        Recordings.make(.post, "/v2/api/items", status: 201, requestHeaders: [.contentType: "application/json"], requestBody: Recordings.json(#"{"price": 1}"#), body: Recordings.json(#"{"id": 4, "price": 1}"#)),
+        Recordings.make(
+            .post, "/v2/api/items", status: 201, requestHeaders: [.contentType: "application/json"], requestBody: Recordings.json(#"{"price": 1}"#),
+            body: Recordings.json(#"{"id": 4, "price": 1}"#)),
         Recordings.make(.post, "/v2/api/items", status: 400, body: Recordings.json(#"{"error": "no body"}"#)),
     ]
 

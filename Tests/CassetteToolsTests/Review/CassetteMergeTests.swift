@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -50,10 +50,11 @@ struct CassetteMergeTests {
         let theirsNew = Self.recording("/n", "theirs")
         let sides = (base: Self.snapshot(base), ours: Self.snapshot(changed, oursNew), theirs: Self.snapshot(theirsNew))
         let unresolved = CassetteMerge().merge(base: sides.base, ours: sides.ours, theirs: sides.theirs)
-        #expect(unresolved.conflicts.map(\.description) == [
-            "dev GET /a #0: changed in ours, deleted in theirs",
-            "dev GET /n #0: added differently on both sides",
-        ])
+        #expect(
+            unresolved.conflicts.map(\.description) == [
+                "dev GET /a #0: changed in ours, deleted in theirs",
+                "dev GET /n #0: added differently on both sides",
+            ])
         #expect(Self.bodies(unresolved) == ["GET /a#0=changed", "GET /n#0=ours"])
         let theirs = CassetteMerge(preferring: .theirs).merge(base: sides.base, ours: sides.ours, theirs: sides.theirs)
         #expect(Self.bodies(theirs) == ["GET /n#0=theirs"])

@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -50,10 +50,11 @@ struct EndpointSchemasTests {
             Recordings.make(.get, "/api/users?limit=10", body: Recordings.json(#"{"users":[]}"#)),
             Recordings.make(.delete, "/api/users/3", status: 204, body: Data()),
         ])
-        #expect(schemas.endpoints == [
-            Endpoint(method: .get, pattern: "/api/users"),
-            Endpoint(method: .get, pattern: "/api/users/{id}"),
-        ])
+        #expect(
+            schemas.endpoints == [
+                Endpoint(method: .get, pattern: "/api/users"),
+                Endpoint(method: .get, pattern: "/api/users/{id}"),
+            ])
         let users = try #require(schemas[Endpoint(method: .get, pattern: "/api/users/{id}")])
         #expect(users.recordings == 2)
         #expect(users.schema.requiredProperties == ["id", "nickname"])
@@ -66,11 +67,12 @@ struct EndpointSchemasTests {
             try MockRoute(method: .get, path: "/api/users/{userId}", fixture: "user"),
             try MockRoute(method: .get, path: "/api/foods/{name}", fixture: "food"),
         ])
-        let schemas = EndpointSchemas(interactions: [
-            Recordings.make(.get, "/api/users/7"),
-            Recordings.make(.get, "/api/foods/banana"),
-            Recordings.make(.get, "/api/meals/9"),
-        ], registry: registry)
+        let schemas = EndpointSchemas(
+            interactions: [
+                Recordings.make(.get, "/api/users/7"),
+                Recordings.make(.get, "/api/foods/banana"),
+                Recordings.make(.get, "/api/meals/9"),
+            ], registry: registry)
         #expect(schemas.endpoints.map(\.description) == ["GET /api/foods/{name}", "GET /api/meals/{id}", "GET /api/users/{userId}"])
         #expect(schemas.registeredFixture(for: Endpoint(method: .get, pattern: "/api/foods/{name}")) == "food")
         #expect(schemas.registeredFixture(for: Endpoint(method: .get, pattern: "/api/meals/{id}")) == nil)
@@ -81,15 +83,18 @@ struct EndpointSchemasTests {
             Recordings.make(.get, "/api/users/1"),
             Recordings.make(.get, "/api/users/2?verbose=1"),
         ])
-        #expect(schemas.fallbackFixtureNames(for: Endpoint(method: .get, pattern: "/api/users/{id}")) == [
-            "mock_api_users_id_get", "mock_api_users_1_get", "mock_api_users_2_get",
-        ])
+        #expect(
+            schemas.fallbackFixtureNames(for: Endpoint(method: .get, pattern: "/api/users/{id}")) == [
+                "mock_api_users_id_get", "mock_api_users_1_get", "mock_api_users_2_get",
+            ])
     }
 
-    @Test("JSON media types", arguments: [
-        ("application/json", true), ("Application/JSON ; charset=utf-8", true), ("application/vnd.api+json", true),
-        ("text/json", true), ("", true), ("text/html", false), ("application/jsonp", false), ("json", false),
-    ])
+    @Test(
+        "JSON media types",
+        arguments: [
+            ("application/json", true), ("Application/JSON ; charset=utf-8", true), ("application/vnd.api+json", true),
+            ("text/json", true), ("", true), ("text/html", false), ("application/jsonp", false), ("json", false),
+        ])
     func jsonMediaTypes(_ contentType: String, _ isJSON: Bool) {
         #expect(JSONBodies.isJSONMediaType(contentType) == isJSON)
     }

@@ -1,8 +1,9 @@
-@testable import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
+@testable import CassetteTools
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 

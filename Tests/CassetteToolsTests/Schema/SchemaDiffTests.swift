@@ -1,7 +1,8 @@
-@testable import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CassetteTools
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -42,103 +43,131 @@ struct SchemaDiffTests {
     static let uuid2 = #""0b6f2a9e-9d3c-4f5e-8a7b-1c2d3e4f5a6b""#
 
     static let diffCases: [DiffCase] = [
-        DiffCase(rule: "different values of the same shape are no finding",
-                 fixture: [#"{"id":1,"name":"a","at":"2024-05-01T12:00:00Z","tags":["x"]}"#],
-                 api: [#"{"id":99,"name":"zzz","at":"2025-01-31T23:59:59.999+01:00","tags":["y","z"]}"#],
-                 findings: []),
-        DiffCase(rule: "a fixture field the API never sends is an error",
-                 fixture: [#"{"id":1,"legacy":"x"}"#], api: [#"{"id":2}"#],
-                 findings: [Expected("$.legacy", .fieldNotInAPI, .error, expected: "absent", actual: "string")]),
-        DiffCase(rule: "an API field the fixture lacks is a warning",
-                 fixture: [#"{"id":1}"#], api: [#"{"id":2,"extra":true}"#, #"{"id":3,"extra":null}"#],
-                 findings: [Expected("$.extra", .fieldMissingInFixture, .warning, expected: "boolean | null", actual: "absent")]),
-        DiffCase(rule: "a changed type is an error",
-                 fixture: [#"{"price":"9.99"}"#], api: [#"{"price":9.99}"#],
-                 findings: [Expected("$.price", .typeMismatch, .error, expected: "number", actual: "string")]),
-        DiffCase(rule: "whole numbers in the fixture where the API sends numbers are fine",
-                 fixture: [#"{"price":10}"#], api: [#"{"price":9.99}"#, #"{"price":3}"#],
-                 findings: []),
-        DiffCase(rule: "fractional numbers in the fixture where the API only sends integers are a mismatch",
-                 fixture: [#"{"count":1.5}"#, #"{"count":2}"#], api: [#"{"count":2}"#],
-                 findings: [Expected("$.count", .typeMismatch, .error, expected: "integer", actual: "number")]),
-        DiffCase(rule: "null from the API where the fixture never has null is an error",
-                 fixture: [#"{"nick":"a"}"#], api: [#"{"nick":"b"}"#, #"{"nick":null}"#],
-                 findings: [Expected("$.nick", .apiSendsNull, .error, expected: "string | null", actual: "string")]),
-        DiffCase(rule: "an API field that is always null says nothing about its type",
-                 fixture: [#"{"deletedAt":"2024-05-01T12:00:00Z"}"#], api: [#"{"deletedAt":null}"#],
-                 findings: [Expected("$.deletedAt", .apiSendsNull, .error, expected: "null", actual: "string (date-time)")]),
-        DiffCase(rule: "null in the fixture where the API never sends null is a warning",
-                 fixture: [#"{"nick":null}"#, #"{"nick":"a"}"#], api: [#"{"nick":"b"}"#],
-                 findings: [Expected("$.nick", .fixtureHasNull, .warning, expected: "string", actual: "string | null")]),
-        DiffCase(rule: "a fixture field that is always null is only a null finding",
-                 fixture: [#"{"nick":null}"#], api: [#"{"nick":"b"}"#],
-                 findings: [Expected("$.nick", .fixtureHasNull, .warning, expected: "string", actual: "null")]),
-        DiffCase(rule: "a timestamp in the fixture where the API sends plain strings is a format change",
-                 fixture: [#"{"created":"2024-05-01T12:00:00Z"}"#], api: [#"{"created":"yesterday"}"#, #"{"created":"2024-05-01T12:00:00Z"}"#],
-                 findings: [Expected("$.created", .formatChanged, .warning, expected: "string", actual: "string (date-time)")]),
-        DiffCase(rule: "plain ids in the fixture where the API sends UUIDs are a format change",
-                 fixture: [#"{"id":"user-1"}"#], api: ["{\"id\":\(uuid1)}", "{\"id\":\(uuid2)}"],
-                 findings: [Expected("$.id", .formatChanged, .warning, expected: "string (uuid)", actual: "string")]),
-        DiffCase(rule: "a different top-level type is a root type mismatch and nothing more",
-                 fixture: [#"{"items":[{"id":1}]}"#], api: ["[1,2]"],
-                 findings: [Expected("$", .rootTypeMismatch, .error, expected: "array", actual: "object")]),
-        DiffCase(rule: "a scalar root of another type is a root type mismatch",
-                 fixture: [#""ok""#], api: ["1"],
-                 findings: [Expected("$", .rootTypeMismatch, .error, expected: "integer", actual: "string")]),
-        DiffCase(rule: "each union member the API never sends is its own mismatch",
-                 fixture: [#"{"v":1}"#, #"{"v":"a"}"#, #"{"v":true}"#], api: [#"{"v":2}"#],
-                 findings: [
-                    Expected("$.v", .typeMismatch, .error, expected: "integer", actual: "boolean"),
-                    Expected("$.v", .typeMismatch, .error, expected: "integer", actual: "string"),
-                 ]),
-        DiffCase(rule: "a union on both sides with the same members is no finding",
-                 fixture: [#"{"v":1}"#, #"{"v":"a"}"#], api: [#"{"v":"b"}"#, #"{"v":2}"#],
-                 findings: []),
-        DiffCase(rule: "an API that also sends another type is a mismatch",
-                 fixture: [#"{"v":"a"}"#], api: [#"{"v":"b"}"#, #"{"v":3}"#],
-                 findings: [Expected("$.v", .typeMismatch, .error, expected: "integer | string", actual: "string")]),
-        DiffCase(rule: "a changed type inside array items is reported at [*]",
-                 fixture: [#"{"items":[{"price":"1"}]}"#], api: [#"{"items":[{"price":1.5},{"price":2}]}"#],
-                 findings: [Expected("$.items[*].price", .typeMismatch, .error, expected: "number", actual: "string")]),
-        DiffCase(rule: "an empty fixture array raises no alarm about items",
-                 fixture: [#"{"items":[]}"#], api: [#"{"items":[{"id":1}]}"#],
-                 findings: []),
-        DiffCase(rule: "an empty API array raises no alarm about items",
-                 fixture: [#"{"items":[{"id":1}]}"#], api: [#"{"items":[]}"#],
-                 findings: []),
-        DiffCase(rule: "array elements of different shapes are merged before comparing",
-                 fixture: [#"{"items":[{"id":1,"name":"a"},{"id":2}]}"#],
-                 api: [#"{"items":[{"id":1,"name":"x","sku":"s"},{"id":3,"name":"y"}]}"#, #"{"items":[]}"#],
-                 findings: [Expected("$.items[*].sku", .fieldMissingInFixture, .warning, expected: "string", actual: "absent")]),
-        DiffCase(rule: "nested arrays compare their items' items",
-                 fixture: [#"{"m":[[1],[]]}"#], api: [#"{"m":[["a"]]}"#],
-                 findings: [Expected("$.m[*][*]", .typeMismatch, .error, expected: "string", actual: "integer")]),
-        DiffCase(rule: "a field the API sometimes omits but every fixture object has is a note",
-                 fixture: [#"{"id":1,"nick":"a"}"#], api: [#"{"id":1,"nick":"b"}"#, #"{"id":2}"#],
-                 findings: [Expected("$.nick", .fieldOptionalInAPI, .note, expected: "optional", actual: "required")]),
-        DiffCase(rule: "a field the API always sends but the fixture sometimes omits is fine",
-                 fixture: [#"{"id":1,"nick":"a"}"#, #"{"id":2}"#], api: [#"{"id":3,"nick":"b"}"#],
-                 findings: []),
-        DiffCase(rule: "keys that are not identifiers use bracket notation",
-                 fixture: [#"{"first name":"a","e\"x":1}"#], api: [#"{"first name":1,"e\"x":1}"#],
-                 findings: [Expected(#"$["first name"]"#, .typeMismatch, .error, expected: "integer", actual: "string")]),
-        DiffCase(rule: "nested objects are compared at any depth",
-                 fixture: [#"{"user":{"address":{"city":"Oslo"}}}"#], api: [#"{"user":{"address":{"city":{"name":"Oslo"}}}}"#],
-                 findings: [Expected("$.user.address.city", .typeMismatch, .error, expected: "object", actual: "string")]),
-        DiffCase(rule: "a null root from the API is reported at $",
-                 fixture: ["{}"], api: ["{}", "null"],
-                 findings: [Expected("$", .apiSendsNull, .error, expected: "object | null", actual: "object")]),
-        DiffCase(rule: "findings sort by path, then rule",
-                 fixture: [#"{"b":"x","a":1,"c":{"z":1},"v":"s"}"#],
-                 api: [#"{"b":1,"d":true,"c":{"z":"s"},"v":1}"#, #"{"b":2,"d":false,"c":{"z":"t"},"v":null}"#],
-                 findings: [
-                    Expected("$.a", .fieldNotInAPI, .error, expected: "absent", actual: "integer"),
-                    Expected("$.b", .typeMismatch, .error, expected: "integer", actual: "string"),
-                    Expected("$.c.z", .typeMismatch, .error, expected: "string", actual: "integer"),
-                    Expected("$.d", .fieldMissingInFixture, .warning, expected: "boolean", actual: "absent"),
-                    Expected("$.v", .apiSendsNull, .error, expected: "integer | null", actual: "string"),
-                    Expected("$.v", .typeMismatch, .error, expected: "integer", actual: "string"),
-                 ]),
+        DiffCase(
+            rule: "different values of the same shape are no finding",
+            fixture: [#"{"id":1,"name":"a","at":"2024-05-01T12:00:00Z","tags":["x"]}"#],
+            api: [#"{"id":99,"name":"zzz","at":"2025-01-31T23:59:59.999+01:00","tags":["y","z"]}"#],
+            findings: []),
+        DiffCase(
+            rule: "a fixture field the API never sends is an error",
+            fixture: [#"{"id":1,"legacy":"x"}"#], api: [#"{"id":2}"#],
+            findings: [Expected("$.legacy", .fieldNotInAPI, .error, expected: "absent", actual: "string")]),
+        DiffCase(
+            rule: "an API field the fixture lacks is a warning",
+            fixture: [#"{"id":1}"#], api: [#"{"id":2,"extra":true}"#, #"{"id":3,"extra":null}"#],
+            findings: [Expected("$.extra", .fieldMissingInFixture, .warning, expected: "boolean | null", actual: "absent")]),
+        DiffCase(
+            rule: "a changed type is an error",
+            fixture: [#"{"price":"9.99"}"#], api: [#"{"price":9.99}"#],
+            findings: [Expected("$.price", .typeMismatch, .error, expected: "number", actual: "string")]),
+        DiffCase(
+            rule: "whole numbers in the fixture where the API sends numbers are fine",
+            fixture: [#"{"price":10}"#], api: [#"{"price":9.99}"#, #"{"price":3}"#],
+            findings: []),
+        DiffCase(
+            rule: "fractional numbers in the fixture where the API only sends integers are a mismatch",
+            fixture: [#"{"count":1.5}"#, #"{"count":2}"#], api: [#"{"count":2}"#],
+            findings: [Expected("$.count", .typeMismatch, .error, expected: "integer", actual: "number")]),
+        DiffCase(
+            rule: "null from the API where the fixture never has null is an error",
+            fixture: [#"{"nick":"a"}"#], api: [#"{"nick":"b"}"#, #"{"nick":null}"#],
+            findings: [Expected("$.nick", .apiSendsNull, .error, expected: "string | null", actual: "string")]),
+        DiffCase(
+            rule: "an API field that is always null says nothing about its type",
+            fixture: [#"{"deletedAt":"2024-05-01T12:00:00Z"}"#], api: [#"{"deletedAt":null}"#],
+            findings: [Expected("$.deletedAt", .apiSendsNull, .error, expected: "null", actual: "string (date-time)")]),
+        DiffCase(
+            rule: "null in the fixture where the API never sends null is a warning",
+            fixture: [#"{"nick":null}"#, #"{"nick":"a"}"#], api: [#"{"nick":"b"}"#],
+            findings: [Expected("$.nick", .fixtureHasNull, .warning, expected: "string", actual: "string | null")]),
+        DiffCase(
+            rule: "a fixture field that is always null is only a null finding",
+            fixture: [#"{"nick":null}"#], api: [#"{"nick":"b"}"#],
+            findings: [Expected("$.nick", .fixtureHasNull, .warning, expected: "string", actual: "null")]),
+        DiffCase(
+            rule: "a timestamp in the fixture where the API sends plain strings is a format change",
+            fixture: [#"{"created":"2024-05-01T12:00:00Z"}"#], api: [#"{"created":"yesterday"}"#, #"{"created":"2024-05-01T12:00:00Z"}"#],
+            findings: [Expected("$.created", .formatChanged, .warning, expected: "string", actual: "string (date-time)")]),
+        DiffCase(
+            rule: "plain ids in the fixture where the API sends UUIDs are a format change",
+            fixture: [#"{"id":"user-1"}"#], api: ["{\"id\":\(uuid1)}", "{\"id\":\(uuid2)}"],
+            findings: [Expected("$.id", .formatChanged, .warning, expected: "string (uuid)", actual: "string")]),
+        DiffCase(
+            rule: "a different top-level type is a root type mismatch and nothing more",
+            fixture: [#"{"items":[{"id":1}]}"#], api: ["[1,2]"],
+            findings: [Expected("$", .rootTypeMismatch, .error, expected: "array", actual: "object")]),
+        DiffCase(
+            rule: "a scalar root of another type is a root type mismatch",
+            fixture: [#""ok""#], api: ["1"],
+            findings: [Expected("$", .rootTypeMismatch, .error, expected: "integer", actual: "string")]),
+        DiffCase(
+            rule: "each union member the API never sends is its own mismatch",
+            fixture: [#"{"v":1}"#, #"{"v":"a"}"#, #"{"v":true}"#], api: [#"{"v":2}"#],
+            findings: [
+                Expected("$.v", .typeMismatch, .error, expected: "integer", actual: "boolean"),
+                Expected("$.v", .typeMismatch, .error, expected: "integer", actual: "string"),
+            ]),
+        DiffCase(
+            rule: "a union on both sides with the same members is no finding",
+            fixture: [#"{"v":1}"#, #"{"v":"a"}"#], api: [#"{"v":"b"}"#, #"{"v":2}"#],
+            findings: []),
+        DiffCase(
+            rule: "an API that also sends another type is a mismatch",
+            fixture: [#"{"v":"a"}"#], api: [#"{"v":"b"}"#, #"{"v":3}"#],
+            findings: [Expected("$.v", .typeMismatch, .error, expected: "integer | string", actual: "string")]),
+        DiffCase(
+            rule: "a changed type inside array items is reported at [*]",
+            fixture: [#"{"items":[{"price":"1"}]}"#], api: [#"{"items":[{"price":1.5},{"price":2}]}"#],
+            findings: [Expected("$.items[*].price", .typeMismatch, .error, expected: "number", actual: "string")]),
+        DiffCase(
+            rule: "an empty fixture array raises no alarm about items",
+            fixture: [#"{"items":[]}"#], api: [#"{"items":[{"id":1}]}"#],
+            findings: []),
+        DiffCase(
+            rule: "an empty API array raises no alarm about items",
+            fixture: [#"{"items":[{"id":1}]}"#], api: [#"{"items":[]}"#],
+            findings: []),
+        DiffCase(
+            rule: "array elements of different shapes are merged before comparing",
+            fixture: [#"{"items":[{"id":1,"name":"a"},{"id":2}]}"#],
+            api: [#"{"items":[{"id":1,"name":"x","sku":"s"},{"id":3,"name":"y"}]}"#, #"{"items":[]}"#],
+            findings: [Expected("$.items[*].sku", .fieldMissingInFixture, .warning, expected: "string", actual: "absent")]),
+        DiffCase(
+            rule: "nested arrays compare their items' items",
+            fixture: [#"{"m":[[1],[]]}"#], api: [#"{"m":[["a"]]}"#],
+            findings: [Expected("$.m[*][*]", .typeMismatch, .error, expected: "string", actual: "integer")]),
+        DiffCase(
+            rule: "a field the API sometimes omits but every fixture object has is a note",
+            fixture: [#"{"id":1,"nick":"a"}"#], api: [#"{"id":1,"nick":"b"}"#, #"{"id":2}"#],
+            findings: [Expected("$.nick", .fieldOptionalInAPI, .note, expected: "optional", actual: "required")]),
+        DiffCase(
+            rule: "a field the API always sends but the fixture sometimes omits is fine",
+            fixture: [#"{"id":1,"nick":"a"}"#, #"{"id":2}"#], api: [#"{"id":3,"nick":"b"}"#],
+            findings: []),
+        DiffCase(
+            rule: "keys that are not identifiers use bracket notation",
+            fixture: [#"{"first name":"a","e\"x":1}"#], api: [#"{"first name":1,"e\"x":1}"#],
+            findings: [Expected(#"$["first name"]"#, .typeMismatch, .error, expected: "integer", actual: "string")]),
+        DiffCase(
+            rule: "nested objects are compared at any depth",
+            fixture: [#"{"user":{"address":{"city":"Oslo"}}}"#], api: [#"{"user":{"address":{"city":{"name":"Oslo"}}}}"#],
+            findings: [Expected("$.user.address.city", .typeMismatch, .error, expected: "object", actual: "string")]),
+        DiffCase(
+            rule: "a null root from the API is reported at $",
+            fixture: ["{}"], api: ["{}", "null"],
+            findings: [Expected("$", .apiSendsNull, .error, expected: "object | null", actual: "object")]),
+        DiffCase(
+            rule: "findings sort by path, then rule",
+            fixture: [#"{"b":"x","a":1,"c":{"z":1},"v":"s"}"#],
+            api: [#"{"b":1,"d":true,"c":{"z":"s"},"v":1}"#, #"{"b":2,"d":false,"c":{"z":"t"},"v":null}"#],
+            findings: [
+                Expected("$.a", .fieldNotInAPI, .error, expected: "absent", actual: "integer"),
+                Expected("$.b", .typeMismatch, .error, expected: "integer", actual: "string"),
+                Expected("$.c.z", .typeMismatch, .error, expected: "string", actual: "integer"),
+                Expected("$.d", .fieldMissingInFixture, .warning, expected: "boolean", actual: "absent"),
+                Expected("$.v", .apiSendsNull, .error, expected: "integer | null", actual: "string"),
+                Expected("$.v", .typeMismatch, .error, expected: "integer", actual: "string"),
+            ]),
     ]
 
     @Test("reports exactly the contract changes", arguments: diffCases)
@@ -182,8 +211,9 @@ struct SchemaDiffTests {
 
     static let ignoreCases: [IgnoreCase] = [
         IgnoreCase(patterns: [], remaining: allDriftPaths),
-        IgnoreCase(patterns: ["$.meta.requestId"],
-                   remaining: [#"$["first name"]"#, "$.items[*].price", "$.items[*].sku", "$.meta.took", "$.updatedAt"]),
+        IgnoreCase(
+            patterns: ["$.meta.requestId"],
+            remaining: [#"$["first name"]"#, "$.items[*].price", "$.items[*].sku", "$.meta.took", "$.updatedAt"]),
         IgnoreCase(patterns: ["$.meta"], remaining: [#"$["first name"]"#, "$.items[*].price", "$.items[*].sku", "$.updatedAt"]),
         IgnoreCase(patterns: ["$.items[*].price", "$.updatedAt"], remaining: [#"$["first name"]"#, "$.items[*].sku", "$.meta.requestId", "$.meta.took"]),
         IgnoreCase(patterns: ["$.*.requestId"], remaining: [#"$["first name"]"#, "$.items[*].price", "$.items[*].sku", "$.meta.took", "$.updatedAt"]),
@@ -232,9 +262,11 @@ struct SchemaDiffTests {
         }
     }
 
-    @Test("paths read back from their written form", arguments: [
-        "$", "$.items[*].price", #"$["first name"].x"#, #"$["a\"b\\c"]"#, "$[*][*]", "$._id9", #"$["9lives"]"#, #"$["é"]"#,
-    ])
+    @Test(
+        "paths read back from their written form",
+        arguments: [
+            "$", "$.items[*].price", #"$["first name"].x"#, #"$["a\"b\\c"]"#, "$[*][*]", "$._id9", #"$["9lives"]"#, #"$["é"]"#,
+        ])
     func pathRoundTrips(_ text: String) throws {
         #expect(try JSONPath(text).description == text)
     }
@@ -242,10 +274,11 @@ struct SchemaDiffTests {
     // MARK: Output
 
     static func sampleFinding() throws -> SchemaFinding {
-        try #require(SchemaDiff.compare(
-            fixture: InferredSchema(json: [#"{"items":[{"price":"1"}]}"#]),
-            api: InferredSchema(json: [#"{"items":[{"price":1.5}]}"#])
-        ).first)
+        try #require(
+            SchemaDiff.compare(
+                fixture: InferredSchema(json: [#"{"items":[{"price":"1"}]}"#]),
+                api: InferredSchema(json: [#"{"items":[{"price":1.5}]}"#])
+            ).first)
     }
 
     @Test("renders a finding as one aligned line")
@@ -261,22 +294,30 @@ struct SchemaDiffTests {
     }
 
     static let messageCases: [MessageCase] = [
-        MessageCase(fixture: #"{"a":1,"old":true}"#, api: [#"{"a":1}"#],
-                    line: "error   $.old  field not in API: fixture has boolean, the API never sends this field"),
-        MessageCase(fixture: #"{"a":1}"#, api: [#"{"a":1,"new":"x"}"#],
-                    line: "warning $.new  field missing in fixture: API sends string"),
-        MessageCase(fixture: #"{"a":"x"}"#, api: [#"{"a":null}"#, #"{"a":"y"}"#],
-                    line: "error   $.a  API sends null but the fixture never has null; a model must make this optional (API sends string | null)"),
-        MessageCase(fixture: #"{"a":null}"#, api: [#"{"a":"y"}"#],
-                    line: "warning $.a  fixture has null but the API never sends null here (API sends string)"),
-        MessageCase(fixture: #"{"a":"2024-05-01"}"#, api: [#"{"a":"May 1"}"#],
-                    line: "warning $.a  format changed: fixture has string (date), API sends string"),
-        MessageCase(fixture: #"{"a":1}"#, api: [#"{"a":1}"#, "{}", "{}"],
-                    line: "note    $.a  API omits this field in 2 of 3 objects; the fixture always has it"),
-        MessageCase(fixture: #"{"a":"x"}"#, api: [#"{"a":"y"}"#, #"{"a":[1]}"#],
-                    line: "error   $.a  type changed: API also sends array, fixture only has string"),
-        MessageCase(fixture: "[]", api: ["{}"],
-                    line: "error   $  response type changed: fixture has array, API sends object"),
+        MessageCase(
+            fixture: #"{"a":1,"old":true}"#, api: [#"{"a":1}"#],
+            line: "error   $.old  field not in API: fixture has boolean, the API never sends this field"),
+        MessageCase(
+            fixture: #"{"a":1}"#, api: [#"{"a":1,"new":"x"}"#],
+            line: "warning $.new  field missing in fixture: API sends string"),
+        MessageCase(
+            fixture: #"{"a":"x"}"#, api: [#"{"a":null}"#, #"{"a":"y"}"#],
+            line: "error   $.a  API sends null but the fixture never has null; a model must make this optional (API sends string | null)"),
+        MessageCase(
+            fixture: #"{"a":null}"#, api: [#"{"a":"y"}"#],
+            line: "warning $.a  fixture has null but the API never sends null here (API sends string)"),
+        MessageCase(
+            fixture: #"{"a":"2024-05-01"}"#, api: [#"{"a":"May 1"}"#],
+            line: "warning $.a  format changed: fixture has string (date), API sends string"),
+        MessageCase(
+            fixture: #"{"a":1}"#, api: [#"{"a":1}"#, "{}", "{}"],
+            line: "note    $.a  API omits this field in 2 of 3 objects; the fixture always has it"),
+        MessageCase(
+            fixture: #"{"a":"x"}"#, api: [#"{"a":"y"}"#, #"{"a":[1]}"#],
+            line: "error   $.a  type changed: API also sends array, fixture only has string"),
+        MessageCase(
+            fixture: "[]", api: ["{}"],
+            line: "error   $  response type changed: fixture has array, API sends object"),
     ]
 
     @Test("every rule has a one-line message", arguments: messageCases)
@@ -294,9 +335,10 @@ struct SchemaDiffTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode([finding])
-        #expect(String(decoding: data, as: UTF8.self) == #"""
-            [{"actual":"string","expected":"number","message":"type changed: fixture has string, API sends number","path":"$.items[*].price","rule":"typeMismatch","severity":"error"}]
-            """#)
+        #expect(
+            String(decoding: data, as: UTF8.self) == #"""
+                [{"actual":"string","expected":"number","message":"type changed: fixture has string, API sends number","path":"$.items[*].price","rule":"typeMismatch","severity":"error"}]
+                """#)
         #expect(try JSONDecoder().decode([SchemaFinding].self, from: data) == [finding])
     }
 

@@ -1,7 +1,8 @@
-@testable import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CassetteTools
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -17,62 +18,86 @@ struct SchemaInferenceTests {
 
     static let inferenceCases: [InferenceCase] = [
         InferenceCase(rule: "integers are integer", samples: ["1", "-2"], schema: #"{"type":"integer"}"#),
-        InferenceCase(rule: "an integer that is sometimes fractional widens to number, not a union",
-                      samples: ["1", "2.5", "3"], schema: #"{"type":"number"}"#),
+        InferenceCase(
+            rule: "an integer that is sometimes fractional widens to number, not a union",
+            samples: ["1", "2.5", "3"], schema: #"{"type":"number"}"#),
         InferenceCase(rule: "1.0 is a number", samples: ["1.0"], schema: #"{"type":"number"}"#),
         InferenceCase(rule: "integers beyond 64 bits are integer", samples: ["18446744073709551616", "1"], schema: #"{"type":"integer"}"#),
         InferenceCase(rule: "booleans are boolean", samples: ["true", "false"], schema: #"{"type":"boolean"}"#),
         InferenceCase(rule: "only null is null", samples: ["null"], schema: #"{"type":"null"}"#),
         InferenceCase(rule: "any null makes a type nullable", samples: [#""a""#, "null"], schema: #"{"type":["string","null"]}"#),
-        InferenceCase(rule: "different types are a union", samples: [#""a""#, "1"],
-                      schema: #"{"anyOf":[{"type":"integer"},{"type":"string"}]}"#),
-        InferenceCase(rule: "a nullable union lists null last", samples: ["null", #""a""#, "true"],
-                      schema: #"{"anyOf":[{"type":"boolean"},{"type":"string"},{"type":"null"}]}"#),
-        InferenceCase(rule: "integer and number in a union widen to number", samples: ["1", "1.5", #""x""#],
-                      schema: #"{"anyOf":[{"type":"number"},{"type":"string"}]}"#),
-        InferenceCase(rule: "RFC 3339 timestamps are date-time",
-                      samples: [#""2024-05-01T12:30:00Z""#, #""2024-05-02T08:00:00.123+02:00""#],
-                      schema: #"{"format":"date-time","type":"string"}"#),
+        InferenceCase(
+            rule: "different types are a union", samples: [#""a""#, "1"],
+            schema: #"{"anyOf":[{"type":"integer"},{"type":"string"}]}"#),
+        InferenceCase(
+            rule: "a nullable union lists null last", samples: ["null", #""a""#, "true"],
+            schema: #"{"anyOf":[{"type":"boolean"},{"type":"string"},{"type":"null"}]}"#),
+        InferenceCase(
+            rule: "integer and number in a union widen to number", samples: ["1", "1.5", #""x""#],
+            schema: #"{"anyOf":[{"type":"number"},{"type":"string"}]}"#),
+        InferenceCase(
+            rule: "RFC 3339 timestamps are date-time",
+            samples: [#""2024-05-01T12:30:00Z""#, #""2024-05-02T08:00:00.123+02:00""#],
+            schema: #"{"format":"date-time","type":"string"}"#),
         InferenceCase(rule: "full dates are date", samples: [#""2024-02-29""#, #""1999-12-31""#], schema: #"{"format":"date","type":"string"}"#),
-        InferenceCase(rule: "UUIDs in either case are uuid",
-                      samples: [#""123e4567-e89b-12d3-a456-426614174000""#, #""A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11""#],
-                      schema: #"{"format":"uuid","type":"string"}"#),
-        InferenceCase(rule: "http and https URLs are uri", samples: [#""https://example.com/a?b=1""#, #""http://localhost:8080""#],
-                      schema: #"{"format":"uri","type":"string"}"#),
-        InferenceCase(rule: "samples that disagree on the format have none",
-                      samples: [#""2024-05-01""#, #""2024-05-01T12:30:00Z""#], schema: #"{"type":"string"}"#),
-        InferenceCase(rule: "one plain string removes the format",
-                      samples: [#""123e4567-e89b-12d3-a456-426614174000""#, #""abc""#, #""123e4567-e89b-12d3-a456-426614174001""#],
-                      schema: #"{"type":"string"}"#),
-        InferenceCase(rule: "null does not disturb a format", samples: [#""2024-05-01""#, "null"],
-                      schema: #"{"format":"date","type":["string","null"]}"#),
-        InferenceCase(rule: "a key in every object is required, in some objects optional",
-                      samples: [#"{"id":1,"note":"x"}"#, #"{"id":2}"#],
-                      schema: #"{"properties":{"id":{"type":"integer"},"note":{"type":"string"}},"required":["id"],"type":"object"}"#),
-        InferenceCase(rule: "a key present with null is required and nullable",
-                      samples: [#"{"a":null}"#, #"{"a":1}"#],
-                      schema: #"{"properties":{"a":{"type":["integer","null"]}},"required":["a"],"type":"object"}"#),
-        InferenceCase(rule: "an object that is sometimes null is a nullable object",
-                      samples: [#"{"a":1}"#, "null"],
-                      schema: #"{"properties":{"a":{"type":"integer"}},"required":["a"],"type":["object","null"]}"#),
-        InferenceCase(rule: "array items merge across all elements of all samples", samples: ["[1,2]", "[3.5]"],
-                      schema: #"{"items":{"type":"number"},"type":"array"}"#),
-        InferenceCase(rule: "an empty array contributes nothing to the items", samples: ["[]", #"["a"]"#, "[]"],
-                      schema: #"{"items":{"type":"string"},"type":"array"}"#),
+        InferenceCase(
+            rule: "UUIDs in either case are uuid",
+            samples: [#""123e4567-e89b-12d3-a456-426614174000""#, #""A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11""#],
+            schema: #"{"format":"uuid","type":"string"}"#),
+        InferenceCase(
+            rule: "http and https URLs are uri", samples: [#""https://example.com/a?b=1""#, #""http://localhost:8080""#],
+            schema: #"{"format":"uri","type":"string"}"#),
+        InferenceCase(
+            rule: "samples that disagree on the format have none",
+            samples: [#""2024-05-01""#, #""2024-05-01T12:30:00Z""#], schema: #"{"type":"string"}"#),
+        InferenceCase(
+            rule: "one plain string removes the format",
+            samples: [#""123e4567-e89b-12d3-a456-426614174000""#, #""abc""#, #""123e4567-e89b-12d3-a456-426614174001""#],
+            schema: #"{"type":"string"}"#),
+        InferenceCase(
+            rule: "null does not disturb a format", samples: [#""2024-05-01""#, "null"],
+            schema: #"{"format":"date","type":["string","null"]}"#),
+        InferenceCase(
+            rule: "a key in every object is required, in some objects optional",
+            samples: [#"{"id":1,"note":"x"}"#, #"{"id":2}"#],
+            schema: #"{"properties":{"id":{"type":"integer"},"note":{"type":"string"}},"required":["id"],"type":"object"}"#),
+        InferenceCase(
+            rule: "a key present with null is required and nullable",
+            samples: [#"{"a":null}"#, #"{"a":1}"#],
+            schema: #"{"properties":{"a":{"type":["integer","null"]}},"required":["a"],"type":"object"}"#),
+        InferenceCase(
+            rule: "an object that is sometimes null is a nullable object",
+            samples: [#"{"a":1}"#, "null"],
+            schema: #"{"properties":{"a":{"type":"integer"}},"required":["a"],"type":["object","null"]}"#),
+        InferenceCase(
+            rule: "array items merge across all elements of all samples", samples: ["[1,2]", "[3.5]"],
+            schema: #"{"items":{"type":"number"},"type":"array"}"#),
+        InferenceCase(
+            rule: "an empty array contributes nothing to the items", samples: ["[]", #"["a"]"#, "[]"],
+            schema: #"{"items":{"type":"string"},"type":"array"}"#),
         InferenceCase(rule: "only empty arrays leave the items unknown", samples: ["[]", "[]"], schema: #"{"type":"array"}"#),
-        InferenceCase(rule: "array elements of different shapes make optional properties",
-                      samples: [#"[{"id":1,"name":"a"},{"id":2,"tags":[]}]"#, #"[{"id":3,"tags":["x"]}]"#],
-                      schema: #"{"items":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id"],"type":"object"},"type":"array"}"#),
-        InferenceCase(rule: "nested objects are inferred at every level",
-                      samples: [#"{"user":{"address":{"city":"Oslo","zip":"0150"}}}"#, #"{"user":{"address":{"city":"Bergen"}}}"#],
-                      schema: #"{"properties":{"user":{"properties":{"address":{"properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"],"type":"object"}},"required":["address"],"type":"object"}},"required":["user"],"type":"object"}"#),
-        InferenceCase(rule: "nested arrays have items of items", samples: [#"[[1],[],[2,3]]"#],
-                      schema: #"{"items":{"items":{"type":"integer"},"type":"array"},"type":"array"}"#),
+        InferenceCase(
+            rule: "array elements of different shapes make optional properties",
+            samples: [#"[{"id":1,"name":"a"},{"id":2,"tags":[]}]"#, #"[{"id":3,"tags":["x"]}]"#],
+            schema:
+                #"{"items":{"properties":{"id":{"type":"integer"},"name":{"type":"string"},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id"],"type":"object"},"type":"array"}"#
+        ),
+        InferenceCase(
+            rule: "nested objects are inferred at every level",
+            samples: [#"{"user":{"address":{"city":"Oslo","zip":"0150"}}}"#, #"{"user":{"address":{"city":"Bergen"}}}"#],
+            schema:
+                #"{"properties":{"user":{"properties":{"address":{"properties":{"city":{"type":"string"},"zip":{"type":"string"}},"required":["city"],"type":"object"}},"required":["address"],"type":"object"}},"required":["user"],"type":"object"}"#
+        ),
+        InferenceCase(
+            rule: "nested arrays have items of items", samples: [#"[[1],[],[2,3]]"#],
+            schema: #"{"items":{"items":{"type":"integer"},"type":"array"},"type":"array"}"#),
         InferenceCase(rule: "an empty object has no properties", samples: ["{}"], schema: #"{"type":"object"}"#),
-        InferenceCase(rule: "the root may change type between samples", samples: ["{}", "[]"],
-                      schema: #"{"anyOf":[{"type":"array"},{"type":"object"}]}"#),
-        InferenceCase(rule: "a key that is not an identifier is kept as is", samples: [#"{"first name":"a","é":1}"#],
-                      schema: #"{"properties":{"first name":{"type":"string"},"é":{"type":"integer"}},"required":["first name","é"],"type":"object"}"#),
+        InferenceCase(
+            rule: "the root may change type between samples", samples: ["{}", "[]"],
+            schema: #"{"anyOf":[{"type":"array"},{"type":"object"}]}"#),
+        InferenceCase(
+            rule: "a key that is not an identifier is kept as is", samples: [#"{"first name":"a","é":1}"#],
+            schema: #"{"properties":{"first name":{"type":"string"},"é":{"type":"integer"}},"required":["first name","é"],"type":"object"}"#),
     ]
 
     @Test("infers the schema of the samples", arguments: inferenceCases)
@@ -227,95 +252,96 @@ struct SchemaInferenceTests {
             """#,
         ]
         let schema = try InferredSchema(json: samples)
-        #expect(schema.jsonSchema().prettyJSON == #"""
-            {
-              "$schema": "https://json-schema.org/draft/2020-12/schema",
-              "properties": {
-                "id": {
-                  "format": "uuid",
-                  "type": "string"
-                },
-                "next": {
-                  "format": "uri",
-                  "type": [
-                    "string",
-                    "null"
-                  ]
-                },
-                "orders": {
-                  "items": {
-                    "properties": {
-                      "coupon": {
-                        "type": [
-                          "string",
-                          "null"
-                        ]
-                      },
-                      "lines": {
-                        "items": {
-                          "properties": {
-                            "qty": {
-                              "type": "integer"
-                            },
-                            "sku": {
-                              "type": "string"
-                            }
-                          },
-                          "required": [
-                            "qty",
-                            "sku"
-                          ],
-                          "type": "object"
-                        },
-                        "type": "array"
-                      },
-                      "note": {
-                        "type": "string"
-                      },
-                      "number": {
-                        "type": "integer"
-                      },
-                      "placedAt": {
-                        "format": "date-time",
-                        "type": "string"
-                      },
-                      "price": {
-                        "type": "number"
-                      }
-                    },
-                    "required": [
-                      "coupon",
-                      "lines",
-                      "number",
-                      "placedAt",
-                      "price"
-                    ],
-                    "type": "object"
-                  },
-                  "type": "array"
-                },
-                "ref": {
-                  "anyOf": [
-                    {
-                      "type": "integer"
-                    },
-                    {
+        #expect(
+            schema.jsonSchema().prettyJSON == #"""
+                {
+                  "$schema": "https://json-schema.org/draft/2020-12/schema",
+                  "properties": {
+                    "id": {
+                      "format": "uuid",
                       "type": "string"
+                    },
+                    "next": {
+                      "format": "uri",
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "orders": {
+                      "items": {
+                        "properties": {
+                          "coupon": {
+                            "type": [
+                              "string",
+                              "null"
+                            ]
+                          },
+                          "lines": {
+                            "items": {
+                              "properties": {
+                                "qty": {
+                                  "type": "integer"
+                                },
+                                "sku": {
+                                  "type": "string"
+                                }
+                              },
+                              "required": [
+                                "qty",
+                                "sku"
+                              ],
+                              "type": "object"
+                            },
+                            "type": "array"
+                          },
+                          "note": {
+                            "type": "string"
+                          },
+                          "number": {
+                            "type": "integer"
+                          },
+                          "placedAt": {
+                            "format": "date-time",
+                            "type": "string"
+                          },
+                          "price": {
+                            "type": "number"
+                          }
+                        },
+                        "required": [
+                          "coupon",
+                          "lines",
+                          "number",
+                          "placedAt",
+                          "price"
+                        ],
+                        "type": "object"
+                      },
+                      "type": "array"
+                    },
+                    "ref": {
+                      "anyOf": [
+                        {
+                          "type": "integer"
+                        },
+                        {
+                          "type": "string"
+                        }
+                      ]
+                    },
+                    "total": {
+                      "type": "integer"
                     }
-                  ]
-                },
-                "total": {
-                  "type": "integer"
+                  },
+                  "required": [
+                    "id",
+                    "next",
+                    "orders",
+                    "total"
+                  ],
+                  "type": "object"
                 }
-              },
-              "required": [
-                "id",
-                "next",
-                "orders",
-                "total"
-              ],
-              "type": "object"
-            }
-            """#)
+                """#)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -14,19 +15,21 @@ struct CanonicalJSONTests {
         CanonicalJSON.canonicalText(of: bytes, ignoring: ignoredFields).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    @Test("numbers are written in one canonical decimal form", arguments: [
-        ("1", "1"), ("1.0", "1"), ("1e0", "1"), ("10e-1", "1"), ("0.1e1", "1"), ("1.000E+0", "1"),
-        ("-0", "0"), ("-0.0e5", "0"), ("0e10", "0"),
-        ("100", "100"), ("1e2", "100"), ("2E+3", "2000"), ("-12.50", "-12.5"), ("1.5", "1.5"),
-        ("0.001", "0.001"), ("0.000001", "0.000001"), ("1e-7", "1e-7"), ("1.5e-10", "1.5e-10"),
-        ("1e20", "100000000000000000000"), ("1e21", "1e21"), ("-1.25e300", "-1.25e300"),
-        ("123456789012345678901234567890", "1.2345678901234567890123456789e29"),
-        ("-98765432109876543210", "-98765432109876543210"),
-        ("9007199254740993", "9007199254740993"),
-        ("-9223372036854775808", "-9223372036854775808"),
-        ("0.1", "0.1"), ("123456789.123456789", "123456789.12345679"),
-        ("1.7976931348623157e308", "1.7976931348623157e308"), ("5e-324", "5e-324"), ("1e-400", "0"),
-    ])
+    @Test(
+        "numbers are written in one canonical decimal form",
+        arguments: [
+            ("1", "1"), ("1.0", "1"), ("1e0", "1"), ("10e-1", "1"), ("0.1e1", "1"), ("1.000E+0", "1"),
+            ("-0", "0"), ("-0.0e5", "0"), ("0e10", "0"),
+            ("100", "100"), ("1e2", "100"), ("2E+3", "2000"), ("-12.50", "-12.5"), ("1.5", "1.5"),
+            ("0.001", "0.001"), ("0.000001", "0.000001"), ("1e-7", "1e-7"), ("1.5e-10", "1.5e-10"),
+            ("1e20", "100000000000000000000"), ("1e21", "1e21"), ("-1.25e300", "-1.25e300"),
+            ("123456789012345678901234567890", "1.2345678901234567890123456789e29"),
+            ("-98765432109876543210", "-98765432109876543210"),
+            ("9007199254740993", "9007199254740993"),
+            ("-9223372036854775808", "-9223372036854775808"),
+            ("0.1", "0.1"), ("123456789.123456789", "123456789.12345679"),
+            ("1.7976931348623157e308", "1.7976931348623157e308"), ("5e-324", "5e-324"), ("1e-400", "0"),
+        ])
     func numbers(input: String, expected: String) {
         #expect(Self.canonical(input) == expected)
     }
@@ -38,17 +41,19 @@ struct CanonicalJSONTests {
         #expect(Self.canonical("9007199254740993.0") == Self.canonical("9007199254740992"))
     }
 
-    @Test("objects are sorted by key bytes and whitespace dropped", arguments: [
-        (#" { "b" : 1 , "a" : { "d" : 2.50 , "c" : null } } "#, #"{"a":{"c":null,"d":2.5},"b":1}"#),
-        (#"{"B":1,"a":2,"_":3}"#, #"{"B":1,"_":3,"a":2}"#),
-        (#"[ 3 , 1 , 2 ]"#, "[3,1,2]"),
-        (#"{"a":1,"a":2}"#, #"{"a":2}"#),
-        (#"{"é":1,"e":2}"#, #"{"e":2,"é":1}"#),
-        ("{}", "{}"),
-        ("[]", "[]"),
-        (" true ", "true"),
-        ("\u{FEFF}{\"a\":false}", #"{"a":false}"#),
-    ])
+    @Test(
+        "objects are sorted by key bytes and whitespace dropped",
+        arguments: [
+            (#" { "b" : 1 , "a" : { "d" : 2.50 , "c" : null } } "#, #"{"a":{"c":null,"d":2.5},"b":1}"#),
+            (#"{"B":1,"a":2,"_":3}"#, #"{"B":1,"_":3,"a":2}"#),
+            (#"[ 3 , 1 , 2 ]"#, "[3,1,2]"),
+            (#"{"a":1,"a":2}"#, #"{"a":2}"#),
+            (#"{"é":1,"e":2}"#, #"{"e":2,"é":1}"#),
+            ("{}", "{}"),
+            ("[]", "[]"),
+            (" true ", "true"),
+            ("\u{FEFF}{\"a\":false}", #"{"a":false}"#),
+        ])
     func structure(input: String, expected: String) {
         #expect(Self.canonical(input) == expected)
     }
@@ -58,23 +63,27 @@ struct CanonicalJSONTests {
         #expect(canonical.map { Array($0.utf8) } == Array("{\"e\u{301}\":2,\"\u{E9}\":1}".utf8))
     }
 
-    @Test("strings are unescaped where JSON allows and control characters escaped", arguments: [
-        (#""\u00e9""#, "\"\u{e9}\""),
-        (#""\/""#, #""/""#),
-        (#""\ud83d\ude00""#, "\"\u{1F600}\""),
-        (#""a\"b\\c""#, #""a\"b\\c""#),
-        (#""\u0001\t\n""#, #""\u0001\t\n""#),
-        (#""\u0041""#, #""A""#),
-    ])
+    @Test(
+        "strings are unescaped where JSON allows and control characters escaped",
+        arguments: [
+            (#""\u00e9""#, "\"\u{e9}\""),
+            (#""\/""#, #""/""#),
+            (#""\ud83d\ude00""#, "\"\u{1F600}\""),
+            (#""a\"b\\c""#, #""a\"b\\c""#),
+            (#""\u0001\t\n""#, #""\u0001\t\n""#),
+            (#""\u0041""#, #""A""#),
+        ])
     func strings(input: String, expected: String) {
         #expect(Self.canonical(input) == expected)
     }
 
-    @Test("text that is not JSON is rejected", arguments: [
-        "", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul", "{'a':1}",
-        "\"unterminated", "\"tab\there\"", #""\x""#, #""\ud800""#, #""\udc00x""#, "[1] [2]", "1e1000000000", "NaN",
-        "1e400", "[-1.8e308]",
-    ])
+    @Test(
+        "text that is not JSON is rejected",
+        arguments: [
+            "", "{", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "-", "1e", "+1", "tru", "nul", "{'a':1}",
+            "\"unterminated", "\"tab\there\"", #""\x""#, #""\ud800""#, #""\udc00x""#, "[1] [2]", "1e1000000000", "NaN",
+            "1e400", "[-1.8e308]",
+        ])
     func rejected(input: String) {
         #expect(Self.canonical(input) == nil)
     }

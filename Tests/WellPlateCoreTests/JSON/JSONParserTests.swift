@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -232,7 +233,9 @@ struct JSONParserTests {
         ErrorCase("True", .unexpectedCharacter, offset: 0, column: 1, "unexpected 'T'; expected a value (object, array, string, number, true, false or null)"),
         ErrorCase("[é]", .unexpectedCharacter, offset: 1, column: 2, "unexpected 'é'; expected a value (object, array, string, number, true, false or null)"),
         ErrorCase("tru", .unexpectedEndOfInput, offset: 3, column: 4, "the input ends inside 'true'; the JSON is truncated"),
-        ErrorCase("nul1", .unexpectedCharacter, offset: 3, column: 4, "unexpected '1' in a literal; expected 'null' (literals are lower case, strings need double quotes)"),
+        ErrorCase(
+            "nul1", .unexpectedCharacter, offset: 3, column: 4,
+            "unexpected '1' in a literal; expected 'null' (literals are lower case, strings need double quotes)"),
         ErrorCase("01", .invalidNumber, offset: 0, column: 1, "numbers cannot have leading zeros; write 7, not 07 (or quote it as a string)"),
         ErrorCase("1.", .invalidNumber, offset: 2, column: 3, "expected digits after the decimal point; write 1.0 or 1, not 1."),
         ErrorCase("1.e5", .invalidNumber, offset: 2, column: 3, "expected digits after the decimal point; write 1.0 or 1, not 1."),
@@ -244,33 +247,46 @@ struct JSONParserTests {
         ErrorCase(#""a\x""#, .invalidEscape, offset: 2, column: 3, #"invalid escape '\x'; valid escapes are \" \\ \/ \b \f \n \r \t and \uXXXX"#),
         ErrorCase(#""\u12G4""#, .invalidUnicodeEscape, offset: 5, column: 6, #"unexpected 'G' in a \u escape; it needs exactly four hexadecimal digits"#),
         ErrorCase(#""\u12"#, .unexpectedEndOfInput, offset: 5, column: 6, #"the input ends inside a \u escape; the JSON is truncated"#),
-        ErrorCase(#"["ok", "\ud83d"]"#, .unpairedSurrogate, offset: 8, column: 9,
-                  #"\uD83D is half of a UTF-16 surrogate pair without its other half; escape the whole character as a pair"#),
-        ErrorCase(#""\ude00""#, .unpairedSurrogate, offset: 1, column: 2,
-                  #"\uDE00 is half of a UTF-16 surrogate pair without its other half; escape the whole character as a pair"#),
-        ErrorCase(#""\ud83d\u0041""#, .unpairedSurrogate, offset: 1, column: 2,
-                  #"\uD83D is half of a UTF-16 surrogate pair without its other half; escape the whole character as a pair"#),
-        ErrorCase("\"a\tb\"", .controlCharacterInString, offset: 2, column: 3, #"raw control character U+0009 in a string; escape it (for example \n or \u0009)"#),
-        ErrorCase("\"\\n\na\"", .controlCharacterInString, offset: 3, column: 4, #"raw control character U+000A in a string; escape it (for example \n or \u000A)"#),
+        ErrorCase(
+            #"["ok", "\ud83d"]"#, .unpairedSurrogate, offset: 8, column: 9,
+            #"\uD83D is half of a UTF-16 surrogate pair without its other half; escape the whole character as a pair"#),
+        ErrorCase(
+            #""\ude00""#, .unpairedSurrogate, offset: 1, column: 2,
+            #"\uDE00 is half of a UTF-16 surrogate pair without its other half; escape the whole character as a pair"#),
+        ErrorCase(
+            #""\ud83d\u0041""#, .unpairedSurrogate, offset: 1, column: 2,
+            #"\uD83D is half of a UTF-16 surrogate pair without its other half; escape the whole character as a pair"#),
+        ErrorCase(
+            "\"a\tb\"", .controlCharacterInString, offset: 2, column: 3, #"raw control character U+0009 in a string; escape it (for example \n or \u0009)"#),
+        ErrorCase(
+            "\"\\n\na\"", .controlCharacterInString, offset: 3, column: 4, #"raw control character U+000A in a string; escape it (for example \n or \u000A)"#),
         ErrorCase("[1] x", .trailingContent, offset: 4, column: 5, "unexpected 'x' after the JSON value; a document holds exactly one value"),
-        ErrorCase("{\"a\": 1}\n{\"b\": 2}", .trailingContent, offset: 9, line: 2, column: 1,
-                  "unexpected '{' after the JSON value; a document holds exactly one value"),
-        ErrorCase("{\n  \"name\": \"é\",\n  \"n\": 01\n}", .invalidNumber, offset: 25, line: 3, column: 8,
-                  "numbers cannot have leading zeros; write 7, not 07 (or quote it as a string)"),
-        ErrorCase("{\"é😀\": 01}", .invalidNumber, offset: 11, column: 8,
-                  "numbers cannot have leading zeros; write 7, not 07 (or quote it as a string)"),
+        ErrorCase(
+            "{\"a\": 1}\n{\"b\": 2}", .trailingContent, offset: 9, line: 2, column: 1,
+            "unexpected '{' after the JSON value; a document holds exactly one value"),
+        ErrorCase(
+            "{\n  \"name\": \"é\",\n  \"n\": 01\n}", .invalidNumber, offset: 25, line: 3, column: 8,
+            "numbers cannot have leading zeros; write 7, not 07 (or quote it as a string)"),
+        ErrorCase(
+            "{\"é😀\": 01}", .invalidNumber, offset: 11, column: 8,
+            "numbers cannot have leading zeros; write 7, not 07 (or quote it as a string)"),
         ErrorCase(bytes: [0x22, 0x61, 0xFF, 0x22], .invalidUTF8, offset: 2, column: 3, "byte 0xFF is not valid UTF-8; save the file as UTF-8"),
         ErrorCase(bytes: [0x22, 0xC0, 0xAF, 0x22], .invalidUTF8, offset: 1, column: 2, "byte 0xC0 is not valid UTF-8; save the file as UTF-8"),
         ErrorCase(bytes: [0x22, 0xED, 0xA0, 0x80, 0x22], .invalidUTF8, offset: 1, column: 2, "byte 0xED is not valid UTF-8; save the file as UTF-8"),
-        ErrorCase(bytes: [0x22, 0x5C, 0x6E, 0xC3, 0xA9, 0xFE, 0x22], .invalidUTF8, offset: 5, column: 5, "byte 0xFE is not valid UTF-8; save the file as UTF-8"),
-        ErrorCase(String(repeating: "[", count: 513), .nestingTooDeep, offset: 512, column: 513,
-                  "arrays and objects nest more than 512 levels deep; flatten the document or raise the limit"),
+        ErrorCase(
+            bytes: [0x22, 0x5C, 0x6E, 0xC3, 0xA9, 0xFE, 0x22], .invalidUTF8, offset: 5, column: 5, "byte 0xFE is not valid UTF-8; save the file as UTF-8"),
+        ErrorCase(
+            String(repeating: "[", count: 513), .nestingTooDeep, offset: 512, column: 513,
+            "arrays and objects nest more than 512 levels deep; flatten the document or raise the limit"),
     ]
 
     @Test("reports the kind, byte offset, line, column and reason of invalid JSON", arguments: errorCases)
     func reportsParseError(_ testCase: ErrorCase) {
-        #expect(throws: JSONParseError(kind: testCase.kind, offset: testCase.offset, line: testCase.line,
-                                       column: testCase.column, reason: testCase.reason)) {
+        #expect(
+            throws: JSONParseError(
+                kind: testCase.kind, offset: testCase.offset, line: testCase.line,
+                column: testCase.column, reason: testCase.reason)
+        ) {
             try JSONValue(parsing: Data(testCase.bytes))
         }
     }
@@ -324,21 +340,22 @@ struct JSONParserTests {
     @Test("pretty printing sorts keys by code point and indents by two spaces")
     func writesPrettySorted() throws {
         let value = try JSONValue(parsing: #"{"é":"ü","c":[1,{"y":null,"x":true}],"b":{},"a":[],"B":0.5}"#)
-        #expect(value.prettyJSON == """
-            {
-              "B": 0.5,
-              "a": [],
-              "b": {},
-              "c": [
-                1,
+        #expect(
+            value.prettyJSON == """
                 {
-                  "x": true,
-                  "y": null
+                  "B": 0.5,
+                  "a": [],
+                  "b": {},
+                  "c": [
+                    1,
+                    {
+                      "x": true,
+                      "y": null
+                    }
+                  ],
+                  "é": "ü"
                 }
-              ],
-              "é": "ü"
-            }
-            """)
+                """)
         #expect(value.jsonString(options: .sortedKeys) == #"{"B":0.5,"a":[],"b":{},"c":[1,{"x":true,"y":null}],"é":"ü"}"#)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -8,12 +9,14 @@ import TestSupport
 struct BodyFingerprintTests {
     private typealias F = RequestKeyFixtures
 
-    @Test("JSON key order and whitespace do not change the fingerprint", arguments: [
-        (#"{"food":"apple","grams":100,"tags":["a","b"]}"#, #" { "tags" : [ "a" , "b" ] ,"grams":100 , "food":"apple" }"#),
-        (#"{"grams":100}"#, "{\n  \"grams\": 100.0\n}\n"),
-        (#"{"name":"caf\u00e9"}"#, "{\"name\":\"caf\u{e9}\"}"),
-        (#"{"a":{"y":1,"x":2}}"#, #"{"a":{"x":2,"y":1}}"#),
-    ])
+    @Test(
+        "JSON key order and whitespace do not change the fingerprint",
+        arguments: [
+            (#"{"food":"apple","grams":100,"tags":["a","b"]}"#, #" { "tags" : [ "a" , "b" ] ,"grams":100 , "food":"apple" }"#),
+            (#"{"grams":100}"#, "{\n  \"grams\": 100.0\n}\n"),
+            (#"{"name":"caf\u00e9"}"#, "{\"name\":\"caf\u{e9}\"}"),
+            (#"{"a":{"y":1,"x":2}}"#, #"{"a":{"x":2,"y":1}}"#),
+        ])
     func jsonVariants(first: String, second: String) throws {
         let left = try #require(F.fingerprint(first, contentType: "application/json"))
         let right = try #require(F.fingerprint(second, contentType: "application/json"))
@@ -21,14 +24,16 @@ struct BodyFingerprintTests {
         #expect(left.canonical == right.canonical)
     }
 
-    @Test("different JSON values give different fingerprints", arguments: [
-        (#"{"grams":100}"#, #"{"grams":150}"#),
-        (#"{"grams":100}"#, #"{"grams":"100"}"#),
-        (#"{"tags":["a","b"]}"#, #"{"tags":["b","a"]}"#),
-        (#"{"a":null}"#, "{}"),
-        (#"{"a":true}"#, #"{"a":1}"#),
-        (#"{"name":"A"}"#, #"{"name":"a"}"#),
-    ])
+    @Test(
+        "different JSON values give different fingerprints",
+        arguments: [
+            (#"{"grams":100}"#, #"{"grams":150}"#),
+            (#"{"grams":100}"#, #"{"grams":"100"}"#),
+            (#"{"tags":["a","b"]}"#, #"{"tags":["b","a"]}"#),
+            (#"{"a":null}"#, "{}"),
+            (#"{"a":true}"#, #"{"a":1}"#),
+            (#"{"name":"A"}"#, #"{"name":"a"}"#),
+        ])
     func jsonDifferences(first: String, second: String) throws {
         let left = try #require(F.fingerprint(first, contentType: "application/json"))
         let right = try #require(F.fingerprint(second, contentType: "application/json"))
@@ -36,11 +41,13 @@ struct BodyFingerprintTests {
     }
 
     /// Keys already in cassette stores (the committed cassettes.db among them) must keep matching.
-    @Test("fingerprints of stored recordings stay the same", arguments: [
-        (#"{"name":"Katherine Johnson","email":"katherine@example.com","role":"member"}"#, "de50765e86d23e38"),
-        (#"{"role":"admin"}"#, "78f00e6526ea5134"),
-        (#"{"food":"banana","grams":120}"#, "e5b1bafba432c327"),
-    ])
+    @Test(
+        "fingerprints of stored recordings stay the same",
+        arguments: [
+            (#"{"name":"Katherine Johnson","email":"katherine@example.com","role":"member"}"#, "de50765e86d23e38"),
+            (#"{"role":"admin"}"#, "78f00e6526ea5134"),
+            (#"{"food":"banana","grams":120}"#, "e5b1bafba432c327"),
+        ])
     func storedFingerprints(body: String, hex: String) throws {
         #expect(try #require(F.fingerprint(body, contentType: "application/json")).hex == hex)
     }
@@ -51,10 +58,12 @@ struct BodyFingerprintTests {
         #expect(result.hex == F.sha256Prefix(Array(#"{"a":[1,2],"b":2.5}"#.utf8)))
     }
 
-    @Test("JSON is recognized by Content-Type, or by parsing when there is none", arguments: [
-        "application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json",
-        "application/problem+json ; charset=utf-8", nil,
-    ] as [String?])
+    @Test(
+        "JSON is recognized by Content-Type, or by parsing when there is none",
+        arguments: [
+            "application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json",
+            "application/problem+json ; charset=utf-8", nil,
+        ] as [String?])
     func jsonDetection(contentType: String?) throws {
         let result = try #require(F.fingerprint(#"{ "b":1, "a":2 }"#, contentType: contentType))
         #expect(result.canonical?.kind == .json)
@@ -81,13 +90,15 @@ struct BodyFingerprintTests {
         #expect(result.hex == F.sha256Prefix(Array("true story".utf8)))
     }
 
-    @Test("form bodies are normalized and sorted like queries", arguments: [
-        ("b=2&a=1", "a=1&b=2"),
-        ("a=1+2&b=%7e", "a=1%202&b=~"),
-        ("a=1%202", "a=1%202"),
-        ("x=2&a=0&x=1", "a=0&x=2&x=1"),
-        ("flag&a=1&", "a=1&flag="),
-    ])
+    @Test(
+        "form bodies are normalized and sorted like queries",
+        arguments: [
+            ("b=2&a=1", "a=1&b=2"),
+            ("a=1+2&b=%7e", "a=1%202&b=~"),
+            ("a=1%202", "a=1%202"),
+            ("x=2&a=0&x=1", "a=0&x=2&x=1"),
+            ("flag&a=1&", "a=1&flag="),
+        ])
     func formBodies(body: String, canonical: String) throws {
         let result = try #require(F.fingerprint(body, contentType: "application/x-www-form-urlencoded; charset=utf-8"))
         #expect(result.canonical == CanonicalBody(kind: .form, text: canonical))
@@ -128,12 +139,14 @@ struct BodyFingerprintTests {
 
     @Test func ignoredBodyFieldsAreLeftOut() throws {
         let rules = MatchingRules(ignoredBodyFields: ["client_timestamp", "Request_ID"])
-        let json = try #require(F.fingerprint(
-            #"{"grams":100,"client_timestamp":1700000000,"meta":{"request_id":"x1"}}"#, contentType: "application/json", rules: rules
-        ))
-        let otherJSON = try #require(F.fingerprint(
-            #"{"grams":100,"client_timestamp":1800000000,"meta":{"request_id":"y2"}}"#, contentType: "application/json", rules: rules
-        ))
+        let json = try #require(
+            F.fingerprint(
+                #"{"grams":100,"client_timestamp":1700000000,"meta":{"request_id":"x1"}}"#, contentType: "application/json", rules: rules
+            ))
+        let otherJSON = try #require(
+            F.fingerprint(
+                #"{"grams":100,"client_timestamp":1800000000,"meta":{"request_id":"y2"}}"#, contentType: "application/json", rules: rules
+            ))
         #expect(json.hex == otherJSON.hex)
         #expect(json.canonical?.text == #"{"grams":100,"meta":{}}"#)
         let form = try #require(F.fingerprint("grams=100&request_id=7", contentType: "application/x-www-form-urlencoded", rules: rules))

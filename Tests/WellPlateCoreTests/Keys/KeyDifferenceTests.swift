@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -12,41 +13,45 @@ struct KeyDifferenceTests {
         KeyDifference(request: request, recorded: recorded).items.map(\.description)
     }
 
-    @Test("differences are described in words", arguments: [
-        ("GET /api/users", "POST /api/users", ["method GET vs POST"]),
-        ("GET /api/users/2", "GET /api/users/3", ["path /api/users/2 vs /api/users/3"]),
-        ("GET /a?limit=10", "GET /a?limit=20", ["query parameter limit: 10 vs 20"]),
-        ("GET /a?limit=10", "GET /a?limit=10&page=2", ["query parameter page missing"]),
-        ("GET /a?debug=1&limit=10", "GET /a?limit=10", ["query parameter debug not recorded"]),
-        ("GET /a?id=1&id=2", "GET /a?id=1&id=3", ["query parameter id: [1, 2] vs [1, 3]"]),
-        ("GET /a?b=1&a=1", "GET /a?c=1&a=2", ["query parameter a: 1 vs 2", "query parameter b not recorded", "query parameter c missing"]),
-        ("POST /a", "POST /a body:sha256:0123456789abcdef", ["body missing"]),
-        ("POST /a body:sha256:0123456789abcdef", "POST /a", ["body not recorded"]),
-        ("POST /a body:sha256:0123456789abcdef", "POST /a body:sha256:fedcba9876543210", ["body differs"]),
-        ("GET https://a.example/x", "GET https://b.example/x", ["host https://a.example vs https://b.example"]),
-        ("GET https://a.example/x", "GET /x", ["host https://a.example vs (none)"]),
-        ("PUT /a/1?x=1", "POST /a/2?x=2", ["method PUT vs POST", "path /a/1 vs /a/2", "query parameter x: 1 vs 2"]),
-        ("GET /a?x=1", "GET /a?x=1", []),
-    ])
+    @Test(
+        "differences are described in words",
+        arguments: [
+            ("GET /api/users", "POST /api/users", ["method GET vs POST"]),
+            ("GET /api/users/2", "GET /api/users/3", ["path /api/users/2 vs /api/users/3"]),
+            ("GET /a?limit=10", "GET /a?limit=20", ["query parameter limit: 10 vs 20"]),
+            ("GET /a?limit=10", "GET /a?limit=10&page=2", ["query parameter page missing"]),
+            ("GET /a?debug=1&limit=10", "GET /a?limit=10", ["query parameter debug not recorded"]),
+            ("GET /a?id=1&id=2", "GET /a?id=1&id=3", ["query parameter id: [1, 2] vs [1, 3]"]),
+            ("GET /a?b=1&a=1", "GET /a?c=1&a=2", ["query parameter a: 1 vs 2", "query parameter b not recorded", "query parameter c missing"]),
+            ("POST /a", "POST /a body:sha256:0123456789abcdef", ["body missing"]),
+            ("POST /a body:sha256:0123456789abcdef", "POST /a", ["body not recorded"]),
+            ("POST /a body:sha256:0123456789abcdef", "POST /a body:sha256:fedcba9876543210", ["body differs"]),
+            ("GET https://a.example/x", "GET https://b.example/x", ["host https://a.example vs https://b.example"]),
+            ("GET https://a.example/x", "GET /x", ["host https://a.example vs (none)"]),
+            ("PUT /a/1?x=1", "POST /a/2?x=2", ["method PUT vs POST", "path /a/1 vs /a/2", "query parameter x: 1 vs 2"]),
+            ("GET /a?x=1", "GET /a?x=1", []),
+        ])
     func wording(request: String, recorded: String, expected: [String]) throws {
         #expect(Self.describe(try RequestKey(parsing: request), try RequestKey(parsing: recorded)) == expected)
     }
 
-    @Test("JSON bodies name the first differing path", arguments: [
-        (#"{"grams":100,"food":"apple"}"#, #"{"food":"apple","grams":150}"#, "body differs: $.grams 100 vs 150"),
-        (#"{"meal":{"items":[1,2,3]}}"#, #"{"meal":{"items":[1,5,3]}}"#, "body differs: $.meal.items[1] 2 vs 5"),
-        (#"{"items":[1,2]}"#, #"{"items":[1,2,3]}"#, "body differs: $.items[2] missing"),
-        (#"{"items":[1,2,3]}"#, #"{"items":[1,2]}"#, "body differs: $.items[2] not recorded"),
-        (#"{"a":1}"#, #"{"a":1,"note":"x"}"#, "body differs: $.note missing"),
-        (#"{"a":1,"extra":true}"#, #"{"a":1}"#, "body differs: $.extra not recorded"),
-        (#"{"two words":1}"#, #"{"two words":2}"#, #"body differs: $["two words"] 1 vs 2"#),
-        (#"{"a":"x"}"#, #"{"a":{"b":1}}"#, #"body differs: $.a "x" vs {"b":1}"#),
-        (#"[1]"#, #"{"a":1}"#, #"body differs: $ [1] vs {"a":1}"#),
-        (#"{"password":"one"}"#, #"{"password":"two"}"#, "body differs: $.password differs"),
-        (#"{"password":"same","z":1}"#, #"{"password":"same","z":2}"#, "body differs: $.z 1 vs 2"),
-        (#"{"grams":1.50,"n":[1e21]}"#, #"{"grams":1.5,"n":[1.0]}"#, "body differs: $.n[0] 1e21 vs 1"),
-        (#"{"a":{"Access_Token":{"x":"one"}}}"#, #"{"a":{"Access_Token":{"x":"two"}}}"#, "body differs: $.a.Access_Token differs"),
-    ])
+    @Test(
+        "JSON bodies name the first differing path",
+        arguments: [
+            (#"{"grams":100,"food":"apple"}"#, #"{"food":"apple","grams":150}"#, "body differs: $.grams 100 vs 150"),
+            (#"{"meal":{"items":[1,2,3]}}"#, #"{"meal":{"items":[1,5,3]}}"#, "body differs: $.meal.items[1] 2 vs 5"),
+            (#"{"items":[1,2]}"#, #"{"items":[1,2,3]}"#, "body differs: $.items[2] missing"),
+            (#"{"items":[1,2,3]}"#, #"{"items":[1,2]}"#, "body differs: $.items[2] not recorded"),
+            (#"{"a":1}"#, #"{"a":1,"note":"x"}"#, "body differs: $.note missing"),
+            (#"{"a":1,"extra":true}"#, #"{"a":1}"#, "body differs: $.extra not recorded"),
+            (#"{"two words":1}"#, #"{"two words":2}"#, #"body differs: $["two words"] 1 vs 2"#),
+            (#"{"a":"x"}"#, #"{"a":{"b":1}}"#, #"body differs: $.a "x" vs {"b":1}"#),
+            (#"[1]"#, #"{"a":1}"#, #"body differs: $ [1] vs {"a":1}"#),
+            (#"{"password":"one"}"#, #"{"password":"two"}"#, "body differs: $.password differs"),
+            (#"{"password":"same","z":1}"#, #"{"password":"same","z":2}"#, "body differs: $.z 1 vs 2"),
+            (#"{"grams":1.50,"n":[1e21]}"#, #"{"grams":1.5,"n":[1.0]}"#, "body differs: $.n[0] 1e21 vs 1"),
+            (#"{"a":{"Access_Token":{"x":"one"}}}"#, #"{"a":{"Access_Token":{"x":"two"}}}"#, "body differs: $.a.Access_Token differs"),
+        ])
     func jsonDetail(request: String, recorded: String, expected: String) {
         let items = Self.describe(F.jsonKey(.post, "/api/meals", request), F.jsonKey(.post, "/api/meals", recorded))
         #expect(items == [expected])
@@ -58,12 +63,14 @@ struct KeyDifferenceTests {
         #expect(items == ["body differs: $.a \"" + String(repeating: "x", count: 38) + "… vs \"y\""])
     }
 
-    @Test("form bodies name the first differing field", arguments: [
-        ("grams=100&food=apple", "food=apple&grams=150", "body differs: field grams: 100 vs 150"),
-        ("a=1", "a=1&b=2", "body differs: field b missing"),
-        ("a=1&b=2", "a=1", "body differs: field b not recorded"),
-        ("user=ann&password=one", "user=ann&password=two", "body differs: field password differs"),
-    ])
+    @Test(
+        "form bodies name the first differing field",
+        arguments: [
+            ("grams=100&food=apple", "food=apple&grams=150", "body differs: field grams: 100 vs 150"),
+            ("a=1", "a=1&b=2", "body differs: field b missing"),
+            ("a=1&b=2", "a=1", "body differs: field b not recorded"),
+            ("user=ann&password=one", "user=ann&password=two", "body differs: field password differs"),
+        ])
     func formDetail(request: String, recorded: String, expected: String) {
         let type = "application/x-www-form-urlencoded"
         let items = Self.describe(
@@ -117,27 +124,30 @@ struct KeyDifferenceTests {
     }
 
     @Test func sameMethodAndPathRankFirstThenSamePathThenPathDistance() throws {
-        #expect(try Self.nearest("GET /api/users/2", limit: 5) == [
-            "GET /api/users/2?fields=name",
-            "GET /api/users/2?fields=name&verbose=1",
-            "DELETE /api/users/2",
-            "POST /api/users/2",
-            "GET /api/users/3",
-        ])
+        #expect(
+            try Self.nearest("GET /api/users/2", limit: 5) == [
+                "GET /api/users/2?fields=name",
+                "GET /api/users/2?fields=name&verbose=1",
+                "DELETE /api/users/2",
+                "POST /api/users/2",
+                "GET /api/users/3",
+            ])
     }
 
     @Test func fewerDifferingQueryParametersRankHigher() throws {
-        #expect(try Self.nearest("GET /api/users/2?verbose=1", limit: 2) == [
-            "GET /api/users/2?fields=name&verbose=1",
-            "GET /api/users/2?fields=name",
-        ])
+        #expect(
+            try Self.nearest("GET /api/users/2?verbose=1", limit: 2) == [
+                "GET /api/users/2?fields=name&verbose=1",
+                "GET /api/users/2?fields=name",
+            ])
     }
 
     @Test func pathsAreComparedBySegmentEditDistance() throws {
-        #expect(try Self.nearest("GET /api/users/9/meals/7", limit: 2) == [
-            "GET /api/users/2/meals/7",
-            "GET /api/users/3",
-        ])
+        #expect(
+            try Self.nearest("GET /api/users/9/meals/7", limit: 2) == [
+                "GET /api/users/2/meals/7",
+                "GET /api/users/3",
+            ])
     }
 
     @Test func orderDoesNotDependOnTheOrderOfCandidates() throws {

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -19,7 +20,9 @@ struct RealClientMatchingTests {
         #expect(first == second)
         let canonical = try #require(first.canonicalBody)
         #expect(canonical.kind == .multipart)
-        #expect(canonical.text.hasPrefix("multipart/form-data\nname=\"caption\"; type=text/plain; value=\"Lunch\"\nname=\"photo\"; filename=\"meal.jpg\"; type=image/jpeg; sha256="))
+        #expect(
+            canonical.text.hasPrefix(
+                "multipart/form-data\nname=\"caption\"; type=text/plain; value=\"Lunch\"\nname=\"photo\"; filename=\"meal.jpg\"; type=image/jpeg; sha256="))
         #expect(canonical.text.hasSuffix("; bytes=600"))
 
         #expect(key(MultipartUpload.make(boundary: "x", caption: "Dinner")) != first)
@@ -34,7 +37,10 @@ struct RealClientMatchingTests {
         let request = key(MultipartUpload.make(boundary: "x", caption: "Dinner"))
         let recorded = key(MultipartUpload.make(boundary: "y"))
         let difference = KeyDifference(request: request, recorded: recorded)
-        #expect(difference.items == [.body(detail: "part 1: name=\"caption\"; type=text/plain; value=\"Dinner\" vs name=\"caption\"; type=text/plain; value=\"Lunch\"")])
+        #expect(
+            difference.items == [
+                .body(detail: "part 1: name=\"caption\"; type=text/plain; value=\"Dinner\" vs name=\"caption\"; type=text/plain; value=\"Lunch\"")
+            ])
     }
 
     @Test func conditionalHeadersArePartOfTheKey() throws {
@@ -52,7 +58,8 @@ struct RealClientMatchingTests {
 
     @Test func matchedHeadersArePartOfTheKeyInNameOrder() throws {
         let rules = MatchingRules(matchedHeaders: ["Accept-Language", "Accept"])
-        let key = RequestKey(method: .get, target: "/api/negotiate", headerFields: [.acceptLanguage: "fr", .accept: "application/json", .userAgent: "x"], rules: rules)
+        let key = RequestKey(
+            method: .get, target: "/api/negotiate", headerFields: [.acceptLanguage: "fr", .accept: "application/json", .userAgent: "x"], rules: rules)
         #expect(key.rawValue == "GET /api/negotiate h:accept=application/json h:accept-language=fr")
         #expect(RequestKey(method: .get, target: "/api/negotiate", headerFields: [.acceptLanguage: "fr"]).rawValue == "GET /api/negotiate")
         #expect(try RequestKey(parsing: "POST /a body:sha256:0123456789abcdef h:accept=text/html").headers == [KeyedHeader(name: "accept", value: "text/html")])

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -124,16 +125,18 @@ struct RequestKeyTests {
 
     // MARK: Parsing stored keys
 
-    @Test("parsing a key's text gives back the same key and parts", arguments: [
-        "GET /",
-        "GET /api/users?limit=10&offset=0",
-        "GET /a?flag=&q=a%20b&x=2&x=1",
-        "DELETE /api/meals/1",
-        "POST /api/meals body:sha256:0123456789abcdef",
-        "PATCH https://api.example.com:8443/v1/x?a=1 body:sha256:fedcba9876543210",
-        "OPTIONS http://[::1]:8080/",
-        "GET //b",
-    ])
+    @Test(
+        "parsing a key's text gives back the same key and parts",
+        arguments: [
+            "GET /",
+            "GET /api/users?limit=10&offset=0",
+            "GET /a?flag=&q=a%20b&x=2&x=1",
+            "DELETE /api/meals/1",
+            "POST /api/meals body:sha256:0123456789abcdef",
+            "PATCH https://api.example.com:8443/v1/x?a=1 body:sha256:fedcba9876543210",
+            "OPTIONS http://[::1]:8080/",
+            "GET //b",
+        ])
     func roundTrip(text: String) throws {
         let key = try RequestKey(parsing: text)
         #expect(key.rawValue == text)
@@ -167,16 +170,18 @@ struct RequestKeyTests {
         #expect(key.rawValue == "GET /a/b?a=x%20y&z=1 body:sha256:0123456789abcdef")
     }
 
-    @Test("text that is not a key is rejected with the reason", arguments: [
-        ("", "expected a method, one space and a target"),
-        ("GET", "expected a method, one space and a target"),
-        ("GET  /a", "expected a method, one space and a target"),
-        ("GET /a body:sha256:0123456789abcdef extra", "expected a method, one space and a target"),
-        ("FETCH /a", "unknown method FETCH"),
-        ("GET api/users", "is neither a path starting with / nor scheme://host/path"),
-        ("GET /a body:md5:0123456789abcdef", "is not a body fingerprint"),
-        ("GET /a body:sha256:xyz", "is not a body fingerprint"),
-    ])
+    @Test(
+        "text that is not a key is rejected with the reason",
+        arguments: [
+            ("", "expected a method, one space and a target"),
+            ("GET", "expected a method, one space and a target"),
+            ("GET  /a", "expected a method, one space and a target"),
+            ("GET /a body:sha256:0123456789abcdef extra", "expected a method, one space and a target"),
+            ("FETCH /a", "unknown method FETCH"),
+            ("GET api/users", "is neither a path starting with / nor scheme://host/path"),
+            ("GET /a body:md5:0123456789abcdef", "is not a body fingerprint"),
+            ("GET /a body:sha256:xyz", "is not a body fingerprint"),
+        ])
     func invalidText(text: String, problem: String) {
         #expect(RequestKey(rawValue: text) == nil)
         do {
@@ -219,8 +224,9 @@ struct RequestKeyTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(rules)
-        #expect(String(decoding: data, as: UTF8.self)
-            == #"{"ignoredBodyFields":["nonce"],"ignoredQueryParameters":["_","timestamp"],"includeBodyFingerprint":false,"includeHost":true}"#)
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == #"{"ignoredBodyFields":["nonce"],"ignoredQueryParameters":["_","timestamp"],"includeBodyFingerprint":false,"includeHost":true}"#)
         #expect(try JSONDecoder().decode(MatchingRules.self, from: data) == rules)
         #expect(try JSONDecoder().decode(MatchingRules.self, from: Data("{}".utf8)) == .default)
     }

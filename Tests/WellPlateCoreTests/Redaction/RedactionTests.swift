@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -43,7 +43,9 @@ final class RedactionTests {
     }
 
     static func jsonBody(_ variant: String) -> Data {
-        Data(#"{"name":"Rosalind Franklin","email":"rf@example.com","password":"\#(secret("password-field", variant))","profile":{"pin":"\#(secret("pin", variant))"}}"#.utf8)
+        Data(
+            #"{"name":"Rosalind Franklin","email":"rf@example.com","password":"\#(secret("password-field", variant))","profile":{"pin":"\#(secret("pin", variant))"}}"#
+                .utf8)
     }
 
     /// Sends a GET with every secret header and query parameter, and a POST with secret JSON fields.
@@ -58,9 +60,13 @@ final class RedactionTests {
 
     /// Every secret of `variant` that occurs in any file of the directory, as "secret in file".
     func leaks(_ variant: String) throws -> [String] {
-        let secrets = Self.secretHeaders.map { Self.secret($0, variant) }
+        let secrets =
+            Self.secretHeaders.map { Self.secret($0, variant) }
             + Self.secretQueryParameters.map { Self.secret($0, variant) }
-            + [Self.secret("password-field", variant), Self.secret("pin", variant), Self.secret("set-cookie", variant), Self.secret("access-token-field", variant)]
+            + [
+                Self.secret("password-field", variant), Self.secret("pin", variant), Self.secret("set-cookie", variant),
+                Self.secret("access-token-field", variant),
+            ]
         var found: [String] = []
         for name in try directory.fileNames() {
             let bytes = try #require(directory.bytes(name))
@@ -97,10 +103,11 @@ final class RedactionTests {
         var cookieHeaders = HTTPFields()
         cookieHeaders[.setCookie] = "session=\(Self.secret("set-cookie"))"
         cookieHeaders[.contentType] = "application/json"
-        let login = FixedUpstream(response: TransportResponse(
-            statusCode: 200, headerFields: cookieHeaders,
-            body: Data(#"{"access_token":"\#(Self.secret("access-token-field"))","expires_in":3600}"#.utf8)
-        ))
+        let login = FixedUpstream(
+            response: TransportResponse(
+                statusCode: 200, headerFields: cookieHeaders,
+                body: Data(#"{"access_token":"\#(Self.secret("access-token-field"))","expires_in":3600}"#.utf8)
+            ))
         try await withRecordingTransport(path: store, cassette: "login", mode: .missing, redactor: redactor, upstream: login) { transport in
             let live = try await transport.send(.post, URL(string: "http://127.0.0.1:1")!, "/api/login")
             #expect(live.headerFields[.setCookie] == "session=\(Self.secret("set-cookie"))", "the caller still gets the live response")
@@ -202,7 +209,8 @@ final class RedactionTests {
         var fields = HTTPFields()
         fields[.contentType] = "application/json"
         fields[.contentLength] = "60"
-        let upstream = FixedUpstream(response: TransportResponse(statusCode: 200, headerFields: fields, body: Data(#"{"access_token":"abcdefghijklmnopqrstuvwxyz0123456789"}"#.utf8)))
+        let upstream = FixedUpstream(
+            response: TransportResponse(statusCode: 200, headerFields: fields, body: Data(#"{"access_token":"abcdefghijklmnopqrstuvwxyz0123456789"}"#.utf8)))
         try await withRecordingTransport(path: store, mode: .missing, redactor: redactor, upstream: upstream) { transport in
             _ = try await transport.send(.get, URL(string: "http://127.0.0.1:1")!, "/token")
         }

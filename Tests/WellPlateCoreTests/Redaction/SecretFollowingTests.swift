@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -19,7 +19,9 @@ struct SecretFollowingTests {
     @Test func jsonFieldsAreReplacedInPlaceKeepingEveryOtherByte() {
         let body = Data(#"{ "z": 1.50, "password" : "p\u0041ss\/word",  "nested": {"Refresh_Token": {"a": [1, 2]}, "e": "\u00e9"}, "n": 1e3 }"#.utf8)
         let redacted = redactor.redact(body: body, contentType: "application/json")
-        #expect(String(decoding: redacted, as: UTF8.self) == #"{ "z": 1.50, "password" : "REDACTED",  "nested": {"Refresh_Token": "REDACTED", "e": "\u00e9"}, "n": 1e3 }"#)
+        #expect(
+            String(decoding: redacted, as: UTF8.self)
+                == #"{ "z": 1.50, "password" : "REDACTED",  "nested": {"Refresh_Token": "REDACTED", "e": "\u00e9"}, "n": 1e3 }"#)
         // Already redacted: unchanged, byte for byte.
         #expect(redactor.redact(body: redacted, contentType: "application/json") == redacted)
         // Not JSON: unchanged.
@@ -29,7 +31,9 @@ struct SecretFollowingTests {
 
     @Test func basicCredentialsAreDecodedAndFollowed() {
         let credential = Data("bob:hunter22".utf8).base64EncodedString()
-        let request = redactor.redact(requestURL: "https://api.test/users/hunter22/bob%3Ahunter22?x=hunter22", headerFields: [.authorization: "Basic \(credential)"], body: Data(#"{"echo":"bob:hunter22"}"#.utf8))
+        let request = redactor.redact(
+            requestURL: "https://api.test/users/hunter22/bob%3Ahunter22?x=hunter22", headerFields: [.authorization: "Basic \(credential)"],
+            body: Data(#"{"echo":"bob:hunter22"}"#.utf8))
         #expect(request.url == "https://api.test/users/REDACTED/REDACTED?x=REDACTED")
         #expect(request.headerFields[.authorization] == "REDACTED")
         #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == #"{"echo":"REDACTED"}"#)
@@ -82,7 +86,10 @@ struct SecretFollowingTests {
             cassette: "c", method: .post, url: "https://api.test/login", key: "k",
             requestHeaders: [.contentType: "application/json"], requestBody: Data(#"{"user":"bob"}"#.utf8),
             statusCode: 200,
-            responseHeaders: [.setCookie: "sid=cookie-value-77; Path=/; HttpOnly", HTTPField.Name("X-Refresh")!: "rt-0123456789", .contentType: "application/json", .contentLength: "80"],
+            responseHeaders: [
+                .setCookie: "sid=cookie-value-77; Path=/; HttpOnly", HTTPField.Name("X-Refresh")!: "rt-0123456789", .contentType: "application/json",
+                .contentLength: "80",
+            ],
             responseBody: Data(#"{"refresh_token": "rt-0123456789", "sid_echo": "cookie-value-77"}"#.utf8),
             recordedAt: Date(), duration: .zero
         )

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -14,7 +15,8 @@ extension RecordModeTests {
             // A second connection makes inserts fail while the flag is set, as a full disk would.
             let saboteur = try SQLiteConnection(path: store, mode: .readWrite)
             defer { try? saboteur.close() }
-            try saboteur.execute("""
+            try saboteur.execute(
+                """
                 CREATE TABLE sabotage (on_ INTEGER);
                 INSERT INTO sabotage VALUES (1);
                 CREATE TRIGGER sabotage BEFORE INSERT ON interactions WHEN (SELECT on_ FROM sabotage) = 1

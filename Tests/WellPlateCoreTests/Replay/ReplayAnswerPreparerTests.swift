@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -44,7 +44,9 @@ final class ReplayAnswerPreparerTests {
             let slot = session.index.slot(for: keyText)
             while case .loaded(let position) = try? session.replayPick(slot: slot, keyText: keyText) {
                 let recording = session.index.loadedRecording(at: position)
-                #expect(answers[position] == "\(recording.id ?? -1):" + String(decoding: recording.responseBody, as: UTF8.self), "the index keeps the preparer's body")
+                #expect(
+                    answers[position] == "\(recording.id ?? -1):" + String(decoding: recording.responseBody, as: UTF8.self),
+                    "the index keeps the preparer's body")
                 served[target, default: []].append(answers[position])
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -17,10 +17,12 @@ final class ReplayFromMemoryTests {
 
     @Test func replayKeepsAnsweringAfterTheStoreIsClosedAndItsFilesDeleted() async throws {
         let store = directory.path()
-        try await fillStore(store, with: [
-            Recordings.make(.get, "/api/health", body: Data(#"{"status":"ok","version":"1.0.0","timestamp":"2026-01-01T00:00:00Z"}"#.utf8)),
-            Recordings.make(.get, "/api/users/1", status: 404, body: Data(#"{"error":"not_found","message":"User 1 not found"}"#.utf8)),
-        ])
+        try await fillStore(
+            store,
+            with: [
+                Recordings.make(.get, "/api/health", body: Data(#"{"status":"ok","version":"1.0.0","timestamp":"2026-01-01T00:00:00Z"}"#.utf8)),
+                Recordings.make(.get, "/api/users/1", status: 404, body: Data(#"{"error":"not_found","message":"User 1 not found"}"#.utf8)),
+            ])
         let client = try await ReplayAPIClient.open(path: store, cassette: "dev")
         try await client.session.store.close()
         for name in try directory.fileNames() {

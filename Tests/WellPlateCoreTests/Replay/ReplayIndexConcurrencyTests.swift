@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -47,7 +47,10 @@ struct ReplayIndexConcurrencyTests {
                     }
                 }
             }
-            served.withLock { $0.ids += ids; $0.exhausted += exhausted }
+            served.withLock {
+                $0.ids += ids
+                $0.exhausted += exhausted
+            }
         }
         return served.withLock { $0 }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -26,11 +26,13 @@ struct ReplayIndexSlotTests {
     }
 
     @Test func aSlotReplaysTheSameSequenceAsItsKey() throws {
-        let index = ReplayIndex(cassette: "dev", interactions: [
-            recording("/a", "a2", sequence: 1, id: 2),
-            recording("/a", "a1", sequence: 0, id: 1),
-            recording("/b", "b1", id: 3),
-        ])
+        let index = ReplayIndex(
+            cassette: "dev",
+            interactions: [
+                recording("/a", "a2", sequence: 1, id: 2),
+                recording("/a", "a1", sequence: 0, id: 1),
+                recording("/b", "b1", id: 3),
+            ])
         let key = Recordings.make(.get, "/a").key
         let slot = try #require(index.slot(for: key))
         let byKey = index.next(for: key)

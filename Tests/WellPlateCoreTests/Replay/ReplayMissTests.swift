@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -22,11 +22,13 @@ final class ReplayMissTests {
 
     /// A cassette `dev` with a user, a history page and an analysis.
     func openClient() async throws -> ReplayAPIClient {
-        try await fillStore(store, with: [
-            Recordings.make(.get, "/api/users/1"),
-            Recordings.make(.get, "/api/nutrition/history?limit=2", body: Data("[]".utf8)),
-            Recordings.make(.post, "/api/nutrition/analyze", requestHeaders: Self.jsonHeaders, requestBody: Data(#"{"food":"apple","grams":200}"#.utf8)),
-        ])
+        try await fillStore(
+            store,
+            with: [
+                Recordings.make(.get, "/api/users/1"),
+                Recordings.make(.get, "/api/nutrition/history?limit=2", body: Data("[]".utf8)),
+                Recordings.make(.post, "/api/nutrition/analyze", requestHeaders: Self.jsonHeaders, requestBody: Data(#"{"food":"apple","grams":200}"#.utf8)),
+            ])
         return try await ReplayAPIClient.open(path: store, cassette: "dev")
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -21,12 +21,14 @@ final class ReplaySequenceTests {
     /// number its hits; the store gives repeats of a key the sequences 0, 1, 2, …
     func record(_ names: String...) async throws {
         var hits: [String: Int] = [:]
-        try await fillStore(store, with: names.map { name in
-            hits[name, default: 0] += 1
-            // Stored as the recorder stores it: with the secret `key` already redacted.
-            let target = "/api/flaky?failures=0&key=\(Redactor.placeholder)&id=id-\(name)"
-            return Recordings.make(.get, target, body: Data(#"{"attempts":\#(hits[name]!),"key":"\#(name)"}"#.utf8))
-        })
+        try await fillStore(
+            store,
+            with: names.map { name in
+                hits[name, default: 0] += 1
+                // Stored as the recorder stores it: with the secret `key` already redacted.
+                let target = "/api/flaky?failures=0&key=\(Redactor.placeholder)&id=id-\(name)"
+                return Recordings.make(.get, target, body: Data(#"{"attempts":\#(hits[name]!),"key":"\#(name)"}"#.utf8))
+            })
     }
 
     func replay(_ transport: ReplayTransport, _ names: String...) async throws -> [Int] {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -125,7 +126,8 @@ final class SQLiteTests {
 
     @Test func executeRunsABatchAndNamesTheFailingStatement() throws {
         let connection = try SQLiteConnection(path: path())
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TABLE a (x); -- first
             INSERT INTO a VALUES (1);
             INSERT INTO a VALUES (2);
@@ -224,8 +226,9 @@ final class SQLiteTests {
         #expect(error.code == .busy)
         #expect(error.isBusyOrLocked)
         #expect(error.description.contains(file))
-        #expect(try Self.failsWithBusy { try waiter.execute("INSERT INTO t VALUES (2)") },
-                "a write outside a transaction must wait for the lock too")
+        #expect(
+            try Self.failsWithBusy { try waiter.execute("INSERT INTO t VALUES (2)") },
+            "a write outside a transaction must wait for the lock too")
         try holder.execute("COMMIT")
         try waiter.transaction { try waiter.execute("INSERT INTO t VALUES (2)") }
     }
@@ -354,12 +357,13 @@ final class SQLiteTests {
 
     @Test func onlyPendingMigrationsRunAndAFailingOneLeavesTheVersionBehind() throws {
         let connection = try SQLiteConnection(path: path())
-        let failing = SQLiteMigrator(migrations: Array(Self.migrator.migrations.prefix(2)) + [
-            SQLiteMigration(version: 3) { connection in
-                try connection.execute("INSERT INTO log VALUES (3)")
-                throw BodyFailure()
-            },
-        ])
+        let failing = SQLiteMigrator(
+            migrations: Array(Self.migrator.migrations.prefix(2)) + [
+                SQLiteMigration(version: 3) { connection in
+                    try connection.execute("INSERT INTO log VALUES (3)")
+                    throw BodyFailure()
+                }
+            ])
         #expect(throws: BodyFailure()) { try failing.migrate(connection) }
         #expect(try connection.userVersion == 2)
         #expect(try loggedSteps(connection) == [1, 2])

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -39,7 +40,8 @@ final class CassetteRekeyTests {
     }
 
     @Test func recordingWithNewRulesRewritesTheStoredKeysInRecordedOrder() async throws {
-        try await fillStore(store, with: [recording("/api/items?ts=1", "first", at: 0), recording("/api/items?ts=2", "second", at: 1)], cassettes: [CassetteInfo(name: "dev")])
+        try await fillStore(
+            store, with: [recording("/api/items?ts=1", "first", at: 0), recording("/api/items?ts=2", "second", at: 1)], cassettes: [CassetteInfo(name: "dev")])
         #expect(try await replayedBodies("/api/items?ts=9") == ["miss"], "the recorded rules keep ts")
 
         let writable = try await CassetteStore.open(path: store, access: .readWrite)
@@ -93,7 +95,8 @@ final class CassetteRekeyTests {
     @Test func aCassetteSavedBeforeTheFormatWasRememberedHoldsVersionOneKeys() async throws {
         try await fillStore(store, with: [recording("/api/x", "x", at: 0)], cassettes: [CassetteInfo(name: "dev")])
         let connection = try SQLiteConnection(path: store)
-        try connection.execute(#"UPDATE cassettes SET matching_rules = '{"ignoredQueryParameters":[],"ignoredBodyFields":[],"includeBodyFingerprint":true,"includeHost":false}'"#)
+        try connection.execute(
+            #"UPDATE cassettes SET matching_rules = '{"ignoredQueryParameters":[],"ignoredBodyFields":[],"includeBodyFingerprint":true,"includeHost":false}'"#)
         try connection.close()
         let reader = try await CassetteStore.open(path: store, access: .readOnly)
         let info = try await reader.cassette(named: "dev")

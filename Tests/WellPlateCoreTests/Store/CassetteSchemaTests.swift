@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -19,10 +20,11 @@ struct CassetteSchemaTests {
 
     @Test func interactionColumnsNameTheInteractionsTableInOrder() throws {
         let names = try reportedNames(InteractionColumn.self, from: "interactions")
-        #expect(names == [
-            "id", "cassette", "method", "url", "request_key", "sequence", "request_headers", "request_body", "status",
-            "response_headers", "response_body", "content_encoding", "recorded_at", "duration_ms",
-        ])
+        #expect(
+            names == [
+                "id", "cassette", "method", "url", "request_key", "sequence", "request_headers", "request_body", "status",
+                "response_headers", "response_body", "content_encoding", "recorded_at", "duration_ms",
+            ])
     }
 
     @Test func cassetteInfoColumnsNameTheCassettesTable() throws {

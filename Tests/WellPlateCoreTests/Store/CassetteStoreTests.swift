@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -126,7 +127,8 @@ final class CassetteStoreTests {
         for access in [CassetteStore.Access.readWrite, .readOnly] {
             let error = try await #require(throws: CassetteStoreError.self) { try await CassetteStore.open(path: self.store, access: access) }
             #expect(error.kind == .schemaTooNew)
-            #expect(error.message == "\(store) was written by a newer version of cassette (schema \(newer), this build understands \(newer - 1)); upgrade cassette")
+            #expect(
+                error.message == "\(store) was written by a newer version of cassette (schema \(newer), this build understands \(newer - 1)); upgrade cassette")
         }
         await #expect(throws: CassetteStoreError.self) { try await ReplayAPIClient.open(path: self.store) }
         await #expect(throws: CassetteStoreError.self) {

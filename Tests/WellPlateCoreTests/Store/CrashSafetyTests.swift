@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -49,7 +49,10 @@ final class CrashSafetyTests {
         }
 
         func add(_ number: Int) {
-            let count = delivered.withLock { $0.insert(number); return $0.count }
+            let count = delivered.withLock {
+                $0.insert(number)
+                return $0.count
+            }
             if count >= threshold { enough.fulfil(()) }
         }
 
@@ -63,7 +66,8 @@ final class CrashSafetyTests {
         var slowAnswered: [Bool] = []
 
         try await withSampleAPIProcess { upstream, sampleAPI in
-            try await withChildProcess("cassette", arguments: ["record", "--upstream", upstream.absoluteString, "--port", "0", "--db", store, "--quiet"]) { recorder in
+            try await withChildProcess("cassette", arguments: ["record", "--upstream", upstream.absoluteString, "--port", "0", "--db", store, "--quiet"]) {
+                recorder in
                 let proxy = try await recorder.listeningURL()
                 let port = try #require(proxy.port)
 
@@ -77,7 +81,8 @@ final class CrashSafetyTests {
                     slow.append(connection)
                 }
 
-                try await Self.sendUntilKilled(recorder, through: try CurlTransport(), proxy: proxy, workers: workers, delivered: delivered, within: .seconds(10))
+                try await Self.sendUntilKilled(
+                    recorder, through: try CurlTransport(), proxy: proxy, workers: workers, delivered: delivered, within: .seconds(10))
                 for connection in slow {
                     let answer = try await connection.receiveUntilClosed().text
                     slowAnswered.append(answer.hasPrefix("HTTP/1.1 200"))
@@ -109,11 +114,15 @@ final class CrashSafetyTests {
         let delivered = Deliveries(threshold: deliveriesBeforeKill)
 
         try await withSampleAPIProcess { upstream, _ in
-            try await withChildProcess("cassette", arguments: ["record", "--upstream", upstream.absoluteString, "--mode", "all", "--port", "0", "--db", store, "--quiet"]) { recorder in
+            try await withChildProcess(
+                "cassette", arguments: ["record", "--upstream", upstream.absoluteString, "--mode", "all", "--port", "0", "--db", store, "--quiet"]
+            ) { recorder in
                 let proxy = try await recorder.listeningURL()
                 var configuration = CurlTransport.Configuration()
                 configuration.maxConnections = clients
-                try await Self.sendUntilKilled(recorder, through: try CurlTransport(configuration: configuration), proxy: proxy, workers: clients, delivered: delivered, within: .seconds(30))
+                try await Self.sendUntilKilled(
+                    recorder, through: try CurlTransport(configuration: configuration), proxy: proxy, workers: clients, delivered: delivered,
+                    within: .seconds(30))
             }
         }
 
@@ -131,7 +140,9 @@ final class CrashSafetyTests {
 
     /// `workers` clients send distinct requests through the recorder until enough responses were
     /// delivered, then the recorder is killed with SIGKILL; each client stops at its first failure.
-    private static func sendUntilKilled(_ recorder: ChildProcess, through client: CurlTransport, proxy: URL, workers: Int, delivered: Deliveries, within timeout: Duration) async throws {
+    private static func sendUntilKilled(
+        _ recorder: ChildProcess, through client: CurlTransport, proxy: URL, workers: Int, delivered: Deliveries, within timeout: Duration
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<workers {
                 group.addTask {

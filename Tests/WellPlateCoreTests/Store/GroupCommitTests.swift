@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -19,7 +20,8 @@ final class GroupCommitTests {
     var path: String { directory.path() }
 
     static func interaction(_ target: String, key: String? = nil) -> Interaction {
-        Interaction(cassette: "dev", method: .get, url: "http://127.0.0.1:1\(target)", key: key ?? "GET \(target)", statusCode: 200, responseBody: Data(target.utf8))
+        Interaction(
+            cassette: "dev", method: .get, url: "http://127.0.0.1:1\(target)", key: key ?? "GET \(target)", statusCode: 200, responseBody: Data(target.utf8))
     }
 
     /// A store with the write lock held by another connection until `release` is called.
@@ -114,7 +116,8 @@ final class GroupCommitTests {
         let store = locked.store
         // One recording fails alone (ABORT undoes its statement); another dooms its whole
         // transaction (ROLLBACK), as a full disk or an I/O error does.
-        try locked.blocker.execute("""
+        try locked.blocker.execute(
+            """
             CREATE TRIGGER poison BEFORE INSERT ON interactions WHEN new.url LIKE '%poison%' BEGIN SELECT RAISE(ABORT, 'poisoned recording'); END;
             CREATE TRIGGER doom BEFORE INSERT ON interactions WHEN new.url LIKE '%doom%' BEGIN SELECT RAISE(ROLLBACK, 'doomed transaction'); END;
             """)

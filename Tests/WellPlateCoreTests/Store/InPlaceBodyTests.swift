@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -16,9 +17,10 @@ final class InPlaceBodyTests {
     }
 
     private func download(_ path: String, body: Data) -> Interaction {
-        Interaction(cassette: "dev", method: .get, url: "http://a.test\(path)", key: "GET \(path)", statusCode: 200,
-                    responseHeaders: [.contentType: "application/octet-stream"], responseBody: body,
-                    chunks: [ResponseChunk(offset: .zero, size: body.count)])
+        Interaction(
+            cassette: "dev", method: .get, url: "http://a.test\(path)", key: "GET \(path)", statusCode: 200,
+            responseHeaders: [.contentType: "application/octet-stream"], responseBody: body,
+            chunks: [ResponseChunk(offset: .zero, size: body.count)])
     }
 
     private static func body(count: Int, seed: UInt8) -> Data {
@@ -47,7 +49,8 @@ final class InPlaceBodyTests {
         // A real failure between the insert and the writing: the row's body no longer has the
         // size that was inserted, so the writing refuses it.
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
-        try connection.execute("""
+        try connection.execute(
+            """
             CREATE TRIGGER shrink_large_bodies AFTER INSERT ON interactions WHEN length(new.response_body) >= \(CassetteStore.inPlaceBodySize)
             BEGIN UPDATE interactions SET response_body = x'00' WHERE id = new.id; END
             """)

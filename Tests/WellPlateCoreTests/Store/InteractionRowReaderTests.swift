@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -21,12 +22,12 @@ struct InteractionRowReaderTests {
     }
 
     @Test(arguments: [
-        ("Content-Length: 233\n", 232),          // another length: kept, it says something
+        ("Content-Length: 233\n", 232),  // another length: kept, it says something
         ("Content-Length: 23\n", 232),
         ("Content-Length: 2320\n", 232),
         ("Content-Length: 23a\n", 23),
         ("Content-Length: \n", 0),
-        ("X-Content-Length: 232\n", 232),        // only a field of its own, at a line start
+        ("X-Content-Length: 232\n", 232),  // only a field of its own, at a line start
         ("X-Note: Content-Length: 232\n", 232),
         ("Content-Type: text/plain\n", 232),
         ("", 0),

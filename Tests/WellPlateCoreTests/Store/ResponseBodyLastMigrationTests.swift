@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -53,7 +54,8 @@ final class ResponseBodyLastMigrationTests {
         let connection = try SQLiteConnection(path: path, mode: .readWriteCreate)
         try SQLiteMigrator(migrations: Array(CassetteSchema.migrator.migrations.prefix(3))).migrate(connection)
         #expect(try Self.columnNames(connection).last == "duration_ms")
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO interactions (id, cassette, method, url, request_key, sequence, request_headers, request_body,
                 status, response_headers, response_body, content_encoding, recorded_at, duration_ms) VALUES
             (3, 'dev', 'GET', 'http://a.test/x', 'GET /x', 0, 'Accept: */*', NULL, 200, 'Content-Type: text/plain', x'00ff10', NULL, 1750000000.125, 1.5),
@@ -62,7 +64,8 @@ final class ResponseBodyLastMigrationTests {
             INSERT INTO interaction_chunks (interaction_id, chunks) VALUES (3, '0:1,250:2');
             INSERT INTO interaction_usage (interaction_id, replay_count, last_replayed_at) VALUES (7, 4, 1750000003);
             """)
-        let insert = try connection.prepare("""
+        let insert = try connection.prepare(
+            """
             INSERT INTO interactions (id, cassette, method, url, request_key, sequence, request_headers, status,
                 response_headers, response_body, recorded_at, duration_ms) VALUES (20, 'other', 'GET', 'http://b.test/big', 'GET /big', 0, '', 200, '', ?, 1750000004, 9)
             """)
@@ -111,12 +114,13 @@ final class ResponseBodyLastMigrationTests {
         try await store.close()
         let connection = try SQLiteConnection(path: directory.path(), mode: .readOnly)
         #expect(try Self.columnNames(connection) == Self.columnsInOrder)
-        #expect(try Self.indexesAndTriggers(connection) == [
-            "index interactions_by_recorded_at unique=0 (recorded_at)",
-            "index sqlite_autoindex_interactions_1 unique=1 (cassette, request_key, sequence)",
-            "trigger interaction_chunks_follow_deletes",
-            "trigger interaction_usage_follows_deletes",
-        ])
+        #expect(
+            try Self.indexesAndTriggers(connection) == [
+                "index interactions_by_recorded_at unique=0 (recorded_at)",
+                "index sqlite_autoindex_interactions_1 unique=1 (cassette, request_key, sequence)",
+                "trigger interaction_chunks_follow_deletes",
+                "trigger interaction_usage_follows_deletes",
+            ])
         try connection.close()
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -15,8 +16,9 @@ final class ResponseChunkStoreTests {
     }
 
     private func streamed(body: Data, chunks: [ResponseChunk]?) -> Interaction {
-        Interaction(cassette: "dev", method: .get, url: "http://a.test/events", key: "GET /events", statusCode: 200,
-                    responseHeaders: [.contentType: "text/event-stream"], responseBody: body, chunks: chunks)
+        Interaction(
+            cassette: "dev", method: .get, url: "http://a.test/events", key: "GET /events", statusCode: 200,
+            responseHeaders: [.contentType: "text/event-stream"], responseBody: body, chunks: chunks)
     }
 
     @Test func chunkTimesAreStoredLoadedForReplayAndDeletedWithTheRecording() async throws {
@@ -43,7 +45,8 @@ final class ResponseChunkStoreTests {
     @Test func aStoreFromBeforeStreamingReplaysReadOnly() async throws {
         let connection = try SQLiteConnection(path: directory.path(), mode: .readWriteCreate)
         try SQLiteMigrator(migrations: Array(CassetteSchema.migrator.migrations.prefix(2))).migrate(connection)
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO interactions (cassette, method, url, request_key, sequence, request_headers, status, response_headers, response_body, recorded_at, duration_ms)
             VALUES ('dev', 'GET', 'http://a.test/x', 'GET /x', 0, '', 200, '', x'00', 1750000000, 1)
             """)

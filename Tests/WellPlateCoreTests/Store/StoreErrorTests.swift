@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -19,9 +20,11 @@ final class StoreErrorTests {
 
     /// A store of `count` recordings with 4 KB bodies, so it spans many pages.
     func makeStore(_ path: String, count: Int = 120) async throws {
-        try await fillStore(path, with: (0..<count).map { index in
-            Recordings.make(.get, "/api/users/\(index)", body: Data(repeating: UInt8(ascii: "a") + UInt8(index % 26), count: 4096))
-        })
+        try await fillStore(
+            path,
+            with: (0..<count).map { index in
+                Recordings.make(.get, "/api/users/\(index)", body: Data(repeating: UInt8(ascii: "a") + UInt8(index % 26), count: 4096))
+            })
     }
 
     func storeError(_ body: @escaping () async throws -> some Any, sourceLocation: SourceLocation = #_sourceLocation) async throws -> CassetteStoreError {
@@ -34,7 +37,9 @@ final class StoreErrorTests {
             try await storeError { try await CassetteStore.open(path: path, access: .readOnly) },
             try await storeError { try await ReplayAPIClient.open(path: path, cassette: "dev") },
             try await storeError { try await CassetteStore.open(path: path, access: .readWrite) },
-            try await storeError { try await withRecordingTransport(path: path, mode: .missing, upstream: FixedUpstream(response: TransportResponse(statusCode: 200))) { _ in } },
+            try await storeError {
+                try await withRecordingTransport(path: path, mode: .missing, upstream: FixedUpstream(response: TransportResponse(statusCode: 200))) { _ in }
+            },
         ]
     }
 
@@ -106,7 +111,11 @@ final class StoreErrorTests {
         try await withReadOnlyFile(store) {
             let errors = [
                 try await storeError { try await CassetteStore.open(path: self.store, access: .readWrite) },
-                try await storeError { try await withRecordingTransport(path: self.store, mode: .missing, upstream: FixedUpstream(response: TransportResponse(statusCode: 200))) { _ in } },
+                try await storeError {
+                    try await withRecordingTransport(path: self.store, mode: .missing, upstream: FixedUpstream(response: TransportResponse(statusCode: 200))) {
+                        _ in
+                    }
+                },
             ]
             for error in errors {
                 #expect(error.kind == .readOnly)
@@ -189,7 +198,8 @@ final class StoreErrorTests {
     @Test func anotherApplicationsDatabaseIsRefusedAndLeftUntouched() async throws {
         let connection = try SQLiteConnection(path: store, mode: .readWriteCreate)
         try connection.execute("PRAGMA journal_mode=DELETE")
-        try connection.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('Ada'); CREATE TABLE orders (id INTEGER PRIMARY KEY)")
+        try connection.execute(
+            "CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users (name) VALUES ('Ada'); CREATE TABLE orders (id INTEGER PRIMARY KEY)")
         try connection.close()
         let before = try #require(directory.bytes("cassettes.db"))
         for error in try await errorsFromEveryEntryPoint(store) {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -18,7 +19,8 @@ final class UsageTrackingTests {
     func makeVersion1Store() throws {
         let connection = try SQLiteConnection(path: directory.path(), mode: .readWriteCreate)
         try SQLiteMigrator(migrations: [CassetteSchema.migrator.migrations[0]]).migrate(connection)
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO interactions (cassette, method, url, request_key, sequence, request_headers, status, response_headers, response_body, recorded_at, duration_ms)
             VALUES ('dev', 'GET', 'http://a.test/x', 'GET /x', 0, '', 200, '', x'00', 1750000000, 1)
             """)

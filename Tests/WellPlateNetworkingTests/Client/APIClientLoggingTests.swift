@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -41,7 +41,8 @@ struct APIClientTests {
             )
             #expect(patched.role == "admin")
             #expect(patched.email == "k@example.com")
-            try await client.putVoid(url: base.appending(pathAndQuery: "/api/users/4"), body: try client.encodeBody(NewUser(name: "KJ", email: "kj@example.com")))
+            try await client.putVoid(
+                url: base.appending(pathAndQuery: "/api/users/4"), body: try client.encodeBody(NewUser(name: "KJ", email: "kj@example.com")))
             let deleted = try await client.delete(url: base.appending(pathAndQuery: "/api/users/4"), responseType: EmptyResponse.self)
             #expect(deleted == EmptyResponse())
             await #expect(throws: APIError.self) {
@@ -102,7 +103,9 @@ struct APIClientTests {
         try await withSampleAPI { base in
             let client = try TestClients.live()
             for method in [HTTPMethod.post, .put, .patch, .delete] {
-                let echo = try await client.request(url: base.appending(pathAndQuery: "/api/echo"), method: method, headers: nil, body: Data("payload-\(method.rawValue)".utf8), responseType: Echo.self)
+                let echo = try await client.request(
+                    url: base.appending(pathAndQuery: "/api/echo"), method: method, headers: nil, body: Data("payload-\(method.rawValue)".utf8),
+                    responseType: Echo.self)
                 #expect(echo.method == method.rawValue)
                 #expect(echo.body == "payload-\(method.rawValue)")
             }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -58,13 +58,16 @@ final class ReplayAPIClientParityTests {
             try CallOutcome.json(try await client.get(url: url(base, "/api/users/99"), responseType: User.self))
         },
         Call(name: "create user", expected: .value) { client, base in
-            try CallOutcome.json(try await client.post(url: url(base, "/api/users"), body: body(#"{"name":"Katherine Johnson","email":"kj@example.com"}"#), responseType: User.self))
+            try CallOutcome.json(
+                try await client.post(
+                    url: url(base, "/api/users"), body: body(#"{"name":"Katherine Johnson","email":"kj@example.com"}"#), responseType: User.self))
         },
         Call(name: "create user without a name", expected: .error(.badRequest, 400)) { client, base in
             try CallOutcome.json(try await client.post(url: url(base, "/api/users"), body: body(#"{"email":"x@example.com"}"#), responseType: User.self))
         },
         Call(name: "replace user", expected: .value) { client, base in
-            try CallOutcome.json(try await client.put(url: url(base, "/api/users/4"), body: body(#"{"name":"K. Johnson","email":"k@example.com"}"#), responseType: User.self))
+            try CallOutcome.json(
+                try await client.put(url: url(base, "/api/users/4"), body: body(#"{"name":"K. Johnson","email":"k@example.com"}"#), responseType: User.self))
         },
         Call(name: "patch user", expected: .value) { client, base in
             try CallOutcome.json(try await client.patch(url: url(base, "/api/users/4"), body: body(#"{"role":"admin"}"#), responseType: User.self))
@@ -78,16 +81,21 @@ final class ReplayAPIClientParityTests {
             return "void"
         },
         Call(name: "nutrition analyze", expected: .value) { client, base in
-            try CallOutcome.json(try await client.post(url: url(base, "/api/nutrition/analyze"), body: body(#"{"food":"apple","grams":150}"#), responseType: NutritionalInfo.self))
+            try CallOutcome.json(
+                try await client.post(
+                    url: url(base, "/api/nutrition/analyze"), body: body(#"{"food":"apple","grams":150}"#), responseType: NutritionalInfo.self))
         },
         Call(name: "nutrition analyze of an unknown food", expected: .error(.clientError, 422)) { client, base in
-            try CallOutcome.json(try await client.post(url: url(base, "/api/nutrition/analyze"), body: body(#"{"food":"kale","grams":150}"#), responseType: NutritionalInfo.self))
+            try CallOutcome.json(
+                try await client.post(url: url(base, "/api/nutrition/analyze"), body: body(#"{"food":"kale","grams":150}"#), responseType: NutritionalInfo.self)
+            )
         },
         Call(name: "nutrition history (gzip)", expected: .value) { client, base in
             try CallOutcome.json(try await client.get(url: url(base, "/api/nutrition/history"), responseType: [HistoryEntry].self))
         },
         Call(name: "me with Authorization", expected: .value) { client, base in
-            try CallOutcome.json(try await client.get(url: url(base, "/api/me"), headers: ["Authorization": "Bearer parity-token-42"], responseType: Profile.self))
+            try CallOutcome.json(
+                try await client.get(url: url(base, "/api/me"), headers: ["Authorization": "Bearer parity-token-42"], responseType: Profile.self))
         },
         Call(name: "me without Authorization", expected: .error(.unauthorized, 401)) { client, base in
             try CallOutcome.json(try await client.get(url: url(base, "/api/me"), responseType: Profile.self))

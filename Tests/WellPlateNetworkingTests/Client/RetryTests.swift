@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -15,7 +15,8 @@ struct RetryTests {
     func idempotentRequestsAreRetriedUntilTheySucceed(method: HTTPMethod) async throws {
         try await withSampleAPI { base in
             let client = try TestClients.live()
-            let result = try await client.request(url: base.appending(pathAndQuery: "/api/flaky?key=k&failures=2"), method: method, headers: nil, body: nil, responseType: FlakyResult.self)
+            let result = try await client.request(
+                url: base.appending(pathAndQuery: "/api/flaky?key=k&failures=2"), method: method, headers: nil, body: nil, responseType: FlakyResult.self)
             #expect(result.attempts == 3)
             #expect(try await attempts(base, key: "k") == 3)
         }
@@ -26,7 +27,9 @@ struct RetryTests {
         try await withSampleAPI { base in
             let client = try TestClients.live()
             do {
-                _ = try await client.request(url: base.appending(pathAndQuery: "/api/flaky?key=once&failures=1"), method: method, headers: nil, body: Data("{}".utf8), responseType: FlakyResult.self)
+                _ = try await client.request(
+                    url: base.appending(pathAndQuery: "/api/flaky?key=once&failures=1"), method: method, headers: nil, body: Data("{}".utf8),
+                    responseType: FlakyResult.self)
                 Issue.record("the failing \(method.rawValue) succeeded")
             } catch let error as APIError {
                 #expect(error.statusCode == 503)
@@ -38,7 +41,9 @@ struct RetryTests {
     @Test func anIdempotencyKeyMakesPostRetryable() async throws {
         try await withSampleAPI { base in
             let client = try TestClients.live()
-            let result = try await client.post(url: base.appending(pathAndQuery: "/api/flaky?key=idem&failures=1"), headers: ["Idempotency-Key": "order-17"], body: Data("{}".utf8), responseType: FlakyResult.self)
+            let result = try await client.post(
+                url: base.appending(pathAndQuery: "/api/flaky?key=idem&failures=1"), headers: ["Idempotency-Key": "order-17"], body: Data("{}".utf8),
+                responseType: FlakyResult.self)
             #expect(result.attempts == 2)
         }
     }
@@ -47,7 +52,8 @@ struct RetryTests {
     func retryableStatusesAreRetried(status: Int) async throws {
         try await withSampleAPI { base in
             let client = try TestClients.live()
-            let result = try await client.get(url: base.appending(pathAndQuery: "/api/flaky?key=s\(status)&failures=1&status=\(status)"), responseType: FlakyResult.self)
+            let result = try await client.get(
+                url: base.appending(pathAndQuery: "/api/flaky?key=s\(status)&failures=1&status=\(status)"), responseType: FlakyResult.self)
             #expect(result.attempts == 2)
         }
     }
@@ -57,7 +63,8 @@ struct RetryTests {
         try await withSampleAPI { base in
             let client = try TestClients.live()
             await #expect(throws: APIError.self) {
-                _ = try await client.get(url: base.appending(pathAndQuery: "/api/flaky?key=n\(status)&failures=1&status=\(status)"), responseType: FlakyResult.self)
+                _ = try await client.get(
+                    url: base.appending(pathAndQuery: "/api/flaky?key=n\(status)&failures=1&status=\(status)"), responseType: FlakyResult.self)
             }
             #expect(try await attempts(base, key: "n\(status)") == 1)
         }
@@ -81,7 +88,8 @@ struct RetryTests {
             // Backoff alone would wait 10 ms; the server asks for one second.
             let clock = TestClock()
             let client = try TestClients.live { $0.clock = clock }
-            let result = try await client.get(url: base.appending(pathAndQuery: "/api/flaky?key=ra&failures=1&status=429&retryAfter=1"), responseType: FlakyResult.self)
+            let result = try await client.get(
+                url: base.appending(pathAndQuery: "/api/flaky?key=ra&failures=1&status=429&retryAfter=1"), responseType: FlakyResult.self)
             #expect(result.attempts == 2)
             #expect(clock.sleeps == [.seconds(1)])
         }
@@ -90,9 +98,12 @@ struct RetryTests {
     @Test func aRetryAfterBeyondTheLimitIsNotWaitedFor() async throws {
         try await withSampleAPI { base in
             let clock = TestClock()
-            let client = try TestClients.live(retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5), maxRetryAfter: .seconds(2))) { $0.clock = clock }
+            let client = try TestClients.live(retryPolicy: RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5), maxRetryAfter: .seconds(2))) {
+                $0.clock = clock
+            }
             await #expect(throws: APIError.self) {
-                _ = try await client.get(url: base.appending(pathAndQuery: "/api/flaky?key=long&failures=1&status=503&retryAfter=120"), responseType: FlakyResult.self)
+                _ = try await client.get(
+                    url: base.appending(pathAndQuery: "/api/flaky?key=long&failures=1&status=503&retryAfter=120"), responseType: FlakyResult.self)
             }
             // The server asked for 120 s: not waited for, and not retried.
             #expect(clock.sleeps.isEmpty)

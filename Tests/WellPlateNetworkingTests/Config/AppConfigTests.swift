@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -54,23 +54,24 @@ struct AppConfigTests {
         }
     }
 
-    @Test(arguments: [
-        (#"{"environment": "moon"}"#, "environment", "development (dev), staging (stage), production (prod)"),
-        (#"{"apiTimeout": "soon"}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
-        (#"{"apiTimeout": 0}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
-        (#"{"apiTimeout": 1e300}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
-        (#"{"apiTimeout": 86400.5}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
-        (#"{"apiTimeout": 123456789012345678901234567890}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
-        (#"{"apiTimeout": true}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
-        (#"{"mockResponseDelay": -1}"#, "mockResponseDelay", "a number of seconds from 0 to 86400 (one day)"),
-        (#"{"mockResponseDelay": 1e300}"#, "mockResponseDelay", "a number of seconds from 0 to 86400 (one day)"),
-        (#"{"baseURLs": [1]}"#, "baseURLs", nil),
-        (#"{"enableLogging": "maybe"}"#, "enableLogging", "true or false"),
-        (#"{"mode": "offline"}"#, "mode", "live, mock, replay, record"),
-        (#"{"baseURL": "ftp://x"}"#, "baseURL", "a URL such as http://127.0.0.1:8080"),
-        (#"{"timeout": 5}"#, "timeout", nil),
-        (#"{"mode": "live", "mockMode": false}"#, "mockMode", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            (#"{"environment": "moon"}"#, "environment", "development (dev), staging (stage), production (prod)"),
+            (#"{"apiTimeout": "soon"}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+            (#"{"apiTimeout": 0}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+            (#"{"apiTimeout": 1e300}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+            (#"{"apiTimeout": 86400.5}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+            (#"{"apiTimeout": 123456789012345678901234567890}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+            (#"{"apiTimeout": true}"#, "apiTimeout", "a number of seconds greater than 0 and at most 86400 (one day)"),
+            (#"{"mockResponseDelay": -1}"#, "mockResponseDelay", "a number of seconds from 0 to 86400 (one day)"),
+            (#"{"mockResponseDelay": 1e300}"#, "mockResponseDelay", "a number of seconds from 0 to 86400 (one day)"),
+            (#"{"baseURLs": [1]}"#, "baseURLs", nil),
+            (#"{"enableLogging": "maybe"}"#, "enableLogging", "true or false"),
+            (#"{"mode": "offline"}"#, "mode", "live, mock, replay, record"),
+            (#"{"baseURL": "ftp://x"}"#, "baseURL", "a URL such as http://127.0.0.1:8080"),
+            (#"{"timeout": 5}"#, "timeout", nil),
+            (#"{"mode": "live", "mockMode": false}"#, "mockMode", nil),
+        ] as [(String, String, String?)])
     func badValuesNameTheFileTheKeyAndWhatIsAccepted(json: String, key: String, accepted: String?) throws {
         try withConfigFile(json) { path in
             do throws(ConfigError) {
@@ -104,13 +105,15 @@ struct AppConfigTests {
 
     @Test func environmentVariablesOverrideTheFile() throws {
         try withConfigFile(#"{"environment": "development", "apiTimeout": 5, "mode": "mock"}"#) { path in
-            let config = try AppConfig.load(from: path, environmentVariables: [
-                "WELLPLATE_ENVIRONMENT": "staging",
-                "WELLPLATE_API_TIMEOUT": "2.5",
-                "WELLPLATE_MODE": "replay",
-                "API_BASE_URL": "http://127.0.0.1:9999",
-                "WELLPLATE_ENABLE_LOGGING": "yes",
-            ])
+            let config = try AppConfig.load(
+                from: path,
+                environmentVariables: [
+                    "WELLPLATE_ENVIRONMENT": "staging",
+                    "WELLPLATE_API_TIMEOUT": "2.5",
+                    "WELLPLATE_MODE": "replay",
+                    "API_BASE_URL": "http://127.0.0.1:9999",
+                    "WELLPLATE_ENABLE_LOGGING": "yes",
+                ])
             #expect(config.environment == .staging)
             #expect(config.apiTimeout == 2.5)
             #expect(config.mode == .replay)

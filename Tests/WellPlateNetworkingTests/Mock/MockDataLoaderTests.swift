@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -72,7 +72,10 @@ struct MockDataLoaderTests {
     }
 
     @Test func aTypeMismatchNamesTheFileTheTypeAndTheJSONPath() async throws {
-        struct Meal: Decodable { let name: String; let calories: Int }
+        struct Meal: Decodable {
+            let name: String
+            let calories: Int
+        }
         struct Day: Decodable { let meals: [Meal] }
         let json = #"{"meals": [{"name": "oats", "calories": 300}, {"name": "soup", "calories": "lots"}]}"#
         try await withFixturesDirectory(["day.json": json]) { directory throws in

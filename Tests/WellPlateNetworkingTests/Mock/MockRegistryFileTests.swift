@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -23,34 +23,35 @@ struct MockRegistryFileTests {
 
     @Test func theFileIsSortedPrettyAndStable() throws {
         let text = String(decoding: try registry(routes).fileData(), as: UTF8.self)
-        #expect(text == """
-            {
-              "routes": [
+        #expect(
+            text == """
                 {
-                  "fixture": "health",
-                  "method": "GET",
-                  "path": "/api/health"
-                },
-                {
-                  "fixture": "nutrition/computed",
-                  "method": "POST",
-                  "path": "/api/nutrition"
-                },
-                {
-                  "fixture": "users_id_delete",
-                  "method": "DELETE",
-                  "path": "/api/users/{id}"
-                },
-                {
-                  "fixture": "users_id_get",
-                  "method": "GET",
-                  "path": "/api/users/{id}"
+                  "routes": [
+                    {
+                      "fixture": "health",
+                      "method": "GET",
+                      "path": "/api/health"
+                    },
+                    {
+                      "fixture": "nutrition/computed",
+                      "method": "POST",
+                      "path": "/api/nutrition"
+                    },
+                    {
+                      "fixture": "users_id_delete",
+                      "method": "DELETE",
+                      "path": "/api/users/{id}"
+                    },
+                    {
+                      "fixture": "users_id_get",
+                      "method": "GET",
+                      "path": "/api/users/{id}"
+                    }
+                  ],
+                  "version": 1
                 }
-              ],
-              "version": 1
-            }
 
-            """)
+                """)
     }
 
     @Test func savingLoadingAndSavingAgainGivesIdenticalBytes() async throws {
@@ -96,11 +97,18 @@ struct MockRegistryFileTests {
         (#"{"version": 1, "routes": [{"method": "GET", "path": "/a", "fixtur": "a"}]}"#, ["$.routes[0].fixtur: is not a registry key"]),
         (#"{"version": 1, "routes": [{"method": "FETCH", "path": "/a", "fixture": "a"}]}"#, ["$.routes[0].method: \"FETCH\" is not a method"]),
         (#"{"version": 1, "routes": [{"method": "GET", "path": 7, "fixture": "a"}]}"#, ["$.routes[0].path: must be a string, not 7"]),
-        (#"{"version": 1, "routes": [{"method": "GET", "path": "/a", "fixture": "a"}, {"method": "GET", "path": "a/{id", "fixture": "b"}]}"#,
-         ["$.routes[1].path: pattern \"a/{id\" must start with \"/\""]),
-        (#"{"version": 1, "routes": [{"method": "GET", "path": "/a", "fixture": "a.json"}]}"#, ["$.routes[0].fixture: fixture name \"a.json\"", "drop the extension"]),
-        (#"{"version": 1, "routes": [{"method": "GET", "path": "/u/{id}", "fixture": "a"}, {"method": "GET", "path": "/u/{key}", "fixture": "b"}]}"#,
-         ["$.routes[1]: repeats the route of $.routes[0]"]),
+        (
+            #"{"version": 1, "routes": [{"method": "GET", "path": "/a", "fixture": "a"}, {"method": "GET", "path": "a/{id", "fixture": "b"}]}"#,
+            ["$.routes[1].path: pattern \"a/{id\" must start with \"/\""]
+        ),
+        (
+            #"{"version": 1, "routes": [{"method": "GET", "path": "/a", "fixture": "a.json"}]}"#,
+            ["$.routes[0].fixture: fixture name \"a.json\"", "drop the extension"]
+        ),
+        (
+            #"{"version": 1, "routes": [{"method": "GET", "path": "/u/{id}", "fixture": "a"}, {"method": "GET", "path": "/u/{key}", "fixture": "b"}]}"#,
+            ["$.routes[1]: repeats the route of $.routes[0]"]
+        ),
     ])
     func badFilesNameTheFileTheLocationAndTheProblem(contents: String, fragments: [String]) async throws {
         try await withFixturesDirectory([MockResponseRegistry.fileName: contents]) { directory throws in

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -21,8 +21,10 @@ struct MockResponseRegistryTests {
     // MARK: Precedence
 
     @Test func anExactPathBeatsAPatternWhateverTheRegistrationOrder() throws {
-        for routes in [[(HTTPMethod.get, "/api/users/{id}", "user"), (.get, "/api/users/me", "me")],
-                       [(HTTPMethod.get, "/api/users/me", "me"), (.get, "/api/users/{id}", "user")]] {
+        for routes in [
+            [(HTTPMethod.get, "/api/users/{id}", "user"), (.get, "/api/users/me", "me")],
+            [(HTTPMethod.get, "/api/users/me", "me"), (.get, "/api/users/{id}", "user")],
+        ] {
             let registry = try registry(routes)
             #expect(registry.fixtureName(for: url("/api/users/me"), method: .get) == "me")
             let match = try #require(registry.match(url: url("/api/users/42"), method: .get))
@@ -33,8 +35,10 @@ struct MockResponseRegistryTests {
     }
 
     @Test func fewerParametersBeatMore() throws {
-        for routes in [[(HTTPMethod.get, "/api/{collection}/{id}", "generic"), (.get, "/api/users/{id}", "user")],
-                       [(HTTPMethod.get, "/api/users/{id}", "user"), (.get, "/api/{collection}/{id}", "generic")]] {
+        for routes in [
+            [(HTTPMethod.get, "/api/{collection}/{id}", "generic"), (.get, "/api/users/{id}", "user")],
+            [(HTTPMethod.get, "/api/users/{id}", "user"), (.get, "/api/{collection}/{id}", "generic")],
+        ] {
             let registry = try registry(routes)
             #expect(registry.fixtureName(for: url("/api/users/7"), method: .get) == "user")
             #expect(registry.match(url: url("/api/meals/7"), method: .get)?.parameters == ["collection": "meals", "id": "7"])
@@ -42,8 +46,10 @@ struct MockResponseRegistryTests {
     }
 
     @Test func theLongerLiteralPrefixWinsAmongEquallyManyParameters() throws {
-        for routes in [[(HTTPMethod.get, "/api/{kind}/meals", "by-kind"), (.get, "/api/users/{id}", "user")],
-                       [(HTTPMethod.get, "/api/users/{id}", "user"), (.get, "/api/{kind}/meals", "by-kind")]] {
+        for routes in [
+            [(HTTPMethod.get, "/api/{kind}/meals", "by-kind"), (.get, "/api/users/{id}", "user")],
+            [(HTTPMethod.get, "/api/users/{id}", "user"), (.get, "/api/{kind}/meals", "by-kind")],
+        ] {
             let registry = try registry(routes)
             #expect(registry.fixtureName(for: url("/api/users/meals"), method: .get) == "user")
             #expect(registry.fixtureName(for: url("/api/plans/meals"), method: .get) == "by-kind")
@@ -53,8 +59,10 @@ struct MockResponseRegistryTests {
     }
 
     @Test func equalPrefixesFallBackToTheEarlierLiteralSegment() throws {
-        for routes in [[(HTTPMethod.get, "/xy/{p}/{q}/z", "late-literal"), (.get, "/xy/{p}/w/{q}", "early-literal")],
-                       [(HTTPMethod.get, "/xy/{p}/w/{q}", "early-literal"), (.get, "/xy/{p}/{q}/z", "late-literal")]] {
+        for routes in [
+            [(HTTPMethod.get, "/xy/{p}/{q}/z", "late-literal"), (.get, "/xy/{p}/w/{q}", "early-literal")],
+            [(HTTPMethod.get, "/xy/{p}/w/{q}", "early-literal"), (.get, "/xy/{p}/{q}/z", "late-literal")],
+        ] {
             let registry = try registry(routes)
             #expect(registry.fixtureName(for: url("/xy/1/w/z"), method: .get) == "early-literal")
         }
@@ -68,10 +76,15 @@ struct MockResponseRegistryTests {
             shapes = shapes.flatMap { shape in ["a", "b", nil].map { shape + [$0] } }
             for shape in shapes {
                 var index = 0
-                patterns.append("/" + shape.map { segment in
-                    guard let segment else { index += 1; return "{p\(index)}" }
-                    return segment
-                }.joined(separator: "/"))
+                patterns.append(
+                    "/"
+                        + shape.map { segment in
+                            guard let segment else {
+                                index += 1
+                                return "{p\(index)}"
+                            }
+                            return segment
+                        }.joined(separator: "/"))
             }
         }
         patterns = Array(patterns.prefix(100))

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -11,7 +12,9 @@ struct CurlTransportTLSTests {
     private func withHTTPS<R>(requireClientCertificate: Bool = false, _ body: (URL, TestCertificates) async throws -> R) async throws -> R {
         let directory = try TemporaryDirectory(prefix: "tls")
         let certificates = try await TestCertificates.make(in: directory.url.path)
-        let tls = PythonUpstream.TLS(certificate: certificates.serverCertificate, key: certificates.serverKey, requiredClientCA: requireClientCertificate ? certificates.caCertificate : nil)
+        let tls = PythonUpstream.TLS(
+            certificate: certificates.serverCertificate, key: certificates.serverKey,
+            requiredClientCA: requireClientCertificate ? certificates.caCertificate : nil)
         return try await PythonUpstream.with(tls: tls, in: directory.url.path) { base in
             try await body(base, certificates)
         }
@@ -63,7 +66,8 @@ struct CurlTransportTLSTests {
 
     @Test func insecureSkipsVerification() async throws {
         try await withHTTPS { base, _ in
-            let response = try await transport(TLSConfiguration(insecure: true)).send(TransportRequest(method: .get, url: base.appending(pathAndQuery: "/api/hello")))
+            let response = try await transport(TLSConfiguration(insecure: true)).send(
+                TransportRequest(method: .get, url: base.appending(pathAndQuery: "/api/hello")))
             #expect(response.statusCode == 200)
         }
     }
@@ -89,11 +93,14 @@ struct CurlTransportTLSTests {
             }
             #expect(error?.tlsProblem == .clientCertificateRejected, "\(String(describing: error))")
 
-            let separate = TLSConfiguration(additionalCACertificatesPath: certificates.caCertificate, clientCertificatePath: certificates.clientCertificate, clientKeyPath: certificates.clientKey)
+            let separate = TLSConfiguration(
+                additionalCACertificatesPath: certificates.caCertificate, clientCertificatePath: certificates.clientCertificate,
+                clientKeyPath: certificates.clientKey)
             let response = try await transport(separate).send(TransportRequest(method: .get, url: url))
             #expect(try JSONSerialization.jsonObject(with: response.body) as? [String: String] == ["hello": "world", "client": "cassette-test-client"])
 
-            let combined = TLSConfiguration(additionalCACertificatesPath: certificates.caCertificate, clientCertificatePath: certificates.clientCertificateAndKey)
+            let combined = TLSConfiguration(
+                additionalCACertificatesPath: certificates.caCertificate, clientCertificatePath: certificates.clientCertificateAndKey)
             #expect(try await transport(combined).send(TransportRequest(method: .get, url: url)).statusCode == 200)
         }
     }
@@ -123,7 +130,8 @@ struct CurlTransportTLSTests {
             let config = try AppConfig.load(from: file, environmentVariables: [:])
             #expect(config.tls == TLSConfiguration(additionalCACertificatesPath: directory.path("ca.pem"), clientCertificatePath: directory.path("client.pem")))
             let client = try await APIClientFactory.make(config: config)
-            let reply: [String: String] = try await client.request(url: config.baseURL.appending(pathAndQuery: "/api/hello"), method: .get, headers: nil, body: nil, responseType: [String: String].self)
+            let reply: [String: String] = try await client.request(
+                url: config.baseURL.appending(pathAndQuery: "/api/hello"), method: .get, headers: nil, body: nil, responseType: [String: String].self)
             #expect(reply == ["hello": "world", "client": "cassette-test-client"])
         }
     }

@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -60,7 +60,9 @@ final class AuditCommandTests {
         let detectSecretsFalseAlarms = detectSecrets.filter { !isSecret[$0] }
         #expect(auditFalseAlarms.isEmpty, "audit flagged ordinary data: \(auditFalseAlarms.map { ordinary[$0 - secrets.count].name })")
         #expect(auditFalseAlarms.count <= detectSecretsFalseAlarms.count)
-        print("audit: \(report.findings.count) findings in \(audited.count) of \(stored.count) interactions (\(secrets.count) with secrets); detect-secrets: \(lines.count) findings in \(detectSecrets.count) interactions, \(detectSecrets.filter { isSecret[$0] }.count) with secrets, \(detectSecretsFalseAlarms.count) false alarms on ordinary data")
+        print(
+            "audit: \(report.findings.count) findings in \(audited.count) of \(stored.count) interactions (\(secrets.count) with secrets); detect-secrets: \(lines.count) findings in \(detectSecrets.count) interactions, \(detectSecrets.filter { isSecret[$0] }.count) with secrets, \(detectSecretsFalseAlarms.count) false alarms on ordinary data"
+        )
     }
 
     @Test func reportsPlaceMaskedValueAndFixAsTextAndHonoursFailOn() async throws {

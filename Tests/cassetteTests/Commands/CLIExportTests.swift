@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -62,41 +62,44 @@ final class CLIExportTests {
         ])
         let result = try await export()
         #expect(result.status == 0, "\(result)")
-        #expect(try fixture("mock_api_users_id_get.json") == """
-            {
-              "id": 42,
-              "name": "Ada",
-              "score": 1.0
-            }
-
-            """)
-        #expect(try fixture("mock_api_users_get.json") == """
-            [
-              {
-                "id": 1,
-                "name": "Ada"
-              }
-            ]
-
-            """)
-        #expect(try fixture(MockResponseRegistry.fileName) == """
-            {
-              "routes": [
+        #expect(
+            try fixture("mock_api_users_id_get.json") == """
                 {
-                  "fixture": "mock_api_users_get",
-                  "method": "GET",
-                  "path": "/api/users"
-                },
-                {
-                  "fixture": "mock_api_users_id_get",
-                  "method": "GET",
-                  "path": "/api/users/{id}"
+                  "id": 42,
+                  "name": "Ada",
+                  "score": 1.0
                 }
-              ],
-              "version": 1
-            }
 
-            """)
+                """)
+        #expect(
+            try fixture("mock_api_users_get.json") == """
+                [
+                  {
+                    "id": 1,
+                    "name": "Ada"
+                  }
+                ]
+
+                """)
+        #expect(
+            try fixture(MockResponseRegistry.fileName) == """
+                {
+                  "routes": [
+                    {
+                      "fixture": "mock_api_users_get",
+                      "method": "GET",
+                      "path": "/api/users"
+                    },
+                    {
+                      "fixture": "mock_api_users_id_get",
+                      "method": "GET",
+                      "path": "/api/users/{id}"
+                    }
+                  ],
+                  "version": 1
+                }
+
+                """)
         #expect(try snapshot().keys.sorted() == ["mock_api_users_get.json", "mock_api_users_id_get.json", "registry.json"])
     }
 
@@ -111,13 +114,14 @@ final class CLIExportTests {
         let result = try await export()
         #expect(result.status == 0, "\(result)")
         let routes = try MockResponseRegistry.load(fixturesDirectory: fixtures).registrations.map(\.description)
-        #expect(routes == [
-            "GET /api/blobs/{id} -> mock_api_blobs_id_get",
-            "GET /api/sessions/{id} -> mock_api_sessions_id_get",
-            "GET /api/users/me -> mock_api_users_me_get",
-            "DELETE /api/users/{id}/meals/{id2} -> mock_api_users_id_meals_id2_delete",
-            "GET /api/users/{id}/meals/{id2} -> mock_api_users_id_meals_id2_get",
-        ])
+        #expect(
+            routes == [
+                "GET /api/blobs/{id} -> mock_api_blobs_id_get",
+                "GET /api/sessions/{id} -> mock_api_sessions_id_get",
+                "GET /api/users/me -> mock_api_users_me_get",
+                "DELETE /api/users/{id}/meals/{id2} -> mock_api_users_id_meals_id2_delete",
+                "GET /api/users/{id}/meals/{id2} -> mock_api_users_id_meals_id2_get",
+            ])
     }
 
     @Test func theMostRecentOfSeveralRecordingsWins() async throws {
@@ -159,25 +163,26 @@ final class CLIExportTests {
         ])
         let result = try await export()
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdoutLines == [
-            "created  mock_api_bare_get.json  (GET /api/bare, from 1 recording)",
-            "created  mock_api_problem_get.json  (GET /api/problem, from 1 recording)",
-            "skipped  GET /api/binary  (application/octet-stream: not JSON; 2 recordings)",
-            "skipped  GET /api/broken  (application/json but not valid JSON (line 1, column 6: the input ends where a value was expected; the JSON is truncated))",
-            "skipped  GET /api/missing  (status 404: only 2xx responses become fixtures)",
-            "skipped  GET /api/text  (text/plain: not JSON)",
-            "skipped  GET /api/untyped  (no Content-Type and the body is not JSON)",
-            "skipped  DELETE /api/users/{id}  (status 204 with an empty body: MockAPIClient answers void requests without a fixture)",
-            "created  registry.json  (2 routes)",
-            "Exported 2 fixtures from cassette dev (9 recordings) to Fixtures: 2 created; 6 endpoints skipped.",
-        ])
+        #expect(
+            result.stdoutLines == [
+                "created  mock_api_bare_get.json  (GET /api/bare, from 1 recording)",
+                "created  mock_api_problem_get.json  (GET /api/problem, from 1 recording)",
+                "skipped  GET /api/binary  (application/octet-stream: not JSON; 2 recordings)",
+                "skipped  GET /api/broken  (application/json but not valid JSON (line 1, column 6: the input ends where a value was expected; the JSON is truncated))",
+                "skipped  GET /api/missing  (status 404: only 2xx responses become fixtures)",
+                "skipped  GET /api/text  (text/plain: not JSON)",
+                "skipped  GET /api/untyped  (no Content-Type and the body is not JSON)",
+                "skipped  DELETE /api/users/{id}  (status 204 with an empty body: MockAPIClient answers void requests without a fixture)",
+                "created  registry.json  (2 routes)",
+                "Exported 2 fixtures from cassette dev (9 recordings) to Fixtures: 2 created; 6 endpoints skipped.",
+            ])
         #expect(try snapshot().keys.sorted() == ["mock_api_bare_get.json", "mock_api_problem_get.json", "registry.json"])
     }
 
     @Test func configuredJSONFieldsAreRedactedAgain() async throws {
         try workspace.write(#"{"redact": {"jsonFields": ["ssn"]}}"#, to: "cassette.json")
         try await workspace.record([
-            Recordings.make(.get, "/api/me", body: Recordings.json(#"{"name":"Ada","profile":{"SSN":"123-45-6789","age":36},"items":[{"ssn":1}]}"#)),
+            Recordings.make(.get, "/api/me", body: Recordings.json(#"{"name":"Ada","profile":{"SSN":"123-45-6789","age":36},"items":[{"ssn":1}]}"#))
         ])
         let result = try await export()
         #expect(result.status == 0, "\(result)")
@@ -199,12 +204,13 @@ final class CLIExportTests {
         let modified = try modificationDate("mock_api_users_id_get.json")
         let second = try await export()
         #expect(second.status == 0, "\(second)")
-        #expect(second.stdoutLines == [
-            "unchanged  mock_api_users_id_get.json  (GET /api/users/{id}, from 1 recording)",
-            "skipped  GET /api/binary  (application/octet-stream: not JSON)",
-            "unchanged  registry.json  (1 route)",
-            "Exported 1 fixture from cassette dev (2 recordings) to Fixtures: 1 unchanged; 1 endpoint skipped.",
-        ])
+        #expect(
+            second.stdoutLines == [
+                "unchanged  mock_api_users_id_get.json  (GET /api/users/{id}, from 1 recording)",
+                "skipped  GET /api/binary  (application/octet-stream: not JSON)",
+                "unchanged  registry.json  (1 route)",
+                "Exported 1 fixture from cassette dev (2 recordings) to Fixtures: 1 unchanged; 1 endpoint skipped.",
+            ])
         #expect(try snapshot() == before)
         #expect(try modificationDate("mock_api_users_id_get.json") == modified)
     }
@@ -218,13 +224,16 @@ final class CLIExportTests {
 
         let refused = try await export()
         #expect(refused.status == 1, "\(refused)")
-        #expect(refused.stdoutLines == [
-            "created  mock_api_health_get.json  (GET /api/health, from 1 recording)",
-            "would overwrite  mock_api_users_id_get.json  (GET /api/users/{id}, from 1 recording; differs; use --force)",
-            "updated  registry.json  (2 routes, 1 new)",
-            "Exported 2 fixtures from cassette dev (2 recordings) to Fixtures: 1 created, 1 not overwritten (use --force).",
-        ])
-        #expect(refused.stderr == "error: 1 fixture file in Fixtures differs from the recordings and was not overwritten; check it and rerun with --force to replace it\n")
+        #expect(
+            refused.stdoutLines == [
+                "created  mock_api_health_get.json  (GET /api/health, from 1 recording)",
+                "would overwrite  mock_api_users_id_get.json  (GET /api/users/{id}, from 1 recording; differs; use --force)",
+                "updated  registry.json  (2 routes, 1 new)",
+                "Exported 2 fixtures from cassette dev (2 recordings) to Fixtures: 1 created, 1 not overwritten (use --force).",
+            ])
+        #expect(
+            refused.stderr
+                == "error: 1 fixture file in Fixtures differs from the recordings and was not overwritten; check it and rerun with --force to replace it\n")
         #expect(try fixture("mock_api_users_id_get.json") == edited)
         #expect(try fixture("mock_api_health_get.json") == "{\n  \"status\": \"ok\"\n}\n")
 
@@ -258,7 +267,8 @@ final class CLIExportTests {
     }
 
     @Test func aHandMadeRegistryKeepsItsPatternsAndFixtureNames() async throws {
-        try writeFixture("""
+        try writeFixture(
+            """
             {"version": 1, "routes": [
               {"method": "GET", "path": "/api/users/{userId}", "fixture": "users/detail"},
               {"method": "GET", "path": "/api/status", "fixture": "status_ok"}
@@ -274,11 +284,12 @@ final class CLIExportTests {
         #expect(result.stdoutLines.contains("updated  registry.json  (3 routes, 1 new)"))
         #expect(try fixture("users/detail.json").contains("\"Ada\""))
         let routes = try MockResponseRegistry.load(fixturesDirectory: fixtures).registrations.map(\.description)
-        #expect(routes == [
-            "GET /api/meals -> mock_api_meals_get",
-            "GET /api/status -> status_ok",
-            "GET /api/users/{userId} -> users/detail",
-        ])
+        #expect(
+            routes == [
+                "GET /api/meals -> mock_api_meals_get",
+                "GET /api/status -> status_ok",
+                "GET /api/users/{userId} -> users/detail",
+            ])
     }
 
     @Test func aHandFormattedRegistryWithTheSameRoutesIsLeftAsItIs() async throws {
@@ -297,11 +308,12 @@ final class CLIExportTests {
         try await workspace.record([Recordings.make(.get, "/api/users/42", body: Self.ada)])
         let result = try await export("--dry-run")
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdoutLines == [
-            "would create  mock_api_users_id_get.json  (GET /api/users/{id}, from 1 recording)",
-            "would create  registry.json  (1 route)",
-            "Dry run, nothing written. Would export 1 fixture from cassette dev (1 recording) to Fixtures: 1 to create.",
-        ])
+        #expect(
+            result.stdoutLines == [
+                "would create  mock_api_users_id_get.json  (GET /api/users/{id}, from 1 recording)",
+                "would create  registry.json  (1 route)",
+                "Dry run, nothing written. Would export 1 fixture from cassette dev (1 recording) to Fixtures: 1 to create.",
+            ])
         #expect(!workspace.fileExists("Fixtures"))
     }
 
@@ -336,7 +348,9 @@ final class CLIExportTests {
         try writeFixture("{", to: MockResponseRegistry.fileName)
         let result = try await export()
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("error: \(fixtures.appendingPathComponent(MockResponseRegistry.fileName).path): line 1, column 2: is not valid JSON"), "\(result)")
+        #expect(
+            result.stderr.hasPrefix("error: \(fixtures.appendingPathComponent(MockResponseRegistry.fileName).path): line 1, column 2: is not valid JSON"),
+            "\(result)")
         #expect(result.stderr.hasSuffix("; fix it (or move it away) before exporting\n"))
         #expect(try snapshot().keys.sorted() == [MockResponseRegistry.fileName])
     }

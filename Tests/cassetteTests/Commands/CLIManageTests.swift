@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -19,16 +19,17 @@ final class CLIManageTests {
     /// Three recordings in two cassettes: a JSON GET, a repeated GET (sequence 0 and 1) and a POST.
     @discardableResult
     func recordSample() async throws -> [Interaction] {
-        try await workspace.record([
-            Recordings.make(.get, "/api/users?limit=10", body: Recordings.json(#"{"users":[{"id":1,"name":"Ada"}],"total":1}"#)),
-            Recordings.make(.get, "/api/health", body: Recordings.json(#"{"status":"ok"}"#)),
-            Recordings.make(.get, "/api/health", body: Recordings.json(#"{"status":"degraded"}"#)),
-            Recordings.make(
-                .post, "/api/meals", cassette: "staging", status: 201,
-                requestHeaders: [.contentType: "application/json"], requestBody: Recordings.json(#"{"food":"apple","grams":150}"#),
-                body: Data(repeating: UInt8(ascii: "x"), count: 2048)
-            ),
-        ], cassettes: [CassetteInfo(name: "staging", upstream: "https://staging-api.example.com")])
+        try await workspace.record(
+            [
+                Recordings.make(.get, "/api/users?limit=10", body: Recordings.json(#"{"users":[{"id":1,"name":"Ada"}],"total":1}"#)),
+                Recordings.make(.get, "/api/health", body: Recordings.json(#"{"status":"ok"}"#)),
+                Recordings.make(.get, "/api/health", body: Recordings.json(#"{"status":"degraded"}"#)),
+                Recordings.make(
+                    .post, "/api/meals", cassette: "staging", status: 201,
+                    requestHeaders: [.contentType: "application/json"], requestBody: Recordings.json(#"{"food":"apple","grams":150}"#),
+                    body: Data(repeating: UInt8(ascii: "x"), count: 2048)
+                ),
+            ], cassettes: [CassetteInfo(name: "staging", upstream: "https://staging-api.example.com")])
     }
 
     static func jsonArray(_ text: String) throws -> [[String: Any]] {
@@ -45,7 +46,10 @@ final class CLIManageTests {
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
         let header = try #require(lines.first)
-        #expect(header.split(separator: " ", omittingEmptySubsequences: true) == ["ID", "CASSETTE", "METHOD", "KEY", "SEQ", "STATUS", "SIZE", "RECORDED", "AT", "AGE"])
+        #expect(
+            header.split(separator: " ", omittingEmptySubsequences: true) == [
+                "ID", "CASSETTE", "METHOD", "KEY", "SEQ", "STATUS", "SIZE", "RECORDED", "AT", "AGE",
+            ])
         let health = lines.filter { $0.contains("GET /api/health") }
         #expect(health.count == 2)
         #expect(health.allSatisfy { $0.contains("2025-06-15T15:06:40Z") && $0.contains(" 200 ") })
@@ -133,7 +137,12 @@ final class CLIManageTests {
         #expect(first.stdout == second.stdout)
         let objects = try Self.jsonArray(first.stdout)
         #expect(objects.count == 4)
-        #expect(objects.allSatisfy { Set($0.keys) == ["ageDays", "cassette", "method", "key", "lastReplayedAt", "replayCount", "sequence", "status", "size", "recordedAt", "durationMs", "id"] })
+        #expect(
+            objects.allSatisfy {
+                Set($0.keys) == [
+                    "ageDays", "cassette", "method", "key", "lastReplayedAt", "replayCount", "sequence", "status", "size", "recordedAt", "durationMs", "id",
+                ]
+            })
         #expect(objects.map { $0["key"] as? String } == ["GET /api/health", "GET /api/health", "GET /api/users?limit=10", stored[3].key])
         #expect(objects.map { $0["sequence"] as? Int } == [0, 1, 0, 0])
         let meal = objects[3]
@@ -151,7 +160,10 @@ final class CLIManageTests {
             guard trimmed.hasPrefix("\"") else { return nil }
             return String(trimmed.dropFirst().prefix { $0 != "\"" })
         }
-        #expect(keyOrder == ["ageDays", "cassette", "durationMs", "id", "key", "lastReplayedAt", "method", "recordedAt", "replayCount", "sequence", "size", "status"])
+        #expect(
+            keyOrder == [
+                "ageDays", "cassette", "durationMs", "id", "key", "lastReplayedAt", "method", "recordedAt", "replayCount", "sequence", "size", "status",
+            ])
     }
 
     @Test func listCassettesSummarizesEachCassette() async throws {
@@ -161,7 +173,10 @@ final class CLIManageTests {
         let lines = table.stdoutLines
         #expect(lines.count == 3)
         #expect(lines[1].split(separator: " ", omittingEmptySubsequences: true) == ["dev", "-", "3", "79", "B", "2025-06-15T15:06:40Z"])
-        #expect(lines[2].split(separator: " ", omittingEmptySubsequences: true) == ["staging", "https://staging-api.example.com", "1", "2.0", "KiB", "2025-06-15T15:06:40Z"])
+        #expect(
+            lines[2].split(separator: " ", omittingEmptySubsequences: true) == [
+                "staging", "https://staging-api.example.com", "1", "2.0", "KiB", "2025-06-15T15:06:40Z",
+            ])
         let json = try Self.jsonArray(try await workspace.run("list", "--cassettes", "--json").stdout)
         #expect(json.map { $0["name"] as? String } == ["dev", "staging"])
         #expect(json[0]["upstream"] is NSNull)
@@ -261,7 +276,9 @@ extension CLIManageTests {
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         let message = result.stderr
-        #expect(message.hasPrefix("error: no recording of \"GET /api/users/9\" in cassettes.db; nearest stored keys: \"GET /api/users/1\" (path /api/users/9 vs /api/users/1); "))
+        #expect(
+            message.hasPrefix(
+                "error: no recording of \"GET /api/users/9\" in cassettes.db; nearest stored keys: \"GET /api/users/1\" (path /api/users/9 vs /api/users/1); "))
         #expect(message.components(separatedBy: "\"GET /api/").count - 1 == 1 + 5)
         #expect(!message.contains("/api/meals"))
         #expect(message.split(separator: "\n").count == 1)
@@ -280,15 +297,17 @@ extension CLIManageTests {
         try await workspace.record([Recordings.make(.get, "/logo.png", responseHeaders: [.contentType: "image/png"], body: png)])
         let result = try await workspace.run("show", "GET /logo.png")
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("""
-            Response body (binary, 100 B):
-            00000000  89 50 4e 47 0d 0a 1a 0a  00 00 00 00 00 00 00 00  |.PNG............|
-            00000010  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
-            00000020  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
-            00000030  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
-            … 36 more bytes
+        #expect(
+            result.stdout.contains(
+                """
+                Response body (binary, 100 B):
+                00000000  89 50 4e 47 0d 0a 1a 0a  00 00 00 00 00 00 00 00  |.PNG............|
+                00000010  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
+                00000020  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
+                00000030  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
+                … 36 more bytes
 
-            """))
+                """))
     }
 
     @Test func showFindsARecordingByID() async throws {
@@ -312,10 +331,11 @@ extension CLIManageTests {
         let objects = try Self.jsonArray(result.stdout)
         let object = try #require(objects.first)
         #expect(objects.count == 1)
-        #expect(Set(object.keys) == [
-            "id", "cassette", "method", "url", "key", "sequence", "recordedAt", "durationMs", "requestHeaders",
-            "requestBody", "status", "responseHeaders", "responseBody", "contentEncoding",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "id", "cassette", "method", "url", "key", "sequence", "recordedAt", "durationMs", "requestHeaders",
+                "requestBody", "status", "responseHeaders", "responseBody", "contentEncoding",
+            ])
         #expect(object["requestBody"] is NSNull)
         let headers = try #require(object["responseHeaders"] as? [[String: String]])
         #expect(headers.contains(["name": "Content-Type", "value": "application/json"]))

@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -59,7 +59,8 @@ final class CodegenCommandTests {
         #expect(roots["POST /api/meals/log request"] == "LogMealsRequest")
         #expect(roots["GET /api/health response"] == nil, "a text/plain body has no model")
         // The profile's owner and friends have the user's shape: one type.
-        #expect(models.files.map(\.typeName) == ["Extra", "Item", "JSONValue", "LogMealsRequest", "LogMealsResponse", "Meal", "Nutrient", "Profile", "Tag", "User"])
+        #expect(
+            models.files.map(\.typeName) == ["Extra", "Item", "JSONValue", "LogMealsRequest", "LogMealsResponse", "Meal", "Nutrient", "Profile", "Tag", "User"])
     }
 
     @Test("the sample API's committed recordings: generated code compiles and decodes every body")
@@ -97,11 +98,12 @@ final class CodegenCommandTests {
         try workspace.write("struct HandWritten {}\n", to: "Models/HandWritten.swift")
         let dirty = try await workspace.run("codegen", "swift", "--out", "Models", "--check")
         #expect(dirty.status == 1, "\(dirty)")
-        #expect(dirty.stdoutLines.filter { !$0.hasPrefix("3 types") } == [
-            "changed  Meal  (Models/Meal.swift)",
-            "missing  Tag  (Models/Tag.swift)",
-            "stale    Gone  (Models/Gone.swift)",
-        ])
+        #expect(
+            dirty.stdoutLines.filter { !$0.hasPrefix("3 types") } == [
+                "changed  Meal  (Models/Meal.swift)",
+                "missing  Tag  (Models/Tag.swift)",
+                "stale    Gone  (Models/Gone.swift)",
+            ])
 
         let repaired = try await workspace.run("codegen", "swift", "--out", "Models")
         #expect(repaired.status == 0)
@@ -134,12 +136,16 @@ final class CodegenCommandTests {
         #expect(result.status == 0, "\(result)")
         let root = Self.sampleStore.deletingLastPathComponent()
         let modules = try cassetteExecutable().deletingLastPathComponent().appendingPathComponent("Modules").path
-        let sources = try (FileManager.default.contentsOfDirectory(atPath: workspace.path("Models")).map { "Models/" + $0 } + ["Tests/RecordedModelDecodingTests.swift"]).sorted()
-        let check = try await ExternalTool.run("swiftc", [
-            "-typecheck", "-swift-version", "6", "-module-name", "GeneratedSuite", "-I", modules,
-            "-Xcc", "-fmodule-map-file=" + root.appendingPathComponent("Sources/CCurl/module.modulemap").path,
-            "-Xcc", "-fmodule-map-file=" + root.appendingPathComponent("Sources/CSQLite/module.modulemap").path,
-        ] + sources, cwd: workspace.directory)
+        let sources = try
+            (FileManager.default.contentsOfDirectory(atPath: workspace.path("Models")).map { "Models/" + $0 } + ["Tests/RecordedModelDecodingTests.swift"])
+            .sorted()
+        let check = try await ExternalTool.run(
+            "swiftc",
+            [
+                "-typecheck", "-swift-version", "6", "-module-name", "GeneratedSuite", "-I", modules,
+                "-Xcc", "-fmodule-map-file=" + root.appendingPathComponent("Sources/CCurl/module.modulemap").path,
+                "-Xcc", "-fmodule-map-file=" + root.appendingPathComponent("Sources/CSQLite/module.modulemap").path,
+            ] + sources, cwd: workspace.directory)
         #expect(check.status == 0, "\(check)")
     }
 

@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -68,48 +68,52 @@ final class GitIntegrationTests {
 
     @Test func theDumpIsStableSortedAndPrettyPrintsJSON() async throws {
         let workspace = try CLIWorkspace()
-        try await workspace.record([
-            Recordings.make(.get, "/b", responseHeaders: [.contentType: "application/json", .date: "Sun, 15 Jun 2025 15:06:40 GMT"], body: Recordings.json(#"{"z":1,"a":[true,null]}"#)),
-            Recordings.make(.get, "/a", responseHeaders: [.contentType: "application/octet-stream"], body: Data([0, 1, 2, 255])),
-            Recordings.make(.post, "/a", requestHeaders: [.contentType: "text/plain"], requestBody: Data("hello".utf8), responseHeaders: [:], body: Data()),
-        ], cassettes: [CassetteInfo(name: "dev", upstream: "http://127.0.0.1:8081")])
+        try await workspace.record(
+            [
+                Recordings.make(
+                    .get, "/b", responseHeaders: [.contentType: "application/json", .date: "Sun, 15 Jun 2025 15:06:40 GMT"],
+                    body: Recordings.json(#"{"z":1,"a":[true,null]}"#)),
+                Recordings.make(.get, "/a", responseHeaders: [.contentType: "application/octet-stream"], body: Data([0, 1, 2, 255])),
+                Recordings.make(.post, "/a", requestHeaders: [.contentType: "text/plain"], requestBody: Data("hello".utf8), responseHeaders: [:], body: Data()),
+            ], cassettes: [CassetteInfo(name: "dev", upstream: "http://127.0.0.1:8081")])
         let first = try await workspace.run("dump")
         #expect(first.status == 0, "\(first)")
-        #expect(first.stdout == """
-            cassette dev
-              upstream http://127.0.0.1:8081
-              matching {"ignoredBodyFields":[],"ignoredQueryParameters":[],"includeBodyFingerprint":true,"includeHost":false}
-              3 recordings
+        #expect(
+            first.stdout == """
+                cassette dev
+                  upstream http://127.0.0.1:8081
+                  matching {"ignoredBodyFields":[],"ignoredQueryParameters":[],"includeBodyFingerprint":true,"includeHost":false}
+                  3 recordings
 
-            === dev GET /a #0
-            request GET http://127.0.0.1:8081/a
-            status 200
-            response header Content-Type: application/octet-stream
-            response body binary, 4 bytes, sha256 \(SHA256Hex.of(Data([0, 1, 2, 255])))
+                === dev GET /a #0
+                request GET http://127.0.0.1:8081/a
+                status 200
+                response header Content-Type: application/octet-stream
+                response body binary, 4 bytes, sha256 \(SHA256Hex.of(Data([0, 1, 2, 255])))
 
-            === dev GET /b #0
-            request GET http://127.0.0.1:8081/b
-            status 200
-            response header Content-Type: application/json
-            response body json, 23 bytes
-                {
-                  "a": [
-                    true,
-                    null
-                  ],
-                  "z": 1
-                }
+                === dev GET /b #0
+                request GET http://127.0.0.1:8081/b
+                status 200
+                response header Content-Type: application/json
+                response body json, 23 bytes
+                    {
+                      "a": [
+                        true,
+                        null
+                      ],
+                      "z": 1
+                    }
 
-            === dev POST /a body:\(String(RequestKey(method: .post, target: "/a", headerFields: [.contentType: "text/plain"], body: Data("hello".utf8)).rawValue.split(separator: "body:").last ?? "")) #0
-            request POST http://127.0.0.1:8081/a
-            request header Content-Type: text/plain
-            request body text, 5 bytes, no final newline
-                hello
-            status 200
-            response body empty
+                === dev POST /a body:\(String(RequestKey(method: .post, target: "/a", headerFields: [.contentType: "text/plain"], body: Data("hello".utf8)).rawValue.split(separator: "body:").last ?? "")) #0
+                request POST http://127.0.0.1:8081/a
+                request header Content-Type: text/plain
+                request body text, 5 bytes, no final newline
+                    hello
+                status 200
+                response body empty
 
 
-            """)
+                """)
         let again = try await workspace.run("dump")
         #expect(again.stdout == first.stdout)
         let timed = try await workspace.run("dump", "--timestamps")

@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -32,7 +32,9 @@ final class HARCommandTests {
             Live(method: .get, target: "/api/users/1"),
             Live(method: .get, target: "/api/users", headers: [.acceptEncoding: "gzip"]),
             Live(method: .get, target: "/api/binary?size=3000"),
-            Live(method: .post, target: "/api/users", headers: [.contentType: "application/json"], body: Data(#"{"name":"Grace Hopper","email":"grace@example.com"}"#.utf8)),
+            Live(
+                method: .post, target: "/api/users", headers: [.contentType: "application/json"],
+                body: Data(#"{"name":"Grace Hopper","email":"grace@example.com"}"#.utf8)),
             Live(method: .patch, target: "/api/users/1", headers: [.contentType: "application/json"], body: Data(#"{"name":"Ada King"}"#.utf8)),
             Live(method: .get, target: "/api/users/1"),
         ]
@@ -42,7 +44,8 @@ final class HARCommandTests {
     /// replay serves, since the store keeps bodies decoded.
     static func send(_ request: Live, to base: String) async throws -> TransportResponse {
         let transport = try CurlTransport()
-        return try await transport.send(TransportRequest(method: request.method, url: URL(string: base + request.target)!, headerFields: request.headers, body: request.body))
+        return try await transport.send(
+            TransportRequest(method: request.method, url: URL(string: base + request.target)!, headerFields: request.headers, body: request.body))
     }
 
     /// Records `requests()` through mitmdump in front of a fresh sample API into `capture.har`.
@@ -95,9 +98,15 @@ final class HARCommandTests {
     @Test func anExportIsValidHAR12AndMitmproxyReadsItBack() async throws {
         let binary = Data((0..<2048).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try await workspace.record([
-            Recordings.make(.get, "/api/users/7", responseHeaders: [.contentType: "application/json", HTTPField.Name("X-Trace")!: "t-7"], body: Recordings.json(#"{"id":7,"name":"Ada"}"#)),
-            Recordings.make(.get, "/api/avatar/7", responseHeaders: [.contentType: "image/png"], body: binary, recordedAt: Recordings.recordedAt.addingTimeInterval(1)),
-            Recordings.make(.post, "/api/users", status: 201, requestHeaders: [.contentType: "application/json"], requestBody: Recordings.json(#"{"name":"Grace"}"#), responseHeaders: [.contentType: "application/json", .location: "/api/users/8"], body: Recordings.json(#"{"id":8}"#), recordedAt: Recordings.recordedAt.addingTimeInterval(2)),
+            Recordings.make(
+                .get, "/api/users/7", responseHeaders: [.contentType: "application/json", HTTPField.Name("X-Trace")!: "t-7"],
+                body: Recordings.json(#"{"id":7,"name":"Ada"}"#)),
+            Recordings.make(
+                .get, "/api/avatar/7", responseHeaders: [.contentType: "image/png"], body: binary, recordedAt: Recordings.recordedAt.addingTimeInterval(1)),
+            Recordings.make(
+                .post, "/api/users", status: 201, requestHeaders: [.contentType: "application/json"], requestBody: Recordings.json(#"{"name":"Grace"}"#),
+                responseHeaders: [.contentType: "application/json", .location: "/api/users/8"], body: Recordings.json(#"{"id":8}"#),
+                recordedAt: Recordings.recordedAt.addingTimeInterval(2)),
         ])
         let result = try await workspace.run("export", "--har", "out.har")
         #expect(result.status == 0, "\(result)")
@@ -106,10 +115,14 @@ final class HARCommandTests {
         let data = try Data(contentsOf: URL(fileURLWithPath: workspace.path("out.har")))
         try HAR12Structure.validate(data)
 
-        let reread = try await Mitmproxy.run(["-n", "-r", workspace.path("out.har"), "--set", "hardump=\(workspace.path("again.har"))"], directory: workspace.directory.path)
+        let reread = try await Mitmproxy.run(
+            ["-n", "-r", workspace.path("out.har"), "--set", "hardump=\(workspace.path("again.har"))"], directory: workspace.directory.path)
         #expect(reread.status == .exited(0), "\(reread.output)")
         let again = try HARArchive.decode(try Data(contentsOf: URL(fileURLWithPath: workspace.path("again.har"))))
-        #expect(again.log.entries.map(\.request.url) == ["http://127.0.0.1:8081/api/users/7", "http://127.0.0.1:8081/api/avatar/7", "http://127.0.0.1:8081/api/users"])
+        #expect(
+            again.log.entries.map(\.request.url) == [
+                "http://127.0.0.1:8081/api/users/7", "http://127.0.0.1:8081/api/avatar/7", "http://127.0.0.1:8081/api/users",
+            ])
         #expect(again.log.entries.map(\.response.status) == [200, 200, 201])
         let bodies = again.log.entries.map { entry -> Data? in
             guard let text = entry.response.content.text else { return nil }
@@ -120,10 +133,14 @@ final class HARCommandTests {
     }
 
     @Test func aFileThatIsNotHARIsRefusedWithThePathOfTheProblem() async throws {
-        try workspace.write(#"{"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": [{"startedDateTime": "2025-01-01T00:00:00Z", "request": {"url": "http://a.test/"}}]}}"#, to: "broken.har")
+        try workspace.write(
+            #"{"log": {"version": "1.2", "creator": {"name": "x", "version": "1"}, "entries": [{"startedDateTime": "2025-01-01T00:00:00Z", "request": {"url": "http://a.test/"}}]}}"#,
+            to: "broken.har")
         let result = try await workspace.run("import", "broken.har")
         #expect(result.status == 2)
-        #expect(result.stderr == "error: broken.har is not a HAR file: log.entries[0].request.method is missing; export it again as HAR (HTTP Archive) from your tool\n")
+        #expect(
+            result.stderr
+                == "error: broken.har is not a HAR file: log.entries[0].request.method is missing; export it again as HAR (HTTP Archive) from your tool\n")
         #expect(!workspace.fileExists("cassettes.db"))
     }
 }
@@ -152,7 +169,9 @@ enum HAR12Structure {
             let request = try object(entry["request"], "\(path).request")
             try require(request, ["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"], "\(path).request")
             let response = try object(entry["response"], "\(path).response")
-            try require(response, ["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"], "\(path).response")
+            try require(
+                response, ["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"], "\(path).response"
+            )
             try require(try object(response["content"], "\(path).response.content"), ["size", "mimeType"], "\(path).response.content")
             try require(try object(entry["timings"], "\(path).timings"), ["send", "wait", "receive"], "\(path).timings")
             if let postData = request["postData"] {

@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -41,7 +41,10 @@ final class OpenAPICommandTests {
         #expect(document["servers"]?[0]?["url"] == "http://127.0.0.1:40219")
         let user = try #require(document["paths"]?["/api/users/{id}"])
         #expect(user["get"]?["parameters"]?[0] == ["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]])
-        #expect(user["get"]?["responses"]?["200"]?["content"]?["application/json"]?["schema"]?["properties"]?["createdAt"] == ["type": "string", "format": "date-time"])
+        #expect(
+            user["get"]?["responses"]?["200"]?["content"]?["application/json"]?["schema"]?["properties"]?["createdAt"] == [
+                "type": "string", "format": "date-time",
+            ])
         #expect(user["get"]?["responses"]?["404"] != nil)
         #expect(user["delete"]?["responses"]?["204"]?["content"] == nil)
         #expect(user["patch"]?["requestBody"]?["content"]?["application/json"]?["schema"] != nil)

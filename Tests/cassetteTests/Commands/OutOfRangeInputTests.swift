@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -24,7 +24,8 @@ final class OutOfRangeInputTests {
     func requestTimeout(value: String) async throws {
         let result = try await workspace.run("request", "--timeout=\(value)", "http://127.0.0.1:9/")
         #expect(result.status == 2, "\(result)")
-        #expect(firstErrorLine(result) == "Error: --timeout \(Double(value)!) is out of range; use a number of seconds greater than 0 and at most 86400 (one day)")
+        #expect(
+            firstErrorLine(result) == "Error: --timeout \(Double(value)!) is out of range; use a number of seconds greater than 0 and at most 86400 (one day)")
     }
 
     @Test(arguments: ["inf", "1e300", "-1", "86401"])
@@ -58,7 +59,9 @@ final class OutOfRangeInputTests {
         try await workspace.record([Recordings.make(.get, "/api/users")])
         let result = try await workspace.run("replay", "--port", "0", "--latency=\(value)")
         #expect(result.status == 2, "\(result)")
-        #expect(firstErrorLine(result) == "Error: --latency \(value) is out of range; use a whole number of milliseconds from 0 to 86400000 (one day), none or recorded")
+        #expect(
+            firstErrorLine(result)
+                == "Error: --latency \(value) is out of range; use a whole number of milliseconds from 0 to 86400000 (one day), none or recorded")
     }
 
     @Test func theLargestLatencyIsAccepted() async throws {

@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -49,7 +49,8 @@ final class ProxyCLIErrorTests {
         try await withReplayer(store: workspace.storePath) { running async throws in
             let result = try await workspace.run("replay", "--port", String(running.port))
             #expect(result.status == 1, "\(result)")
-            #expect(result.stderr == "error: cannot listen on 127.0.0.1:\(running.port): the port is already in use; pick another --port (0 picks a free one)\n")
+            #expect(
+                result.stderr == "error: cannot listen on 127.0.0.1:\(running.port): the port is already in use; pick another --port (0 picks a free one)\n")
             #expect(result.stdout.isEmpty)
         }
     }
@@ -93,7 +94,8 @@ final class ProxyCLIErrorTests {
 
     @Test func recordWithAnEnvironmentFromTheConfigurationFileInTheWorkingDirectory() async throws {
         let upstream = try await withSampleAPI { api async throws in
-            try workspace.write("""
+            try workspace.write(
+                """
                 {"database": "from-config.db", "environments": {"dev": {"upstream": "\(api.absoluteString)"}, "staging": {"upstream": "http://127.0.0.1:9"}}}
                 """, to: "cassette.json")
             try await withProxy(["record", "--env", "dev", "--port", "0"], workingDirectory: workspace.directory.path) { recorder async throws in
@@ -111,7 +113,8 @@ final class ProxyCLIErrorTests {
     }
 
     @Test func anUnknownEnvironmentListsTheKnownOnes() async throws {
-        try workspace.write(#"{"environments": {"dev": {"upstream": "http://127.0.0.1:8081"}, "staging": {"upstream": "http://127.0.0.1:8082"}}}"#, to: "cassette.json")
+        try workspace.write(
+            #"{"environments": {"dev": {"upstream": "http://127.0.0.1:8081"}, "staging": {"upstream": "http://127.0.0.1:8082"}}}"#, to: "cassette.json")
         let result = try await workspace.run("record", "--env", "prod", "--port", "0")
         #expect(result.status == 2, "\(result)")
         let lines = errorLines(result)

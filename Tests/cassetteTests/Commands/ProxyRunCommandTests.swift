@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -50,11 +50,12 @@ final class ProxyRunCommandTests {
         try await recordHealth()
         let result = try await run("--", "grep", "-E", "^Sig(Ign|Blk):", "/proc/self/status")
         #expect(result.status == 0, "\(result)")
-        let masks = Dictionary(uniqueKeysWithValues: result.stdout.split(separator: "\n").compactMap { line -> (String, UInt64)? in
-            let parts = line.split(separator: ":")
-            guard parts.count == 2, let mask = UInt64(parts[1].trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
-            return (String(parts[0]), mask)
-        })
+        let masks = Dictionary(
+            uniqueKeysWithValues: result.stdout.split(separator: "\n").compactMap { line -> (String, UInt64)? in
+                let parts = line.split(separator: ":")
+                guard parts.count == 2, let mask = UInt64(parts[1].trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+                return (String(parts[0]), mask)
+            })
         let pipeBit: UInt64 = 1 << (UInt64(SIGPIPE) - 1)
         #expect(masks["SigIgn"].map { $0 & pipeBit } == 0, "SIGPIPE is not ignored: \(result.stdout)")
         // Signals 1-31: glibc keeps two real-time signals of its own out of reach.

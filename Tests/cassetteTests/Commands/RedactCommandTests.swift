@@ -1,8 +1,8 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -24,11 +24,12 @@ final class RedactCommandTests {
         var interactions: [Interaction] = []
         let padding = String(repeating: "nutrition facts ", count: 120)
         for index in 0..<150 {
-            interactions.append(Recordings.make(
-                .get, "/api/people/\(index)?session=\(Self.credential)",
-                requestHeaders: [HTTPField.Name("X-Upstream-Credential")!: Self.credential, .authorization: "Bearer \(Self.bearer)"],
-                body: Data(#"{"id": \#(index), "ssn": "\#(Self.ssn)", "note": "\#(padding)", "echo": "\#(Self.credential)"}"#.utf8)
-            ))
+            interactions.append(
+                Recordings.make(
+                    .get, "/api/people/\(index)?session=\(Self.credential)",
+                    requestHeaders: [HTTPField.Name("X-Upstream-Credential")!: Self.credential, .authorization: "Bearer \(Self.bearer)"],
+                    body: Data(#"{"id": \#(index), "ssn": "\#(Self.ssn)", "note": "\#(padding)", "echo": "\#(Self.credential)"}"#.utf8)
+                ))
         }
         interactions.append(Recordings.make(.get, "/api/files/\(Self.credential)", requestHeaders: [HTTPField.Name("X-Upstream-Credential")!: Self.credential]))
         return try await workspace.record(interactions)

@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -18,8 +18,11 @@ final class SchemaCommandTests {
     func recordSample(cassette: String = "dev") async throws {
         try await workspace.record([
             Recordings.make(.get, "/api/health", cassette: cassette, body: Recordings.json(#"{"status":"ok"}"#)),
-            Recordings.make(.get, "/api/users/1", cassette: cassette, body: Recordings.json(#"{"id":1,"email":"ada@example.com","joined":"2024-05-01T10:00:00Z","nickname":null}"#)),
-            Recordings.make(.get, "/api/users/2", cassette: cassette, body: Recordings.json(#"{"id":2,"email":"alan@example.com","joined":"2025-01-31T23:59:59Z"}"#)),
+            Recordings.make(
+                .get, "/api/users/1", cassette: cassette,
+                body: Recordings.json(#"{"id":1,"email":"ada@example.com","joined":"2024-05-01T10:00:00Z","nickname":null}"#)),
+            Recordings.make(
+                .get, "/api/users/2", cassette: cassette, body: Recordings.json(#"{"id":2,"email":"alan@example.com","joined":"2025-01-31T23:59:59Z"}"#)),
             Recordings.make(.get, "/api/users/3", cassette: cassette, status: 404, body: Recordings.json(#"{"error":"not found"}"#)),
         ])
     }
@@ -87,11 +90,12 @@ final class SchemaCommandTests {
         try await recordSample()
         let first = try await workspace.run("schema", "--out", "schemas")
         #expect(first.status == 0, "\(first)")
-        #expect(first.stdoutLines == [
-            "wrote     schemas/mock_api_health_get.schema.json  (GET /api/health, 1 recording)",
-            "wrote     schemas/mock_api_users_id_get.schema.json  (GET /api/users/{id}, 2 recordings)",
-            "2 schemas from cassette dev in schemas: 2 written, 0 unchanged",
-        ])
+        #expect(
+            first.stdoutLines == [
+                "wrote     schemas/mock_api_health_get.schema.json  (GET /api/health, 1 recording)",
+                "wrote     schemas/mock_api_users_id_get.schema.json  (GET /api/users/{id}, 2 recordings)",
+                "2 schemas from cassette dev in schemas: 2 written, 0 unchanged",
+            ])
         let health = try String(contentsOfFile: workspace.path("schemas/mock_api_health_get.schema.json"), encoding: .utf8)
         let users = try String(contentsOfFile: workspace.path("schemas/mock_api_users_id_get.schema.json"), encoding: .utf8)
         #expect(health == Self.healthSchema + "\n")

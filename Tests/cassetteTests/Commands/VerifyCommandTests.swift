@@ -1,7 +1,7 @@
 import CassetteTools
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import WellPlateCore
 import WellPlateNetworking
 
@@ -61,7 +61,9 @@ final class VerifyCommandTests {
     func driftedAPI() async throws {
         try await withSampleAPI { recordedURL in try await record(from: recordedURL) }
         // A recording of a user the fresh server does not have: the live API answers 404.
-        let ghost = Recordings.make(.get, "/api/users/77", body: Recordings.json(#"{"id":77,"name":"Ghost","email":"g@example.com","role":"member","createdAt":"2026-01-02T09:00:00Z","avatarURL":null}"#))
+        let ghost = Recordings.make(
+            .get, "/api/users/77",
+            body: Recordings.json(#"{"id":77,"name":"Ghost","email":"g@example.com","role":"member","createdAt":"2026-01-02T09:00:00Z","avatarURL":null}"#))
         try await workspace.record([ghost])
         let before = try storeBytes()
         try await withSampleAPI(arguments: ["--drifted"]) { liveURL in

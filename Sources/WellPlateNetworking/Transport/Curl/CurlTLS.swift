@@ -22,11 +22,13 @@ struct CurlTLS: Sendable {
             trustBundle = nil
         }
         if let certificate = configuration.clientCertificatePath {
-            let pem = try Self.readPEM(certificate, what: "client certificate file", mustContain: "-----BEGIN CERTIFICATE-----", problem: .clientCertificateUnusable)
+            let pem = try Self.readPEM(
+                certificate, what: "client certificate file", mustContain: "-----BEGIN CERTIFICATE-----", problem: .clientCertificateUnusable)
             if let key = configuration.clientKeyPath {
                 _ = try Self.readPEM(key, what: "client key file", mustContain: "PRIVATE KEY-----", problem: .clientCertificateUnusable)
             } else if pem.range(of: Data("PRIVATE KEY-----".utf8)) == nil {
-                throw TransportError(.tls, "the client certificate file \(certificate) holds no private key and no key file was given", tlsProblem: .clientCertificateUnusable)
+                throw TransportError(
+                    .tls, "the client certificate file \(certificate) holds no private key and no key file was given", tlsProblem: .clientCertificateUnusable)
             }
         } else if let key = configuration.clientKeyPath {
             throw TransportError(.tls, "a client key (\(key)) was given without a client certificate", tlsProblem: .clientCertificateUnusable)

@@ -271,7 +271,11 @@ final class CurlTransfer: @unchecked Sendable {
         let duration = ContinuousClock.now - started
         guard code == CURLE_OK else {
             if bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED {
-                return .failure(TransportError(.responseTooLarge, "\(request.method.rawValue) \(displayURL): the response is larger than the limit of \(limits.maxResponseBodySize) bytes", curlCode: Int(code.rawValue)))
+                return .failure(
+                    TransportError(
+                        .responseTooLarge,
+                        "\(request.method.rawValue) \(displayURL): the response is larger than the limit of \(limits.maxResponseBodySize) bytes",
+                        curlCode: Int(code.rawValue)))
             }
             let detail = String(cString: errorBuffer)
             var error = CurlError.transportError(code, detail: detail, context: "\(request.method.rawValue) \(displayURL)")
@@ -290,7 +294,8 @@ final class CurlTransfer: @unchecked Sendable {
         var headers = responseHeaders
         var decodedEncoding: String?
         if limits.decodeContent, request.method != .head, let encoding = headers[.contentEncoding],
-           Self.isDecodedByLibcurl(encoding) {
+            Self.isDecodedByLibcurl(encoding)
+        {
             decodedEncoding = encoding
             headers[.contentEncoding] = nil
             if headers[.contentLength] != nil {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
@@ -74,7 +75,9 @@ struct PendingStreamTests {
     @Test func readItLeavesTheTransferToTheBody() async throws {
         let abandoned = Atomic(0)
         do {
-            let pending = PendingStream({ StreamedResponse(head: TransportResponseHead(statusCode: 204), body: TransportBodyStream(chunks: [])) }, abandon: { abandoned.add(1, ordering: .relaxed) })
+            let pending = PendingStream(
+                { StreamedResponse(head: TransportResponseHead(statusCode: 204), body: TransportBodyStream(chunks: [])) },
+                abandon: { abandoned.add(1, ordering: .relaxed) })
             #expect(try await pending.response().head.statusCode == 204)
         }
         #expect(abandoned.load(ordering: .relaxed) == 0)
