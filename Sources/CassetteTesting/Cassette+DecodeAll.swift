@@ -8,6 +8,8 @@ extension Cassette {
     /// decoding (ISO-8601 dates), and returns the values in recording order.
     ///
     /// - Parameters:
+    ///   - type: the app's model, decoded from each body.
+    ///   - endpoint: a method and a path pattern, such as `"GET /api/users/{id}"`.
     ///   - store: the store file; relative paths are taken from the working directory.
     ///   - cassette: one cassette, or `nil` for every cassette in the store.
     /// - Throws: `ContractViolation` listing every recording that does not decode (its key, the
