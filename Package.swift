@@ -174,6 +174,7 @@ let package = Package(
             name: "CassetteProxyTests",
             dependencies: [
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy",
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 // Listed so `swift test` builds the binaries the tests start as child processes.
                 "cassette", "SampleAPI",
             ]

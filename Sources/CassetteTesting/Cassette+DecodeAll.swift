@@ -76,30 +76,39 @@ extension Cassette {
 /// Recordings of an endpoint that the app's model type cannot decode: the contract between the
 /// app and the recorded API is broken (or there is nothing recorded to check).
 public struct ContractViolation: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// One recording that did not decode, and why.
     public struct Failure: Sendable, Equatable, CustomStringConvertible {
+        /// The cassette holding the recording.
         public var cassette: String
+        /// The recording's request key.
         public var key: String
         /// The recording's position among the recordings of its key.
         public var sequence: Int
         /// Where in the body decoding failed, such as `$.items[2].price`.
         public var path: String
+        /// Why the value there did not decode, in the decoder's words.
         public var reason: String
 
+        /// `key #sequence in cassette "name": at path: reason`.
         public var description: String {
             "\(key) #\(sequence) in cassette \"\(cassette)\": at \(path): \(reason)"
         }
     }
 
+    /// The endpoint as passed to `decodeAll`, such as `GET /api/users/{id}`.
     public let endpoint: String
+    /// The fully qualified name of the model type; empty when the endpoint itself is malformed.
     public let typeName: String
     /// Every recording that failed; empty when the error is about the endpoint itself.
     public let failures: [Failure]
     let message: String?
 
+    /// Every failing recording, or what is wrong with the endpoint.
     public var description: String {
         if let message { return message }
         return "\(failures.count) recording(s) of \(endpoint) do not decode as \(typeName): " + failures.map(\.description).joined(separator: "; ")
     }
 
+    /// The same text as `description`.
     public var errorDescription: String? { description }
 }

@@ -25,13 +25,18 @@ public final class Cassette: Sendable {
             protocolClass: CassetteURLProtocol.self)
     }
 
+    /// The cassette's name inside the store (see `CassetteSettings`).
     public var name: String { binding.settings.cassette }
+    /// The store file the cassette is in.
     public var storePath: String { binding.settings.storePath }
+    /// The record mode the test runs in.
     public var mode: RecordMode { binding.settings.mode }
     /// The open cassette, for checks beyond the client (statistics, recorded keys).
     public var session: CassetteSession? { binding.session }
 
+    /// The live client over the cassette; in mode `none` it replays a recorded retry sequence without waiting.
     public let client: any APIClientProtocol
+    /// A `URLSession` whose HTTP and HTTPS requests go through the cassette (`CassetteURLProtocol`).
     public let urlSession: URLSession
     let binding: CassetteBinding
     /// The `CassetteURLProtocol` class bound to this cassette (see `CassetteURLProtocol`).

@@ -18,11 +18,16 @@ import WellPlateNetworking
 /// - Mode: the trait's `mode:`, else `CASSETTE_RECORD` (`none`, `once`, `missing`, `all`), else
 ///   `none` when `CI` is set (to anything but `0` or `false`) and `once` otherwise.
 public struct CassetteSettings: Sendable, Equatable {
+    /// The cassette's name inside the store.
     public var cassette: String
+    /// The store file's path.
     public var storePath: String
+    /// The record mode.
     public var mode: RecordMode
+    /// Whether recordings the test never used are only a warning (`true`) or a failure.
     public var allowUnused: Bool
 
+    /// Settings given outright, bypassing the trait and environment rules.
     public init(cassette: String, storePath: String, mode: RecordMode, allowUnused: Bool = true) {
         self.cassette = cassette
         self.storePath = storePath
@@ -49,6 +54,7 @@ public struct CassetteSettings: Sendable, Equatable {
         return name + "[" + arguments.joined(separator: ", ") + "]"
     }
 
+    /// The store file, by the rules in the type's description: the trait's `store`, else `CASSETTE_DB`, else the default under `Tests/__Cassettes__`.
     public static func storePath(trait: String?, environment: [String: String], testFile: String) -> String {
         let targetDirectory = testTargetDirectory(of: testFile)
         if let trait, !trait.isEmpty {
@@ -64,6 +70,7 @@ public struct CassetteSettings: Sendable, Equatable {
         return targetDirectory.appendingPathComponent("__Cassettes__").appendingPathComponent(CassetteStore.defaultPath).path
     }
 
+    /// The record mode, by the rules in the type's description; throws when `CASSETTE_RECORD` is not a record mode.
     public static func mode(trait: RecordMode?, environment: [String: String]) throws(CassetteTestingError) -> RecordMode {
         if let trait { return trait }
         if let text = environment["CASSETTE_RECORD"], !text.isEmpty {

@@ -4,13 +4,17 @@ import WellPlateCore
 /// A cassette test that cannot run as written: a bad setting, a missing store, no trait.
 /// The message says what to change.
 public struct CassetteTestingError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// What is wrong and what to change.
     public let message: String
 
+    /// An error with `message`.
     public init(_ message: String) {
         self.message = message
     }
 
+    /// The message, as printed.
     public var description: String { message }
+    /// The message, for `LocalizedError`.
     public var errorDescription: String? { message }
 
     static let uploadTask = CassetteTestingError(

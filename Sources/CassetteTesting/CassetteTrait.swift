@@ -19,6 +19,7 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
     /// Whether recordings the test never used are only a warning (`true`) or a failure.
     public var allowUnused: Bool
 
+    /// A trait with the given settings; each `nil` falls back to the environment or the defaults.
     public init(name: String? = nil, store: String? = nil, mode: RecordMode? = nil, allowUnused: Bool = true) {
         self.name = name
         self.store = store
@@ -26,13 +27,17 @@ public struct CassetteTrait: TestTrait, SuiteTrait, TestScoping {
         self.allowUnused = allowUnused
     }
 
+    /// Always `true`: on a suite, every test in it gets its own cassette.
     public var isRecursive: Bool { true }
 
     // A suite's own scope is not a test: only test functions (and their cases) get a cassette.
+    /// The trait itself for a test function or one of its cases; `nil` for a suite.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> CassetteTrait? {
         test.isSuite || testCase == nil ? nil : self
     }
 
+    /// Opens the test's cassette, runs the test with it as `Cassette.current`, then reports misses and unused recordings and closes it.
+    /// A setting or store that cannot be used is recorded as an issue, and the test does not run.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let settings: CassetteSettings
         do {

@@ -13,17 +13,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private enum State {
-        case idle
-        case receiving(HTTPRequestHead, ByteBuffer?, started: NIODeadline)
-        /// The body passed the limit: the 413 is sent, the rest of the request is ignored.
-        case discarding
-    }
-
     package let server: ProxyServerContext
     /// This connection's event loop's request-log buffer (`RequestLog`).
     let logShard: Int
-    private var state = State.idle
+    /// What this connection is doing: the decisions, tested on their own.
+    private var machine: ProxyConnectionStateMachine
     /// The replay hot path's keys, shared by the connections of this event loop.
     let targetCache: NIOLoopBoundBox<ReplayTargetCache>
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
@@ -33,6 +27,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.server = server
         self.logShard = logShard
         self.targetCache = targetCache
+        machine = ProxyConnectionStateMachine(maxBodySize: server.settings.maxBodySize)
     }
 
     func taskExecutor(on eventLoop: any EventLoop) -> EventLoopTaskExecutor {
@@ -43,42 +38,39 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch (Self.unwrapInboundIn(data), state) {
-        case (.head(let head), _):
-            let started = NIODeadline.now()
-            let plain = InterimRequestHeaders.absent(from: head)
-            if !plain, let refusal = InterimRequestHeaders.refusal(of: head) {
-                state = .discarding
-                send(refusal, context: context, head: head, started: started, forceClose: true)
-                return
-            }
-            let head = plain ? head : InterimRequestHeaders.withoutH2CUpgrade(head)
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > server.settings.maxBodySize {
-                rejectTooLarge(context: context, head: head, started: started)
-                return
-            }
-            if !plain, InterimRequestHeaders.expectsContinue(head) {
-                context.writeAndFlush(Self.wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
-            }
-            state = .receiving(head, nil, started: started)
-        case (.body(var chunk), .receiving(let head, var body, let started)):
-            if (body?.readableBytes ?? 0) + chunk.readableBytes > server.settings.maxBodySize {
-                rejectTooLarge(context: context, head: head, started: started)
-                return
-            }
-            if body == nil {
-                body = chunk
-            } else {
-                body!.writeBuffer(&chunk)
-            }
-            state = .receiving(head, body, started: started)
-        case (.end, .receiving(let head, let body, let started)):
-            state = .idle
-            handle(context: context, head: head, body: body, started: started)
-        case (.end, .discarding):
-            state = .idle
-        case (.body, _), (.end, .idle):
+        switch Self.unwrapInboundIn(data) {
+        case .head(let head):
+            let (head, action) = machine.head(head, now: .now())
+            perform(action, context: context, head: head)
+        case .body(let chunk):
+            perform(machine.body(chunk), context: context)
+        case .end:
+            perform(machine.end(), context: context)
+        }
+    }
+
+    private func perform(_ action: ProxyConnectionStateMachine.Action, context: ChannelHandlerContext, head: HTTPRequestHead? = nil) {
+        switch action {
+        case .none:
             break
+        case .sendContinue(let version):
+            context.writeAndFlush(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
+        case .refuse(.interim, let head, let started):
+            if let refusal = InterimRequestHeaders.refusal(of: head) {
+                send(refusal, context: context, head: head, started: started, forceClose: true)
+            }
+        case .refuse(.tooLarge, let head, let started):
+            let answer = ProxyAnswer.error(
+                413, code: "payload_too_large",
+                message: "the request body is larger than the proxy's limit of \(server.settings.maxBodySize) bytes; raise it with --max-body-size")
+            send(answer, context: context, head: head, started: started, forceClose: true)
+        case .answer(let head, let body, let started):
+            handle(context: context, head: head, body: body, started: started)
+        case .rejectMalformed(let error):
+            MalformedRequestAnswer.write(error, context: context)
+            context.close(promise: nil)
+        case .close:
+            context.close(promise: nil)
         }
     }
 
@@ -102,20 +94,10 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         forward(request, context: context, head: head, started: started)
     }
 
-    private func rejectTooLarge(context: ChannelHandlerContext, head: HTTPRequestHead, started: NIODeadline) {
-        state = .discarding
-        let answer = ProxyAnswer.error(
-            413, code: "payload_too_large",
-            message: "the request body is larger than the proxy's limit of \(server.settings.maxBodySize) bytes; raise it with --max-body-size")
-        send(answer, context: context, head: head, started: started, forceClose: true)
-    }
-
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let parserError = error as? HTTPParserError {
-            MalformedRequestAnswer.write(parserError, context: context)
-        }
-        // One broken connection never affects the others: close this one only.
-        context.close(promise: nil)
+        // One broken connection never affects the others: this one closes, after a 400 for a
+        // request that is not HTTP/1.1.
+        perform(machine.error(error), context: context)
     }
 }
 

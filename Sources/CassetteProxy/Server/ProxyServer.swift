@@ -65,19 +65,9 @@ final class ProxyServer: Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let pipeline = channel.pipeline.syncOperations
-                    // Byte-exact header handlers only where bytes that are not UTF-8 can occur and matter.
-                    if context.restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
-                    let requestHeadBytes = context.keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
-                    if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
-                    try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
-                    if let requestHeadBytes {
-                        let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                        try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
-                    }
                     let shared = perLoop[ObjectIdentifier(channel.eventLoop)]
                     let targetCache = shared?.targetCache ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
-                    try pipeline.addHandler(ProxyHandler(server: context, logShard: shared?.logShard ?? 0, targetCache: targetCache))
+                    try ProxyPipeline.configure(channel.pipeline.syncOperations, context: context, logShard: shared?.logShard ?? 0, targetCache: targetCache)
                 }
             }
         let channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()

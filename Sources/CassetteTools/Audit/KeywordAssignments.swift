@@ -1,8 +1,8 @@
-/// `name=value`, `name: value` and `"name": "value"` in free text (logs, YAML, XML-ish bodies,
-/// error messages), for the names-based checks of `SecretAudit`.
 import WellPlateCore
 import WellPlateNetworking
 
+/// `name=value`, `name: value` and `"name": "value"` in free text (logs, YAML, XML-ish bodies,
+/// error messages), for the names-based checks of `SecretAudit`.
 enum KeywordAssignments {
     static func find(in text: String) -> [(name: String, value: String)] {
         var results: [(String, String)] = []

@@ -1,9 +1,9 @@
-/// Token formats recognised by their documented prefixes and shapes. Each is checked where a
-/// token starts (the byte before is not a letter or digit), on raw bytes, without regular
-/// expressions: an audit reads every byte of the store.
 import WellPlateCore
 import WellPlateNetworking
 
+/// Token formats recognised by their documented prefixes and shapes. Each is checked where a
+/// token starts (the byte before is not a letter or digit), on raw bytes, without regular
+/// expressions: an audit reads every byte of the store.
 struct SecretShape: Sendable {
     let rule: String
     let description: String

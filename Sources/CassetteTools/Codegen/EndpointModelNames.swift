@@ -1,3 +1,6 @@
+import WellPlateCore
+import WellPlateNetworking
+
 /// The design documents' model names for one endpoint (rulebook, "Model Mapping"):
 /// responses `{Resource}` or `{Action}{Resource}Response`, requests `{Action}{Resource}Request`.
 ///
@@ -11,9 +14,6 @@
 /// Without an action, a method other than GET names its request and, when its shape differs from
 /// the resource's, its response by a verb: `CreateUserRequest` for POST, `UpdateUserRequest` for
 /// PUT, `PatchUserRequest`, `DeleteUserResponse`.
-import WellPlateCore
-import WellPlateNetworking
-
 struct EndpointModelNames: Equatable {
     /// The response when it is an object.
     var response: String

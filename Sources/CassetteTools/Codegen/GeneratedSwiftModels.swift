@@ -1,7 +1,7 @@
-/// The generated files and which type decodes which endpoint's bodies.
 import WellPlateCore
 import WellPlateNetworking
 
+/// The generated files and which type decodes which endpoint's bodies.
 package struct GeneratedSwiftModels: Sendable {
     package struct File: Sendable, Hashable {
         /// The type the file declares.

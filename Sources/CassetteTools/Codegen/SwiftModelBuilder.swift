@@ -1,3 +1,6 @@
+import WellPlateCore
+import WellPlateNetworking
+
 /// Turns inferred schemas into struct shapes, merging structs of the same shape wherever they
 /// occur, then names them (`SwiftModelNaming`).
 ///
@@ -6,9 +9,6 @@
 /// the merged item schema, object a struct. A union of types, a location that only ever held
 /// `null`, and the items of arrays that were always empty are `JSONValue`: never a guessed type.
 /// A property is optional when some object lacked the key or some value was `null`.
-import WellPlateCore
-import WellPlateNetworking
-
 struct SwiftModelBuilder {
     private(set) var structs: [String: SwiftModelStruct] = [:]
     private(set) var usesJSONValue = false

@@ -1,7 +1,7 @@
-/// The Swift type generated for one location of a JSON document.
 import WellPlateCore
 import WellPlateNetworking
 
+/// The Swift type generated for one location of a JSON document.
 indirect enum SwiftModelType: Hashable, Sendable {
     case bool
     case int

@@ -1,12 +1,12 @@
+import WellPlateCore
+import WellPlateNetworking
+
 /// Swift spellings of JSON keys and path segments: `created_at` is `createdAt`, `meal-plans` is
 /// `MealPlans`, `2fa` is `_2fa`, `default` is `` `default` ``.
 ///
 /// Only ASCII letters and digits survive; every other character separates words, and so does a
 /// lower-case letter followed by an upper-case one (`avatarURL` is `avatar`, `URL`) or the last
 /// letter of an acronym followed by a lower-case one (`URLString` is `URL`, `String`).
-import WellPlateCore
-import WellPlateNetworking
-
 enum SwiftNaming {
     /// Words that are keywords where a declaration name appears; written in backticks.
     static let keywords: Set<String> = [

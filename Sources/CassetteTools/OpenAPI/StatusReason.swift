@@ -1,8 +1,8 @@
-/// The RFC 9110 reason phrases of common statuses, for response descriptions. (HTTPTypes keeps a
-/// phrase only on its named constants, not on a status built from a number.)
 import WellPlateCore
 import WellPlateNetworking
 
+/// The RFC 9110 reason phrases of common statuses, for response descriptions. (HTTPTypes keeps a
+/// phrase only on its named constants, not on a status built from a number.)
 enum StatusReason {
     static func phrase(_ status: Int) -> String? {
         switch status {

@@ -1,3 +1,6 @@
+import WellPlateCore
+import WellPlateNetworking
+
 /// What every sample seen at one location of a JSON document had in common: the types, string
 /// formats, object properties and array items, with counts.
 ///
@@ -5,9 +8,6 @@
 /// a time, in any order, or in separately built batches (`merge(_:)`), with the same result.
 /// Integers and fractional numbers are counted apart; a location that had both is a `number`
 /// (integers widen), never a union.
-import WellPlateCore
-import WellPlateNetworking
-
 package struct InferredSchema: Sendable, Hashable {
     /// Values seen at this location, `null` included.
     package internal(set) var sampleCount = 0

@@ -1,3 +1,6 @@
+import WellPlateCore
+import WellPlateNetworking
+
 /// Compares the schema of fixture files with the schema of real API responses and reports contract
 /// drift: only differences of shape (fields, types, nullability, string formats), never of values.
 ///
@@ -20,9 +23,6 @@
 ///
 /// The same rules compare two recordings (last week's against today's): the baseline plays the
 /// fixture, the newer recording plays the API, and `sides` names them in the messages.
-import WellPlateCore
-import WellPlateNetworking
-
 package struct SchemaDiff: Sendable {
     /// Patterns whose findings, and the findings of everything inside them, are dropped.
     package var ignoredPaths: [JSONPath]

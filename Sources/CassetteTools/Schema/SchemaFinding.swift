@@ -1,10 +1,10 @@
+import WellPlateCore
+import WellPlateNetworking
+
 /// One difference between the schema of a fixture and the schema of the real API's responses.
 ///
 /// Encodes to JSON with the stable keys `path`, `rule`, `severity`, `expected`, `actual` and
 /// `message`; `path` is the written path such as `$.items[*].price`.
-import WellPlateCore
-import WellPlateNetworking
-
 package struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// How much a finding matters, ordered `note < warning < error` so a caller can keep the
     /// findings at or above a threshold (`--fail-on warning`).

@@ -1,8 +1,8 @@
-/// The JSON Schema type names. Declaration order is the canonical order used everywhere a set of
-/// types is listed (unions, type arrays), with `null` last.
 import WellPlateCore
 import WellPlateNetworking
 
+/// The JSON Schema type names. Declaration order is the canonical order used everywhere a set of
+/// types is listed (unions, type arrays), with `null` last.
 package enum SchemaType: String, Sendable, Hashable, CaseIterable, Codable, Comparable {
     case boolean
     case integer

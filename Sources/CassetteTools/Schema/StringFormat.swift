@@ -1,10 +1,10 @@
+import WellPlateCore
+import WellPlateNetworking
+
 /// A string format that schema inference recognizes. Raw values are the JSON Schema `format` names.
 ///
 /// Detection is strict so that a format is only claimed when a validator would accept every sample:
 /// a timestamp without a time zone is not a `date-time`, and only http(s) URLs count as `uri`.
-import WellPlateCore
-import WellPlateNetworking
-
 package enum StringFormat: String, Sendable, Hashable, CaseIterable, Codable {
     /// RFC 3339 `date-time`: `2024-05-01T12:30:00Z`, `2024-05-01T12:30:00.123+02:00`.
     case dateTime = "date-time"

@@ -1,7 +1,7 @@
-/// A failure the user can act on: printed as one line on stderr, then the process exits.
 import WellPlateCore
 import WellPlateNetworking
 
+/// A failure the user can act on: printed as one line on stderr, then the process exits.
 package struct CLIError: Error, CustomStringConvertible {
     package let message: String
     package let exitStatus: Int32

@@ -5,10 +5,13 @@
 /// equal. Lookups are linear: response objects are small, and keeping one array (rather than an
 /// array plus a dictionary) makes parsing cheaper. Equality ignores member order.
 public struct JSONObject: Sendable {
+    /// One member: a key and its value.
     public typealias Element = (key: String, value: JSONValue)
 
+    /// The members in document order; change them through the subscript or `removeValue(forKey:)`.
     public private(set) var members: [Element]
 
+    /// An empty object.
     public init() {
         members = []
     }
@@ -27,8 +30,10 @@ public struct JSONObject: Sendable {
         members = uniqueMembers
     }
 
+    /// The keys in document order.
     public var keys: [String] { members.map(\.key) }
 
+    /// The position of the member named `key` (compared byte for byte), or `nil` when there is none.
     public func index(forKey key: String) -> Int? {
         members.firstIndex { Self.isSameKey($0.key, key) }
     }
@@ -57,6 +62,7 @@ public struct JSONObject: Sendable {
         }
     }
 
+    /// Removes the member named `key` and returns its value, or `nil` when there was none.
     @discardableResult
     public mutating func removeValue(forKey key: String) -> JSONValue? {
         guard let index = index(forKey: key) else { return nil }
@@ -71,18 +77,23 @@ public struct JSONObject: Sendable {
 }
 
 extension JSONObject: RandomAccessCollection {
+    /// The position of the first member.
     public var startIndex: Int { members.startIndex }
+    /// The position past the last member.
     public var endIndex: Int { members.endIndex }
+    /// The member at `position`, in document order.
     public subscript(position: Int) -> Element { members[position] }
 }
 
 // Hashing a key's String is normalization-insensitive, so keys equal byte for byte hash alike.
 extension JSONObject: Hashable {
+    /// Whether both objects have the same members, in any order.
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
         return lhs.members.allSatisfy { rhs[$0.key] == $0.value }
     }
 
+    /// Hashes the members independently of their order, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         // Order-independent, to agree with ==: a commutative sum of the members' own hashes.
         var sum = 0
@@ -98,6 +109,7 @@ extension JSONObject: Hashable {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// An object from a dictionary literal; a repeated key keeps its first position and its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self.init(elements)
     }

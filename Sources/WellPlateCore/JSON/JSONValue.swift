@@ -35,16 +35,19 @@ extension JSONValue {
         return elements[index]
     }
 
+    /// Whether the value is `null`.
     public var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
+    /// The string when the value is a string, otherwise `nil`.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The Boolean when the value is `true` or `false`, otherwise `nil`.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
@@ -60,11 +63,13 @@ extension JSONValue {
         }
     }
 
+    /// The elements when the value is an array, otherwise `nil`.
     public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
+    /// The object when the value is one, otherwise `nil`.
     public var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
@@ -75,6 +80,7 @@ extension JSONValue {
 // and strict for numbers: `.integer(1)` and `.number(1.0)` differ, because the distinction is the
 // point of this type.
 extension JSONValue: Hashable {
+    /// Whether two values are equal: objects ignoring member order, numbers only within the same case.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
@@ -89,6 +95,7 @@ extension JSONValue: Hashable {
         }
     }
 
+    /// Hashes the value consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
@@ -120,11 +127,17 @@ extension JSONValue: Hashable {
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// `null`, from a `nil` literal.
     public init(nilLiteral: ()) { self = .null }
+    /// A Boolean, from a `true` or `false` literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// An `.integer`, from an integer literal.
     public init(integerLiteral value: Int64) { self = .integer(value) }
+    /// A `.number`, from a floating-point literal.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A string, from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array, from an array literal.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// Keys keep their literal order; a repeated key keeps its first position and its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {

@@ -24,6 +24,7 @@ public struct KeyDifference: Sendable, Equatable, CustomStringConvertible {
         /// does not include: the cause when the request differs only there.
         case recordingVaries(on: String)
 
+        /// The difference in words, as listed in docs/matching.md.
         public var description: String {
             switch self {
             case let .method(request, recorded): "method \(request.rawValue) vs \(recorded.rawValue)"
@@ -55,6 +56,7 @@ public struct KeyDifference: Sendable, Equatable, CustomStringConvertible {
     /// In a fixed order: method, host, path, query parameters by name, body. Empty when the keys are equal.
     public let items: [Item]
 
+    /// A difference with the given items, taken as they are.
     public init(request: RequestKey, recorded: RequestKey, items: [Item]) {
         self.request = request
         self.recorded = recorded
@@ -66,6 +68,7 @@ public struct KeyDifference: Sendable, Equatable, CustomStringConvertible {
         self.init(request: request, recorded: recorded, items: KeyComparison(request: request, recorded: recorded).items)
     }
 
+    /// Whether the keys are equal.
     public var isIdentical: Bool { items.isEmpty }
 
     /// `<recorded key>: <difference>; <difference>`, e.g.

@@ -38,6 +38,8 @@ public struct MatchingRules: Sendable, Equatable, Codable {
         didSet { matchedHeaders = Self.lowercased(matchedHeaders) }
     }
 
+    /// Rules that ignore the given query parameters and body fields and key on the given headers (names compared ignoring case);
+    /// the defaults match `MatchingRules.default`.
     public init(
         ignoredQueryParameters: some Sequence<String> = [String](),
         ignoredBodyFields: some Sequence<String> = [String](),

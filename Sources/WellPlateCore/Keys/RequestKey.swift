@@ -16,19 +16,24 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// One `name=value` pair of a normalized query (or form body): percent-encoding normalized,
     /// `+` written as `%20`, and a name without `=` given the empty value.
     public struct QueryParameter: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The normalized parameter name.
         public let name: String
+        /// The normalized value; empty when the name had no `=`.
         public let value: String
 
+        /// A parameter from already normalized parts.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
 
+        /// `name=value`, as the parameter appears in a key.
         public var description: String { "\(name)=\(value)" }
     }
 
     /// The key text; what a cassette stores and looks up.
     public let rawValue: String
+    /// The request method.
     public let method: HTTPMethod
     /// `scheme://host[:port]` when the key was made with `MatchingRules.includeHost`, otherwise `nil`.
     public let origin: String?
@@ -44,6 +49,7 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// The conditional headers and `MatchingRules.matchedHeaders` the request carried, by name.
     package let headers: [KeyedHeader]
 
+    /// The key text (`rawValue`).
     public var description: String { rawValue }
 
     /// The key of a request that is about to be sent or replayed. `url` may be absolute or relative
@@ -150,10 +156,12 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
         rawValue = text
     }
 
+    /// Whether both keys have the same text.
     public static func == (lhs: RequestKey, rhs: RequestKey) -> Bool {
         lhs.rawValue == rhs.rawValue
     }
 
+    /// Hashes the key text.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(rawValue)
     }
@@ -168,6 +176,7 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
         }
     }
 
+    /// Encodes the key text alone.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)

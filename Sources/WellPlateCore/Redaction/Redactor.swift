@@ -8,22 +8,27 @@ public struct Redactor: Sendable, Equatable {
     /// What every secret becomes. URL-safe, so a redacted query stays a valid query.
     public static let placeholder = "REDACTED"
 
+    /// Lower-cased header names every redactor treats as secret (credentials, cookies, API keys).
     public static let defaultHeaderNames: Set<String> = [
         "authorization", "proxy-authorization", "cookie", "set-cookie",
         "x-api-key", "api-key", "apikey", "x-auth-token",
     ]
+    /// Lower-cased query and form parameter names every redactor treats as secret.
     public static let defaultQueryParameters: Set<String> = [
         "api_key", "apikey", "access_token", "token", "key", "signature", "password",
         "client_secret", "refresh_token", "sig",
     ]
+    /// Lower-cased JSON object keys every redactor treats as secret.
     public static let defaultJSONFields: Set<String> = [
         "password", "access_token", "refresh_token", "client_secret",
     ]
 
+    /// A redactor with the default names only.
     public static let `default` = Redactor()
     /// Leaves everything as it is; for tests of the redaction itself and for explicit opt-out.
     public static let disabled = Redactor(isEnabled: false)
 
+    /// Whether anything is redacted; when `false`, everything passes through unchanged.
     public var isEnabled: Bool
     /// Lower-cased header names whose values are secret.
     public private(set) var headerNames: Set<String>
@@ -32,6 +37,7 @@ public struct Redactor: Sendable, Equatable {
     /// Lower-cased JSON object keys whose values are secret, at any depth.
     public private(set) var jsonFields: Set<String>
 
+    /// A redactor for the default names plus the given ones, which are compared ignoring case.
     public init(
         extraHeaderNames: some Sequence<String> = [],
         extraQueryParameters: some Sequence<String> = [],
@@ -46,6 +52,7 @@ public struct Redactor: Sendable, Equatable {
 
     // MARK: Headers
 
+    /// Whether values of header `name` are redacted (ignoring case); always `false` when disabled.
     public func isSecretHeader(_ name: String) -> Bool {
         isEnabled && headerNames.contains(name.lowercased())
     }
@@ -93,6 +100,7 @@ public struct Redactor: Sendable, Equatable {
         return components.url ?? url
     }
 
+    /// `redactedURL(_:)` as a string.
     public func redact(url: URL) -> String {
         redactedURL(url).absoluteString
     }

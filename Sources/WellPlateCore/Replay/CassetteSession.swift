@@ -6,16 +6,22 @@ import Synchronization
 /// whether to answer from the recording or forward it upstream and record the answer. Used by
 /// `RecordingTransport`, `ReplayTransport`, `ReplayAPIClient` and the `cassette` proxy alike.
 public final class CassetteSession: Sendable {
+    /// What to open: which cassette, in which mode, with which matching rules and redaction.
     public struct Options: Sendable {
+        /// The cassette's name within the store (usually an environment name such as `dev`).
         public var cassette: String
+        /// When requests are recorded and when they are replayed; the default, `.none`, only replays.
         public var mode: RecordMode
         /// `nil` uses the rules the cassette was recorded with (or the defaults for a new cassette).
         public var matchingRules: MatchingRules?
+        /// Applied to every request before it is keyed, and to recorded responses before they are stored.
         public var redactor: Redactor
+        /// What replay does once every recording of a key has been served.
         public var sequencePolicy: SequencePolicy
         /// Remembered with the cassette so replay knows what it stood in for.
         public var upstream: URL?
 
+        /// Options that default to replaying cassette `dev` only (`mode: .none`), with default redaction and `SequencePolicy.repeatLast`.
         public init(
             cassette: String = "dev",
             mode: RecordMode = .none,
@@ -42,20 +48,30 @@ public final class CassetteSession: Sendable {
         case miss
     }
 
+    /// One answered request: the response, how it was answered and under which key.
     public struct Exchange: Sendable {
+        /// The response handed back to the caller.
         public var response: TransportResponse
+        /// Whether the response was replayed, recorded or passed through.
         public var outcome: Outcome
+        /// The request's key, computed from the redacted request.
         public var key: RequestKey
         /// The stored interaction that answered, or was recorded.
         public var interaction: Interaction?
     }
 
+    /// How many requests the session answered in each way.
     public struct Counters: Sendable, Equatable {
+        /// Requests answered from the cassette.
         public var replayed = 0
+        /// Requests forwarded upstream and recorded.
         public var recorded = 0
+        /// Requests forwarded upstream without recording.
         public var passthrough = 0
+        /// Requests that found no recording to answer them.
         public var missed = 0
 
+        /// Counters with the given values, all zero by default.
         public init(replayed: Int = 0, recorded: Int = 0, passthrough: Int = 0, missed: Int = 0) {
             self.replayed = replayed
             self.recorded = recorded
@@ -64,8 +80,11 @@ public final class CassetteSession: Sendable {
         }
     }
 
+    /// The store the cassette lives in.
     public let store: CassetteStore
+    /// The options the session was opened with.
     public let options: Options
+    /// The rules in effect: `options.matchingRules`, else those the cassette was recorded with, else the defaults.
     public let matchingRules: MatchingRules
     package let index: ReplayIndex
     /// The upstream the cassette was recorded from, as saved with it.
@@ -154,6 +173,7 @@ public final class CassetteSession: Sendable {
             rowsBeforeSession: rowsBeforeSession)
     }
 
+    /// How many requests were replayed, recorded, passed through and missed since the session opened.
     public var statistics: Counters {
         Counters(
             replayed: replayedCount.load(ordering: .relaxed),

@@ -13,6 +13,7 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// Replay only; a miss is an error.
     case none
 
+    /// Whether a request without a recording may be sent upstream: every mode but `none`.
     public var forwardsMisses: Bool { self != .none }
 }
 

@@ -1,6 +1,7 @@
 /// How far a committed recording survives: the store writes through SQLite's write-ahead log
 /// (WAL), and `Durability` picks when that log reaches the disk.
 extension CassetteStore {
+    /// When a committed recording reaches the disk; see the cases for what survives a crash or power loss.
     public enum Durability: String, Sendable, CaseIterable {
         /// WAL with `synchronous=NORMAL` (the default): a committed recording survives the
         /// process crashing or being killed (SIGKILL), since it is in the operating system's

@@ -6,6 +6,7 @@ import HTTPTypes
 /// before its caller continues (concurrent ones share a transaction: group commit), so a crash
 /// loses nothing already answered.
 public actor CassetteStore {
+    /// Whether a store may be changed; chosen when it is opened.
     public enum Access: Sendable {
         /// For replay, listing and export; the file must exist and is never modified.
         case readOnly
@@ -13,9 +14,12 @@ public actor CassetteStore {
         case readWrite
     }
 
+    /// The file name `open(path:)` uses when none is given: `cassettes.db` in the working directory.
     public static let defaultPath = "cassettes.db"
 
+    /// The file's path, as passed to `open(path:)`.
     public nonisolated let path: String
+    /// Whether the store was opened for reading only or for writing too.
     public nonisolated let access: Access
     /// How far committed recordings survive (`Durability`); applies to writers.
     public nonisolated let durability: Durability
@@ -26,6 +30,7 @@ public actor CassetteStore {
     nonisolated let recordingQueue = RecordingQueue()
     private var connection: SQLiteConnection?
 
+    /// The store's own serial queue, on which all its SQLite work runs.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
         executor.asUnownedSerialExecutor()
     }

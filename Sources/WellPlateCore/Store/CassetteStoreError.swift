@@ -2,6 +2,7 @@ import Foundation
 
 /// A cassette store that cannot be used as asked: names the file and says what to do.
 public struct CassetteStoreError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// What went wrong, for code that reacts to some failures differently.
     public enum Kind: String, Sendable {
         case missingFile
         case notACassetteStore
@@ -16,8 +17,11 @@ public struct CassetteStoreError: Error, Sendable, CustomStringConvertible, Loca
         case missingCassette
     }
 
+    /// What went wrong.
     public let kind: Kind
+    /// The store file the error is about.
     public let path: String
+    /// What failed and what to do about it, naming the file.
     public let message: String
     /// The SQLite failure behind it, when there is one.
     let underlying: SQLiteError?
@@ -29,7 +33,9 @@ public struct CassetteStoreError: Error, Sendable, CustomStringConvertible, Loca
         self.underlying = underlying
     }
 
+    /// The message, as printed.
     public var description: String { message }
+    /// The message, for `LocalizedError`.
     public var errorDescription: String? { message }
 
     /// A cassette the store cannot replay: it holds no recordings, or none in `cassette`.

@@ -7,6 +7,7 @@ public struct Interaction: Sendable, Equatable {
     public var id: Int64?
     /// The cassette (usually an environment name such as `dev`) it belongs to.
     public var cassette: String
+    /// The request method.
     public var method: HTTPMethod
     /// The URL as it was sent upstream (redacted).
     public var url: String
@@ -14,8 +15,11 @@ public struct Interaction: Sendable, Equatable {
     public var key: String
     /// 0-based position among recordings with the same key, in recorded order.
     public var sequence: Int
+    /// The request headers as sent upstream (redacted).
     public var requestHeaders: HTTPFields
+    /// The request body as sent upstream (redacted); `nil` when there was none.
     public var requestBody: Data?
+    /// The HTTP status code of the response.
     public var statusCode: Int
     /// Response headers; `Content-Encoding` is never present because bodies are stored decoded.
     /// Interactions from a replay index have no `Content-Length` here: use `response`.
@@ -24,6 +28,7 @@ public struct Interaction: Sendable, Equatable {
     public var responseBody: Data
     /// The `Content-Encoding` the upstream used on the wire, before decoding.
     public var contentEncoding: String?
+    /// When the exchange was recorded.
     public var recordedAt: Date
     /// Upstream time from request to the last byte of the response.
     public var duration: Duration
@@ -31,6 +36,7 @@ public struct Interaction: Sendable, Equatable {
     /// `nil` for a response recorded whole.
     public var chunks: [ResponseChunk]?
 
+    /// An interaction from its parts; `id` stays `nil` until the store assigns one.
     public init(
         id: Int64? = nil,
         cassette: String,

@@ -5,8 +5,10 @@ import Foundation
 public struct ResponseChunk: Sendable, Equatable {
     /// Time since the response head arrived.
     public var offset: Duration
+    /// The piece's length in bytes.
     public var size: Int
 
+    /// A piece of `size` bytes that arrived `offset` after the response head.
     public init(offset: Duration, size: Int) {
         self.offset = offset
         self.size = size

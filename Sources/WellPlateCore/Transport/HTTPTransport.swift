@@ -11,15 +11,20 @@ public protocol HTTPTransport: Sendable {
 
 /// One HTTP request as a transport sends it.
 public struct TransportRequest: Sendable, Equatable {
+    /// The request method.
     public var method: HTTPMethod
+    /// The absolute URL to send the request to.
     public var url: URL
+    /// The header fields to send.
     public var headerFields: HTTPFields
+    /// The body to send; `nil` for none.
     public var body: Data?
     /// The whole exchange must finish within this time; `nil` uses the transport's default.
     public var timeout: Duration?
     /// Redirects are handed back to the caller unless this is set.
     public var followRedirects: Bool
 
+    /// A request; by default without headers or body, with the transport's timeout, and not following redirects.
     public init(
         method: HTTPMethod,
         url: URL,
@@ -39,16 +44,19 @@ public struct TransportRequest: Sendable, Equatable {
 
 /// One complete HTTP response: the body is always the decoded payload.
 public struct TransportResponse: Sendable, Equatable {
+    /// The HTTP status code.
     public var statusCode: Int
     /// Header fields as received, except that `Content-Encoding` is removed and `Content-Length`
     /// describes `body` once a compressed body has been decoded.
     public var headerFields: HTTPFields
+    /// The decoded body; empty when the response had none.
     public var body: Data
     /// The `Content-Encoding` the body had on the wire (`gzip`, `deflate`) before it was decoded.
     public var decodedContentEncoding: String?
     /// Time from sending the request to receiving the last byte of the response.
     public var duration: Duration
 
+    /// A response from its parts; `body` must already be decoded.
     public init(
         statusCode: Int,
         headerFields: HTTPFields = [:],
@@ -63,5 +71,6 @@ public struct TransportResponse: Sendable, Equatable {
         self.duration = duration
     }
 
+    /// Whether the status code is 2xx.
     public var isSuccess: Bool { (200..<300).contains(statusCode) }
 }

@@ -58,6 +58,7 @@ public struct PendingStream: Sendable {
 
 /// A response's status line and headers, before its body.
 public struct TransportResponseHead: Sendable, Equatable {
+    /// The HTTP status code.
     public var statusCode: Int
     /// As received, except that a decoded body loses `Content-Encoding` and `Content-Length`
     /// (its decoded length is not known until it ends).
@@ -68,6 +69,7 @@ public struct TransportResponseHead: Sendable, Equatable {
     /// the transfer is, where `contentLength` is missing for decoded bodies.
     public var wireContentLength: Int?
 
+    /// A head from its parts; `wireContentLength` defaults to the `Content-Length` in `headerFields`.
     public init(statusCode: Int, headerFields: HTTPFields = [:], decodedContentEncoding: String? = nil, wireContentLength: Int? = nil) {
         self.statusCode = statusCode
         self.headerFields = headerFields
@@ -83,13 +85,16 @@ public struct TransportResponseHead: Sendable, Equatable {
 
 /// A response whose body is still arriving.
 public struct StreamedResponse: Sendable {
+    /// The status line and headers.
     public let head: TransportResponseHead
+    /// The body, read in chunks as it arrives; read it once.
     public let body: TransportBodyStream
     /// When the head arrived: chunk offsets are measured from here.
     public let headReceived: ContinuousClock.Instant
     /// Time from sending the request to receiving the head.
     public let timeToHead: Duration
 
+    /// A response from its head and its body stream, with the head arriving now unless given.
     public init(head: TransportResponseHead, body: TransportBodyStream, headReceived: ContinuousClock.Instant = .now, timeToHead: Duration = .zero) {
         self.head = head
         self.body = body
@@ -124,6 +129,7 @@ package protocol TransportBodySource: Sendable {
 /// pauses the transfer beyond that, so a slow reader slows the upstream instead of filling memory.
 /// Dropping the stream before its end aborts the transfer.
 public final class TransportBodyStream: AsyncSequence, Sendable {
+    /// Each element is one chunk of the body, in arrival order.
     public typealias Element = Data
     private let source: any TransportBodySource
 
@@ -140,13 +146,16 @@ public final class TransportBodyStream: AsyncSequence, Sendable {
         source.abandon()
     }
 
+    /// An iterator over the body's chunks in arrival order.
     public func makeAsyncIterator() -> Iterator {
         Iterator(stream: self)
     }
 
+    /// Reads the body's chunks in order.
     public struct Iterator: AsyncIteratorProtocol, Sendable {
         let stream: TransportBodyStream
 
+        /// The next chunk, or `nil` once the body is complete; throws `TransportError` when it broke off.
         public mutating func next() async throws -> Data? {
             try await stream.source.next()
         }

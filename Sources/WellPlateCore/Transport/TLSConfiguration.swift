@@ -17,6 +17,7 @@ public struct TLSConfiguration: Sendable, Equatable {
     /// path can then read and change the traffic.
     public var insecure: Bool
 
+    /// A configuration with the given files; the defaults verify against the system's CA store only.
     public init(additionalCACertificatesPath: String? = nil, clientCertificatePath: String? = nil, clientKeyPath: String? = nil, insecure: Bool = false) {
         self.additionalCACertificatesPath = additionalCACertificatesPath
         self.clientCertificatePath = clientCertificatePath

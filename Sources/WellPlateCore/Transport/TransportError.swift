@@ -4,6 +4,7 @@ import Foundation
 /// libcurl code behind it. `kind` is a plain enum: a switch over it needs a `default` to keep
 /// compiling when a kind is added.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kinds of failure; new ones may be added.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The request did not finish within its timeout.
         case timeout
@@ -29,6 +30,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         case other
     }
 
+    /// What kind of failure it was.
     public var kind: Kind
     /// What failed, for people; never contains secrets (URLs are redacted before they get here).
     public var message: String
@@ -37,6 +39,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     /// For `.tls` failures that can be told apart: which setting of `TLSConfiguration` may fix it.
     public var tlsProblem: TLSProblem?
 
+    /// An error of `kind`; `message` must not contain secrets.
     public init(_ kind: Kind, _ message: String, curlCode: Int? = nil, tlsProblem: TLSProblem? = nil) {
         self.kind = kind
         self.message = message
@@ -52,6 +55,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
+    /// The message, followed by the libcurl code when there is one.
     public var description: String {
         if let curlCode { return "\(message) (curl error \(curlCode))" }
         return message
@@ -59,5 +63,6 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension TransportError: LocalizedError {
+    /// The same text as `description`.
     public var errorDescription: String? { description }
 }

@@ -51,5 +51,6 @@ public enum RecordedBodies {
 public struct InvalidEndpoint: Error, Sendable, CustomStringConvertible {
     /// The text as given.
     public let text: String
+    /// The text and what an endpoint should look like.
     public var description: String { "\"\(text)\" is not an endpoint such as GET /api/users/{id}; regenerate the tests" }
 }

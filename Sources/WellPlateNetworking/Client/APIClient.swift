@@ -6,9 +6,11 @@ import WellPlateCore
 /// The live client: JSON over any `HTTPTransport` (libcurl by default), with status-to-error
 /// mapping and retries of idempotent requests.
 public final class APIClient: APIClientProtocol {
+    /// The client's settings; the defaults suit an app talking to a JSON API.
     public struct Configuration: Sendable {
         /// Per-attempt timeout.
         public var timeout: Duration = .seconds(30)
+        /// Which requests are retried, how often and after how long.
         public var retryPolicy: RetryPolicy = .default
         /// Sent with every request unless the call passes the same header.
         public var defaultHeaders: [String: String] = [:]
@@ -18,12 +20,15 @@ public final class APIClient: APIClientProtocol {
         public var followRedirects: Bool = true
         /// Log every request and response through the client's `Logger`, secrets redacted.
         public var enableLogging: Bool = false
+        /// Hides secrets in what is logged.
         public var redactor: Redactor = .default
         /// What the retry backoff sleeps on; tests pass a clock that records the waits instead.
         public var clock: any Clock<Duration> = ContinuousClock()
 
+        /// The defaults: 30 s timeout, default retries, redirects followed, no logging.
         public init() {}
 
+        /// The defaults, with the timeout and logging taken from `config` (the timeout clamped to at most a day).
         public init(config: AppConfig) {
             // Clamped rather than trusted: `AppConfig.validate` rejects out-of-range values, but a
             // configuration built in code may never have been validated.
@@ -35,10 +40,13 @@ public final class APIClient: APIClientProtocol {
     /// A shared client over the shared libcurl transport, as the design documents use it.
     public static let shared = APIClient()
 
+    /// The settings the client was made with.
     public let configuration: Configuration
+    /// What the client sends requests through.
     public let transport: any HTTPTransport
     private let logger: Logger
 
+    /// A client sending through `transport`, the shared libcurl transport by default.
     public init(
         transport: any HTTPTransport = CurlTransport.shared,
         configuration: Configuration = Configuration(),
@@ -49,12 +57,15 @@ public final class APIClient: APIClientProtocol {
         self.logger = logger
     }
 
+    /// A client with the timeout and logging of `config`.
     public convenience init(
         config: AppConfig, transport: any HTTPTransport = CurlTransport.shared, logger: Logger = Logger(label: "WellPlateNetworking.APIClient")
     ) {
         self.init(transport: transport, configuration: Configuration(config: config), logger: logger)
     }
 
+    /// Sends a request (retrying as `configuration.retryPolicy` allows) and decodes its 2xx JSON body as `T`;
+    /// other statuses throw `APIError.serverError`.
     public func request<T: Decodable>(
         url: URL,
         method: HTTPMethod,
@@ -66,6 +77,7 @@ public final class APIClient: APIClientProtocol {
         return try ResponseDecoding.decode(T.self, from: response)
     }
 
+    /// Sends a request and ignores its body; non-2xx statuses throw `APIError.serverError`.
     public func requestVoid(url: URL, method: HTTPMethod, headers: [String: String]?, body: Data?) async throws {
         _ = try await send(url: url, method: method, headers: headers, body: body)
     }

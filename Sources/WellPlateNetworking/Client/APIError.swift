@@ -50,6 +50,7 @@ public enum APIError: Error {
         }
     }
 
+    /// The failure's category: by status for `serverError`, by `TransportError.Kind` for a transport failure.
     public var category: Category {
         switch self {
         case .invalidURL: return .invalidURL
@@ -79,6 +80,7 @@ public enum APIError: Error {
 }
 
 extension APIError: LocalizedError {
+    /// What failed and what to check, for people.
     public var errorDescription: String? {
         switch self {
         case .invalidURL:
@@ -122,12 +124,16 @@ extension APIError: LocalizedError {
 
 /// A response body that did not match the expected type: names the type, the coding path and why.
 public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// The type that was being decoded, fully qualified.
     public let typeName: String
     /// The JSON path of the failing value, such as `$.items[2].price`.
     public let path: String
+    /// Why the value did not fit, in words.
     public let reason: String
+    /// The decoder's own error, when there was one.
     public let underlying: DecodingError?
 
+    /// An error about decoding `typeName` at `path`.
     public init(typeName: String, path: String, reason: String, underlying: DecodingError? = nil) {
         self.typeName = typeName
         self.path = path
@@ -177,6 +183,8 @@ public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible, L
         return path
     }
 
+    /// `Type at $.path: reason`.
     public var description: String { "\(typeName) at \(path): \(reason)" }
+    /// The same text as `description`.
     public var errorDescription: String? { description }
 }

@@ -3,6 +3,7 @@ import WellPlateCore
 
 /// The one JSON dialect every client speaks: ISO-8601 dates, with or without fractional seconds.
 public enum JSONCoding {
+    /// A `JSONDecoder` reading dates as ISO-8601, with or without fractional seconds.
     public static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -17,12 +18,14 @@ public enum JSONCoding {
         return decoder
     }
 
+    /// A `JSONEncoder` writing dates as ISO-8601.
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         return encoder
     }
 
+    /// `value` as JSON, encoded by `makeEncoder()`.
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         try makeEncoder().encode(value)
     }

@@ -6,9 +6,11 @@ import WellPlateCore
 /// errors and retry decisions: it is `APIClient` itself, over a `ReplayTransport`. Recorded 4xx and
 /// 5xx replay as the same `APIError`; a request with no recording throws `CassetteMiss`.
 public final class ReplayAPIClient: APIClientProtocol {
+    /// The cassette being replayed, with its counters.
     public let session: CassetteSession
     private let client: APIClient
 
+    /// A client replaying from `session`, with the live defaults but no waits between retries unless configured.
     public init(
         session: CassetteSession, configuration: APIClient.Configuration = ReplayAPIClient.defaultConfiguration,
         logger: Logger = Logger(label: "WellPlateNetworking.ReplayAPIClient")
@@ -43,10 +45,12 @@ public final class ReplayAPIClient: APIClientProtocol {
         return configuration
     }
 
+    /// Answers from the cassette and decodes as `APIClient` does; throws `CassetteMiss` when nothing was recorded.
     public func request<T: Decodable>(url: URL, method: HTTPMethod, headers: [String: String]?, body: Data?, responseType: T.Type) async throws -> T {
         try await client.request(url: url, method: method, headers: headers, body: body, responseType: responseType)
     }
 
+    /// Answers from the cassette, ignoring the body; throws `CassetteMiss` when nothing was recorded.
     public func requestVoid(url: URL, method: HTTPMethod, headers: [String: String]?, body: Data?) async throws {
         try await client.requestVoid(url: url, method: method, headers: headers, body: body)
     }

@@ -10,6 +10,8 @@ public enum ResponseDecoding {
         try decode(type, from: response.body, statusCode: response.statusCode)
     }
 
+    /// Decodes `body` as `T` with `JSONCoding`; throws `APIError.noData` for a 204 or a blank body (unless `T` is `EmptyResponse`)
+    /// and `APIError.decodingError` when the body does not fit `T`.
     public static func decode<T: Decodable>(_ type: T.Type, from body: Data, statusCode: Int = 200) throws -> T {
         if type == EmptyResponse.self, let empty = EmptyResponse() as? T {
             return empty
@@ -33,6 +35,7 @@ public enum ResponseDecoding {
         errorMessage(body: response.body, contentType: response.headerFields[.contentType])
     }
 
+    /// `errorMessage(in:)` for a body and its `Content-Type`; `nil` when the body explains nothing.
     public static func errorMessage(body: Data, contentType: String?) -> String? {
         guard !body.isEmpty else { return nil }
         if let value = try? JSONValue(parsing: body), case .object(let object) = value {

@@ -11,11 +11,13 @@ public struct RetryPolicy: Sendable, Equatable {
     public var baseDelay: Duration
     /// A `Retry-After` longer than this is not waited for; the error is reported instead.
     public var maxRetryAfter: Duration
+    /// Response statuses worth retrying; by default 429, 502, 503 and 504.
     public var retryableStatusCodes: Set<Int>
     /// Whether attempts are spaced out in time. Replay turns this off: it retries exactly when the
     /// live client did, so recorded retry sequences play back, but without the waiting.
     public var waitsBetweenAttempts: Bool
 
+    /// A policy with the given limits; a negative `maxRetries` counts as zero.
     public init(
         maxRetries: Int = 3,
         baseDelay: Duration = .seconds(1),
@@ -30,7 +32,9 @@ public struct RetryPolicy: Sendable, Equatable {
         self.waitsBetweenAttempts = waitsBetweenAttempts
     }
 
+    /// Up to 3 retries, backing off from 2 s, for statuses 429, 502, 503 and 504.
     public static let `default` = RetryPolicy()
+    /// No retries.
     public static let never = RetryPolicy(maxRetries: 0)
     /// The live policy's decisions without its delays, for replaying recordings.
     public static let replay = RetryPolicy(waitsBetweenAttempts: false)

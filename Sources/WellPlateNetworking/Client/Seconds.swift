@@ -1,3 +1,5 @@
+import WellPlateCore
+
 /// A span of time that came from outside the program (a configuration key, an environment variable,
 /// a command-line flag, a stored recording), checked once against a fixed range.
 ///
@@ -5,13 +7,12 @@
 /// standard conversions trap: `Int64(seconds * 1000)` on infinity or anything past 9.2e15, and
 /// `seconds * 1_000_000_000` in nanoseconds past 292 years. A `Seconds` is finite and at most a day,
 /// so every later step (libcurl's milliseconds, NIO's nanoseconds, doubling for backoff) stays in range.
-import WellPlateCore
-
 public struct Seconds: Sendable, Hashable, Comparable {
     /// One day: longer than any timeout, delay or latency worth asking for, and far inside what
     /// every consumer of a `Duration` can hold.
     public static let maximum: Double = 86_400
 
+    /// The number of seconds.
     public let value: Double
 
     /// `nil` unless `value` is finite, not above `maximum`, and above zero (or zero when `allowsZero`).
@@ -43,6 +44,7 @@ public struct Seconds: Sendable, Hashable, Comparable {
         .nanoseconds(Int64((value * 1e9).rounded()))
     }
 
+    /// Whether `lhs` is the shorter span.
     public static func < (lhs: Seconds, rhs: Seconds) -> Bool {
         lhs.value < rhs.value
     }

@@ -1,8 +1,9 @@
-/// Which client the factory built for a configuration, and why it did not honour the requested
-/// mode when it refused to.
 import WellPlateCore
 
+/// Which client the factory built for a configuration, and why it did not honour the requested
+/// mode when it refused to.
 public struct APIClientDecision: Sendable, Equatable, CustomStringConvertible {
+    /// The configuration's environment.
     public let environment: Environment
     /// The configuration's mode.
     public let requestedMode: ClientMode
@@ -25,6 +26,7 @@ public struct APIClientDecision: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `environment: mode client`, followed by the refusal in parentheses when there is one.
     public var description: String {
         let base = "\(environment.rawValue): \(mode.rawValue) client"
         return refusal.map { "\(base) (\($0))" } ?? base

@@ -4,8 +4,11 @@ import WellPlateCore
 /// How the app's networking is set up: which backend, where answers come from, and the knobs the
 /// design documents name. Production can never run in mock or replay mode.
 public struct AppConfig: Sendable, Equatable {
+    /// The backend to talk to.
     public var environment: Environment
+    /// Where answers come from; production only allows `.live`.
     public var mode: ClientMode
+    /// Whether the live client logs every request and response, secrets redacted.
     public var enableLogging: Bool
     /// Seconds before a request times out.
     public var apiTimeout: TimeInterval
@@ -23,6 +26,7 @@ public struct AppConfig: Sendable, Equatable {
     /// live and record modes.
     public var tls = TLSConfiguration()
 
+    /// Defaults to the development backend in live mode, without logging, with a 30 s timeout and a 0.8 s mock delay.
     public init(
         environment: Environment = .development,
         mode: ClientMode = .live,
@@ -51,18 +55,23 @@ public struct AppConfig: Sendable, Equatable {
         set { mode = newValue ? .mock : .live }
     }
 
+    /// `baseURLOverride` when set, otherwise the environment's default base URL.
     public var baseURL: URL { baseURLOverride ?? environment.defaultBaseURL }
 
+    /// `cassetteName` when set, otherwise the environment's short name.
     public var effectiveCassetteName: String { cassetteName ?? environment.shortName }
 
+    /// Development with logging on, live or (with `mockMode`) from fixtures.
     public static func development(mockMode: Bool = false) -> AppConfig {
         AppConfig(environment: .development, mode: mockMode ? .mock : .live, enableLogging: true)
     }
 
+    /// Staging, live or (with `mockMode`) from fixtures.
     public static func staging(mockMode: Bool = false) -> AppConfig {
         AppConfig(environment: .staging, mode: mockMode ? .mock : .live)
     }
 
+    /// Production: always live, without a mock delay.
     public static func production() -> AppConfig {
         AppConfig(environment: .production, mode: .live, mockResponseDelay: 0)
     }

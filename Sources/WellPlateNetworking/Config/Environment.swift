@@ -17,6 +17,7 @@ public enum Environment: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// The environment's API address, used unless `AppConfig.baseURLOverride` replaces it.
     public var defaultBaseURL: URL {
         switch self {
         case .development: URL(string: "https://dev-api.wellplate.com")!

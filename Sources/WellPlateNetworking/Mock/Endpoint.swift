@@ -4,15 +4,18 @@ import WellPlateCore
 /// A method and a path pattern: the unit that fixtures, mock routes and inferred schemas are kept
 /// per. `GET /api/users/{id}` covers every recording of `GET /api/users/1`, `/api/users/2`, …
 public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The request method.
     public let method: HTTPMethod
     /// A `MockResponseRegistry` pattern such as `/api/users/{id}`.
     public let pattern: String
 
+    /// An endpoint from a method and a pattern, taken as written.
     public init(method: HTTPMethod, pattern: String) {
         self.method = method
         self.pattern = pattern
     }
 
+    /// `METHOD /pattern`, such as `GET /api/users/{id}`.
     public var description: String { "\(method.rawValue) \(pattern)" }
 
     /// The fixture name harvesting gives this endpoint: the design documents' default name, with
@@ -22,6 +25,7 @@ public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible 
         return MockResponseRegistry.defaultFixtureName(for: RequestPath(percentEncodedPath: plain), method: method)
     }
 
+    /// Orders by pattern, then method.
     public static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
         (lhs.pattern, lhs.method.rawValue) < (rhs.pattern, rhs.method.rawValue)
     }

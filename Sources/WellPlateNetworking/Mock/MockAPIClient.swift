@@ -21,6 +21,7 @@ public final class MockAPIClient: APIClientProtocol {
         var globalStub: MockStub?
     }
 
+    /// Maps requests to fixture names.
     public let registry: MockResponseRegistry
     /// Its `registry` is this client's, so a missing fixture lists the routes the client knows.
     public let loader: MockDataLoader
@@ -30,6 +31,7 @@ public final class MockAPIClient: APIClientProtocol {
     let clock: any Clock<Duration>
     let state = Mutex(State())
 
+    /// A client answering from `registry` and `loader`, waiting `delay` before every answer.
     public convenience init(registry: MockResponseRegistry = MockResponseRegistry(), loader: MockDataLoader = MockDataLoader(), delay: Duration = .zero) {
         self.init(registry: registry, loader: loader, delay: delay, clock: ContinuousClock())
     }
@@ -73,6 +75,7 @@ public final class MockAPIClient: APIClientProtocol {
         try self.init(fixturesDirectory: URL(fileURLWithPath: path, isDirectory: true), delay: delay)
     }
 
+    /// Records the call, then answers from a stub or a fixture, decoded as the live client decodes a response.
     public func request<T: Decodable>(url: URL, method: HTTPMethod, headers: [String: String]?, body: Data?, responseType: T.Type) async throws -> T {
         let call = MockCall(method: method, url: url, headers: headers ?? [:], body: body, timestamp: Date())
         let path = RequestPath(url: url)

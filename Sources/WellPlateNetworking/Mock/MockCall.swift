@@ -3,13 +3,18 @@ import WellPlateCore
 
 /// One request a `MockAPIClient` received, as the caller sent it.
 public struct MockCall: Sendable, Equatable {
+    /// The request method.
     public let method: HTTPMethod
+    /// The URL as the caller passed it.
     public let url: URL
     /// The headers the caller passed (the mock adds no defaults).
     public let headers: [String: String]
+    /// The body the caller passed, if any.
     public let body: Data?
+    /// When the client received the call.
     public let timestamp: Date
 
+    /// A call from its parts.
     public init(method: HTTPMethod, url: URL, headers: [String: String], body: Data?, timestamp: Date) {
         self.method = method
         self.url = url

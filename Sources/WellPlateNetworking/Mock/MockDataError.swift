@@ -4,6 +4,7 @@ import WellPlateCore
 /// A fixture that cannot be served: names the fixture, the file (or every place searched), and,
 /// for a bad file, where in it and why.
 public struct MockDataError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// Why the fixture could not be served.
     public enum Kind: String, Sendable, Hashable {
         /// No file for the fixture in any of the places searched.
         case notFound
@@ -17,7 +18,9 @@ public struct MockDataError: Error, Sendable, CustomStringConvertible, Localized
         case invalidName
     }
 
+    /// Why the fixture could not be served.
     public var kind: Kind
+    /// The fixture's name.
     public var fixture: String
     /// The file read, for every kind but `notFound` and `invalidName`.
     public var file: String?
@@ -29,13 +32,16 @@ public struct MockDataError: Error, Sendable, CustomStringConvertible, Localized
     public var request: String?
     /// `$.items[2].price` for a type mismatch.
     public var jsonPath: String?
+    /// The 1-based line of a JSON syntax error.
     public var line: Int?
+    /// The 1-based column of a JSON syntax error, counted in Unicode scalars.
     public var column: Int?
     /// The reason in the parser's or decoder's words.
     public var reason: String?
     /// The decoder's finding, for a type mismatch.
     public var decodingError: ResponseDecodingError?
 
+    /// An error about `fixture`; fill in what is known for its kind.
     public init(
         kind: Kind, fixture: String, file: String? = nil, searched: [String] = [], registeredRoutes: [MockRoute] = [],
         request: String? = nil, jsonPath: String? = nil, line: Int? = nil, column: Int? = nil, reason: String? = nil,
@@ -57,6 +63,7 @@ public struct MockDataError: Error, Sendable, CustomStringConvertible, Localized
     /// How many registered routes a message lists before summarising the rest.
     static let listedRouteLimit = 20
 
+    /// What went wrong with the fixture and how to fix it, starting with the request when known.
     public var description: String {
         let prefix = request.map { "\($0): " } ?? ""
         let name = PathPattern.quoted(fixture)
@@ -83,6 +90,7 @@ public struct MockDataError: Error, Sendable, CustomStringConvertible, Localized
         }
     }
 
+    /// The same text as `description`.
     public var errorDescription: String? { description }
 
     private var routeSummary: String {

@@ -16,6 +16,7 @@ public struct MockDataLoader: Sendable {
     /// Listed in `notFound` errors, so the user sees what is mapped.
     public var registry: MockResponseRegistry?
 
+    /// A loader searching `directory`, then `bundleSubdirectory` of `bundle`; with neither, every fixture is not found.
     public init(directory: URL? = nil, bundle: Bundle? = nil, bundleSubdirectory: String? = nil, registry: MockResponseRegistry? = nil) {
         self.directory = directory
         self.bundle = bundle

@@ -11,15 +11,18 @@ public struct MockRegistryError: Error, Sendable, Equatable, CustomStringConvert
     /// What is wrong and what to do about it.
     public var problem: String
 
+    /// An error saying what is wrong, and where when known.
     public init(file: String? = nil, location: String? = nil, problem: String) {
         self.file = file
         self.location = location
         self.problem = problem
     }
 
+    /// The file, location and problem that are known, joined with `: `.
     public var description: String {
         [file, location, problem].compactMap { $0 }.joined(separator: ": ")
     }
 
+    /// The same text as `description`.
     public var errorDescription: String? { description }
 }

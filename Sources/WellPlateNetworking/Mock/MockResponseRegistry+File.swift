@@ -19,6 +19,7 @@ import WellPlateCore
 extension MockResponseRegistry {
     /// The registry's file name inside a fixtures directory.
     public static let fileName = "registry.json"
+    /// The `version` a registry file must have; other versions are refused.
     public static let fileVersion = 1
 
     /// Reads a registry file.

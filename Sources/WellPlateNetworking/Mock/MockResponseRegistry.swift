@@ -15,16 +15,20 @@ import WellPlateCore
 public final class MockResponseRegistry: Sendable {
     /// A route that matched a request, with the values its parameters captured.
     public struct Match: Sendable, Equatable {
+        /// The route that matched.
         public let route: MockRoute
         /// Parameter name to decoded segment: `["id": "42"]` for `/api/users/{id}`.
         public let parameters: [String: String]
 
+        /// The name of the route's fixture.
         public var fixture: String { route.fixture }
+        /// The route's path pattern.
         public var pattern: PathPattern { route.pattern }
     }
 
     private let table: Mutex<RouteTable<MockRoute>>
 
+    /// An empty registry.
     public init() {
         table = Mutex(RouteTable())
     }
@@ -46,10 +50,12 @@ public final class MockResponseRegistry: Sendable {
         register(try MockRoute(method: method, path: path, fixture: fixture))
     }
 
+    /// Adds `route`, replacing an earlier route with the same method and pattern.
     public func register(_ route: MockRoute) {
         table.withLock { _ = $0.insert(route, method: route.method, pattern: route.pattern) }
     }
 
+    /// Removes every route.
     public func removeAll() {
         table.withLock { $0.removeAll() }
     }
@@ -64,6 +70,7 @@ public final class MockResponseRegistry: Sendable {
         match(path: RequestPath(url: url), method: method)
     }
 
+    /// The route that answers `method` on `path`, if one is registered.
     public func match(path: RequestPath, method: HTTPMethod) -> Match? {
         guard let found = table.withLock({ $0.match(path, method: method) }) else { return nil }
         return Match(route: found.entry.value, parameters: found.parameters)
@@ -81,6 +88,7 @@ public final class MockResponseRegistry: Sendable {
         defaultFixtureName(for: RequestPath(url: url), method: method)
     }
 
+    /// `defaultFixtureName(for:method:)` for a path already split and decoded.
     public static func defaultFixtureName(for path: RequestPath, method: HTTPMethod) -> String {
         let sanitized = path.description
             .replacingOccurrences(of: "/", with: "_")

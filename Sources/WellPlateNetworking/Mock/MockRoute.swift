@@ -3,11 +3,14 @@ import WellPlateCore
 
 /// One mapping from a request (method and path pattern) to the fixture that answers it.
 public struct MockRoute: Sendable, Hashable, CustomStringConvertible {
+    /// The request method the route answers.
     public let method: HTTPMethod
+    /// The path pattern the route answers.
     public let pattern: PathPattern
     /// The fixture's name: its file name without `.json`, relative to the fixtures directory.
     public let fixture: String
 
+    /// A route from a parsed pattern; throws `MockRegistryError` when `fixture` is not a usable fixture name.
     public init(method: HTTPMethod, pattern: PathPattern, fixture: String) throws(MockRegistryError) {
         try Self.validate(fixture: fixture)
         self.method = method

@@ -9,6 +9,7 @@ import WellPlateCore
 /// Two patterns that differ only in their parameter names match the same requests and count as the
 /// same route.
 public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
+    /// One segment of a pattern: literal text, or a parameter that captures a request segment.
     public enum Segment: Sendable, Hashable {
         /// A decoded literal segment.
         case literal(String)
@@ -17,6 +18,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The pattern as written.
     public let text: String
+    /// The parsed segments, in order.
     public let segments: [Segment]
 
     /// Parses and validates a pattern.
@@ -26,12 +28,15 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         segments = try Self.parse(text)
     }
 
+    /// The pattern as written.
     public var description: String { text }
 
+    /// The parameters' names in path order.
     public var parameterNames: [String] {
         segments.compactMap { if case .parameter(let name) = $0 { name } else { nil } }
     }
 
+    /// How many parameters the pattern has.
     public var parameterCount: Int { parameterNames.count }
 
     /// A pattern without parameters matches one path only.

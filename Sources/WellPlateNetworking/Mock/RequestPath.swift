@@ -11,6 +11,7 @@ public struct RequestPath: Sendable, Hashable, CustomStringConvertible {
     /// Percent-decoded segments; `/` alone is one empty segment.
     public let segments: [String]
 
+    /// The path of `url`, ignoring its query and fragment.
     public init(url: URL) {
         self.init(percentEncodedPath: url.path(percentEncoded: true))
     }

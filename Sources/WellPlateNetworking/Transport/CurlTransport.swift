@@ -4,6 +4,7 @@ import WellPlateCore
 /// The live transport: HTTP/1.1, and HTTP/2 where an HTTPS server offers it, over libcurl, with connection reuse across requests,
 /// transparent gzip/deflate decoding, and Swift task cancellation aborting the transfer.
 public final class CurlTransport: StreamingHTTPTransport {
+    /// Limits and settings for the transport; the defaults suit an app talking to one API.
     public struct Configuration: Sendable {
         /// Applies when a request does not set its own timeout.
         public var timeout: Duration = .seconds(30)
@@ -26,6 +27,7 @@ public final class CurlTransport: StreamingHTTPTransport {
         /// Rewrites a URL for messages, so that secrets in query strings never reach logs or errors.
         public var displayURL: @Sendable (URL) -> String = { Redactor.default.redact(url: $0) }
 
+        /// The defaults: 30 s timeout, 10 s to connect, compressed responses decoded, system CAs.
         public init() {}
     }
 
@@ -34,6 +36,7 @@ public final class CurlTransport: StreamingHTTPTransport {
     /// that failure as a `TransportError` instead of the process stopping.
     public static let shared = CurlTransport(rememberingStartupFailure: Configuration())
 
+    /// The settings the transport was started with.
     public let configuration: Configuration
     private let started: Result<Started, TransportError>
 
@@ -73,6 +76,8 @@ public final class CurlTransport: StreamingHTTPTransport {
         if case .success(let started) = started { started.loop.shutdown() }
     }
 
+    /// Sends `request` and returns the whole response; throws `TransportError` when no response arrived
+    /// and `CancellationError` when the task was cancelled.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let started = try self.started.get()

@@ -1,10 +1,10 @@
-/// Columns sized to their content, two spaces apart. One column may be marked `shrinks`: when a
-/// maximum width is given (stdout is a terminal), it is cut with "…" so each row fits on one line.
 import CassetteProxy
 import CassetteTools
 import WellPlateCore
 import WellPlateNetworking
 
+/// Columns sized to their content, two spaces apart. One column may be marked `shrinks`: when a
+/// maximum width is given (stdout is a terminal), it is cut with "…" so each row fits on one line.
 struct TextTable {
     enum Alignment {
         case left

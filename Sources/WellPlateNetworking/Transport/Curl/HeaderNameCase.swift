@@ -1,8 +1,8 @@
+import WellPlateCore
+
 /// HTTP/2 and HTTP/3 require lower-case header names, HTTP/1.1 servers nearly always send
 /// `Content-Type`. Responses are stored and replayed the same way whichever version the upstream
 /// negotiated, so lower-case names are given their usual HTTP/1.1 spelling.
-import WellPlateCore
-
 enum HeaderNameCase {
     /// `content-type` → `Content-Type`, `etag` → `ETag`; names are case-insensitive, so this only
     /// changes how they look.

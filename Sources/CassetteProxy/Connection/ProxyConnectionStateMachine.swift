@@ -1,0 +1,115 @@
+import NIOCore
+import NIOHTTP1
+
+/// One connection's reading of requests, as decisions without side effects: each event (a head, a
+/// body chunk, the end, an error) moves the state on and returns what the handler must do. The
+/// handler (`ProxyHandler`) performs the actions; the decisions are tested without a channel.
+///
+/// Pipelining needs no state here: `HTTPServerPipelineHandler`, in front of the handler, delivers
+/// the next request only once the answer to the one before has ended, and holds a parser error
+/// back until then.
+struct ProxyConnectionStateMachine {
+    enum State: Equatable {
+        /// Between requests.
+        case idle
+        /// Collecting a request's body; `body` is `nil` until the first chunk.
+        case receiving(HTTPRequestHead, body: ByteBuffer?, started: NIODeadline)
+        /// The request was refused before its end (too large, an upgrade): the rest of it is dropped.
+        case discarding
+        /// The connection is closing after a parser error; nothing more is read.
+        case closed
+    }
+
+    enum Action: Equatable {
+        /// Nothing to do.
+        case none
+        /// Tell the client to send its body (`Expect: 100-continue`).
+        case sendContinue(HTTPVersion)
+        /// Answer with `answer` at once and close the connection; the request is not forwarded.
+        case refuse(ProxyAnswerKind, HTTPRequestHead, started: NIODeadline)
+        /// The request is complete: find its answer.
+        case answer(HTTPRequestHead, body: ByteBuffer?, started: NIODeadline)
+        /// Write the 400 for a request that is not HTTP/1.1, then close.
+        case rejectMalformed(HTTPParserError)
+        /// Close the connection.
+        case close
+    }
+
+    /// Why a request was refused before its end.
+    enum ProxyAnswerKind: Equatable {
+        /// Its body is larger than the limit (413).
+        case tooLarge
+        /// An expectation or upgrade the proxy cannot meet (417, 501): `InterimRequestHeaders.refusal`.
+        case interim
+    }
+
+    private(set) var state = State.idle
+    let maxBodySize: Int
+
+    init(maxBodySize: Int) {
+        self.maxBodySize = maxBodySize
+    }
+
+    /// A request's head. `head` may come back changed (an `h2c` upgrade answered over HTTP/1.1).
+    mutating func head(_ head: HTTPRequestHead, now: NIODeadline) -> (HTTPRequestHead, Action) {
+        guard state != .closed else { return (head, .none) }
+        let plain = InterimRequestHeaders.absent(from: head)
+        if !plain, InterimRequestHeaders.refusal(of: head) != nil {
+            state = .discarding
+            return (head, .refuse(.interim, head, started: now))
+        }
+        let head = plain ? head : InterimRequestHeaders.withoutH2CUpgrade(head)
+        if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize {
+            state = .discarding
+            return (head, .refuse(.tooLarge, head, started: now))
+        }
+        state = .receiving(head, body: nil, started: now)
+        if !plain, InterimRequestHeaders.expectsContinue(head) {
+            return (head, .sendContinue(head.version))
+        }
+        return (head, .none)
+    }
+
+    /// A chunk of the body; past the limit the request is refused and the rest dropped.
+    mutating func body(_ chunk: ByteBuffer) -> Action {
+        guard case .receiving(let head, var body, let started) = state else { return .none }
+        if (body?.readableBytes ?? 0) + chunk.readableBytes > maxBodySize {
+            state = .discarding
+            return .refuse(.tooLarge, head, started: started)
+        }
+        // Dropping the state's copy first lets the buffer grow in place instead of copying.
+        state = .idle
+        if body == nil {
+            body = chunk
+        } else {
+            var chunk = chunk
+            body!.writeBuffer(&chunk)
+        }
+        state = .receiving(head, body: body, started: started)
+        return .none
+    }
+
+    /// The request's end.
+    mutating func end() -> Action {
+        switch state {
+        case .receiving(let head, let body, let started):
+            state = .idle
+            return .answer(head, body: body, started: started)
+        case .discarding:
+            state = .idle
+            return .none
+        case .idle, .closed:
+            return .none
+        }
+    }
+
+    /// An error from the pipeline: a parser error gets its 400 first; any error closes.
+    mutating func error(_ error: any Error) -> Action {
+        let wasClosed = state == .closed
+        state = .closed
+        if !wasClosed, let parserError = error as? HTTPParserError {
+            return .rejectMalformed(parserError)
+        }
+        return .close
+    }
+}
