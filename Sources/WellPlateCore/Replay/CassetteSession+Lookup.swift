@@ -4,32 +4,14 @@ import HTTPTypes
 /// The replay hot path for a server that holds the request target (`/path?query`) rather than a
 /// URL, and the index lookups every replay ends in.
 extension CassetteSession {
-    /// Redaction and key computation work on the target text, nothing is parsed twice and no
-    /// response copy is made. Throws `CassetteMiss` like `replay(_:)`. `secretHeaders`: the
-    /// request's secret headers (credentials, cookies), whose values are scrubbed from the target
-    /// and body as when the request was recorded.
-    package func replayInteraction(method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:]) throws -> Interaction
-    {
-        try lookup(key: key(method: method, target: target, contentType: contentType, body: body, secretHeaders: secretHeaders))
-    }
-
-    /// Like `replayInteraction(method:target:contentType:body:)` for a request that carries keyed
-    /// headers (`matchingRules.keyedHeaderNames`): only those fields of `headerFields` are used.
-    package func replayInteraction(
-        method: HTTPMethod, target: String, headerFields: HTTPFields, body: Data?, secretHeaders: HTTPFields = [:]
-    ) throws -> Interaction {
-        try lookup(
-            key: key(
-                method: method, target: target, contentType: headerFields[.contentType], body: body, secretHeaders: secretHeaders, headerFields: headerFields))
-    }
-
-    /// The key `replayInteraction(method:target:contentType:body:)` would look up for a request
-    /// without a body, for callers that cache it per target.
+    /// The key of a request given by its target (`/path?query`) without a body, for callers that
+    /// cache it per target. `secretHeaders`: the request's secret headers (credentials, cookies),
+    /// whose values are scrubbed from the target as when the request was recorded.
     package func keyText(method: HTTPMethod, target: String, secretHeaders: HTTPFields = [:]) -> String {
         key(method: method, target: target, contentType: nil, body: nil, secretHeaders: secretHeaders).rawValue
     }
 
-    /// The key `replayInteraction` would look up for any request, for callers that look up by
+    /// The key of any request given by its target, for callers that look up by
     /// slot (`replayPick(slot:key:)`); `headerFields`: its keyed header fields, if any.
     package func replayKey(
         method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], headerFields: HTTPFields = [:]
@@ -58,11 +40,6 @@ extension CassetteSession {
         return RequestKey(method: method, target: redacted.url, headerFields: keyFields, body: carried != nil ? redacted.body : body, rules: matchingRules)
     }
 
-    /// Replays by a key from `keyText(method:target:)`; a miss is explained like any other.
-    package func replayInteraction(keyText: String) throws -> Interaction {
-        try replay(keyText: keyText) { $0 }
-    }
-
     /// The replay proxy's hot path: takes the next recording at `slot` (`index.slot(for: keyText)`,
     /// kept by the caller; `nil` for a key without recordings), counted like every replay. The
     /// pick names a loaded recording by position, so the caller answers from what it prepared
@@ -72,10 +49,6 @@ extension CassetteSession {
         let explained = { key ?? Self.parsedKey(keyText) }
         guard let slot else { return try resolve(.miss, key: explained) }
         return try resolve(index.next(at: slot), key: explained)
-    }
-
-    private func replay<Value: Sendable>(keyText: String, read: (Interaction) -> Value) throws -> Value {
-        try resolve(index.next(for: keyText, read: read)) { Self.parsedKey(keyText) }
     }
 
     private static func parsedKey(_ keyText: String) -> RequestKey {
