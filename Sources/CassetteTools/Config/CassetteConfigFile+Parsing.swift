@@ -9,7 +9,6 @@ extension CassetteConfigFile {
         "redact", "host", "port", "upstreamTimeout", "durability", "maxAge", "stale", "trackUsage", "rewriteURLs", "rewriteBodyURLs",
     ]
     static let environmentKeys = ["upstream", "tls"]
-    static let tlsKeys = ["cacert", "cert", "key", "insecure"]
     static let redactKeys = ["headers", "queryParameters", "jsonFields"]
 
     /// Parses the text of a configuration file; `source` (its path) is named in every error.
@@ -28,7 +27,7 @@ extension CassetteConfigFile {
         self.source = source
 
         if let value = object["database"] {
-            databasePath = Self.resolve(try reader.nonEmptyString(value, at: "database"), relativeToFileAt: source)
+            databasePath = ConfigReader.resolve(try reader.nonEmptyString(value, at: "database"), relativeToFileAt: source)
         }
         if let value = object["environments"] {
             let table = try reader.object(value, at: "environments", keys: nil)
@@ -43,7 +42,7 @@ extension CassetteConfigFile {
                 }
                 environments[name] = try reader.httpURL(upstream, at: "\(path).upstream")
                 if let tls = fields["tls"] {
-                    environmentTLS[name] = try Self.tls(tls, at: "\(path).tls", reader: reader)
+                    environmentTLS[name] = try reader.tls(tls, at: "\(path).tls")
                 }
             }
         }
@@ -116,139 +115,6 @@ extension CassetteConfigFile {
         }
         if let value = object["upstreamTimeout"] {
             upstreamTimeout = try reader.seconds(value, at: "upstreamTimeout", range: Self.upstreamTimeoutRange)
-        }
-    }
-
-    /// `{"cacert": "ca.pem", "cert": "client.pem", "key": "client.key", "insecure": false}`, paths
-    /// relative to the file.
-    private static func tls(_ value: JSONValue, at path: String, reader: ConfigReader) throws(ConfigError) -> TLSConfiguration {
-        let fields = try reader.object(value, at: path, keys: tlsKeys)
-        var tls = TLSConfiguration()
-        let source = reader.source
-        func file(_ key: String) throws(ConfigError) -> String? {
-            guard let value = fields[key] else { return nil }
-            return resolve(try reader.nonEmptyString(value, at: "\(path).\(key)"), relativeToFileAt: source)
-        }
-        tls.additionalCACertificatesPath = try file("cacert")
-        tls.clientCertificatePath = try file("cert")
-        tls.clientKeyPath = try file("key")
-        if let value = fields["insecure"] {
-            tls.insecure = try reader.bool(value, at: "\(path).insecure")
-        }
-        if tls.clientKeyPath != nil && tls.clientCertificatePath == nil {
-            throw ConfigError(
-                source: source, key: "\(path).key", problem: "needs \"cert\" (the client certificate it belongs to)",
-                accepted: "{\"cert\": \"client.pem\", \"key\": \"client.key\"}")
-        }
-        return tls
-    }
-
-    /// `database` relative to the configuration file's directory.
-    private static func resolve(_ path: String, relativeToFileAt source: String) -> String {
-        guard !path.hasPrefix("/") else { return path }
-        let directory = (source as NSString).deletingLastPathComponent
-        guard !directory.isEmpty, directory != "." else { return path }
-        return (directory as NSString).appendingPathComponent(path)
-    }
-}
-
-/// Typed reads of configuration values; every failure names the file, the key path and what fits.
-struct ConfigReader {
-    package let source: String
-
-    /// An object; with `keys`, any other member is an error that lists the accepted ones.
-    func object(_ value: JSONValue, at path: String?, keys: [String]?) throws(ConfigError) -> JSONObject {
-        guard case .object(let object) = value else {
-            throw ConfigError(
-                source: source, key: path, problem: "is \(describe(value)), not an object",
-                accepted: path == nil ? "a JSON object such as {\"database\": \"cassettes.db\"}" : "a JSON object")
-        }
-        if let keys {
-            for key in object.keys where !keys.contains(key) {
-                let keyPath = path.map { "\($0).\(key)" } ?? key
-                throw ConfigError(source: source, key: keyPath, problem: "is not a configuration key", accepted: keys.joined(separator: ", "))
-            }
-        }
-        return object
-    }
-
-    func nonEmptyString(_ value: JSONValue, at path: String) throws(ConfigError) -> String {
-        guard case .string(let text) = value, !text.isEmpty else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a non-empty string", accepted: "a string")
-        }
-        return text
-    }
-
-    func strings(_ value: JSONValue, at path: String) throws(ConfigError) -> [String] {
-        guard case .array(let elements) = value else {
-            throw ConfigError(
-                source: source, key: path, problem: "is \(describe(value)), not an array of strings", accepted: "an array such as [\"_\", \"cb\"]")
-        }
-        var result: [String] = []
-        for (index, element) in elements.enumerated() {
-            guard case .string(let text) = element, !text.isEmpty else {
-                throw ConfigError(
-                    source: source, key: "\(path)[\(index)]", problem: "is \(describe(element)), not a non-empty string",
-                    accepted: "an array of names such as [\"_\", \"cb\"]")
-            }
-            result.append(text)
-        }
-        return result
-    }
-
-    func bool(_ value: JSONValue, at path: String) throws(ConfigError) -> Bool {
-        guard case .bool(let flag) = value else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a boolean", accepted: "true or false")
-        }
-        return flag
-    }
-
-    /// A number of seconds within `range` (fractions allowed).
-    func seconds(_ value: JSONValue, at path: String, range: ClosedRange<Double>) throws(ConfigError) -> Duration {
-        let number: Double? =
-            switch value {
-            case .integer(let integer): Double(integer)
-            case .number(let double): double
-            default: nil
-            }
-        guard let number, range.contains(number) else {
-            throw ConfigError(
-                source: source, key: path,
-                problem:
-                    "is \(describe(value)), not a number of seconds from \(CassetteConfigFile.plain(range.lowerBound)) to \(CassetteConfigFile.plain(range.upperBound))",
-                accepted: "a number such as 30 or 0.5")
-        }
-        return Seconds(clamping: number).duration
-    }
-
-    package func port(_ value: JSONValue, at path: String) throws(ConfigError) -> Int {
-        guard case .integer(let number) = value, (1...65535).contains(number) else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a port number", accepted: "an integer from 1 to 65535")
-        }
-        return Int(number)
-    }
-
-    func httpURL(_ value: JSONValue, at path: String) throws(ConfigError) -> URL {
-        let accepted = "an http(s) URL such as \"http://127.0.0.1:8081\""
-        guard case .string(let text) = value else {
-            throw ConfigError(source: source, key: path, problem: "is \(describe(value)), not a string", accepted: accepted)
-        }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            url.host?.isEmpty == false
-        else {
-            throw ConfigError(source: source, key: path, problem: "\(describe(value)) is not an http or https URL", accepted: accepted)
-        }
-        return url
-    }
-
-    private func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .null: "null"
-        case .bool(let flag): flag ? "true" : "false"
-        case .integer, .bigInteger, .number: "the number \(value.compactJSON)"
-        case .string(let text): text.count > 40 ? "the string \"\(text.prefix(40))…\"" : "the string \"\(text)\""
-        case .array: "an array"
-        case .object: "an object"
         }
     }
 }

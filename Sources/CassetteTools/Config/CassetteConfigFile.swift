@@ -51,11 +51,6 @@ package struct CassetteConfigFile: Sendable, Equatable {
     package static let upstreamTimeoutRange: ClosedRange<Double> = 0.1...3600
     /// `durability`: how far recordings survive; `--durability` overrides it.
     package var durability: CassetteStore.Durability = .normal
-
-    /// A number of seconds for messages: `3600`, `0.1` (no grouping, no trailing `.0`).
-    package static func plain(_ seconds: Double) -> String {
-        seconds.rounded() == seconds && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
-    }
     /// How requests are keyed: `ignoredQueryParameters`, `ignoredBodyFields`, `matchHeaders`, and `matchBodies`
     /// as `includeBodyFingerprint`.
     package var matchingRules: MatchingRules = .default

@@ -118,42 +118,8 @@ extension AppConfig {
             fixturesDirectory = try Self.string(from: value, source: source, key: "fixturesDirectory")
         }
         if let value = object["tls"] {
-            tls = try Self.tls(from: value, source: source)
+            tls = try ConfigReader(source: source).tls(value, at: "tls")
         }
-    }
-
-    static let tlsKeys = ["cacert", "cert", "key", "insecure"]
-
-    /// `"tls": {"cacert": "ca.pem", "cert": "client.pem", "key": "client.key", "insecure": false}`;
-    /// relative paths are resolved against the file's directory.
-    private static func tls(from value: JSONValue, source: String) throws(ConfigError) -> TLSConfiguration {
-        guard case .object(let object) = value else {
-            throw ConfigError(
-                source: source, key: "tls", problem: "must be an object",
-                accepted: "{\"cacert\": \"ca.pem\", \"cert\": \"client.pem\", \"key\": \"client.key\", \"insecure\": false}")
-        }
-        for key in object.keys.sorted() where !tlsKeys.contains(key) {
-            throw ConfigError(source: source, key: "tls.\(key)", problem: "is not a configuration key", accepted: tlsKeys.joined(separator: ", "))
-        }
-        func path(_ key: String) throws(ConfigError) -> String? {
-            guard let value = object[key] else { return nil }
-            return resolve(try string(from: value, source: source, key: "tls.\(key)"), relativeToFileAt: source)
-        }
-        var tls = TLSConfiguration()
-        tls.additionalCACertificatesPath = try path("cacert")
-        tls.clientCertificatePath = try path("cert")
-        tls.clientKeyPath = try path("key")
-        if let value = object["insecure"] {
-            tls.insecure = try bool(from: value, source: source, key: "tls.insecure")
-        }
-        return tls
-    }
-
-    private static func resolve(_ path: String, relativeToFileAt source: String) -> String {
-        guard !path.hasPrefix("/") else { return path }
-        let directory = (source as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { return path }
-        return (directory as NSString).appendingPathComponent(path)
     }
 
     /// Applies `WELLPLATE_*` overrides; returns the last variable used, for error messages.

@@ -68,7 +68,7 @@ struct ConfigCommand: AsyncParsableCommand {
             ("ignored body fields", list(rules.ignoredBodyFields)),
             ("match bodies", rules.includeBodyFingerprint ? "yes" : "no"),
             ("matched headers", list(rules.matchedHeaders)),
-            ("upstream timeout", "\(CassetteConfigFile.plain(Self.seconds(configFile.upstreamTimeout ?? CassetteConfigFile.defaultUpstreamTimeout))) s"),
+            ("upstream timeout", "\(ConfigReader.plain(Self.seconds(configFile.upstreamTimeout ?? CassetteConfigFile.defaultUpstreamTimeout))) s"),
             ("durability", configFile.durability.rawValue),
             ("redacted headers", list(configFile.redactor.headerNames)),
             ("redacted query parameters", list(configFile.redactor.queryParameters)),

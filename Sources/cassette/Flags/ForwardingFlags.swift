@@ -21,7 +21,7 @@ struct ForwardingFlags: ParsableArguments {
             let range = CassetteConfigFile.upstreamTimeoutRange
             guard upstreamTimeout.isFinite, range.contains(upstreamTimeout) else {
                 throw ValidationError(
-                    "--upstream-timeout must be a number of seconds from \(CassetteConfigFile.plain(range.lowerBound)) to \(CassetteConfigFile.plain(range.upperBound)), got \(CassetteConfigFile.plain(upstreamTimeout))"
+                    "--upstream-timeout must be a number of seconds from \(ConfigReader.plain(range.lowerBound)) to \(ConfigReader.plain(range.upperBound)), got \(ConfigReader.plain(upstreamTimeout))"
                 )
             }
         }

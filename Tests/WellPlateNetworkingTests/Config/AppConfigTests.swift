@@ -26,6 +26,32 @@ struct AppConfigTests {
         }
     }
 
+    /// wellplate.json and cassette.json read `"tls"` with one reader (`ConfigReader.tls`): paths
+    /// relative to the file, and the same refusals with the same words.
+    @Test func tlsPathsAreRelativeToTheFileAndAKeyNeedsItsCertificate() throws {
+        try withConfigFile(#"{"tls": {"cacert": "ca.pem", "cert": "/abs/client.pem", "key": "client.key"}}"#) { path in
+            let config = try AppConfig.load(from: path, environmentVariables: [:])
+            let directory = (path as NSString).deletingLastPathComponent
+            #expect(config.tls.additionalCACertificatesPath == directory + "/ca.pem")
+            #expect(config.tls.clientCertificatePath == "/abs/client.pem")
+            #expect(config.tls.clientKeyPath == directory + "/client.key")
+        }
+        try withConfigFile(#"{"tls": {"key": "client.key"}}"#) { path in
+            #expect {
+                try AppConfig.load(from: path, environmentVariables: [:])
+            } throws: { error in
+                "\(error)".contains("\"tls.key\": needs \"cert\"")
+            }
+        }
+        try withConfigFile(#"{"tls": {"insecure": "sometimes"}}"#) { path in
+            #expect {
+                try AppConfig.load(from: path, environmentVariables: [:])
+            } throws: { error in
+                "\(error)".contains("\"tls.insecure\": is the string \"sometimes\", not a boolean")
+            }
+        }
+    }
+
     @Test func aCompleteFileIsRead() throws {
         let json = """
             {"environment": "dev", "mode": "replay", "enableLogging": true, "apiTimeout": 5,
