@@ -41,7 +41,7 @@ public struct CassetteStoreError: Error, Sendable, CustomStringConvertible, Loca
     /// A cassette the store cannot replay: it holds no recordings, or none in `cassette`.
     /// `available` are the cassettes it does hold (with recordings, where that is what counts).
     /// The one place this message is built.
-    public static func missingCassette(_ cassette: String?, path: String, available: [String]) -> CassetteStoreError {
+    package static func missingCassette(_ cassette: String?, path: String, available: [String]) -> CassetteStoreError {
         guard let cassette, !available.isEmpty else {
             return CassetteStoreError(.noRecordings, path: path, message: "\(path) holds no recordings; record a session first")
         }

@@ -35,7 +35,7 @@ extension ResponseChunk {
 
     /// The byte ranges of a body of `count` bytes in the recorded pieces. A body whose length
     /// changed since (redaction) ends where it ends; bytes past the recorded sizes go with the last piece.
-    public static func pieces(ofBodyCount count: Int, by chunks: [ResponseChunk]) -> [(offset: Duration, bytes: Range<Int>)] {
+    package static func pieces(ofBodyCount count: Int, by chunks: [ResponseChunk]) -> [(offset: Duration, bytes: Range<Int>)] {
         var pieces: [(offset: Duration, bytes: Range<Int>)] = []
         var start = 0
         for (index, chunk) in chunks.enumerated() {
