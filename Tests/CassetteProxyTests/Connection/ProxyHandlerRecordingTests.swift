@@ -1,0 +1,97 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import TestSupport
+import Testing
+import WellPlateCore
+
+@testable import CassetteProxy
+
+/// The connection's handlers in record mode, over an `NIOAsyncTestingChannel` (the forwarded
+/// request's task runs on the channel's loop): an in-process upstream, a store made here.
+@Suite("Proxy connection recording over a testing channel")
+final class ProxyHandlerRecordingTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory(prefix: "embedded-record")
+    }
+
+    /// A channel whose pipeline records what `upstream` answers into a fresh store, as
+    /// `cassette record --mode missing` would.
+    func recordingChannel(upstream: any HTTPTransport) async throws -> (NIOAsyncTestingChannel, CassetteStore) {
+        let store = try await CassetteStore.open(path: directory.path(), access: .readWrite)
+        var settings = ProxySettings()
+        settings.logRequests = false
+        settings.upstream = URL(string: "http://upstream.test")
+        let options = CassetteSession.Options(cassette: "dev", mode: .missing, upstream: settings.upstream)
+        let session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
+        let context = ProxyServerContext(session: session, settings: settings, modeName: "record", requestLog: nil)
+        let channel = NIOAsyncTestingChannel()
+        let loop = channel.testingEventLoop
+        try await loop.executeInContext {
+            try ProxyPipeline.configure(
+                channel.pipeline.syncOperations, context: context, logShard: 0,
+                targetCache: NIOLoopBoundBox(ReplayTargetCache(), eventLoop: loop))
+        }
+        try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).get()
+        return (channel, store)
+    }
+
+    /// What the handlers wrote until `output` holds `count` status lines and, once they are all
+    /// there, nothing more arrives for a moment (or 10 s pass).
+    func written(_ channel: NIOAsyncTestingChannel, answers count: Int) async throws -> String {
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            // Work the loop queued for itself (the forwarded request's task, the answer's write)
+            // runs when the test runs the loop.
+            await channel.testingEventLoop.run()
+            while let buffer = try await channel.readOutbound(as: ByteBuffer.self) {
+                text += String(buffer: buffer)
+            }
+            if ProxyHandlerEmbeddedTests.statuses(text).count >= count, text.hasSuffix("\n") || text.hasSuffix("}") || text.hasSuffix("hello") {
+                break
+            }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return text
+    }
+
+    @Test func pipelinedRequestsAreRecordedAndAnsweredInOrderThenAParseErrorGets400AndTheClose() async throws {
+        let upstream = FixedUpstream(response: TransportResponse(statusCode: 200, headerFields: [.contentType: "text/plain"], body: Data("hello".utf8)))
+        let (channel, store) = try await recordingChannel(upstream: upstream)
+        _ = try? await channel.writeInbound(
+            ByteBuffer(string: "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE \u{01}\r\n\r\n"))
+        let output = try await written(channel, answers: 3)
+        #expect(ProxyHandlerEmbeddedTests.statuses(output) == ["200 OK", "200 OK", "400 Bad Request"])
+        #expect(output.components(separatedBy: "X-Cassette: recorded").count == 3)
+        #expect(output.contains("\"error\":\"bad_request\""))
+        try await channel.closeFuture.get()
+        // Recordings are committed before their answer goes out.
+        let recorded = try await store.interactions(cassette: "dev").map(\.key).sorted()
+        #expect(recorded == ["GET /a", "GET /b"])
+        try await store.close()
+    }
+
+    @Test func anUpstreamFailureIsA502AndNothingIsRecorded() async throws {
+        let (channel, store) = try await recordingChannel(upstream: FailingUpstream())
+        try await channel.writeInbound(ByteBuffer(string: "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"))
+        let output = try await written(channel, answers: 1)
+        #expect(ProxyHandlerEmbeddedTests.statuses(output) == ["502 Bad Gateway"])
+        #expect(output.contains("\"error\":\"upstream_unreachable\""))
+        #expect(channel.isActive)
+        #expect(try await store.interactions(cassette: "dev").isEmpty)
+        _ = try? await channel.finish()
+        try await store.close()
+    }
+}
+
+/// An upstream that cannot be reached.
+private struct FailingUpstream: HTTPTransport {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        throw TransportError(.cannotConnect, "connection refused")
+    }
+}
