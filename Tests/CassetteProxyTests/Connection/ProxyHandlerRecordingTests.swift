@@ -3,6 +3,7 @@ import HTTPTypes
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
+import Synchronization
 import TestSupport
 import Testing
 import WellPlateCore
@@ -76,6 +77,26 @@ final class ProxyHandlerRecordingTests {
         try await store.close()
     }
 
+    @Test func aStreamTheUpstreamCutsOffReachesTheClientAsAnAbortAndIsNotRecorded() async throws {
+        let (channel, store) = try await recordingChannel(upstream: BrokenStreamUpstream())
+        try await channel.writeInbound(ByteBuffer(string: "GET /events HTTP/1.1\r\nHost: x\r\n\r\n"))
+        var output = ""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while channel.isActive, ContinuousClock.now < deadline {
+            await channel.testingEventLoop.run()
+            while let buffer = try await channel.readOutbound(as: ByteBuffer.self) { output += String(buffer: buffer) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        while let buffer = try await channel.readOutbound(as: ByteBuffer.self) { output += String(buffer: buffer) }
+        #expect(ProxyHandlerEmbeddedTests.statuses(output) == ["200 OK"])
+        #expect(output.contains("data: one"))
+        // The connection closes without the chunked body's last chunk: the client sees the abort.
+        #expect(!output.hasSuffix("0\r\n\r\n"))
+        #expect(!channel.isActive)
+        #expect(try await store.interactions(cassette: "dev").isEmpty)
+        try await store.close()
+    }
+
     @Test func anUpstreamFailureIsA502AndNothingIsRecorded() async throws {
         let (channel, store) = try await recordingChannel(upstream: FailingUpstream())
         try await channel.writeInbound(ByteBuffer(string: "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"))
@@ -86,6 +107,29 @@ final class ProxyHandlerRecordingTests {
         #expect(try await store.interactions(cassette: "dev").isEmpty)
         _ = try? await channel.finish()
         try await store.close()
+    }
+}
+
+/// An upstream that sends the head and one event of a Server-Sent Events stream, then breaks off.
+private struct BrokenStreamUpstream: StreamingHTTPTransport {
+    private final class Events: TransportBodySource {
+        let sent = Atomic(false)
+
+        func next() async throws -> Data? {
+            if sent.exchange(true, ordering: .relaxed) { throw TransportError(.connectionLost, "the upstream closed the connection mid-body") }
+            return Data("data: one\n\n".utf8)
+        }
+
+        func abandon() {}
+    }
+
+    func stream(_ request: TransportRequest) async throws -> StreamedResponse {
+        StreamedResponse(
+            head: TransportResponseHead(statusCode: 200, headerFields: [.contentType: "text/event-stream"]), body: TransportBodyStream(source: Events()))
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await stream(request).collected()
     }
 }
 
