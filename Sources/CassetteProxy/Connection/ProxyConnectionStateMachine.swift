@@ -51,7 +51,7 @@ struct ProxyConnectionStateMachine {
     }
 
     /// A request's head. `head` may come back changed (an `h2c` upgrade answered over HTTP/1.1).
-    mutating func head(_ head: HTTPRequestHead, now: NIODeadline) -> (HTTPRequestHead, Action) {
+    mutating func head(_ head: HTTPRequestHead, now: NIODeadline) -> (head: HTTPRequestHead, action: Action) {
         guard state != .closed else { return (head, .none) }
         let plain = InterimRequestHeaders.absent(from: head)
         if !plain, InterimRequestHeaders.refusal(of: head) != nil {

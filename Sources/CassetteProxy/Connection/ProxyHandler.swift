@@ -40,8 +40,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch Self.unwrapInboundIn(data) {
         case .head(let head):
-            let (head, action) = machine.head(head, now: .now())
-            perform(action, context: context, head: head)
+            perform(machine.head(head, now: .now()).action, context: context)
         case .body(let chunk):
             perform(machine.body(chunk), context: context)
         case .end:
@@ -49,7 +48,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func perform(_ action: ProxyConnectionStateMachine.Action, context: ChannelHandlerContext, head: HTTPRequestHead? = nil) {
+    private func perform(_ action: ProxyConnectionStateMachine.Action, context: ChannelHandlerContext) {
         switch action {
         case .none:
             break

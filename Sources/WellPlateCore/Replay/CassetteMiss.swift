@@ -33,7 +33,7 @@ public struct CassetteMiss: Error, Sendable, CustomStringConvertible, LocalizedE
 
     /// `summary`, saying so when the cassette holds no recordings at all (`recordings == 0`)
     /// rather than that none is similar.
-    public func summary(recordingsInCassette recordings: Int?) -> String {
+    package func summary(recordingsInCassette recordings: Int?) -> String {
         var text: String
         if let exhaustedAfter {
             text = "All \(exhaustedAfter) recording(s) of \(key) in cassette \"\(cassette)\" (\(storePath)) were already replayed"
