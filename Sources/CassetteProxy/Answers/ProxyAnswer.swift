@@ -1,17 +1,22 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
+import NIOCore
 import WellPlateCore
 import WellPlateNetworking
 
-/// What the proxy sends back for one request, and how it came about.
+/// What the proxy sends back for one request, and how it came about: the one answer type every
+/// path produces (replay, record, passthrough, errors, the proxy's own endpoints) and the one
+/// writer (`ProxyHandler.send`) sends.
 struct ProxyAnswer: Sendable {
-    /// The word in the request log line and the `X-Cassette` header's source.
+    /// The word in the request log line and the `X-Cassette` header's value.
     enum Source: String, Sendable {
         case replayed
         case recorded
         case passthrough
         case miss
+        /// Refused because its only recording is older than `--max-age` (`--stale fail`).
+        case stale
         case error
         /// The proxy's own `/__cassette/` endpoints.
         case endpoint
@@ -23,28 +28,64 @@ struct ProxyAnswer: Sendable {
             case .recorded: "recorded"
             case .passthrough: "passthrough"
             case .miss: "miss"
+            case .stale: "stale"
             case .error: "error"
             }
         }
     }
 
-    var statusCode: Int
-    var headerFields: HTTPFields
-    var body: Data
-    package var source: Source
-    /// Held back this long before sending (replay latency).
-    var delay: Duration = .zero
+    /// The status line and headers.
+    enum Head: Sendable {
+        /// Made for this answer: the writer frames them for the body it sends.
+        case fields(statusCode: Int, HTTPFields)
+        /// Made once for a recording (`PreparedHead`), framing and `X-Cassette` included.
+        case prepared(PreparedHead)
+    }
 
-    init(statusCode: Int, headerFields: HTTPFields, body: Data, source: Source, delay: Duration = .zero) {
-        self.statusCode = statusCode
-        self.headerFields = headerFields
+    enum Body: Sendable {
+        /// Whole, in memory.
+        case bytes(Data)
+        /// A replayed body prepared once (`nil`: none), shared rather than copied by every write.
+        case buffer(ByteBuffer?)
+        /// A streamed recording, replayed in its recorded pieces, each due its offset after the head.
+        case pieces(ByteBuffer, [ReplayPiece])
+        /// A forwarded answer, written as the upstream sends it.
+        case stream(StreamingExchange)
+    }
+
+    var head: Head
+    var body: Body
+    var source: Source
+    /// Held back this long before the head is sent (replay latency).
+    var delay: Duration = .zero
+    /// Set when the answer comes from (or refuses) a recording older than `--max-age`: the
+    /// warning's detail, printed when the answer is sent.
+    var staleNotice: String?
+    /// Set on a replayed answer that leads back to the upstream (`UpstreamURLRewriter`): the
+    /// recorded answer, for a client that reached the proxy at another address than the one the
+    /// answer was made for.
+    var upstreamURLs: PreparedUpstreamURLs?
+
+    init(head: Head, body: Body, source: Source, delay: Duration = .zero) {
+        self.head = head
         self.body = body
         self.source = source
         self.delay = delay
     }
 
-    init(_ response: TransportResponse, source: Source, delay: Duration = .zero) {
-        self.init(statusCode: response.statusCode, headerFields: response.headerFields, body: response.body, source: source, delay: delay)
+    init(statusCode: Int, headerFields: HTTPFields, body: Data, source: Source, delay: Duration = .zero) {
+        self.init(head: .fields(statusCode: statusCode, headerFields), body: .bytes(body), source: source, delay: delay)
+    }
+
+    init(_ response: TransportResponse, source: Source) {
+        self.init(statusCode: response.statusCode, headerFields: response.headerFields, body: response.body, source: source)
+    }
+
+    var statusCode: Int {
+        switch head {
+        case .fields(let statusCode, _): statusCode
+        case .prepared(let head): Int(head.status.code)
+        }
     }
 
     /// A JSON answer the proxy itself produced (errors, misses, its own endpoints).
@@ -58,4 +99,10 @@ struct ProxyAnswer: Sendable {
     static func error(_ status: Int, code: String, message: String, source: Source = .error) -> ProxyAnswer {
         .json(status, ["error": .string(code), "message": .string(message)], source: source)
     }
+}
+
+/// One piece of a streamed recording: its bytes within the body, and when it is due after the head.
+struct ReplayPiece: Sendable {
+    var offset: Duration
+    var bytes: Range<Int>
 }

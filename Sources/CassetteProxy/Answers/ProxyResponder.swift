@@ -1,41 +1,53 @@
 import CassetteTools
 import Foundation
 import HTTPTypes
+import NIOCore
 import WellPlateCore
 import WellPlateNetworking
 
-/// Decides the answer to one request: the proxy's policy on top of the cassette session's.
-/// A replay-only proxy answers on the event loop instead (`ProxyHandler.replayNow`); this path
-/// runs in a task, since it may forward upstream or record.
+/// Decides the answer to one request that may go upstream: the proxy's policy on top of the
+/// cassette session's. It runs in a task, since it may forward or record; a replay-only proxy
+/// answers on the event loop instead (`ProxyReplayer`).
 struct ProxyResponder: Sendable {
     let session: CassetteSession
     let settings: ProxySettings
+    /// Makes replayed recordings into answers, as the replay-only path does.
+    let replays: ReplayAnswerMaker
     /// The upstream, redacted, for error answers; `nil` when no upstream is known.
     let upstreamDescription: String?
 
-    /// Whether every request can be answered from the cassette alone, on the event loop
-    /// (`ProxyHandler.replayNow`): nothing is forwarded or recorded.
-    var answersSynchronously: Bool {
-        settings.isReplayOnly(mode: session.options.mode)
-    }
-
-    func answer(_ request: TransportRequest) async -> ProxyAnswer {
+    /// The answer to `request`. With `streams`, a forwarded response the session's policy streams
+    /// (Server-Sent Events, bodies of unknown or large size: `CassetteSession.StreamingPolicy`)
+    /// comes back head first, its body as it arrives; without, everything comes back whole.
+    func answer(_ request: TransportRequest, streams: Bool = true) async -> ProxyAnswer {
         do {
             if session.options.mode == .none {
                 do {
                     return replayed(try session.replay(request))
                 } catch is CassetteMiss where settings.missPolicy == .passthrough {
-                    return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough)
+                    guard streams else { return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough) }
+                    return answer(for: try await session.passthroughStreaming(request, policy: settings.streaming), request: request)
                 }
             }
-            return answer(for: try await session.respond(to: request), request: request)
+            guard streams else { return answer(for: try await session.respond(to: request), request: request) }
+            return answer(for: try await session.respondStreaming(to: request, policy: settings.streaming), request: request)
         } catch {
             return answer(for: error)
         }
     }
 
-    /// The answer to a whole exchange, whether it was asked for whole or might have streamed.
-    func answer(for exchange: CassetteSession.Exchange, request: TransportRequest) -> ProxyAnswer {
+    private func answer(for streamed: CassetteSession.StreamingAnswer, request: TransportRequest) -> ProxyAnswer {
+        switch streamed {
+        case .whole(let exchange):
+            return answer(for: exchange, request: request)
+        case .streaming(let exchange):
+            let source: ProxyAnswer.Source = exchange.outcome == .recorded ? .recorded : .passthrough
+            return ProxyAnswer(head: .fields(statusCode: exchange.head.statusCode, exchange.head.headerFields), body: .stream(exchange), source: source)
+        }
+    }
+
+    /// The answer to a whole exchange.
+    private func answer(for exchange: CassetteSession.Exchange, request: TransportRequest) -> ProxyAnswer {
         switch exchange.outcome {
         case .replayed: return replayed(exchange)
         case .recorded: return ProxyAnswer(exchange.response, source: .recorded)
@@ -47,22 +59,9 @@ struct ProxyResponder: Sendable {
         }
     }
 
-    func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
-        guard let interaction = exchange.interaction else { return ProxyAnswer(exchange.response, source: .replayed) }
-        return answer(replaying: interaction, response: exchange.response, target: exchange.key.path)
-    }
-
-    /// A replayed answer from `interaction`, refused or warned about when it is older than
-    /// `--max-age` (`target`, redacted, names the request in the warning).
-    func answer(replaying interaction: Interaction, response: TransportResponse, target: String) -> ProxyAnswer {
-        if let policy = settings.stalePolicy, policy.isStale(interaction) {
-            let line = policy.report(method: interaction.method.rawValue, target: target, notice: policy.notice(for: interaction))
-            FileHandle.standardError.write(Data((line + "\n").utf8))
-            if policy.fails {
-                return .json(settings.missStatus, policy.refusal(for: interaction), source: .miss)
-            }
-        }
-        return ProxyAnswer(response, source: .replayed, delay: settings.replayDelay(recorded: interaction.duration))
+    private func replayed(_ exchange: CassetteSession.Exchange) -> ProxyAnswer {
+        guard let recording = exchange.interaction else { return ProxyAnswer(exchange.response, source: .replayed) }
+        return replays.answer(recording, body: recording.responseBody.isEmpty ? nil : ByteBuffer(bytes: recording.responseBody))
     }
 
     func answer(for error: any Error) -> ProxyAnswer {
@@ -83,9 +82,9 @@ struct ProxyResponder: Sendable {
         case let failure as RecordingFailure:
             // The upstream's answer still reaches the client; the failure is reported loudly.
             Terminal.printError(failure.description)
-            var answer = ProxyAnswer(failure.response, source: .error)
-            answer.headerFields[ProxyHeaders.recordError] = failure.underlying.message
-            return answer
+            var fields = failure.response.headerFields
+            fields[ProxyHeaders.recordError] = failure.underlying.message
+            return ProxyAnswer(statusCode: failure.response.statusCode, headerFields: fields, body: failure.response.body, source: .error)
         case let transport as TransportError:
             let upstream = upstreamDescription ?? "the upstream"
             let status = transport.kind == .timeout ? 504 : 502

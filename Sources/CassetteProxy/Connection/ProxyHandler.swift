@@ -6,14 +6,26 @@ import NIOHTTP1
 import WellPlateCore
 import WellPlateNetworking
 
-/// One client connection: collects each request (head and body, up to the size limit), asks the
-/// responder for the answer and writes it. `HTTPServerPipelineHandler` in front of it delivers one
+/// One client connection: collects each request (head and body, up to the size limit), finds its
+/// answer and hands it to the writer. `HTTPServerPipelineHandler` in front of it delivers one
 /// request at a time, so pipelined requests are answered in order.
 final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    package let server: ProxyServerContext
+    /// What the connections of one proxy are given, each part with one job.
+    struct Parts: Sendable {
+        /// Set for a replay-only proxy, which answers every request on the event loop.
+        let replayer: ProxyReplayer?
+        /// Answers requests that may go upstream, in a task.
+        let responder: ProxyResponder
+        let requestBuilder: ProxyRequestBuilder
+        let endpoints: ProxyEndpoints
+        let writer: AnswerWriter
+        let maxBodySize: Int
+    }
+
+    let parts: Parts
     /// This connection's event loop's request-log buffer (`RequestLog`).
     let logShard: Int
     /// What this connection is doing: the decisions, tested on their own.
@@ -23,18 +35,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
     private var loopExecutor: EventLoopTaskExecutor?
 
-    init(server: ProxyServerContext, logShard: Int = 0, targetCache: NIOLoopBoundBox<ReplayTargetCache>) {
-        self.server = server
+    init(parts: Parts, logShard: Int = 0, targetCache: NIOLoopBoundBox<ReplayTargetCache>) {
+        self.parts = parts
         self.logShard = logShard
         self.targetCache = targetCache
-        machine = ProxyConnectionStateMachine(maxBodySize: server.settings.maxBodySize)
-    }
-
-    func taskExecutor(on eventLoop: any EventLoop) -> EventLoopTaskExecutor {
-        if let loopExecutor { return loopExecutor }
-        let executor = EventLoopTaskExecutor(eventLoop)
-        loopExecutor = executor
-        return executor
+        machine = ProxyConnectionStateMachine(maxBodySize: parts.maxBodySize)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -48,6 +53,12 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // One broken connection never affects the others: this one closes, after a 400 for a
+        // request that is not HTTP/1.1.
+        perform(machine.error(error), context: context)
+    }
+
     private func perform(_ action: ProxyConnectionStateMachine.Action, context: ChannelHandlerContext) {
         switch action {
         case .none:
@@ -56,15 +67,15 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
         case .refuse(.interim, let head, let started):
             if let refusal = InterimRequestHeaders.refusal(of: head) {
-                send(refusal, context: context, head: head, started: started, forceClose: true)
+                send(refusal, head: head, started: started, forceClose: true, context: context)
             }
         case .refuse(.tooLarge, let head, let started):
             let answer = ProxyAnswer.error(
                 413, code: "payload_too_large",
-                message: "the request body is larger than the proxy's limit of \(server.settings.maxBodySize) bytes; raise it with --max-body-size")
-            send(answer, context: context, head: head, started: started, forceClose: true)
+                message: "the request body is larger than the proxy's limit of \(parts.maxBodySize) bytes; raise it with --max-body-size")
+            send(answer, head: head, started: started, forceClose: true, context: context)
         case .answer(let head, let body, let started):
-            handle(context: context, head: head, body: body, started: started)
+            answer(head: head, body: body, started: started, context: context)
         case .rejectMalformed(let error):
             MalformedRequestAnswer.write(error, context: context)
             context.close(promise: nil)
@@ -73,30 +84,59 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func handle(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline) {
+    private func answer(head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, context: ChannelHandlerContext) {
         if head.uri.hasPrefix(ProxyEndpoints.prefix) {
-            send(server.endpoints.answer(for: head), context: context, head: head, started: started)
+            send(parts.endpoints.answer(for: head), head: head, started: started, context: context)
             return
         }
-        if server.answersSynchronously {
-            replayNow(context: context, head: head, body: body, started: started)
+        if let replayer = parts.replayer {
+            do {
+                let (answer, logTarget) = try replayer.answer(head: head, body: body, cache: targetCache)
+                send(answer, head: head, started: started, logTarget: logTarget, context: context)
+            } catch {
+                send(parts.responder.answer(for: error), head: head, started: started, context: context)
+            }
             return
         }
-        let responder = server.responder
         let request: TransportRequest
         do {
-            request = try server.requestBuilder.transportRequest(head: head, body: body)
+            request = try parts.requestBuilder.transportRequest(head: head, body: body)
         } catch {
-            send(responder.answer(for: error), context: context, head: head, started: started)
+            send(parts.responder.answer(for: error), head: head, started: started, context: context)
             return
         }
-        forward(request, context: context, head: head, started: started)
+        forward(request, head: head, started: started, context: context)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // One broken connection never affects the others: this one closes, after a 400 for a
-        // request that is not HTTP/1.1.
-        perform(machine.error(error), context: context)
+    /// Forwards a request in a task on this connection's event loop; the answer is written whole
+    /// or, when it streams, as it arrives.
+    private func forward(_ request: TransportRequest, head: HTTPRequestHead, started: NIODeadline, context: ChannelHandlerContext) {
+        let responder = parts.responder
+        let promise = context.eventLoop.makePromise(of: ProxyAnswer.self)
+        // HEAD answers have no body to stream.
+        let streams = head.method != .HEAD
+        Task(executorPreference: taskExecutor(on: context.eventLoop)) {
+            promise.succeed(await responder.answer(request, streams: streams))
+        }
+        let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        promise.futureResult.whenSuccess { answer in
+            boundSelf.value.send(answer, head: head, started: started, context: boundContext.value)
+        }
+    }
+
+    private func send(
+        _ answer: ProxyAnswer, head: HTTPRequestHead, started: NIODeadline, logTarget: String? = nil, forceClose: Bool = false, context: ChannelHandlerContext
+    ) {
+        let request = AnswerWriter.Request(head: head, started: started, logTarget: logTarget, shard: logShard)
+        parts.writer.send(answer, to: request, forceClose: forceClose, context: context)
+    }
+
+    private func taskExecutor(on eventLoop: any EventLoop) -> EventLoopTaskExecutor {
+        if let loopExecutor { return loopExecutor }
+        let executor = EventLoopTaskExecutor(eventLoop)
+        loopExecutor = executor
+        return executor
     }
 }
 

@@ -18,6 +18,7 @@ enum RequestLogLine {
         case .recorded: recorded
         case .passthrough: passthrough
         case .miss: miss
+        case .stale: stale
         case .error: error
         case .endpoint: endpoint
         }
@@ -27,6 +28,7 @@ enum RequestLogLine {
     private static let recorded = Terminal.paint("recorded", .green)
     private static let passthrough = Terminal.paint("passthrough", .yellow)
     private static let miss = Terminal.paint("miss", .red)
+    private static let stale = Terminal.paint("stale", .red)
     private static let error = Terminal.paint("error", .red)
     private static let endpoint = Terminal.paint("cassette", .dim)
 

@@ -1,22 +1,56 @@
+import CassetteTools
+import Foundation
 import NIOCore
 import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
 
-/// The handlers of one client connection, in order. The server and the tests (over an
-/// `EmbeddedChannel`) set connections up the same way.
-enum ProxyPipeline {
-    static func configure(
-        _ pipeline: ChannelPipeline.SynchronousOperations, context: ProxyServerContext, logShard: Int,
-        targetCache: NIOLoopBoundBox<ReplayTargetCache>
-    ) throws {
+/// The handlers of one client connection, in order, and the parts they are given. The server and
+/// the tests (over an `EmbeddedChannel`) set connections up the same way.
+struct ProxyPipeline: Sendable {
+    let parts: ProxyHandler.Parts
+    /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose recordings'
+    /// headers are all UTF-8 does without it (one handler fewer on every write).
+    let restoresRawHeaderBytes: Bool
+    /// Whether connections need `RequestHeadBytesHandler`: request header bytes matter only when
+    /// they go upstream or could match a key. A replay-only proxy whose keys are all ASCII does
+    /// without it (two handlers fewer on every request): a head that is not UTF-8 keys to the same
+    /// recording there, or to none, whether its bytes are kept or read as U+FFFD.
+    let keepsRequestHeadBytes: Bool
+
+    /// A proxy serving `session` with `settings` (its upstream already settled, the recorded one
+    /// when none was given). `prepared`: the answers of a replay-only proxy, made while its
+    /// session opened with `maker`.
+    init(
+        session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers = .empty, maker: ReplayAnswerMaker, modeName: String,
+        requestLog: RequestLog?
+    ) {
+        let replayOnly = settings.isReplayOnly(mode: session.options.mode)
+        let redactor = session.options.redactor
+        let requestBuilder = ProxyRequestBuilder(upstream: settings.upstream)
+        let log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy)
+        parts = ProxyHandler.Parts(
+            replayer: replayOnly ? ProxyReplayer(session: session, answers: prepared, requestBuilder: requestBuilder) : nil,
+            responder: ProxyResponder(
+                session: session, settings: settings, replays: maker, upstreamDescription: settings.upstream.map { redactor.redact(url: $0) }),
+            requestBuilder: requestBuilder,
+            endpoints: ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && !replayOnly),
+            writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs),
+            maxBodySize: settings.maxBodySize)
+        restoresRawHeaderBytes = !replayOnly || prepared.hasRawHeaderBytes
+        keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
+    }
+
+    func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
         // Byte-exact header handlers only where bytes that are not UTF-8 can occur and matter.
-        if context.restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
-        let requestHeadBytes = context.keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
+        if restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
+        let requestHeadBytes = keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
         if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
         if let requestHeadBytes {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
         }
-        try pipeline.addHandler(ProxyHandler(server: context, logShard: logShard, targetCache: targetCache))
+        try pipeline.addHandler(ProxyHandler(parts: parts, logShard: logShard, targetCache: targetCache))
     }
 }

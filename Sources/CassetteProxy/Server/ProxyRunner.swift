@@ -90,19 +90,18 @@ package struct ProxyRunner {
             sequencePolicy: sequencePolicy, upstream: recording ? settings.upstream : nil
         )
         let session: CassetteSession
-        var prepared = PreparedResponses.empty
+        var prepared = PreparedAnswers.empty
+        var served = settings
         do {
+            let recorded = try await store.cassette(named: cassette)?.upstream.flatMap { URL(string: $0) }
+            if served.upstream == nil { served.upstream = recorded }
             if settings.isReplayOnly(mode: sessionMode) {
-                // Replay only: every answer is prepared while the cassette loads.
-                // Answers that lead back to the upstream are prepared rewritten for the proxy's address.
-                let recorded = try await store.cassette(named: cassette)?.upstream.flatMap { URL(string: $0) }
-                let preparer = ResponsePreparer(
-                    stale: settings.stalePolicy, missStatus: settings.missStatus,
-                    upstreamURLs: UpstreamURLRewriter(settings: settings, upstream: settings.upstream ?? recorded),
-                    preparedBase: ProxyBase.prepared(host: settings.host, port: settings.port))
-                let opened = try await CassetteSession.open(store: store, options: options, upstream: upstream, preparing: preparer)
+                // Replay only: every answer is made while the cassette loads; those that lead
+                // back to the upstream are made rewritten for the proxy's address.
+                let maker = replayAnswers(served, preparedBase: ProxyBase.prepared(host: settings.host, port: settings.port))
+                let opened = try await CassetteSession.open(store: store, options: options, upstream: upstream, preparing: ResponsePreparer(maker: maker))
                 session = opened.session
-                prepared = PreparedResponses(opened.answers)
+                prepared = PreparedAnswers(opened.answers, maker: maker)
             } else {
                 session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
             }
@@ -111,13 +110,18 @@ package struct ProxyRunner {
         }
         try await checkUsable(session: session, store: store, forwards: upstream != nil)
 
-        var served = settings
-        if served.upstream == nil { served.upstream = session.recordedUpstream }
         let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
-        let context = ProxyServerContext(session: session, prepared: prepared, settings: served, modeName: modeName, requestLog: requestLog)
-        let server = try await ProxyServer.start(context: context)
+        let pipeline = ProxyPipeline(
+            session: session, settings: served, prepared: prepared, maker: replayAnswers(served, preparedBase: nil), modeName: modeName, requestLog: requestLog)
+        let server = try await ProxyServer.start(pipeline: pipeline, host: settings.host, port: settings.port, threads: settings.threads)
         announce(server.address)
         return Running(server: server, session: session, store: store, requestLog: requestLog)
+    }
+
+    /// How recordings become answers with `settings`; `preparedBase`: the address answers that
+    /// lead back to the upstream are made for, when it is known before binding.
+    private func replayAnswers(_ settings: ProxySettings, preparedBase: String?) -> ReplayAnswerMaker {
+        ReplayAnswerMaker(settings: settings, upstreamURLs: UpstreamURLRewriter(settings: settings, upstream: settings.upstream), preparedBase: preparedBase)
     }
 
     private func checkUsable(session: CassetteSession, store: CassetteStore, forwards: Bool) async throws {

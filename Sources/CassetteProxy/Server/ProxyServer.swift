@@ -11,7 +11,6 @@ import WellPlateNetworking
 /// The record/replay reverse proxy: SwiftNIO HTTP/1.1 with keep-alive and pipelining, one
 /// `ProxyHandler` per connection, graceful shutdown that lets in-flight requests finish.
 final class ProxyServer: Sendable {
-    let context: ProxyServerContext
     private let group: MultiThreadedEventLoopGroup
     /// Released before the event loops stop: its deinit touches a promise of theirs.
     private let quiescing: Mutex<ServerQuiescingHelper?>
@@ -19,19 +18,19 @@ final class ProxyServer: Sendable {
     /// `http://HOST:PORT` with the port actually bound.
     let address: String
 
-    private init(context: ProxyServerContext, group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, channel: any Channel, address: String) {
-        self.context = context
+    private init(group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, channel: any Channel, address: String) {
         self.group = group
         self.quiescing = Mutex(quiescing)
         self.channel = channel
         self.address = address
     }
 
-    package static func start(context: ProxyServerContext) async throws -> ProxyServer {
-        let settings = context.settings
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, settings.threads))
+    /// Listens on `host`:`port` (0: a free one) with `threads` event loops; every connection is
+    /// set up by `pipeline`.
+    static func start(pipeline: ProxyPipeline, host: String, port: Int, threads: Int) async throws -> ProxyServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
         do {
-            return try await bind(context: context, group: group)
+            return try await bind(pipeline: pipeline, host: host, port: port, group: group)
         } catch {
             // The quiescing helper's deinit completes a promise on these loops, so it must be gone
             // before they stop: `bind` has returned, and one task on every loop waits out the loop
@@ -40,12 +39,11 @@ final class ProxyServer: Sendable {
                 try? await loop.submit {}.get()
             }
             try? await group.shutdownGracefully()
-            throw CLIError(BindFailure.describe(error, host: settings.host, port: settings.port))
+            throw CLIError(BindFailure.describe(error, host: host, port: port))
         }
     }
 
-    private static func bind(context: ProxyServerContext, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
-        let settings = context.settings
+    private static func bind(pipeline: ProxyPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
         let quiescing = ServerQuiescingHelper(group: group)
         // What each event loop's connections share: their request-log buffer (buffer 0 is for
         // lines logged off the loops; loop n writes to n + 1) and their replay keys.
@@ -67,13 +65,13 @@ final class ProxyServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let shared = perLoop[ObjectIdentifier(channel.eventLoop)]
                     let targetCache = shared?.targetCache ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
-                    try ProxyPipeline.configure(channel.pipeline.syncOperations, context: context, logShard: shared?.logShard ?? 0, targetCache: targetCache)
+                    try pipeline.configure(channel.pipeline.syncOperations, logShard: shared?.logShard ?? 0, targetCache: targetCache)
                 }
             }
-        let channel = try await bootstrap.bind(host: settings.host, port: settings.port).get()
-        let port = channel.localAddress?.port ?? settings.port
-        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
-        return ProxyServer(context: context, group: group, quiescing: quiescing, channel: channel, address: "http://\(host):\(port)")
+        let channel = try await bootstrap.bind(host: host, port: port).get()
+        let boundPort = channel.localAddress?.port ?? port
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return ProxyServer(group: group, quiescing: quiescing, channel: channel, address: "http://\(shownHost):\(boundPort)")
     }
 
     /// Stops accepting, lets every in-flight request finish, then stops the event loops.

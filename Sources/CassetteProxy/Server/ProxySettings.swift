@@ -61,13 +61,4 @@ package struct ProxySettings: Sendable {
     package func isReplayOnly(mode: RecordMode) -> Bool {
         mode == .none && missPolicy == .error
     }
-
-    /// The replay latency these settings ask for, given a recording's duration.
-    package func replayDelay(recorded: Duration) -> Duration {
-        switch latency {
-        case .none: .zero
-        case .recorded: recorded
-        case .fixed(let fixed): fixed
-        }
-    }
 }

@@ -7,9 +7,8 @@ import NIOHTTP1
 import WellPlateCore
 import WellPlateNetworking
 
-/// Where the rewriting applies: once per answer form. Answers built per request (`ProxyAnswer`:
-/// recorded, passthrough, the responder's replays) are rewritten as they are written; the replay
-/// hot path's answers when they are prepared at start-up.
+/// Where the rewriting applies: answers made per request (recorded, passthrough) as they are
+/// written; replayed answers when they are made (`ReplayAnswerMaker`).
 extension UpstreamURLRewriter {
     /// The proxy's rewriter: `nil` when `--no-rewrite-urls` (or `rewriteURLs: false`) turned it
     /// off or no upstream is known.
@@ -19,28 +18,32 @@ extension UpstreamURLRewriter {
     }
 
     /// `answer` as served to a client that reached the proxy at `proxyBase`. Only the upstream's
-    /// answers: the proxy's own (errors, misses, endpoints) may name the upstream on purpose.
-    /// `proxyBase` is worked out only for answers that can carry upstream URLs.
+    /// answers made per request (whole, or streamed: headers only); the proxy's own (errors,
+    /// misses, endpoints) may name the upstream on purpose, and replayed answers were rewritten
+    /// when they were made (`prepared`). `proxyBase` is worked out only for answers that can
+    /// carry upstream URLs.
     func served(_ answer: ProxyAnswer, proxyBase base: @autoclosure () -> String) -> ProxyAnswer {
         switch answer.source {
         case .recorded, .replayed, .passthrough: break
-        case .miss, .error, .endpoint: return answer
+        case .miss, .stale, .error, .endpoint: return answer
         }
+        guard case .fields(let statusCode, var fields) = answer.head else { return answer }
         let proxyBase = base()
         var served = answer
-        if let body = rewrittenBody(answer.body, fields: answer.headerFields, proxyBase: proxyBase) {
-            served.body = Data(body)
+        if case .bytes(let bytes) = answer.body, let body = rewrittenBody(bytes, fields: fields, proxyBase: proxyBase) {
+            served.body = .bytes(Data(body))
             // A HEAD answer's length comes from this field: it describes the body as served.
-            if served.headerFields[.contentLength] != nil { served.headerFields[.contentLength] = String(body.count) }
+            if fields[.contentLength] != nil { fields[.contentLength] = String(body.count) }
         }
-        if let fields = rewritten(served.headerFields, proxyBase: proxyBase) { served.headerFields = fields }
+        if let rewritten = rewritten(fields, proxyBase: proxyBase) { fields = rewritten }
+        served.head = .fields(statusCode: statusCode, fields)
         return served
     }
 
-    /// The prepared answer of a recording whose headers (or JSON body, when bodies are rewritten)
+    /// The answer replaying a recording whose headers (or JSON body, when bodies are rewritten)
     /// lead back to the upstream, rewritten for `preparedBase`; `nil` for the usual recording,
-    /// which is prepared as it is. `body` is the recorded body as prepared.
-    func prepared(_ interaction: Interaction, body: ByteBuffer?, preparedBase: String?, staleNotice: String?) -> PreparedResponse? {
+    /// which is answered as it is. `body` is the recorded body as prepared.
+    func prepared(_ interaction: Interaction, body: ByteBuffer?, preparedBase: String?) -> ProxyAnswer? {
         // The placeholder base only asks whether anything leads back.
         let base = preparedBase ?? "http://proxy.invalid"
         let fields = rewritten(interaction.responseHeaders, proxyBase: base)
@@ -48,23 +51,26 @@ extension UpstreamURLRewriter {
         guard fields != nil || servedBody != nil else { return nil }
         let recordedBody = body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? Data()
         let original = ProxyAnswer(statusCode: interaction.statusCode, headerFields: interaction.responseHeaders, body: recordedBody, source: .replayed)
-        guard let preparedBase else {
-            // No fixed address to prepare for (a free port picked at bind): every request is
+        var answer: ProxyAnswer
+        if let preparedBase {
+            var served = interaction
+            served.responseHeaders = fields ?? interaction.responseHeaders
+            let servedBuffer = servedBody.map { ByteBuffer(bytes: $0) } ?? body
+            answer = Self.answer(served, body: servedBuffer)
+            answer.upstreamURLs = PreparedUpstreamURLs(preparedBase: preparedBase, original: original)
+        } else {
+            // No fixed address to make it for (a free port picked at bind): every request is
             // rewritten for the address its client used.
-            return PreparedResponse(
-                interaction, head: PreparedResponse.Head(interaction, bodyCount: recordedBody.count), body: body, staleNotice: staleNotice,
-                upstreamURLs: PreparedUpstreamURLs(preparedBase: nil, original: original))
+            answer = Self.answer(interaction, body: body)
+            answer.upstreamURLs = PreparedUpstreamURLs(preparedBase: nil, original: original)
         }
-        var served = interaction
-        served.responseHeaders = fields ?? interaction.responseHeaders
-        var servedBuffer = body
-        if let servedBody {
-            served.responseBody = Data(servedBody)
-            servedBuffer = ByteBuffer(bytes: servedBody)
-        }
-        return PreparedResponse(
-            served, head: PreparedResponse.Head(served, bodyCount: servedBuffer?.readableBytes ?? 0), body: servedBuffer, staleNotice: staleNotice,
-            upstreamURLs: PreparedUpstreamURLs(preparedBase: preparedBase, original: original))
+        return answer
+    }
+
+    private static func answer(_ recording: Interaction, body: ByteBuffer?) -> ProxyAnswer {
+        let sendsBody = recording.method != .head && HTTPFraming.statusAllowsBody(recording.statusCode)
+        return ProxyAnswer(
+            head: .prepared(PreparedHead(recording, bodyCount: body?.readableBytes ?? 0)), body: .buffer(sendsBody ? body : nil), source: .replayed)
     }
 }
 
@@ -81,6 +87,10 @@ final class PreparedUpstreamURLs: Sendable {
     init(preparedBase: String?, original: ProxyAnswer) {
         self.preparedBase = preparedBase
         self.original = original
-        hasRawHeaderBytes = original.headerFields.contains(where: RawHeaderBytes.isRaw)
+        if case .fields(_, let fields) = original.head {
+            hasRawHeaderBytes = fields.contains(where: RawHeaderBytes.isRaw)
+        } else {
+            hasRawHeaderBytes = false
+        }
     }
 }

@@ -39,16 +39,9 @@ extension CassetteSession {
         redactedWithKey(request).key
     }
 
-    /// The request as it would be stored, its key, and the secrets found in it (for scrubbing a
-    /// response that repeats them): the one place a whole request is keyed.
+    /// The request as it would be stored, its key, and its secrets (`ReplayKeyer.redactedWithKey`).
     func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey, secrets: SecretValues) {
-        let result = options.redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body)
-        var redacted = request
-        redacted.url = URL(string: result.url) ?? options.redactor.redactedURL(request.url)
-        redacted.headerFields = result.headerFields
-        redacted.body = result.body
-        let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: matchingRules)
-        return (redacted, key, result.secrets)
+        keyer.redactedWithKey(request)
     }
 
     func replay(key: RequestKey) throws -> Exchange {

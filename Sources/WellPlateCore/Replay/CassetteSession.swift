@@ -86,6 +86,8 @@ public final class CassetteSession: Sendable {
     public let options: Options
     /// The rules in effect: `options.matchingRules`, else those the cassette was recorded with, else the defaults.
     public let matchingRules: MatchingRules
+    /// How requests become keys in this session: its redactor and matching rules.
+    package let keyer: ReplayKeyer
     package let index: ReplayIndex
     /// The upstream the cassette was recorded from, as saved with it.
     public let recordedUpstream: URL?
@@ -111,6 +113,7 @@ public final class CassetteSession: Sendable {
         self.recordedUpstream = recordedUpstream
         self.options = options
         self.matchingRules = matchingRules
+        keyer = ReplayKeyer(redactor: options.redactor, rules: matchingRules)
         self.index = index
         self.upstream = upstream
         self.rowsBeforeSession = rowsBeforeSession

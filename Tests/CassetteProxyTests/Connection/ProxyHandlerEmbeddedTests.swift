@@ -33,13 +33,14 @@ final class ProxyHandlerEmbeddedTests {
         settings.maxBodySize = maxBodySize
         settings.logRequests = false
         let options = CassetteSession.Options(cassette: "dev", mode: .none)
-        let opened = try await CassetteSession.open(
-            store: store, options: options, upstream: nil, preparing: ResponsePreparer(stale: nil, missStatus: settings.missStatus))
-        let context = ProxyServerContext(
-            session: opened.session, prepared: PreparedResponses(opened.answers), settings: settings, modeName: "replay", requestLog: nil)
+        let maker = ReplayAnswerMaker(settings: settings, upstreamURLs: nil)
+        let opened = try await CassetteSession.open(store: store, options: options, upstream: nil, preparing: ResponsePreparer(maker: maker))
+        let pipeline = ProxyPipeline(
+            session: opened.session, settings: settings, prepared: PreparedAnswers(opened.answers, maker: maker), maker: maker, modeName: "replay",
+            requestLog: nil)
         let channel = EmbeddedChannel()
-        try ProxyPipeline.configure(
-            channel.pipeline.syncOperations, context: context, logShard: 0,
+        try pipeline.configure(
+            channel.pipeline.syncOperations, logShard: 0,
             targetCache: NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop))
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).get()
         return channel

@@ -29,12 +29,13 @@ final class ProxyHandlerRecordingTests {
         settings.upstream = URL(string: "http://upstream.test")
         let options = CassetteSession.Options(cassette: "dev", mode: .missing, upstream: settings.upstream)
         let session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
-        let context = ProxyServerContext(session: session, settings: settings, modeName: "record", requestLog: nil)
+        let pipeline = ProxyPipeline(
+            session: session, settings: settings, maker: ReplayAnswerMaker(settings: settings, upstreamURLs: nil), modeName: "record", requestLog: nil)
         let channel = NIOAsyncTestingChannel()
         let loop = channel.testingEventLoop
         try await loop.executeInContext {
-            try ProxyPipeline.configure(
-                channel.pipeline.syncOperations, context: context, logShard: 0,
+            try pipeline.configure(
+                channel.pipeline.syncOperations, logShard: 0,
                 targetCache: NIOLoopBoundBox(ReplayTargetCache(), eventLoop: loop))
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).get()

@@ -1,0 +1,158 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
+
+/// The one writer: every answer goes out here, after its delay, whatever its form. Logged before
+/// its end goes out, so a request the client sends once it has this answer is logged later,
+/// whichever event loop takes it (the log orders lines by when they came).
+struct AnswerWriter: Sendable {
+    let log: ProxyLog
+    /// Names a request in its log line when the caller did not work the target out already.
+    let keyer: ReplayKeyer
+    /// `nil` when URL rewriting is off or no upstream is known.
+    let upstreamURLs: UpstreamURLRewriter?
+
+    /// One request being answered: what the writer needs to know about it.
+    struct Request: Sendable {
+        let head: HTTPRequestHead
+        let started: NIODeadline
+        /// The target, redacted, when the caller has it (the replay hot path does).
+        var logTarget: String?
+        /// The connection's event loop's request-log buffer.
+        var shard: Int
+    }
+
+    /// Sends `answer` after its delay; `forceClose` closes the connection after it whatever the
+    /// request asked.
+    func send(_ answer: ProxyAnswer, to request: Request, forceClose: Bool = false, context: ChannelHandlerContext) {
+        guard answer.delay > .zero else {
+            write(answer, to: request, forceClose: forceClose, context: context)
+            return
+        }
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: TimeAmount(answer.delay)) {
+            write(answer, to: request, forceClose: forceClose, context: boundContext.value)
+        }
+    }
+
+    private func write(_ answer: ProxyAnswer, to request: Request, forceClose: Bool, context: ChannelHandlerContext) {
+        let head = request.head
+        var answer = answer
+        if let urls = answer.upstreamURLs, urls.preparedBase != ProxyBase.of(head, localAddress: context.channel.localAddress) {
+            // Made for another address than this client used: the recorded answer, rewritten now.
+            let notice = answer.staleNotice
+            answer = urls.original
+            answer.staleNotice = notice
+        }
+        if let upstreamURLs, case .fields = answer.head {
+            answer = upstreamURLs.served(answer, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress))
+        }
+        let target = request.logTarget ?? keyer.logTarget(of: head)
+        if let notice = answer.staleNotice { log.stale(notice, method: head.method, target: target, shard: request.shard) }
+
+        var close = forceClose || !head.isKeepAlive
+        let responseHead: HTTPResponseHead
+        let status: String
+        switch answer.head {
+        case .prepared(let prepared):
+            status = prepared.logStatus
+            if case .pieces = answer.body {
+                var headers = prepared.headers
+                // HTTP/1.0 has no chunked encoding: there the pieces go out under the whole length.
+                if head.version.major > 1 || head.version.minor >= 1 { headers.remove(name: "content-length") }
+                responseHead = HTTPResponseHead(
+                    version: head.version, status: prepared.status, headers: Self.connectionHeaders(headers, for: head, close: close))
+            } else if !close && head.version == .http1_1 {
+                // The usual case, an HTTP/1.1 keep-alive request, gets the head made at start-up.
+                responseHead = prepared.keepAliveHead
+            } else {
+                responseHead = HTTPResponseHead(
+                    version: head.version, status: prepared.status, headers: Self.connectionHeaders(prepared.headers, for: head, close: close))
+            }
+        case .fields(let statusCode, let fields):
+            status = RequestLogLine.status(statusCode)
+            var headers: HTTPHeaders
+            switch answer.body {
+            case .stream(let exchange):
+                let length = exchange.head.contentLength
+                // Without a length an HTTP/1.0 client can only learn the end from the connection closing.
+                if head.version.major == 1 && head.version.minor == 0 && length == nil { close = true }
+                headers = ResponseHeaders.forwardable(fields)
+                // No Content-Length: NIO's encoder sends the body chunked.
+                if let length { headers.add(name: "Content-Length", value: String(length)) }
+            case .bytes(let bytes):
+                headers = ResponseHeaders.make(from: fields, bodyCount: bytes.count, requestMethod: head.method, statusCode: statusCode)
+            case .buffer(let buffer):
+                headers = ResponseHeaders.make(from: fields, bodyCount: buffer?.readableBytes ?? 0, requestMethod: head.method, statusCode: statusCode)
+            case .pieces(let buffer, _):
+                headers = ResponseHeaders.make(from: fields, bodyCount: buffer.readableBytes, requestMethod: head.method, statusCode: statusCode)
+            }
+            headers.add(name: "X-Cassette", value: answer.source.headerValue)
+            responseHead = HTTPResponseHead(
+                version: head.version, status: HTTPResponseStatus(statusCode: statusCode), headers: Self.connectionHeaders(headers, for: head, close: close))
+        }
+
+        let line = LogLine(
+            log: log, method: head.method, target: target, status: status, outcome: RequestLogLine.outcome(answer.source), started: request.started)
+        let sendsBody = head.method != .HEAD && HTTPFraming.statusAllowsBody(answer.statusCode)
+        switch answer.body {
+        case .bytes(let bytes):
+            line.write(shard: request.shard)
+            writeWhole(responseHead, body: sendsBody && !bytes.isEmpty ? context.channel.allocator.buffer(bytes: bytes) : nil, close: close, context: context)
+        case .buffer(let buffer):
+            line.write(shard: request.shard)
+            writeWhole(responseHead, body: sendsBody ? buffer : nil, close: close, context: context)
+        case .pieces(let body, let pieces):
+            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
+            PieceWriter(body: body, pieces: pieces, close: close, line: line, shard: request.shard).start(context: context)
+        case .stream(let exchange):
+            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
+            let pump = StreamPump(context: NIOLoopBound(context, eventLoop: context.eventLoop), loop: context.eventLoop, close: close, line: line)
+            Task { await pump.run(exchange) }
+        }
+    }
+
+    /// A whole response: head, body, end, then the connection closed if asked.
+    private func writeWhole(_ responseHead: HTTPResponseHead, body: ByteBuffer?, close: Bool, context: ChannelHandlerContext) {
+        context.write(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
+        if let body {
+            context.write(ProxyHandler.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        }
+        if close {
+            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
+                channel.close(promise: nil)
+            }
+        } else {
+            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil)), promise: nil)
+        }
+    }
+
+    /// `Connection: close` when the connection ends after this response; an HTTP/1.0 client that
+    /// asked to keep it open is told so, since keep-alive is not its default.
+    static func connectionHeaders(_ headers: HTTPHeaders, for request: HTTPRequestHead, close: Bool) -> HTTPHeaders {
+        var headers = headers
+        if close {
+            headers.replaceOrAdd(name: "connection", value: "close")
+        } else if request.version.major == 1 && request.version.minor == 0 {
+            headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        }
+        return headers
+    }
+}
+
+/// The request-log line of one answer, written once its body is out (or has failed).
+struct LogLine: Sendable {
+    let log: ProxyLog
+    let method: NIOHTTP1.HTTPMethod
+    let target: String
+    let status: String
+    let outcome: String
+    let started: NIODeadline
+
+    func write(outcome: String? = nil, detail: String? = nil, shard: Int = 0) {
+        log.answered(method: method, target: target, status: status, outcome: outcome ?? self.outcome, started: started, detail: detail, shard: shard)
+    }
+}

@@ -1,0 +1,47 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
+
+/// Where the proxy reports what it served: one request-log line per answer, and the warnings that
+/// go with them (stale recordings, failed streams), in line with the log when requests are logged
+/// and on stderr when they are not.
+struct ProxyLog: Sendable {
+    /// `nil` when requests are not logged (`--quiet`).
+    let requestLog: RequestLog?
+    let stalePolicy: StalePolicy?
+
+    /// The line of one answered request: method, target (redacted), status, duration, outcome,
+    /// and what went wrong when something did. `shard`: the connection's event loop's buffer
+    /// (0 off the loops). A `detail` is reported even when requests are not logged.
+    func answered(
+        method: NIOHTTP1.HTTPMethod, target: String, status: String, outcome: String, started: NIODeadline, detail: String? = nil, shard: Int = 0
+    ) {
+        guard let requestLog else {
+            if let detail { FileHandle.standardError.write(Data("\(method.rawValue) \(target): \(detail)\n".utf8)) }
+            return
+        }
+        requestLog.log(shard: shard) { line in
+            RequestLogLine.append(method: method, target: target, status: status, started: started, outcome: outcome, to: &line)
+            if let detail { line.append(contentsOf: " (\(detail))".utf8) }
+        }
+    }
+
+    /// The warning for an answer from (or refusing) a stale recording; counted by the policy.
+    func stale(_ notice: String, method: NIOHTTP1.HTTPMethod, target: String, shard: Int = 0) {
+        guard let stalePolicy else { return }
+        warn(stalePolicy.report(method: method.rawValue, target: target, notice: notice), shard: shard)
+    }
+
+    /// A warning in line with the request log (which never blocks an event loop), or on stderr
+    /// when requests are not logged.
+    func warn(_ line: String, shard: Int = 0) {
+        if let requestLog {
+            requestLog.log(shard: shard) { $0.append(contentsOf: line.utf8) }
+        } else {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import CassetteTools
+import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
+
+/// A replayed answer's status line and headers in the form NIO writes, built once per recording
+/// (and shared by recordings with equal headers, status and body length), so a hit costs no
+/// header conversion.
+final class PreparedHead: Sendable {
+    let status: HTTPResponseStatus
+    /// Includes `Content-Length` (for a HEAD recording, the one recorded) and `X-Cassette`.
+    let headers: HTTPHeaders
+    /// The response head for an HTTP/1.1 keep-alive request, which needs no change per request.
+    let keepAliveHead: HTTPResponseHead
+    /// The status as the request log prints it (coloured on a terminal).
+    let logStatus: String
+    /// A value carries bytes that are not UTF-8, which `RawHeaderBytesHandler` must restore.
+    let hasRawHeaderBytes: Bool
+
+    init(statusCode: Int, headers: HTTPHeaders) {
+        status = HTTPResponseStatus(statusCode: statusCode)
+        self.headers = headers
+        hasRawHeaderBytes = headers.contains { RawHeaderBytes.isEscaped($0.value) }
+        keepAliveHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        logStatus = RequestLogLine.status(statusCode)
+    }
+
+    /// `recording`'s head for a body of `bodyCount` bytes.
+    convenience init(_ recording: Interaction, bodyCount: Int, source: ProxyAnswer.Source = .replayed) {
+        let method: NIOHTTP1.HTTPMethod = recording.method == .head ? .HEAD : .GET
+        var headers = ResponseHeaders.make(from: recording.responseHeaders, bodyCount: bodyCount, requestMethod: method, statusCode: recording.statusCode)
+        headers.add(name: "X-Cassette", value: source.headerValue)
+        self.init(statusCode: recording.statusCode, headers: headers)
+    }
+}

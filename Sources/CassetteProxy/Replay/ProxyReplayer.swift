@@ -1,0 +1,65 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
+
+/// The replay-only hot path, answered on the event loop. Every request, whatever its method, body
+/// or headers, goes one way: its key, the key's slot in the index, the recording the slot's
+/// sequence picks, and the answer made for that recording at start-up. A miss throws at the pick
+/// and is answered as an error.
+struct ProxyReplayer: Sendable {
+    let session: CassetteSession
+    let answers: PreparedAnswers
+    let requestBuilder: ProxyRequestBuilder
+
+    var keyer: ReplayKeyer { session.keyer }
+
+    /// The answer to one request and its target as logged (`nil` when it was not worked out).
+    /// `cache`: the targets this event loop has keyed before.
+    func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, logTarget: String) {
+        let target = try replayTarget(head: head, body: body, cache: cache)
+        let answer = answers.answer(for: try session.replayPick(slot: target.slot, keyText: target.keyText, key: target.key))
+        return (answer, target.logTarget)
+    }
+
+    /// The request's key, slot and log target. A request whose key is its method and target alone
+    /// (no body, no keyed headers, no credential repeated in the target) is cached per event loop;
+    /// the others are keyed each time.
+    private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> CachedTarget {
+        let method = try ProxyRequestBuilder.method(head)
+        let keyer = self.keyer
+        if (body?.readableBytes ?? 0) == 0, !keyer.carriesKeyingHeaders(head) {
+            return try cachedTarget(method: method, uri: head.uri, cache: cache)
+        }
+        let secretHeaders = keyer.secretHeaders(of: head)
+        let keyed = keyer.keyedFields(of: head)
+        let secretsOccur = keyer.secretsOccur(in: head.uri, secretHeaders: secretHeaders)
+        guard keyed != nil || (body?.readableBytes ?? 0) > 0 || secretsOccur else {
+            return try cachedTarget(method: method, uri: head.uri, cache: cache)
+        }
+        let key = keyer.key(
+            method: method, target: try requestBuilder.upstreamTarget(head.uri), contentType: head.headers.first(name: "content-type"),
+            body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders, keyedFields: keyed ?? [:]
+        )
+        let logTarget = keyer.redactedTarget(head.uri, secretHeaders: secretsOccur ? secretHeaders : [:])
+        return CachedTarget(keyText: key.rawValue, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, key: key)
+    }
+
+    /// Clients repeat the same few requests; their keys, index slots and log paths are kept per
+    /// event loop (`ReplayTargetCache`, no lock), so normalization, redaction and hashing the key
+    /// run once per distinct target on each loop, whichever connection asks.
+    private func cachedTarget(
+        method: WellPlateCore.HTTPMethod, uri: String, cache: NIOLoopBoundBox<ReplayTargetCache>
+    ) throws(ProxyRequestError)
+        -> CachedTarget
+    {
+        let cacheKey = CachedTarget.Key(method: method, uri: uri)
+        if let cached = cache.value[cacheKey] { return cached }
+        let keyText = keyer.keyText(method: method, target: try requestBuilder.upstreamTarget(uri))
+        let cached = CachedTarget(keyText: keyText, slot: session.index.slot(for: keyText), logTarget: keyer.redactedTarget(uri))
+        cache.value.insert(cached, for: cacheKey)
+        return cached
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+
+/// The keying contract, in one place: which request headers take part in a key (the keyed ones:
+/// conditional headers, `matchHeaders`) and which are scrubbed from it (the secret ones), and how
+/// a request becomes a key and a log target. The session keys whole requests through it, and
+/// servers that hold a request target rather than a URL (the proxy) key through it too, so a
+/// request keys the same whichever way it arrives.
+package struct ReplayKeyer: Sendable {
+    package let redactor: Redactor
+    package let rules: MatchingRules
+    /// Request header names that are part of keys, lowercased.
+    package let keyedHeaderNames: [String]
+    /// The secret and keyed header names together, lowercased: a request that carries none of
+    /// them (nearly every request) is keyed by its method and target alone.
+    package let keyingHeaderNames: [String]
+
+    package init(redactor: Redactor, rules: MatchingRules) {
+        self.redactor = redactor
+        self.rules = rules
+        keyedHeaderNames = rules.keyedHeaderNames.map { $0.lowercased() }
+        let secret = redactor.isEnabled ? Array(redactor.headerNames) : []
+        keyingHeaderNames = Array(Set(keyedHeaderNames + secret.map { $0.lowercased() })).sorted()
+    }
+
+    /// Whether the value of header `name` is a secret, scrubbed from the target and body it keys.
+    package func isSecretHeader(_ name: String) -> Bool {
+        redactor.isSecretHeader(name)
+    }
+
+    // MARK: Whole requests
+
+    /// The request as it would be stored, its key, and the secrets found in it (for scrubbing a
+    /// response that repeats them): the one place a whole request is keyed.
+    package func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey, secrets: SecretValues) {
+        let result = redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body)
+        var redacted = request
+        redacted.url = URL(string: result.url) ?? redactor.redactedURL(request.url)
+        redacted.headerFields = result.headerFields
+        redacted.body = result.body
+        let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: rules)
+        return (redacted, key, result.secrets)
+    }
+
+    // MARK: Requests given by their target
+
+    /// The key of a request given by its target (`/path?query`) with no body and no keying
+    /// headers, for callers that cache it per target.
+    package func keyText(method: HTTPMethod, target: String) -> String {
+        key(method: method, target: target, contentType: nil, body: nil).rawValue
+    }
+
+    /// The key of any request given by its target. `secretHeaders`: its secret headers, whose
+    /// values are scrubbed from the target and body as when it was recorded; `keyedFields`: its
+    /// keyed header fields (with its Content-Type), if any.
+    package func key(
+        method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], keyedFields: HTTPFields = [:]
+    ) -> RequestKey {
+        let contentType = keyedFields.isEmpty ? contentType : keyedFields[.contentType]
+        let carried = method.carriesBody ? body : nil
+        var fields = secretHeaders
+        if let contentType, carried != nil { fields[.contentType] = contentType }
+        let redacted = redactor.redact(requestURL: target, headerFields: fields, body: carried)
+        // Keyed headers count as redacted, as when recorded.
+        var keyFields = keyedFields.isEmpty ? HTTPFields() : redactor.redact(headers: keyedFields)
+        if let contentType, carried != nil { keyFields[.contentType] = contentType }
+        return RequestKey(method: method, target: redacted.url, headerFields: keyFields, body: carried != nil ? redacted.body : body, rules: rules)
+    }
+
+    /// The target as keyed, logged and stored: secret query values replaced, and the values of
+    /// the secret headers and query parameters scrubbed from the path and query.
+    package func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
+        secretHeaders.isEmpty ? redactor.redact(target: target) : redactor.redact(requestURL: target, headerFields: secretHeaders, body: nil).url
+    }
+
+    /// Whether the values of `secretHeaders` occur in the target, so that its key and log line
+    /// differ from those of the same target sent without them.
+    package func secretsOccur(in target: String, secretHeaders: HTTPFields) -> Bool {
+        guard !secretHeaders.isEmpty else { return false }
+        return redactor.scrub(target: target, secrets: redactor.secretValues(headers: secretHeaders)) != target
+    }
+}
