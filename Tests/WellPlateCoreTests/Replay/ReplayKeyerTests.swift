@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Testing
+
 @testable import WellPlateCore
 
 /// The keying contract: a request keys the same whether it arrives whole (a client's
@@ -39,12 +40,15 @@ struct ReplayKeyerTests {
         Case(
             name: "JSON body with a secret field", method: .post, target: "/v1/login", headers: [.contentType: "application/json"],
             body: Data(#"{"user":"ann","password":"hunter2"}"#.utf8)),
-        Case(name: "form body", method: .post, target: "/v1/meals", headers: [.contentType: "application/x-www-form-urlencoded"], body: Data("name=soup&kcal=120".utf8)),
+        Case(
+            name: "form body", method: .post, target: "/v1/meals", headers: [.contentType: "application/x-www-form-urlencoded"],
+            body: Data("name=soup&kcal=120".utf8)),
     ]
 
     @Test(arguments: cases)
     func aTargetKeysLikeTheWholeRequest(_ example: Case) throws {
-        let whole = TransportRequest(method: example.method, url: try #require(URL(string: base + example.target)), headerFields: example.headers, body: example.body)
+        let whole = TransportRequest(
+            method: example.method, url: try #require(URL(string: base + example.target)), headerFields: example.headers, body: example.body)
         let expected = keyer.redactedWithKey(whole).key
         let secretHeaders = HTTPFields(example.headers.filter { keyer.isSecretHeader($0.name.rawName) })
         let keyed = HTTPFields(example.headers.filter { keyer.keyedHeaderNames.contains($0.name.canonicalName) })
