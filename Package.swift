@@ -7,9 +7,17 @@ let nioHTTP: [Target.Dependency] = [
     .product(name: "NIOHTTP1", package: "swift-nio"),
 ]
 
+/// `WELLPLATE_NO_CURL=1` builds the library and `CassetteTesting` as they build where libcurl does
+/// not exist (iOS, tvOS, watchOS, visionOS), with URLSession as their only transport, so that build
+/// is proven on Linux; the command-line tool, the proxy and their tests need libcurl and are left out.
+let withoutCurl = Context.environment["WELLPLATE_NO_CURL"] == "1"
+/// libcurl only on the platforms that ship it.
+let curl: [Target.Dependency] = withoutCurl ? [] : [.target(name: "CCurl", condition: .when(platforms: [.linux, .macOS]))]
+
 let package = Package(
     name: "WellPlateNetworking",
-    platforms: [.macOS(.v15)],
+    // Where `Synchronization` (Mutex, Atomic) and Swift Testing's traits exist.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "WellPlateNetworking", targets: ["WellPlateNetworking"]),
         .library(name: "CassetteTesting", targets: ["CassetteTesting"]),
@@ -55,10 +63,9 @@ let package = Package(
             name: "WellPlateNetworking",
             dependencies: [
                 "WellPlateCore",
-                "CCurl",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-            ]
+            ] + curl
         ),
         // Cassettes inside Swift Testing tests (the `.cassette` trait, `CassetteURLProtocol`): a
         // separate product so the library itself never links the Testing module.
@@ -164,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WellPlateNetworkingTests",
-            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CCurl"]
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking"] + curl
         ),
         .testTarget(
             name: "CassetteToolsTests",
@@ -199,3 +206,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+if withoutCurl {
+    // What builds without libcurl: the core, the library, CassetteTesting, the sample API the tests
+    // record from, and the library's and CassetteTesting's tests.
+    let kept: Set<String> = [
+        "CSQLite", "WellPlateCore", "WellPlateNetworking", "CassetteTesting", "CassetteTools", "SampleAPI", "TestSupport",
+        "WellPlateNetworkingTests", "CassetteTestingTests",
+    ]
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { $0.name == "cassette" }
+}

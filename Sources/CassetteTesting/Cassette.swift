@@ -56,7 +56,7 @@ public final class Cassette: Sendable {
     /// Opens `settings.cassette` for one test; `close()` must follow. With `lazyRecording` the
     /// store is read-only and a writable one is taken from the pool at the first request to record.
     static func open(_ settings: CassetteSettings, store: CassetteStore, lazyRecording: Bool = false) async throws -> Cassette {
-        let upstream: (any HTTPTransport)? = settings.mode == .none ? nil : CurlTransport.shared
+        let upstream: (any HTTPTransport)? = settings.mode == .none ? nil : TransportChoice.defaultShared
         let options = CassetteSession.Options(cassette: settings.cassette, mode: lazyRecording ? .none : settings.mode)
         let session = try await CassetteSession.open(store: store, options: options, upstream: lazyRecording ? nil : upstream)
         let openRecorder: (@Sendable () async throws -> CassetteSession)? =

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import HTTPTypes
 import WellPlateCore
@@ -53,3 +54,4 @@ extension TransportResponse {
     /// `X-Cassette`: how the proxy answered (hit, miss, recorded, passthrough, error, endpoint).
     package var cassetteSource: String? { headerFields[HTTPField.Name("X-Cassette")!] }
 }
+#endif

@@ -1,3 +1,5 @@
+// The proxy tests' client is libcurl's (`ProxyClient`), so they exist only where it does.
+#if canImport(CCurl)
 import Foundation
 import HTTPTypes
 import WellPlateCore
@@ -191,3 +193,4 @@ package enum StoreFiles {
 package func binaryPattern(size: Int) -> Data {
     Data((0..<size).map { UInt8(truncatingIfNeeded: $0) })
 }
+#endif

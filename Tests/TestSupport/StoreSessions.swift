@@ -16,7 +16,7 @@ package func withRecordingTransport<Result>(
     let outcome: Swift.Result<Result, any Error>
     do {
         let transport = try await RecordingTransport.open(
-            store: store, cassette: cassette, mode: mode, upstream: try upstream ?? CurlTransport(), redactor: redactor
+            store: store, cassette: cassette, mode: mode, upstream: try upstream ?? TransportChoice.default.transport(), redactor: redactor
         )
         outcome = .success(try await body(transport))
     } catch {

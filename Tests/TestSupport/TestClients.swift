@@ -13,7 +13,7 @@ package enum TestClients {
         configuration.retryPolicy = retryPolicy
         configuration.timeout = timeout
         configure(&configuration)
-        return APIClient(transport: try CurlTransport(), configuration: configuration)
+        return APIClient(transport: try TransportChoice.default.transport(), configuration: configuration)
     }
 }
 

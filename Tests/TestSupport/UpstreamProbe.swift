@@ -7,11 +7,11 @@ import WellPlateNetworking
 /// forwarded request from a replayed one.
 package struct UpstreamProbe {
     package let base: URL
-    private let transport: CurlTransport
+    private let transport: any HTTPTransport
 
     package init(base: URL) throws {
         self.base = base
-        transport = try CurlTransport()
+        transport = try TransportChoice.default.transport()
     }
 
     /// How many requests `/api/flaky` has received for `key`.

@@ -3,7 +3,7 @@ import HTTPTypes
 import Logging
 import WellPlateCore
 
-/// The live client: JSON over any `HTTPTransport` (libcurl by default), with status-to-error
+/// The live client: JSON over any `HTTPTransport` (`TransportChoice.defaultShared` by default), with status-to-error
 /// mapping and retries of idempotent requests.
 public final class APIClient: APIClientProtocol {
     /// The client's settings; the defaults suit an app talking to a JSON API.
@@ -37,7 +37,7 @@ public final class APIClient: APIClientProtocol {
         }
     }
 
-    /// A shared client over the shared libcurl transport, as the design documents use it.
+    /// A shared client over the default shared transport (libcurl where it exists), as the design documents use it.
     public static let shared = APIClient()
 
     /// The settings the client was made with.
@@ -46,9 +46,9 @@ public final class APIClient: APIClientProtocol {
     public let transport: any HTTPTransport
     private let logger: Logger
 
-    /// A client sending through `transport`, the shared libcurl transport by default.
+    /// A client sending through `transport`, the default shared transport by default.
     public init(
-        transport: any HTTPTransport = CurlTransport.shared,
+        transport: any HTTPTransport = TransportChoice.defaultShared,
         configuration: Configuration = Configuration(),
         logger: Logger = Logger(label: "WellPlateNetworking.APIClient")
     ) {
@@ -59,7 +59,7 @@ public final class APIClient: APIClientProtocol {
 
     /// A client with the timeout and logging of `config`.
     public convenience init(
-        config: AppConfig, transport: any HTTPTransport = CurlTransport.shared, logger: Logger = Logger(label: "WellPlateNetworking.APIClient")
+        config: AppConfig, transport: any HTTPTransport = TransportChoice.defaultShared, logger: Logger = Logger(label: "WellPlateNetworking.APIClient")
     ) {
         self.init(transport: transport, configuration: Configuration(config: config), logger: logger)
     }

@@ -36,7 +36,7 @@ public enum APIClientFactory {
     // MARK: Building
 
     /// A new client for `config`, not cached:
-    /// - live: `APIClient(config:)` over the shared libcurl transport;
+    /// - live: `APIClient(config:)` over the configured transport (`AppConfig.transport`);
     /// - mock: `MockAPIClient` over `config.fixturesDirectory` and its `registry.json`;
     /// - replay: `ReplayAPIClient` over `config.cassettePath`, cassette `config.effectiveCassetteName`;
     /// - record: `APIClient` over a `RecordingTransport` into that cassette (mode `missing`).
@@ -72,12 +72,9 @@ public enum APIClientFactory {
         }
     }
 
-    /// The shared libcurl transport, or one of its own when the configuration has TLS settings.
-    private static func transport(for config: AppConfig) throws(TransportError) -> CurlTransport {
-        guard !config.tls.isDefault else { return .shared }
-        var configuration = CurlTransport.Configuration()
-        configuration.tls = config.tls
-        return try CurlTransport(configuration: configuration)
+    /// The configured transport: the shared one, or one of its own when the configuration has TLS settings.
+    private static func transport(for config: AppConfig) throws(TransportError) -> any StreamingHTTPTransport {
+        try config.transport.transport(tls: config.tls)
     }
 
     // MARK: The shared client

@@ -25,6 +25,9 @@ public struct AppConfig: Sendable, Equatable {
     /// Extra trusted CAs, a client certificate, or (never in production) no verification, for
     /// live and record modes.
     public var tls = TLSConfiguration()
+    /// The live transport for live and record modes: libcurl where this build has it, else
+    /// URLSession (`"transport": "curl"|"urlsession"` in a configuration file).
+    public var transport: TransportChoice = .default
 
     /// Defaults to the development backend in live mode, without logging, with a 30 s timeout and a 0.8 s mock delay.
     public init(

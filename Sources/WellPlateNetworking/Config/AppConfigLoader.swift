@@ -7,7 +7,7 @@ extension AppConfig {
 
     static let fileKeys = [
         "environment", "mode", "mockMode", "enableLogging", "apiTimeout", "mockResponseDelay",
-        "baseURL", "baseURLs", "cassettePath", "cassette", "fixturesDirectory", "tls",
+        "baseURL", "baseURLs", "cassettePath", "cassette", "fixturesDirectory", "tls", "transport",
     ]
 
     /// Defaults, then the JSON file, then environment variables, then validation.
@@ -120,6 +120,20 @@ extension AppConfig {
         if let value = object["tls"] {
             tls = try ConfigReader(source: source).tls(value, at: "tls")
         }
+        if let value = object["transport"] {
+            transport = try Self.transport(from: value, source: source, key: "transport")
+        }
+    }
+
+    private static func transport(from value: JSONValue, source: String, key: String?) throws(ConfigError) -> TransportChoice {
+        let accepted = TransportChoice.allCases.filter(\.isAvailable).map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        guard case .string(let name) = value, let choice = TransportChoice(rawValue: name.lowercased()) else {
+            throw ConfigError(source: source, key: key, problem: "is \(describe(value))", accepted: accepted)
+        }
+        guard choice.isAvailable else {
+            throw ConfigError(source: source, key: key, problem: "is \"\(name)\" but \(TransportChoice.unavailableMessage)", accepted: accepted)
+        }
+        return choice
     }
 
     /// Applies `WELLPLATE_*` overrides; returns the last variable used, for error messages.

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import WellPlateCore
 
@@ -135,3 +136,4 @@ public final class CurlTransport: StreamingHTTPTransport {
             }, abandon: { loop.cancel(transfer) })
     }
 }
+#endif

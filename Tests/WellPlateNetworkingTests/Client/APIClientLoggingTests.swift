@@ -49,7 +49,7 @@ struct APIClientLoggingTests {
             var configuration = APIClient.Configuration()
             configuration.enableLogging = true
             configuration.retryPolicy = .never
-            let client = APIClient(transport: try CurlTransport(), configuration: configuration, logger: captured.logger())
+            let client = APIClient(transport: try TransportChoice.default.transport(), configuration: configuration, logger: captured.logger())
             _ = try await client.get(
                 url: base.appending(pathAndQuery: "/api/echo?access_token=qs-token-91b2&page=2"),
                 headers: ["Authorization": "Bearer tok-3f9a1c77", "Cookie": "session=cookie-8d2e4b", "X-Api-Key": "key-55aa77cc"],
@@ -69,7 +69,7 @@ struct APIClientLoggingTests {
     @Test func nothingIsLoggedUnlessLoggingIsEnabled() async throws {
         try await withSampleAPI { base in
             let captured = CapturedLog()
-            let client = APIClient(transport: try CurlTransport(), configuration: APIClient.Configuration(), logger: captured.logger())
+            let client = APIClient(transport: try TransportChoice.default.transport(), configuration: APIClient.Configuration(), logger: captured.logger())
             _ = try await client.get(url: base.appending(pathAndQuery: "/api/health"), responseType: Health.self)
             #expect(captured.lines.isEmpty)
         }
@@ -81,7 +81,7 @@ struct APIClientLoggingTests {
             var configuration = APIClient.Configuration()
             configuration.enableLogging = true
             configuration.retryPolicy = .never
-            let client = APIClient(transport: try CurlTransport(), configuration: configuration, logger: captured.logger())
+            let client = APIClient(transport: try TransportChoice.default.transport(), configuration: configuration, logger: captured.logger())
             await #expect(throws: APIError.self) {
                 _ = try await client.get(url: URL(string: "http://127.0.0.1:\(port)/x?api_key=key-55aa77cc")!, responseType: Health.self)
             }

@@ -177,7 +177,7 @@ final class ReplayAPIClientParityTests {
         #expect(encodings["GET /api/users"] == "gzip", "the users list came compressed")
         #expect(encodings["GET /api/nutrition/history"] == "gzip", "the history came compressed")
 
-        let stopped = try await #require(throws: TransportError.self) { try await CurlTransport().send(.get, base, "/api/health") }
+        let stopped = try await #require(throws: TransportError.self) { try await TransportChoice.default.transport().send(.get, base, "/api/health") }
         #expect(stopped.kind == .cannotConnect)
 
         let replay = try await ReplayAPIClient.open(path: store, cassette: "dev", configuration: Self.replayConfiguration)

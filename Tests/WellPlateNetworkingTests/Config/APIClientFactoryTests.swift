@@ -148,6 +148,16 @@ struct APIClientFactoryTests {
         }
     }
 
+    @Test func theLiveClientUsesTheConfiguredTransport() async throws {
+        var config = AppConfig(environment: .development, mode: .live)
+        config.transport = .urlsession
+        let client = try await APIClientFactory.make(config: config)
+        #expect((client as? APIClient)?.transport is URLSessionTransport)
+        config.transport = .default
+        let byDefault = try await APIClientFactory.make(config: config)
+        #expect(type(of: try #require((byDefault as? APIClient)?.transport)) == type(of: TransportChoice.defaultShared))
+    }
+
     // MARK: Production
 
     @Test(arguments: [ClientMode.mock, .replay, .record])
@@ -157,7 +167,11 @@ struct APIClientFactoryTests {
         let config = AppConfig(environment: .production, mode: mode, fixturesDirectory: "/nonexistent")
         let client = try await APIClientFactory.shared(config: config)
         #expect(client is APIClient)
+        #if canImport(CCurl)
         #expect((client as? APIClient)?.transport is CurlTransport)
+        #else
+        #expect((client as? APIClient)?.transport is URLSessionTransport)
+        #endif
         // The shared client's decision: suites running alongside may call `make` meanwhile.
         let decision = try #require(APIClientFactory.sharedDecision)
         #expect(decision.environment == .production)

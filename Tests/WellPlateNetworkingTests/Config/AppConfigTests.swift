@@ -97,6 +97,8 @@ struct AppConfigTests {
             (#"{"baseURL": "ftp://x"}"#, "baseURL", "a URL such as http://127.0.0.1:8080"),
             (#"{"timeout": 5}"#, "timeout", nil),
             (#"{"mode": "live", "mockMode": false}"#, "mockMode", nil),
+            (#"{"transport": "pigeon"}"#, "transport", TransportChoice.allCases.filter(\.isAvailable).map { "\"\($0.rawValue)\"" }.joined(separator: " or ")),
+            (#"{"transport": 1}"#, "transport", nil),
         ] as [(String, String, String?)])
     func badValuesNameTheFileTheKeyAndWhatIsAccepted(json: String, key: String, accepted: String?) throws {
         try withConfigFile(json) { path in
@@ -109,6 +111,31 @@ struct AppConfigTests {
                 if let accepted { #expect(error.accepted == accepted) }
                 #expect(error.description.contains(path))
                 #expect(error.description.contains("\"\(key)\""))
+            }
+        }
+    }
+
+    @Test func theTransportIsChosenByNameWhereThisBuildHasIt() throws {
+        try withConfigFile(#"{"transport": "URLSession"}"#) { path in
+            let config = try AppConfig.load(from: path, environmentVariables: [:])
+            #expect(config.transport == .urlsession)
+        }
+        try withConfigFile(#"{}"#) { path in
+            let config = try AppConfig.load(from: path, environmentVariables: [:])
+            #expect(config.transport == .default)
+        }
+        try withConfigFile(#"{"transport": "curl"}"#) { path in
+            if TransportChoice.curl.isAvailable {
+                let config = try AppConfig.load(from: path, environmentVariables: [:])
+                #expect(config.transport == .curl)
+            } else {
+                do throws(ConfigError) {
+                    _ = try AppConfig.load(from: path, environmentVariables: [:])
+                    Issue.record("\"curl\" was accepted by a build without libcurl")
+                } catch {
+                    #expect(error.description.contains("no libcurl"))
+                    #expect(error.accepted == "\"urlsession\"")
+                }
             }
         }
     }

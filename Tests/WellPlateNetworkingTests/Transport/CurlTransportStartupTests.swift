@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import TestSupport
 import Testing
@@ -33,3 +34,4 @@ struct CurlTransportStartupTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import HTTPTypes
 import TestSupport
@@ -86,3 +87,4 @@ private func withTemporaryDirectory<R>(_ body: (String) async throws -> R) async
     let directory = try TemporaryDirectory(prefix: "streaming")
     return try await body(directory.url.path)
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import HTTPTypes
 import TestSupport
@@ -142,3 +143,4 @@ struct CurlTransportTLSTests {
         #expect(throws: ConfigError.self) { try config.validate() }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import HTTPTypes
@@ -185,3 +186,4 @@ struct CurlTransportTests {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import WellPlateCore
@@ -82,3 +83,4 @@ enum CurlError {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import WellPlateCore
 
@@ -10,3 +11,4 @@ enum CurlGlobal {
         try CurlError.check(initialized, "initialize libcurl")
     }
 }
+#endif

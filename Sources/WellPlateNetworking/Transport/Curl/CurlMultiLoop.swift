@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import Synchronization
@@ -206,3 +207,4 @@ final class CurlMultiLoop: @unchecked Sendable {
         transfer.sink?.finish(outcome.map { TransportResponseHead(statusCode: $0.statusCode, headerFields: $0.headerFields) })
     }
 }
+#endif

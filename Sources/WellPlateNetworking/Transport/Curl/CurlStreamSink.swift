@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import Synchronization
 import WellPlateCore
@@ -182,3 +183,4 @@ final class CurlStreamSink: TransportBodySource {
         if running { cancel() }
     }
 }
+#endif

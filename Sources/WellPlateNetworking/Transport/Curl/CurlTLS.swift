@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import WellPlateCore
@@ -96,3 +97,4 @@ struct CurlTLS: Sendable {
         return nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import CCurl
 import Foundation
 import HTTPTypes
@@ -357,3 +358,4 @@ private func curlHeaderCallback(_ buffer: UnsafeMutablePointer<CChar>?, _ size: 
     transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length))
     return length
 }
+#endif

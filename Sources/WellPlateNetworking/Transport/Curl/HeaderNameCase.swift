@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import WellPlateCore
 
 /// HTTP/2 and HTTP/3 require lower-case header names, HTTP/1.1 servers nearly always send
@@ -25,3 +26,4 @@ enum HeaderNameCase {
         "x-request-id": "X-Request-ID",
     ]
 }
+#endif

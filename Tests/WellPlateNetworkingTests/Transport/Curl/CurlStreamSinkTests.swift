@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import Foundation
 import Synchronization
 import TestSupport
@@ -83,3 +84,4 @@ struct PendingStreamTests {
         #expect(abandoned.load(ordering: .relaxed) == 0)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(CCurl)
 import TestSupport
 import Testing
 
@@ -19,3 +20,4 @@ struct HeaderNameCaseTests {
         #expect(HeaderNameCase.http1Spelling(of: name) == expected)
     }
 }
+#endif
