@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs missing system packages, builds, runs every test, then (for a
 # full run, without arguments) the CassetteTesting end-to-end check, which builds a scratch package
-# of its own and is too slow for the suite itself.
+# of its own and is too slow for the suite itself, and the build without libcurl
+# (scripts/test-no-curl.sh) with its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh openssl python3
@@ -12,4 +13,6 @@ if [[ $# -eq 0 ]]; then
     # The DocC catalogs of the public products build without a warning.
     scripts/docs.sh
     scripts/e2e-cassette-testing.sh
+    # The library and CassetteTesting as they build where libcurl does not exist.
+    scripts/test-no-curl.sh
 fi

@@ -17,7 +17,7 @@ enum GettingStartedArticle {
 
     func recordUsers(base: URL) async throws -> [User] {
         let store = try await CassetteStore.open(path: "cassettes.db", access: .readWrite)
-        let recording = try await RecordingTransport.open(store: store, cassette: "dev", mode: .missing, upstream: CurlTransport.shared)
+        let recording = try await RecordingTransport.open(store: store, cassette: "dev", mode: .missing, upstream: TransportChoice.defaultShared)
         let users = try await APIClient(transport: recording).get(url: base.appending(path: "api/users"), responseType: [User].self)
         try await store.close()
         return users
