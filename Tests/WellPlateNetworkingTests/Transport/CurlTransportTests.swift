@@ -8,22 +8,9 @@ import Testing
 @testable import WellPlateCore
 @testable import WellPlateNetworking
 
+/// What only libcurl does; what every transport does is in `TransportConformanceTests`.
 @Suite("libcurl transport")
 struct CurlTransportTests {
-    @Test func gzipBodiesAreDecodedAndTheEncodingRemembered() async throws {
-        try await withSampleAPI { base in
-            let transport = try CurlTransport()
-            let response = try await transport.send(TransportRequest(method: .get, url: base.appending(pathAndQuery: "/api/users")))
-            #expect(response.statusCode == 200)
-            #expect(response.decodedContentEncoding == "gzip")
-            #expect(response.headerFields[.contentEncoding] == nil)
-            #expect(try JSONSerialization.jsonObject(with: response.body) is [Any])
-            if let length = response.headerFields[.contentLength] {
-                #expect(Int(length) == response.body.count)
-            }
-        }
-    }
-
     @Test func decodingCanBeSwitchedOff() async throws {
         try await withSampleAPI { base in
             var configuration = CurlTransport.Configuration()
@@ -35,41 +22,6 @@ struct CurlTransportTests {
             #expect(response.headerFields[.contentEncoding] == "gzip")
             #expect(response.body.starts(with: [0x1F, 0x8B]))
             #expect(response.decodedContentEncoding == nil)
-        }
-    }
-
-    @Test func redirectsAreReturnedUnlessFollowingIsAsked() async throws {
-        try await withSampleAPI { base in
-            let transport = try CurlTransport()
-            let url = base.appending(pathAndQuery: "/api/redirect")
-            let raw = try await transport.send(TransportRequest(method: .get, url: url))
-            #expect(raw.statusCode == 302)
-            #expect(raw.headerFields[.location] == "/api/health")
-            let followed = try await transport.send(TransportRequest(method: .get, url: url, followRedirects: true))
-            #expect(followed.statusCode == 200)
-        }
-    }
-
-    @Test func binaryBodiesArriveByteExact() async throws {
-        try await withSampleAPI { base in
-            let transport = try CurlTransport()
-            let response = try await transport.send(TransportRequest(method: .get, url: base.appending(pathAndQuery: "/api/binary?size=70000")))
-            #expect(response.body.count == 70000)
-            #expect(response.body.enumerated().allSatisfy { $0.element == UInt8($0.offset % 256) })
-        }
-    }
-
-    @Test func responsesOverTheLimitFail() async throws {
-        try await withSampleAPI { base in
-            var configuration = CurlTransport.Configuration()
-            configuration.maxResponseBodySize = 1000
-            let transport = try CurlTransport(configuration: configuration)
-            do {
-                _ = try await transport.send(TransportRequest(method: .get, url: base.appending(pathAndQuery: "/api/binary?size=5000")))
-                Issue.record("an oversized body was accepted")
-            } catch let error as TransportError {
-                #expect(error.kind == .responseTooLarge)
-            }
         }
     }
 
@@ -89,26 +41,6 @@ struct CurlTransportTests {
             }
             // Its held handler would make a graceful stop wait out the 30 s.
             server.send(signal: SIGKILL)
-        }
-    }
-
-    @Test func cancellingTheTaskAbortsTheTransfer() async throws {
-        try await withHoldingServer { holder in
-            let transport = try CurlTransport()
-            // The server never answers, so only the cancellation can end the request; the
-            // timeout is far away and would end it with a `TransportError`, not a `CancellationError`.
-            let task = Task {
-                try await transport.send(TransportRequest(method: .get, url: holder.url.appending(pathAndQuery: "/held"), timeout: .seconds(600)))
-            }
-            await holder.requestArrived()
-            task.cancel()
-            let result = await task.result
-            #expect(throws: CancellationError.self) { try result.get() }
-            // The transport stays usable after a cancellation.
-            try await withSampleAPI { base in
-                let health = try await transport.send(TransportRequest(method: .get, url: base.appending(pathAndQuery: "/api/health")))
-                #expect(health.statusCode == 200)
-            }
         }
     }
 
