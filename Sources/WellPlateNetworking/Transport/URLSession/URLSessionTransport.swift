@@ -87,8 +87,10 @@ public final class URLSessionTransport: StreamingHTTPTransport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let transfer = try start(request)
+        let timeout = request.timeout ?? configuration.timeout
+        // Weak: the timer must not keep a finished transfer (or the transport) alive until it fires.
         let deadline = Task { [weak transfer] in
-            try await Task.sleep(for: request.timeout ?? configuration.timeout)
+            try await Task.sleep(for: timeout)
             transfer?.expire()
         }
         defer { deadline.cancel() }
