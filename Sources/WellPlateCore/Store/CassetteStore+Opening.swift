@@ -6,6 +6,11 @@ extension CassetteStore {
         path: String, access: Access, creates: Bool, busyTimeout: Duration, durability: Durability = .normal
     ) throws(CassetteStoreError) -> SQLiteConnection {
         let writing = access == .readWrite
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            // SQLite reports a directory as a disk I/O error, which sends users looking at their disk.
+            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is a directory, not a cassette store; name a file inside it")
+        }
         if !creates && !FileManager.default.fileExists(atPath: path) {
             throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first")
         }

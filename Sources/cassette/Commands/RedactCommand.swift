@@ -34,26 +34,23 @@ struct RedactCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try store.loadConfig()
-        let opened = try await store.openStore(settings, access: dryRun ? .readOnly : .readWrite)
         let filter = store.cassette
-        let apply = !dryRun
         let redactor = settings.redactor
-        let result = try await opened.use { store throws(CassetteStoreError) -> (changes: [StoredRedaction], total: Int, known: [String]) in
-            let known = try store.cassettes().map(\.name)
-            let names = filter.map { [$0] } ?? known
-            guard filter == nil || known.contains(filter!) else { return ([], 0, known) }
-            var changes: [StoredRedaction] = []
-            for name in names {
-                changes += try store.redactStored(cassette: name, with: redactor, apply: apply)
-            }
-            if apply { try store.eraseFreedSpace() }
-            return (changes, try store.count(cassette: filter), known)
+        // Worked out read-only first: an unknown cassette, or nothing to redact, leaves the file
+        // byte for byte as it was (a writable connection rewrites its header, WAL and back).
+        var result = try await store.openStore(settings, access: .readOnly).use { store throws(CassetteStoreError) in
+            try Self.redact(store, filter: filter, with: redactor, apply: false)
         }
         let path = settings.databasePath
         if let filter, !result.known.contains(filter) {
             throw CLIError(
                 "\(path) has no cassette named '\(filter)' (\(result.known.isEmpty ? "it has none" : "cassettes: " + result.known.joined(separator: ", "))); nothing redacted"
             )
+        }
+        if !dryRun && !result.changes.isEmpty {
+            result = try await store.openStore(settings, access: .readWrite).use { store throws(CassetteStoreError) in
+                try Self.redact(store, filter: filter, with: redactor, apply: true)
+            }
         }
         for change in result.changes {
             // The old key may hold the very secret being removed: only the new one is shown.
@@ -64,8 +61,26 @@ struct RedactCommand: AsyncParsableCommand {
         let count = "\(result.changes.count) of \(Formatting.count(result.total, "interaction"))"
         if dryRun {
             Terminal.printLine("Would redact \(count) in \(path); nothing written (dry run).")
+        } else if result.changes.isEmpty {
+            Terminal.printLine("Redacted \(count) in \(path); nothing to change, the file is untouched.")
         } else {
             Terminal.printLine("Redacted \(count) in \(path); the file was vacuumed and its WAL truncated.")
         }
+    }
+
+    private typealias Result = (changes: [StoredRedaction], total: Int, known: [String])
+
+    /// Redacts (or with `apply` false, finds what would be redacted in) `filter`, else every cassette.
+    private static func redact(
+        _ store: isolated CassetteStore, filter: String?, with redactor: Redactor, apply: Bool
+    ) throws(CassetteStoreError) -> Result {
+        let known = try store.cassettes().map(\.name)
+        guard filter == nil || known.contains(filter!) else { return ([], 0, known) }
+        var changes: [StoredRedaction] = []
+        for name in filter.map({ [$0] }) ?? known {
+            changes += try store.redactStored(cassette: name, with: redactor, apply: apply)
+        }
+        if apply { try store.eraseFreedSpace() }
+        return (changes, try store.count(cassette: filter), known)
     }
 }
