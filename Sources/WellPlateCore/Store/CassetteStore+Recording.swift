@@ -73,7 +73,8 @@ extension CassetteStore {
         try insert.bind(values: [
             stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
             HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
-            HeaderLines.encode(stored.responseHeaders), writesBodyInPlace ? Data() : stored.responseBody, stored.contentEncoding,
+            HeaderLines.encode(stored.responseHeaders, decodedEncodingAt: stored.storedEncodingPosition), writesBodyInPlace ? Data() : stored.responseBody,
+            stored.contentEncoding,
             stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds,
         ])
         if writesBodyInPlace {

@@ -43,7 +43,7 @@ struct InteractionRowReader {
         let responseHeaders = row.withTextBytes(Column.responseHeaders) { bytes in
             headerBlocks.block(bytes, skipping: stripsLength ? Self.contentLengthLine(in: bytes, equalTo: bodyCount) : nil)
         }
-        let interaction = Interaction(
+        var interaction = Interaction(
             id: row.int64(Column.id),
             cassette: cassette ?? row.text(Column.cassette),
             method: method,
@@ -59,6 +59,7 @@ struct InteractionRowReader {
             recordedAt: row.date(Column.recordedAt),
             duration: .clampedMilliseconds(row.double(Column.durationMs))
         )
+        if interaction.contentEncoding != nil { interaction.contentEncodingPosition = responseHeaders.decodedEncodingPosition }
         return (interaction, responseHeaders.number)
     }
 
