@@ -50,6 +50,7 @@ struct Cassette: AsyncParsableCommand {
 @main
 enum CassetteMain {
     static func main() async {
+        StandardStream.ignoreBrokenPipes()
         do {
             var command = try Cassette.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -71,7 +72,7 @@ enum CassetteMain {
             if code == .validationFailure {
                 // Usage errors keep ArgumentParser's message and usage text, with status 2.
                 let message = Cassette.fullMessage(for: error)
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                StandardStream.error.write(message + "\n")
                 exit(2)
             }
             if code != .failure {

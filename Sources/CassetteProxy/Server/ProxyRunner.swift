@@ -151,7 +151,7 @@ package struct ProxyRunner {
         if outputDescriptor == STDOUT_FILENO {
             Terminal.printLine(line)
         } else {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.write(line + "\n")
         }
     }
 
@@ -211,7 +211,7 @@ package struct ProxyRunner {
         if outputDescriptor == STDOUT_FILENO {
             Terminal.write(Data(text.utf8))
         } else {
-            FileHandle.standardError.write(Data(text.utf8))
+            StandardStream.error.write(text)
         }
         return counters
     }

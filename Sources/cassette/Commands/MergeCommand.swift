@@ -50,7 +50,7 @@ struct MergeCommand: AsyncParsableCommand {
         let result = CassetteMerge(preferring: prefer?.side).merge(base: baseSnapshot, ours: ourSnapshot, theirs: theirSnapshot)
         if !result.conflicts.isEmpty && prefer == nil {
             let list = result.conflicts.map { "  conflict: \($0)" }.joined(separator: "\n")
-            FileHandle.standardError.write(Data((list + "\n").utf8))
+            StandardStream.error.write(list + "\n")
             throw CLIError(
                 "\(Formatting.count(result.conflicts.count, "recording")) changed on both sides; \(ours) is left as it was. Re-record them, or merge again with --prefer ours or --prefer theirs"
             )
@@ -60,7 +60,7 @@ struct MergeCommand: AsyncParsableCommand {
         if !result.conflicts.isEmpty {
             summary += ", \(Formatting.count(result.conflicts.count, "conflict")) resolved with \(prefer?.rawValue ?? "ours")"
             for conflict in result.conflicts {
-                FileHandle.standardError.write(Data("  resolved with \(prefer?.rawValue ?? "ours"): \(conflict)\n".utf8))
+                StandardStream.error.write("  resolved with \(prefer?.rawValue ?? "ours"): \(conflict)\n")
             }
         }
         Terminal.printLine(summary + ".")

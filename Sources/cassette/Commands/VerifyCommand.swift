@@ -177,7 +177,7 @@ struct VerifyCommand: AsyncParsableCommand {
     /// A line about --update: on stdout with the text report, on stderr beside JSON.
     private func note(_ line: String) {
         if format == .json {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.write(line + "\n")
         } else {
             Terminal.printLine(line)
         }
