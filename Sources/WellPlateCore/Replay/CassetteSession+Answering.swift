@@ -68,7 +68,7 @@ extension CassetteSession {
         // Redaction can change the body's length; Content-Length must describe the stored body.
         let storedBody = redactedResponse.body
         let storedHeaders = Interaction.storedResponseHeaders(
-            redactedResponse.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
+            redactedResponse.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method, addsLength: chunks == nil)
         let interaction = Interaction(
             cassette: options.cassette,
             method: request.method,

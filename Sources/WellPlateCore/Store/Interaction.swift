@@ -99,8 +99,10 @@ public struct Interaction: Sendable, Equatable {
 
 extension Interaction {
     /// Response headers cleaned for storage: framing headers go, `Content-Length` describes the
-    /// decoded body (except for responses that never carry one).
-    static func storedResponseHeaders(_ fields: HTTPFields, bodyCount: Int, statusCode: Int, method: HTTPMethod) -> HTTPFields {
+    /// decoded body (except for responses that never carry one). `addsLength` false (a streamed
+    /// answer) adds none where the server sent none: the proxy then replays it chunked, as the
+    /// client saw it while recording, and with its length otherwise.
+    static func storedResponseHeaders(_ fields: HTTPFields, bodyCount: Int, statusCode: Int, method: HTTPMethod, addsLength: Bool = true) -> HTTPFields {
         var result = HTTPFields()
         result.reserveCapacity(fields.count + 1)
         let bodiless = HTTPFraming.answerIsBodiless(isHEAD: method == .head, statusCode: statusCode)
@@ -116,7 +118,7 @@ extension Interaction {
                 result.append(field)
             }
         }
-        if !bodiless && !lengthWritten {
+        if addsLength && !bodiless && !lengthWritten {
             result[.contentLength] = String(bodyCount)
         }
         return result

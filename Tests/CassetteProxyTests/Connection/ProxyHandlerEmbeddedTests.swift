@@ -100,6 +100,36 @@ final class ProxyHandlerEmbeddedTests {
         _ = try? channel.finish()
     }
 
+    /// A recording stored as a stream, recorded with `Content-Length` or without (chunked).
+    static func streamed(_ target: String, body: String, recordedLength: Bool) -> Interaction {
+        var recording = recording(target, body: body)
+        if recordedLength { recording.responseHeaders[.contentLength] = String(body.utf8.count) }
+        recording.chunks = [ResponseChunk(offset: .zero, size: 4), ResponseChunk(offset: .milliseconds(5), size: body.utf8.count - 4)]
+        return recording
+    }
+
+    @Test(arguments: [true, false])
+    func aStreamedRecordingIsReplayedWithTheFramingItWasRecordedWith(recordedLength: Bool) async throws {
+        let channel = try await replayChannel([Self.streamed("/s", body: "streamed body", recordedLength: recordedLength)])
+        try send("GET /s HTTP/1.1\r\nHost: x\r\n\r\n", to: channel)
+        let output = try written(channel).lowercased()
+        #expect(output.hasPrefix("http/1.1 200 ok\r\n"))
+        #expect(output.contains("content-length: 13\r\n") == recordedLength, "\(output)")
+        #expect(output.contains("transfer-encoding: chunked\r\n") == !recordedLength, "\(output)")
+        #expect(output.hasSuffix(recordedLength ? "\r\n\r\nstreamed body" : "\r\n0\r\n\r\n"), "\(output)")
+        _ = try? channel.finish()
+    }
+
+    @Test func aStreamedRecordingWithoutALengthGoesToAnHTTP10ClientUnderTheWholeLength() async throws {
+        let channel = try await replayChannel([Self.streamed("/s", body: "streamed body", recordedLength: false)])
+        try send("GET /s HTTP/1.0\r\nHost: x\r\n\r\n", to: channel)
+        let output = try written(channel).lowercased()
+        #expect(output.contains("content-length: 13\r\n"), "\(output)")
+        #expect(!output.contains("transfer-encoding"))
+        #expect(output.hasSuffix("\r\n\r\nstreamed body"), "\(output)")
+        _ = try? channel.finish()
+    }
+
     @Test func aClientExpectingContinueGetsItBeforeSendingItsBody() async throws {
         let channel = try await replayChannel([])
         try send("PUT /upload HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n", to: channel)
