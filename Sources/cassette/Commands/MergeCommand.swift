@@ -44,9 +44,17 @@ struct MergeCommand: AsyncParsableCommand {
     var prefer: MergeSideOption?
 
     func run() async throws {
-        let baseSnapshot = try await Self.snapshot(base, allowEmpty: true)
-        let ourSnapshot = try await Self.snapshot(ours, allowEmpty: false)
-        let theirSnapshot = try await Self.snapshot(theirs, allowEmpty: true)
+        // OURS is replaced by rename, which a read-only file does not stop: the permission is
+        // honoured here, by its mode too, which root's access(2) ignores.
+        let mode = (try? FileManager.default.attributesOfItem(atPath: ours)[.posixPermissions] as? Int) ?? nil
+        if FileManager.default.fileExists(atPath: ours), access(ours, W_OK) != 0 || (mode.map { $0 & 0o200 == 0 } ?? false) {
+            throw CLIError("OURS \(ours) is read-only, so the merge will not replace it; make it writable (chmod u+w) and merge again")
+        }
+        // Only BASE may be empty (no common ancestor): an empty OURS or THEIRS is a damaged
+        // checkout, and merging it would silently drop every recording of the other side.
+        let baseSnapshot = try await snapshot(base, role: "BASE", allowEmpty: true)
+        let ourSnapshot = try await snapshot(ours, role: "OURS", allowEmpty: false)
+        let theirSnapshot = try await snapshot(theirs, role: "THEIRS", allowEmpty: false)
         let result = CassetteMerge(preferring: prefer?.side).merge(base: baseSnapshot, ours: ourSnapshot, theirs: theirSnapshot)
         if !result.conflicts.isEmpty && prefer == nil {
             let list = result.conflicts.map { "  conflict: \($0)" }.joined(separator: "\n")
@@ -66,17 +74,38 @@ struct MergeCommand: AsyncParsableCommand {
         Terminal.printLine(summary + ".")
     }
 
-    private static func snapshot(_ path: String, allowEmpty: Bool) async throws -> CassetteMerge.Snapshot {
+    /// `path`'s recordings, after SQLite's integrity check: a truncated file can open and read
+    /// as a store that just has fewer recordings.
+    private func snapshot(_ path: String, role: String, allowEmpty: Bool) async throws(CLIError) -> CassetteMerge.Snapshot {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if allowEmpty && size == 0 { return CassetteMerge.Snapshot() }
-        let store: CassetteStore
-        do {
-            store = try await CassetteStore.open(path: path, access: .readOnly)
-        } catch {
-            throw CLIError(error)
+        if size == 0 {
+            if allowEmpty { return CassetteMerge.Snapshot() }
+            throw CLIError("\(role) \(path) is empty, not a cassette store; check out a complete version of it and merge again (\(ours) is left as it was)")
         }
-        return try await store.use { store throws(CassetteStoreError) in
-            CassetteMerge.Snapshot(cassettes: try store.cassetteInfos(), interactions: try store.interactions(cassette: nil))
+        let read: (problems: [String], snapshot: CassetteMerge.Snapshot)
+        do {
+            read = try await Self.read(path)
+        } catch {
+            throw CLIError("\(role) \(error.message); merge again once it is fixed (\(ours) is left as it was)")
+        }
+        guard read.problems.isEmpty else {
+            throw CLIError(
+                "\(role) \(path) is damaged or truncated (\(read.problems.prefix(2).joined(separator: "; "))); restore it and merge again (\(ours) is left as it was)")
+        }
+        return read.snapshot
+    }
+
+    private static func read(_ path: String) async throws(CassetteStoreError) -> (problems: [String], snapshot: CassetteMerge.Snapshot) {
+        let store = try await CassetteStore.open(path: path, access: .readOnly)
+        do {
+            let problems = try await store.integrityCheck()
+            let snapshot =
+                problems.isEmpty ? CassetteMerge.Snapshot(cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil)) : .init()
+            try await store.close()
+            return (problems, snapshot)
+        } catch {
+            try? await store.close()
+            throw error
         }
     }
 
@@ -100,6 +129,14 @@ struct MergeCommand: AsyncParsableCommand {
             }
         } catch let error as CassetteStoreError {
             throw CLIError("cannot write the merged store next to \(ours): \(error.message)")
+        }
+        // The result is a new file: it takes OURS's mode and, where allowed, its owner.
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: ours) {
+            var kept: [FileAttributeKey: Any] = [:]
+            for key in [FileAttributeKey.posixPermissions, .ownerAccountID, .groupOwnerAccountID] { kept[key] = attributes[key] }
+            if (try? FileManager.default.setAttributes(kept, ofItemAtPath: temporary)) == nil, let mode = attributes[.posixPermissions] {
+                try? FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary)
+            }
         }
         guard rename(temporary, ours) == 0 else {
             throw CLIError("cannot replace \(ours) with the merged store (\(String(cString: strerror(errno)))); it is left as it was")
