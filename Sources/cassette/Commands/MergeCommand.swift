@@ -90,7 +90,8 @@ struct MergeCommand: AsyncParsableCommand {
         }
         guard read.problems.isEmpty else {
             throw CLIError(
-                "\(role) \(path) is damaged or truncated (\(read.problems.prefix(2).joined(separator: "; "))); restore it and merge again (\(ours) is left as it was)")
+                "\(role) \(path) is damaged or truncated (\(read.problems.prefix(2).joined(separator: "; "))); restore it and merge again (\(ours) is left as it was)"
+            )
         }
         return read.snapshot
     }
@@ -99,8 +100,10 @@ struct MergeCommand: AsyncParsableCommand {
         let store = try await CassetteStore.open(path: path, access: .readOnly)
         do {
             let problems = try await store.integrityCheck()
-            let snapshot =
-                problems.isEmpty ? CassetteMerge.Snapshot(cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil)) : .init()
+            var snapshot = CassetteMerge.Snapshot()
+            if problems.isEmpty {
+                snapshot = CassetteMerge.Snapshot(cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil))
+            }
             try await store.close()
             return (problems, snapshot)
         } catch {
