@@ -16,7 +16,8 @@ struct RedactCommand: AsyncParsableCommand {
             replaced, and their values scrubbed from the rest of the interaction. Keys are \
             recomputed (a secret in a URL path changes the key), one transaction per cassette. \
             Then the file is vacuumed with secure_delete on and its WAL truncated, so no copy of \
-            a removed value stays in the file, its free pages or the WAL. Stop recorders and \
+            a removed value stays in the file, its free pages or the WAL; with nothing to change, \
+            the file is left byte for byte as it was. Stop recorders and \
             replayers using the store first. --dry-run prints what would change and writes \
             nothing. The remedy for a `cassette audit` finding: add the rule it names to \
             cassette.json, run `cassette redact`, run `cassette audit` again.
