@@ -51,6 +51,10 @@ struct Cassette: AsyncParsableCommand {
 enum CassetteMain {
     static func main() async {
         StandardStream.ignoreBrokenPipes()
+        if let refusal = ArgumentBytes.refusal() {
+            Terminal.printError(refusal)
+            exit(2)
+        }
         do {
             var command = try Cassette.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -44,12 +44,9 @@ struct MergeCommand: AsyncParsableCommand {
     var prefer: MergeSideOption?
 
     func run() async throws {
-        // OURS is replaced by rename, which a read-only file does not stop: the permission is
-        // honoured here, by its mode too, which root's access(2) ignores.
-        let mode = (try? FileManager.default.attributesOfItem(atPath: ours)[.posixPermissions] as? Int) ?? nil
-        if FileManager.default.fileExists(atPath: ours), access(ours, W_OK) != 0 || (mode.map { $0 & 0o200 == 0 } ?? false) {
-            throw CLIError("OURS \(ours) is read-only, so the merge will not replace it; make it writable (chmod u+w) and merge again")
-        }
+        if let refusal = MergeFiles.replacementRefusal(of: ours) { throw CLIError(refusal) }
+        // A merge killed before its rename left its temporary files beside OURS; they carry its pid.
+        MergeFiles.removeStaleTemporaries(for: ours)
         // Only BASE may be empty (no common ancestor): an empty OURS or THEIRS is a damaged
         // checkout, and merging it would silently drop every recording of the other side.
         let baseSnapshot = try await snapshot(base, role: "BASE", allowEmpty: true)
@@ -114,8 +111,7 @@ struct MergeCommand: AsyncParsableCommand {
 
     /// Builds the result beside OURS, checks it, then renames it over OURS.
     private func write(_ result: CassetteMerge.Result) async throws {
-        let target = URL(fileURLWithPath: ours)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).merge-\(UUID().uuidString)").path
+        let temporary = MergeFiles.temporaryPath(for: ours)
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
         }
@@ -133,14 +129,8 @@ struct MergeCommand: AsyncParsableCommand {
         } catch let error as CassetteStoreError {
             throw CLIError("cannot write the merged store next to \(ours): \(error.message)")
         }
-        // The result is a new file: it takes OURS's mode and, where allowed, its owner.
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: ours) {
-            var kept: [FileAttributeKey: Any] = [:]
-            for key in [FileAttributeKey.posixPermissions, .ownerAccountID, .groupOwnerAccountID] { kept[key] = attributes[key] }
-            if (try? FileManager.default.setAttributes(kept, ofItemAtPath: temporary)) == nil, let mode = attributes[.posixPermissions] {
-                try? FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: temporary)
-            }
-        }
+        // The result is a new file: it takes OURS's mode and owner, so the rename changes only content.
+        try MergeFiles.copyOwnership(from: ours, to: temporary)
         guard rename(temporary, ours) == 0 else {
             throw CLIError("cannot replace \(ours) with the merged store (\(String(cString: strerror(errno)))); it is left as it was")
         }

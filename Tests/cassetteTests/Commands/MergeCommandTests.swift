@@ -90,4 +90,38 @@ final class MergeCommandTests {
         #expect(try await workspace.count(in: "ours.db") == 152)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o640)
     }
+
+    @Test func theResultKeepsTheOwnerOfOurs() async throws {
+        try await makeStores()
+        let path = workspace.path("ours.db")
+        // Only root can give a file away; anyone else checks that their own ids are kept.
+        let owner: (uid: uid_t, gid: gid_t) = geteuid() == 0 ? (4321, 4322) : (getuid(), getgid())
+        #expect(chown(path, owner.uid, owner.gid) == 0)
+        let result = try await merge()
+        #expect(result.status == 0, "\(result)")
+        var status = stat()
+        #expect(stat(path, &status) == 0)
+        #expect(status.st_uid == owner.uid && status.st_gid == owner.gid)
+    }
+
+    @Test func temporaryFilesOfAKilledMergeAreRemovedByTheNextOneAndNothingElse() async throws {
+        try await makeStores()
+        let gone = "99999999-\(UUID().uuidString)"  // above any pid_max: no such process
+        let running = "\(getpid())-\(UUID().uuidString)"
+        let stale = [".ours.db.merge-\(gone)", ".ours.db.merge-\(gone)-wal", ".ours.db.merge-\(gone)-journal"]
+        let kept = [".ours.db.merge-\(running)", ".ours.db.merge-notes", ".theirs.db.merge-\(gone)"]
+        for name in stale + kept { try workspace.write("left over", to: name) }
+        let result = try await merge()
+        #expect(result.status == 0, "\(result)")
+        let names = Set(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path))
+        #expect(names.isDisjoint(with: stale))
+        #expect(names.isSuperset(of: kept))
+    }
+
+    @Test func aFailedMergeLeavesNoTemporaryFiles() async throws {
+        try await makeStores()
+        try truncate("theirs.db")
+        _ = try await merge()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.directory.path).filter { $0.contains(".merge-") }.isEmpty)
+    }
 }
