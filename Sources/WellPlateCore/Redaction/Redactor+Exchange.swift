@@ -39,14 +39,23 @@ extension Redactor {
     /// Redacts a response's secret places (`Set-Cookie`, secret headers, JSON fields), then
     /// scrubs from its headers and body every value found there or in the request.
     package func redact(responseHeaders: HTTPFields, body: Data, requestSecrets: SecretValues) -> (headerFields: HTTPFields, body: Data) {
-        guard isEnabled else { return (responseHeaders, body) }
+        let result = redactCollectingSecrets(responseHeaders: responseHeaders, body: body, requestSecrets: requestSecrets)
+        return (result.headerFields, result.body)
+    }
+
+    /// `redact(responseHeaders:body:requestSecrets:)`, also returning the secrets found in the
+    /// response itself: values a later request may carry (`LearnedSecrets`).
+    package func redactCollectingSecrets(
+        responseHeaders: HTTPFields, body: Data, requestSecrets: SecretValues
+    ) -> (headerFields: HTTPFields, body: Data, found: SecretValues) {
+        guard isEnabled else { return (responseHeaders, body, SecretValues()) }
         let contentType = responseHeaders[.contentType]
-        var secrets = requestSecrets
-        secrets.formUnion(secretValues(headers: responseHeaders))
-        let (redacted, found) = redactCollectingSecrets(body: body, contentType: contentType)
-        secrets.formUnion(found)
+        var found = secretValues(headers: responseHeaders)
+        let (redacted, inBody) = redactCollectingSecrets(body: body, contentType: contentType)
+        found.formUnion(inBody)
+        let secrets = requestSecrets.union(found)
         let redactedBody = scrub(redacted, secrets: secrets)
-        return (scrub(redact(headers: responseHeaders), secrets: secrets), redactedBody)
+        return (scrub(redact(headers: responseHeaders), secrets: secrets), redactedBody, found)
     }
 
     /// A stored interaction with the current rules applied, as `cassette redact` rewrites it:

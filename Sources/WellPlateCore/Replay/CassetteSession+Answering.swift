@@ -64,11 +64,27 @@ extension CassetteSession {
     ) async throws -> Exchange {
         // A server may repeat a credential it was sent (an echo, an error quoting the request):
         // `secrets`, found while the request was redacted, are scrubbed from the response too.
-        let redactedResponse = options.redactor.redact(responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
+        let redactedResponse = options.redactor.redactCollectingSecrets(
+            responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
+        var redacted = redacted
+        var key = key
+        // What the response holds in a secret place (a cookie it sets, a token field) is a
+        // secret wherever a request carries it, this one included: remembered by its hash,
+        // stored before the recording, and the request keyed again without it.
+        let learned = keyer.learned.learn(redactedResponse.found)
+        if !learned.isEmpty {
+            do {
+                try await store.saveLearnedSecrets(learned)
+            } catch {
+                throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
+            }
+            (redacted, key, _) = redactedWithKey(request)
+        }
         // Redaction can change the body's length; Content-Length must describe the stored body.
-        let storedBody = redactedResponse.body
+        let storedBody = keyer.scrubLearned(body: redactedResponse.body)
         let storedHeaders = Interaction.storedResponseHeaders(
-            redactedResponse.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method, addsLength: chunks == nil)
+            keyer.learned.scrub(redactedResponse.headerFields), bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method,
+            addsLength: chunks == nil)
         let interaction = Interaction(
             cassette: options.cassette,
             method: request.method,

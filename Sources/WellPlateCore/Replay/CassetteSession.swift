@@ -107,13 +107,13 @@ public final class CassetteSession: Sendable {
 
     private init(
         store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, recordedUpstream: URL?, upstream: (any HTTPTransport)?,
-        rowsBeforeSession: Int64
+        rowsBeforeSession: Int64, learned: LearnedSecrets
     ) {
         self.store = store
         self.recordedUpstream = recordedUpstream
         self.options = options
         self.matchingRules = matchingRules
-        keyer = ReplayKeyer(redactor: options.redactor, rules: matchingRules)
+        keyer = ReplayKeyer(redactor: options.redactor, rules: matchingRules, learned: learned)
         self.index = index
         self.upstream = upstream
         self.rowsBeforeSession = rowsBeforeSession
@@ -171,9 +171,12 @@ public final class CassetteSession: Sendable {
         let index = try await loadIndex(rekeying)
         let rowsBeforeSession = try await store.maxRowID()
         let recordedUpstream = options.upstream ?? saved?.upstream.flatMap { URL(string: $0) }
+        // Learned from every cassette's responses: a session token is as secret in a cassette
+        // recorded after the one whose login set it.
+        let learned = try await store.learnedSecrets()
         return CassetteSession(
             store: store, options: options, matchingRules: rules, index: index, recordedUpstream: recordedUpstream, upstream: upstream,
-            rowsBeforeSession: rowsBeforeSession)
+            rowsBeforeSession: rowsBeforeSession, learned: learned)
     }
 
     /// How many requests were replayed, recorded, passed through and missed since the session opened.

@@ -99,7 +99,9 @@ struct MergeCommand: AsyncParsableCommand {
             let problems = try await store.integrityCheck()
             var snapshot = CassetteMerge.Snapshot()
             if problems.isEmpty {
-                snapshot = CassetteMerge.Snapshot(cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil))
+                snapshot = CassetteMerge.Snapshot(
+                    cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil),
+                    learnedSecrets: try await store.learnedSecretDigests())
             }
             try await store.close()
             return (problems, snapshot)
@@ -120,6 +122,7 @@ struct MergeCommand: AsyncParsableCommand {
             try await store.use { store throws(CassetteStoreError) in
                 for info in result.cassettes { try store.saveCassette(info) }
                 try store.record(batch: result.interactions)
+                try store.saveLearnedSecrets(result.learnedSecrets)
             }
             let check = try await CassetteStore.open(path: temporary, access: .readOnly)
             let problems = try await check.use { store throws(CassetteStoreError) in try store.integrityCheck() }
