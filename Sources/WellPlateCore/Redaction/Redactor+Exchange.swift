@@ -20,10 +20,7 @@ extension Redactor {
         var secrets = secretValues(url: url, headerFields: headerFields, body: nil)
         let redactedBodyAndSecrets = body.map { redactCollectingSecrets(body: $0, contentType: headerFields[.contentType]) }
         if let found = redactedBodyAndSecrets?.secrets { secrets.formUnion(found) }
-        var redactedURL = redact(target: url)
-        if url.contains("@"), let parsed = URL(string: redactedURL) {
-            redactedURL = redactedURLText(parsed)
-        }
+        let redactedURL = redact(target: url)
         var redactedBody = body
         if let body, !body.isEmpty, let redactedBodyAndSecrets {
             redactedBody = scrub(redactedBodyAndSecrets.body, secrets: secrets)
@@ -75,12 +72,6 @@ extension Redactor {
         }
         result.responseBody = response.body
         return result
-    }
-
-    private func redactedURLText(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
-        components.password = Self.placeholder
-        return components.string ?? url.absoluteString
     }
 
     /// `redact(body:contentType:)` and `secretValues(body:contentType:)` together, walking a JSON
