@@ -8,7 +8,7 @@ extension CassetteSession {
     package func respond(to request: TransportRequest) async throws -> Exchange {
         let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
-        case .none:
+        case .replayOnly:
             return try replay(key: key)
         case .once:
             if index.contains(key.rawValue) { return try replay(key: key) }

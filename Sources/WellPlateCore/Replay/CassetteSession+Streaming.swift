@@ -34,7 +34,7 @@ extension CassetteSession {
     package func respondStreaming(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
         let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
-        case .none:
+        case .replayOnly:
             return .whole(try replay(key: key))
         case .once where index.contains(key.rawValue):
             return .whole(try replay(key: key))

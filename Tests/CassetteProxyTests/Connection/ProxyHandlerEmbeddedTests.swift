@@ -32,7 +32,7 @@ final class ProxyHandlerEmbeddedTests {
         var settings = ProxySettings()
         settings.maxBodySize = maxBodySize
         settings.logRequests = false
-        let options = CassetteSession.Options(cassette: "dev", mode: .none)
+        let options = CassetteSession.Options(cassette: "dev", mode: .replayOnly)
         let maker = ReplayAnswerMaker(settings: settings, upstreamURLs: nil)
         let opened = try await CassetteSession.open(store: store, options: options, upstream: nil, preparing: ResponsePreparer(maker: maker))
         let pipeline = ProxyPipeline(
