@@ -40,7 +40,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
             Examples:
               cassette verify --env staging
-              cassette verify --upstream https://api.example.com --header 'Authorization: Bearer $TOKEN'
+              cassette verify --upstream https://api.example.com \\
+                --header 'Authorization: Bearer $TOKEN'
               cassette verify --env staging --format json --fail-on warning
               cassette verify --env dev --update
             """
