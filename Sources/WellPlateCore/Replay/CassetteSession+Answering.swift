@@ -6,6 +6,19 @@ extension CassetteSession {
     /// Answers one request according to the record mode. The caller gets the live response when it
     /// was forwarded, the stored (redacted) one when it was replayed.
     package func respond(to request: TransportRequest) async throws -> Exchange {
+        try await explainingMisses(of: request) { try await respondUnexplained(to: request) }
+    }
+
+    /// Runs `body`, giving a miss it throws the advice only the request's headers can confirm.
+    func explainingMisses<Result>(of request: TransportRequest, _ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let miss as CassetteMiss {
+            throw miss.explained(by: request.headerFields, redactor: keyer.redactor)
+        }
+    }
+
+    private func respondUnexplained(to request: TransportRequest) async throws -> Exchange {
         let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
         case .replayOnly:
@@ -23,7 +36,11 @@ extension CassetteSession {
 
     /// Answers from the cassette only, whatever the mode.
     package func replay(_ request: TransportRequest) throws -> Exchange {
-        try replay(key: key(for: request))
+        do {
+            return try replay(key: key(for: request))
+        } catch let miss as CassetteMiss {
+            throw miss.explained(by: request.headerFields, redactor: keyer.redactor)
+        }
     }
 
     /// Forwards without recording (a replay miss the user chose to let through).

@@ -32,6 +32,10 @@ extension CassetteSession {
     /// `policy` streams is stored only once its body is complete; one the upstream breaks off is
     /// never stored.
     package func respondStreaming(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
+        try await explainingMisses(of: request) { try await respondStreamingUnexplained(to: request, policy: policy) }
+    }
+
+    private func respondStreamingUnexplained(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
         let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
         case .replayOnly:
