@@ -102,7 +102,7 @@ extension CassetteSession {
         let storedHeaders = Interaction.storedResponseHeaders(
             keyer.learned.scrub(redactedResponse.headerFields), bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method,
             addsLength: chunks == nil)
-        let interaction = Interaction(
+        var interaction = Interaction(
             cassette: options.cassette,
             method: request.method,
             url: redacted.url.absoluteString,
@@ -117,6 +117,7 @@ extension CassetteSession {
             duration: response.duration,
             chunks: chunks
         )
+        interaction.contentEncodingPosition = response.decodedContentEncoding == nil ? nil : response.decodedContentEncodingPosition
         let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
         let stored: Interaction
         do {

@@ -170,10 +170,11 @@ package struct StreamingExchange: Sendable {
     /// Throws `RecordingFailure` when the store refused it.
     package mutating func finish() async throws -> CassetteSession.Exchange {
         precondition(ended, "finish() is for a body read to its end")
-        let response = TransportResponse(
+        var response = TransportResponse(
             statusCode: head.statusCode, headerFields: head.headerFields, body: body,
             decodedContentEncoding: head.decodedContentEncoding,
             duration: streamed.timeToHead + (ContinuousClock.now - streamed.headReceived))
+        response.decodedContentEncodingPosition = head.decodedContentEncodingPosition
         body = Data()
         guard outcome == .recorded else {
             session.passthroughCount.add(1, ordering: .relaxed)
