@@ -79,7 +79,7 @@ package final class ProgressLine: Sendable {
         return { [self] done, total in update(step: number, done: done, total: total) }
     }
 
-    /// Shows a step that has no count (`checking the integrity of OURS`) until the next one.
+    /// Shows a step that has no count (`checking OURS`, `merging`) until the next one.
     package func status(_ title: String) {
         guard isEnabled else { return }
         update(step: begin(title, unit: ""), done: 0, total: 0)
