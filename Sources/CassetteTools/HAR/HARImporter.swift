@@ -32,10 +32,13 @@ package struct HARImporter: Sendable {
         self.redactor = redactor
     }
 
-    package func convert(_ archive: HARArchive) -> Result {
+    /// The archive's entries as interactions, in file order; `progress` hears of each entry.
+    package func convert(_ archive: HARArchive, progress: ProgressHandler? = nil) -> Result {
         var result = Result(interactions: [], skipped: [], warnings: [])
         let mitmproxy = archive.log.creator.name.lowercased() == "mitmproxy"
+        let total = archive.log.entries.count
         for (offset, entry) in archive.log.entries.enumerated() {
+            defer { progress?(offset + 1, total) }
             var warnings: [String] = []
             switch interaction(from: entry, mitmproxy: mitmproxy, warnings: &warnings) {
             case .success(let interaction):

@@ -96,7 +96,9 @@ package struct LiveDriftCheck: Sendable {
         return TransportRequest(method: interaction.method, url: url, headerFields: fields, body: interaction.requestBody, timeout: timeout)
     }
 
-    package func run(_ interactions: [Interaction], transport: any HTTPTransport) async -> Outcome {
+    /// Sends the planned requests, at most `concurrency` at a time; `progress` hears of each
+    /// answer (or failure) as it comes.
+    package func run(_ interactions: [Interaction], transport: any HTTPTransport, progress: ProgressHandler? = nil) async -> Outcome {
         let planned = requests(for: interactions)
         var exchanges = [Exchange?](repeating: nil, count: planned.count)
         await withTaskGroup(of: (Int, Exchange).self) { group in
@@ -116,8 +118,12 @@ package struct LiveDriftCheck: Sendable {
                 }
             }
             for _ in 0..<concurrency { startNext() }
+            progress?(0, planned.count)
+            var answered = 0
             while let (index, exchange) = await group.next() {
                 exchanges[index] = exchange
+                answered += 1
+                progress?(answered, planned.count)
                 startNext()
             }
         }

@@ -15,8 +15,10 @@ extension CassetteStore {
     /// Applies `redactor` to every stored interaction of `cassette`, in one transaction, and
     /// recomputes keys (with the cassette's matching rules) and sequence positions. With
     /// `apply: false` only reports what would change. Call `eraseFreedSpace()` afterwards so
-    /// that the replaced values leave the file.
-    package func redactStored(cassette: String, with redactor: Redactor, apply: Bool) throws(CassetteStoreError) -> [StoredRedaction] {
+    /// that the replaced values leave the file. `progress` hears of each interaction redacted.
+    package func redactStored(
+        cassette: String, with redactor: Redactor, apply: Bool, progress: ProgressHandler? = nil
+    ) throws(CassetteStoreError) -> [StoredRedaction] {
         let rules = try self.cassette(named: cassette)?.matchingRules ?? .default
         let learned = try learnedSecrets()
         let work = { (connection: SQLiteConnection) throws -> [StoredRedaction] in
@@ -36,6 +38,7 @@ extension CassetteStore {
             }
             var rows: [(old: Interaction, new: Interaction)] = []
             var changes: [StoredRedaction] = []
+            progress?(0, stored.count)
             for old in stored {
                 var new = redactor.redact(old).scrubbingLearned(learned)
                 new.key = RequestKey(recording: new, rules: rules).rawValue
@@ -45,6 +48,7 @@ extension CassetteStore {
                         StoredRedaction(cassette: cassette, key: old.key, sequence: old.sequence, newKey: new.key == old.key ? nil : new.key, parts: parts))
                 }
                 rows.append((old, new))
+                progress?(rows.count, stored.count)
             }
             guard apply, !changes.isEmpty else { return changes }
             let insert = try connection.cachedStatement("INSERT OR IGNORE INTO learned_secrets (salt, digest) VALUES (?, ?)")

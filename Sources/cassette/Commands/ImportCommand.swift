@@ -42,8 +42,13 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("missing: only keys without recordings; all: replace the recordings of imported keys.", valueName: "mode"))
     var mode: ImportModeOption = .missing
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func run() async throws {
         let configFile = try store.loadConfig()
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        progress.status("reading the HAR file")
         let archive = try Self.readArchive(file)
         let cassette = store.cassetteName(environment: nil)
         let explicitRules = configFile.explicitMatchingRules
@@ -53,10 +58,11 @@ struct ImportCommand: AsyncParsableCommand {
         // as it was (or absent), where a writable connection would rewrite its header.
         let (saved, recordedKeys) = try await savedState(of: cassette, in: configFile)
         let rules = explicitRules ?? saved?.matchingRules ?? .default
-        let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive)
+        let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive, progress: progress.step("converting", unit: "entries"))
         var existing = recordedKeys.intersection(result.interactions.map(\.key))
         let hasWork = mode == .all ? !result.interactions.isEmpty : result.interactions.contains { !existing.contains($0.key) }
         if hasWork {
+            let stored = progress.step("storing", unit: "entries")
             let opened = try await store.openStore(configFile, access: .readWrite, creatingIfMissing: true)
             existing = try await opened.use { store throws(CassetteStoreError) -> Set<String> in
                 let saved = try store.cassette(named: cassette)
@@ -66,9 +72,10 @@ struct ImportCommand: AsyncParsableCommand {
                     info.upstream = info.upstream ?? result.interactions.first.flatMap { Self.origin(of: $0.url) }
                     try store.saveCassette(info)
                 }
-                return try store.importInteractions(result.interactions, mode: mode)
+                return try store.importInteractions(result.interactions, mode: mode, progress: stored)
             }
         }
+        progress.finish()
         Terminal.printLine(report(result, existing: existing, cassette: cassette, path: configFile.databasePath).joined(separator: "\n"))
         if result.interactions.isEmpty {
             throw CLIError("\(file) has no entry that can be imported (\(Formatting.count(result.skipped.count, "entry", "entries")) skipped)")

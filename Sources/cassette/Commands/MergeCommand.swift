@@ -43,24 +43,31 @@ struct MergeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Resolve conflicts with this side's recordings: ours or theirs.", valueName: "side"))
     var prefer: MergeSideOption?
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func run() async throws {
         if let refusal = MergeFiles.replacementRefusal(of: ours) { throw CLIError(refusal) }
         // A merge killed before its rename left its temporary files beside OURS; they carry its pid.
         MergeFiles.removeStaleTemporaries(for: ours)
+        let progress = progressFlags.line()
+        defer { progress.finish() }
         // Only BASE may be empty (no common ancestor): an empty OURS or THEIRS is a damaged
         // checkout, and merging it would silently drop every recording of the other side.
-        let baseSnapshot = try await snapshot(base, role: "BASE", allowEmpty: true)
-        let ourSnapshot = try await snapshot(ours, role: "OURS", allowEmpty: false)
-        let theirSnapshot = try await snapshot(theirs, role: "THEIRS", allowEmpty: false)
+        let baseSnapshot = try await snapshot(base, role: "BASE", allowEmpty: true, progress: progress)
+        let ourSnapshot = try await snapshot(ours, role: "OURS", allowEmpty: false, progress: progress)
+        let theirSnapshot = try await snapshot(theirs, role: "THEIRS", allowEmpty: false, progress: progress)
+        progress.status("merging")
         let result = CassetteMerge(preferring: prefer?.side).merge(base: baseSnapshot, ours: ourSnapshot, theirs: theirSnapshot)
         if !result.conflicts.isEmpty && prefer == nil {
+            progress.finish()
             let list = result.conflicts.map { "  conflict: \($0)" }.joined(separator: "\n")
             StandardStream.error.write(list + "\n")
             throw CLIError(
                 "\(Formatting.count(result.conflicts.count, "recording")) changed on both sides; \(ours) is left as it was. Re-record them, or merge again with --prefer ours or --prefer theirs"
             )
         }
-        try await write(result)
+        try await write(result, progress: progress)
+        progress.finish()
         var summary = "Merged \(ours): \(Formatting.count(result.interactions.count, "recording")), \(result.takenFromTheirs) taken from theirs"
         if !result.conflicts.isEmpty {
             summary += ", \(Formatting.count(result.conflicts.count, "conflict")) resolved with \(prefer?.rawValue ?? "ours")"
@@ -73,7 +80,7 @@ struct MergeCommand: AsyncParsableCommand {
 
     /// `path`'s recordings, after SQLite's integrity check: a truncated file can open and read
     /// as a store that just has fewer recordings.
-    private func snapshot(_ path: String, role: String, allowEmpty: Bool) async throws(CLIError) -> CassetteMerge.Snapshot {
+    private func snapshot(_ path: String, role: String, allowEmpty: Bool, progress: ProgressLine) async throws(CLIError) -> CassetteMerge.Snapshot {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if size == 0 {
             if allowEmpty { return CassetteMerge.Snapshot() }
@@ -81,7 +88,7 @@ struct MergeCommand: AsyncParsableCommand {
         }
         let read: (problems: [String], snapshot: CassetteMerge.Snapshot)
         do {
-            read = try await Self.read(path)
+            read = try await Self.read(path, role: role, progress: progress)
         } catch {
             throw CLIError("\(role) \(error.message); merge again once it is fixed (\(ours) is left as it was)")
         }
@@ -93,14 +100,18 @@ struct MergeCommand: AsyncParsableCommand {
         return read.snapshot
     }
 
-    private static func read(_ path: String) async throws(CassetteStoreError) -> (problems: [String], snapshot: CassetteMerge.Snapshot) {
+    private static func read(
+        _ path: String, role: String, progress: ProgressLine
+    ) async throws(CassetteStoreError) -> (problems: [String], snapshot: CassetteMerge.Snapshot) {
         let store = try await CassetteStore.open(path: path, access: .readOnly)
         do {
+            progress.status("checking \(role)")
             let problems = try await store.integrityCheck()
             var snapshot = CassetteMerge.Snapshot()
             if problems.isEmpty {
+                let read = progress.step("reading \(role)", unit: "recordings")
                 snapshot = CassetteMerge.Snapshot(
-                    cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil),
+                    cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil, progress: read),
                     learnedSecrets: try await store.learnedSecretDigests())
             }
             try await store.close()
@@ -112,18 +123,20 @@ struct MergeCommand: AsyncParsableCommand {
     }
 
     /// Builds the result beside OURS, checks it, then renames it over OURS.
-    private func write(_ result: CassetteMerge.Result) async throws {
+    private func write(_ result: CassetteMerge.Result, progress: ProgressLine) async throws {
         let temporary = MergeFiles.temporaryPath(for: ours)
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
         }
         do {
             let store = try await CassetteStore.open(path: temporary, access: .readWrite)
+            let written = progress.step("writing", unit: "recordings")
             try await store.use { store throws(CassetteStoreError) in
                 for info in result.cassettes { try store.saveCassette(info) }
-                try store.record(batch: result.interactions)
+                try store.record(batch: result.interactions, progress: written)
                 try store.saveLearnedSecrets(result.learnedSecrets)
             }
+            progress.status("checking the result")
             let check = try await CassetteStore.open(path: temporary, access: .readOnly)
             let problems = try await check.use { store throws(CassetteStoreError) in try store.integrityCheck() }
             guard problems.isEmpty else {

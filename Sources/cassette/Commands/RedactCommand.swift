@@ -33,14 +33,18 @@ struct RedactCommand: AsyncParsableCommand {
     @Flag(help: "Print what would change; write nothing.")
     var dryRun = false
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func run() async throws {
         let settings = try store.loadConfig()
         let filter = store.cassette
         let redactor = settings.redactor
+        let progress = progressFlags.line()
+        defer { progress.finish() }
         // Worked out read-only first: an unknown cassette, or nothing to redact, leaves the file
         // byte for byte as it was (a writable connection rewrites its header, WAL and back).
         var result = try await store.openStore(settings, access: .readOnly).use { store throws(CassetteStoreError) in
-            try Self.redact(store, filter: filter, with: redactor, apply: false)
+            try Self.redact(store, filter: filter, with: redactor, apply: false, progress: progress)
         }
         let path = settings.databasePath
         if let filter, !result.known.contains(filter) {
@@ -50,9 +54,10 @@ struct RedactCommand: AsyncParsableCommand {
         }
         if !dryRun && !result.changes.isEmpty {
             result = try await store.openStore(settings, access: .readWrite).use { store throws(CassetteStoreError) in
-                try Self.redact(store, filter: filter, with: redactor, apply: true)
+                try Self.redact(store, filter: filter, with: redactor, apply: true, progress: progress)
             }
         }
+        progress.finish()
         for change in result.changes {
             // The old key may hold the very secret being removed: only the new one is shown.
             var line = "\(change.cassette) \(change.newKey ?? change.key) #\(change.sequence): \(change.parts.joined(separator: ", "))"
@@ -73,15 +78,30 @@ struct RedactCommand: AsyncParsableCommand {
 
     /// Redacts (or with `apply` false, finds what would be redacted in) `filter`, else every cassette.
     private static func redact(
-        _ store: isolated CassetteStore, filter: String?, with redactor: Redactor, apply: Bool
+        _ store: isolated CassetteStore, filter: String?, with redactor: Redactor, apply: Bool, progress: ProgressLine
     ) throws(CassetteStoreError) -> Result {
-        let known = try store.cassettes().map(\.name)
+        let cassettes = try store.cassettes()
+        let known = cassettes.map(\.name)
         guard filter == nil || known.contains(filter!) else { return ([], 0, known) }
         var changes: [StoredRedaction] = []
-        for name in filter.map({ [$0] }) ?? known {
-            changes += try store.redactStored(cassette: name, with: redactor, apply: apply)
+        let chosen = cassettes.filter { filter == nil || $0.name == filter }
+        // One count over every cassette redacted: each one's rows follow the ones before it.
+        let total = chosen.reduce(0) { $0 + $1.interactionCount }
+        var before = 0
+        let overall = progress.step(apply ? "redacting" : "checking", unit: "interactions")
+        for cassette in chosen {
+            var handler: ProgressHandler?
+            if let overall {
+                let offset = before
+                handler = { done, _ in overall(offset + done, total) }
+            }
+            changes += try store.redactStored(cassette: cassette.name, with: redactor, apply: apply, progress: handler)
+            before += cassette.interactionCount
         }
-        if apply { try store.eraseFreedSpace() }
+        if apply {
+            progress.status("erasing freed space (VACUUM)")
+            try store.eraseFreedSpace()
+        }
         return (changes, try store.count(cassette: filter), known)
     }
 }
