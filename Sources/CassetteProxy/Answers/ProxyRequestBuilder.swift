@@ -22,19 +22,26 @@ struct ProxyRequestBuilder: Sendable {
     let upstreamBase: String
     /// The base URL's path (`/v2`, or empty), which prefixes every forwarded target.
     let basePath: String
+    /// `scheme://host[:port]` of the upstream base URL.
+    let origin: String
+    /// Whether keys are made of the whole URL (a multi-host cassette) rather than its target.
+    let keysIncludeOrigin: Bool
 
-    init(upstream: URL?) {
+    init(upstream: URL?, keysIncludeOrigin: Bool = false) {
         var base = upstream?.absoluteString ?? "http://upstream.invalid"
         while base.hasSuffix("/") { base.removeLast() }
         upstreamBase = base
         var path = upstream.map { $0.path(percentEncoded: true) } ?? ""
         while path.hasSuffix("/") { path.removeLast() }
         basePath = path
+        origin = base.hasSuffix(path) ? String(base.dropLast(path.count)) : base
+        self.keysIncludeOrigin = keysIncludeOrigin
     }
 
-    /// The target as the upstream sees it (`/v2/users?limit=1`), which is what keys are made of.
+    /// The target as the upstream sees it (`/v2/users?limit=1`), which is what keys are made of;
+    /// with its origin in front when keys carry it (`https://api.example.com/v2/users?limit=1`).
     func upstreamTarget(_ uri: String) throws(ProxyRequestError) -> String {
-        basePath + (try Self.originForm(uri))
+        keysIncludeOrigin ? origin + basePath + (try Self.originForm(uri)) : basePath + (try Self.originForm(uri))
     }
 
     /// The method, or a 501 for one the proxy does not handle.

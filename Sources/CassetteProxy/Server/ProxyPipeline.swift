@@ -27,8 +27,11 @@ struct ProxyPipeline: Sendable {
     ) {
         let replayOnly = settings.isReplayOnly(mode: session.options.mode)
         let redactor = session.options.redactor
-        let requestBuilder = ProxyRequestBuilder(upstream: settings.upstream)
-        let log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy)
+        // A multi-host cassette's keys start with their origin, and so do its log lines.
+        let keysIncludeOrigin = session.matchingRules.includeHost
+        let requestBuilder = ProxyRequestBuilder(upstream: settings.upstream, keysIncludeOrigin: keysIncludeOrigin)
+        var log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy)
+        if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
         parts = ProxyHandler.Parts(
             replayer: replayOnly ? ProxyReplayer(session: session, answers: prepared, requestBuilder: requestBuilder) : nil,
             responder: ProxyResponder(

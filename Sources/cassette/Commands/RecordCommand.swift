@@ -36,17 +36,16 @@ struct RecordCommand: AsyncParsableCommand {
     var mode: RecordModeOption = .missing
 
     func validate() throws {
-        if upstreamFlags.env == nil && upstreamFlags.upstream == nil {
+        if !upstreamFlags.isGiven {
             throw ValidationError("record needs an upstream: pass --env NAME (from cassette.json) or --upstream URL")
         }
     }
 
     func run() async throws {
         let configFile = try store.loadConfig()
-        let upstream = try upstreamFlags.resolve(configFile)
         var settings = proxyFlags.settings(from: configFile)
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
-        settings.upstream = upstream
+        try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),

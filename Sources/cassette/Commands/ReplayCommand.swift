@@ -39,7 +39,7 @@ struct ReplayCommand: AsyncParsableCommand {
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         replayFlags.apply(to: &settings)
         settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
-        settings.upstream = try upstreamFlags.resolve(configFile)
+        try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),

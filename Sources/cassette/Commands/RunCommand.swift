@@ -13,7 +13,8 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a command against a proxy on a free port, then exit with its status.",
         discussion: """
             COMMAND sees CASSETTE_URL and API_BASE_URL set to the proxy's address (WellPlateNetworking's \
-            AppConfig reads API_BASE_URL). The proxy's lines go to stderr so the command owns stdout. \
+            AppConfig reads API_BASE_URL), and CASSETTE_URLS set to every listener's address, space-separated, \
+            in upstream order (several with --upstream repeated). The proxy's lines go to stderr so the command owns stdout. \
             The exit status is COMMAND's, or 1 when --strict saw a miss and COMMAND succeeded.
 
             Examples:
@@ -45,7 +46,7 @@ struct RunCommand: AsyncParsableCommand {
         if command.isEmpty {
             throw ValidationError("give the command to run after --, e.g. cassette run -- swift test")
         }
-        if mode != .replay && upstreamFlags.env == nil && upstreamFlags.upstream == nil {
+        if mode != .replay && !upstreamFlags.isGiven {
             throw ValidationError("--mode \(mode.rawValue) forwards requests: pass --env NAME or --upstream URL")
         }
     }
@@ -56,7 +57,7 @@ struct RunCommand: AsyncParsableCommand {
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         replayFlags.apply(to: &settings)
         settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
-        settings.upstream = try upstreamFlags.resolve(configFile)
+        try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         if proxyFlags.port == nil { settings.port = 0 }
         let sessionMode: RecordMode =
             switch mode {
@@ -83,6 +84,7 @@ struct RunCommand: AsyncParsableCommand {
             environment: [
                 "CASSETTE_URL": running.address,
                 "API_BASE_URL": running.address,
+                "CASSETTE_URLS": running.addresses.joined(separator: " "),
             ], forwarding: signals)
         signals.cancel()
         let counters = await runner.stop(running)

@@ -74,7 +74,7 @@ struct VerifyCommand: AsyncParsableCommand {
     var update = false
 
     func validate() throws {
-        if upstreamOptions.env == nil && upstreamOptions.upstream == nil {
+        if !upstreamOptions.isGiven {
             throw ValidationError("verify needs the live API: pass --env NAME (from cassette.json) or --upstream URL")
         }
         if !(1...64).contains(concurrency) {
