@@ -43,6 +43,14 @@ struct UpstreamFlags: ParsableArguments {
         return nil
     }
 
+    /// Every upstream named: the repeated `--upstream`s, or the environment's `"upstreams"` (its
+    /// one upstream otherwise).
+    func all(_ configFile: CassetteConfigFile) throws -> [URL] {
+        if !upstream.isEmpty { return try upstream.map(Self.parseURL) }
+        if let env, let entries = configFile.environmentUpstreams[env] { return entries.map(\.url) }
+        return try resolve(configFile).map { [$0] } ?? []
+    }
+
     /// Where the proxy forwards: `settings.upstream`, and every upstream in `settings.upstreams`
     /// when there are several (`--upstream` repeated, or the environment's `"upstreams"`, each with
     /// its `"tls"` on top of the environment's and `tlsFlags` on top of both).
