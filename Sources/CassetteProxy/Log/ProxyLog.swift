@@ -22,7 +22,7 @@ struct ProxyLog: Sendable {
     func answered(
         method: NIOHTTP1.HTTPMethod, target: String, status: String, outcome: String, started: NIODeadline, detail: String? = nil, shard: Int = 0
     ) {
-        let target = targetPrefix.isEmpty ? target : targetPrefix + target
+        let target = targetPrefix.isEmpty || !target.hasPrefix("/") ? target : targetPrefix + target
         guard let requestLog else {
             if let detail { FileHandle.standardError.write(Data("\(method.rawValue) \(target): \(detail)\n".utf8)) }
             return
@@ -36,7 +36,7 @@ struct ProxyLog: Sendable {
     /// The warning for an answer from (or refusing) a stale recording; counted by the policy.
     func stale(_ notice: String, method: NIOHTTP1.HTTPMethod, target: String, shard: Int = 0) {
         guard let stalePolicy else { return }
-        let target = targetPrefix.isEmpty ? target : targetPrefix + target
+        let target = targetPrefix.isEmpty || !target.hasPrefix("/") ? target : targetPrefix + target
         warn(stalePolicy.report(method: method.rawValue, target: target, notice: notice), shard: shard)
     }
 

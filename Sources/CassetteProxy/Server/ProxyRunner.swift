@@ -86,7 +86,7 @@ package struct ProxyRunner {
             upstream = try makeUpstream(layout)
         }
         var rules = matchingRules
-        if layout.isMultiHost {
+        if layout.isMultiHost || settings.forward != nil {
             // Several hosts in one cassette: every key starts with its origin, so `GET /v1/me` on
             // two hosts are two recordings. Recorded keys are rekeyed to match once.
             var multiHost = matchingRules ?? saved?.matchingRules ?? .default
@@ -95,7 +95,7 @@ package struct ProxyRunner {
         }
         let options = CassetteSession.Options(
             cassette: cassette, mode: sessionMode, matchingRules: rules, redactor: redactor,
-            sequencePolicy: sequencePolicy, upstream: recording && !layout.isMultiHost ? settings.upstream : nil
+            sequencePolicy: sequencePolicy, upstream: recording && !layout.isMultiHost && settings.forward == nil ? settings.upstream : nil
         )
         let session: CassetteSession
         var prepared = PreparedAnswers.empty
@@ -121,9 +121,20 @@ package struct ProxyRunner {
         } catch let error as CassetteStoreError {
             throw CLIError(error)
         }
-        try await checkUsable(session: session, store: store, forwards: upstream != nil && served.upstream == nil)
+        try await checkUsable(session: session, store: store, forwards: upstream != nil && served.upstream == nil && settings.forward == nil)
 
         let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
+        if let forward = settings.forward {
+            let pipeline = try await forwardPipeline(
+                forward, session: session, settings: served, prepared: prepared,
+                maker: replayAnswers(served, layout: layout, listener: 0, ports: ports, preparedBase: nil),
+                requestLog: requestLog, store: store)
+            let server = try await ProxyServer.start(
+                listeners: [ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: settings.port)], threads: settings.threads)
+            announce(server.addresses, upstreams: [])
+            announceForward(server.address, authority: pipeline.router.leaves.authority)
+            return Running(server: server, session: session, store: store, requestLog: requestLog)
+        }
         let listeners = layout.listeners.enumerated().map { position, listener in
             var settings = served
             settings.upstream = listener.upstream ?? served.upstream

@@ -24,7 +24,7 @@ final class ProxyServer: Sendable {
 
     /// One listening socket, and how its connections are set up.
     struct Listener: Sendable {
-        let pipeline: ProxyPipeline
+        let pipeline: any ConnectionPipeline
         let host: String
         let port: Int
     }
@@ -72,7 +72,7 @@ final class ProxyServer: Sendable {
     }
 
     private static func bind(
-        pipeline: ProxyPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper
+        pipeline: any ConnectionPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper
     ) async throws -> any Channel {
         // What each event loop's connections share: their request-log buffer (buffer 0 is for
         // lines logged off the loops; loop n writes to n + 1) and their replay keys.
@@ -109,6 +109,12 @@ final class ProxyServer: Sendable {
         }
         try? await group.shutdownGracefully()
     }
+}
+
+/// How a listener sets up each of its connections: `ProxyPipeline` for a reverse proxy,
+/// `ForwardPipeline` for a forward one.
+protocol ConnectionPipeline: Sendable {
+    func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws
 }
 
 /// Bind failures in words a user can act on.

@@ -34,6 +34,9 @@ package struct ProxySettings: Sendable {
     /// Two or more: one listener per upstream, all serving one multi-host cassette
     /// (`UpstreamLayout`); `upstream` is then the first.
     package var upstreams: [ProxyUpstream] = []
+    /// `--forward`: a forward proxy for every host its clients call, instead of a reverse proxy
+    /// for `upstream`.
+    package var forward: ForwardOptions?
     package var missPolicy: MissPolicy = .error
     /// The status of a miss response.
     package var missStatus: Int = 404

@@ -22,6 +22,11 @@ struct UpstreamLayout: Sendable {
     /// `saved`: the cassette as stored, if it exists; `recordedOrigins` reads its hosts in the
     /// order first recorded (asked only when nothing else says which listeners to open).
     init(settings: ProxySettings, saved: CassetteInfo?, recordedOrigins: () async throws -> [String]) async rethrows {
+        if settings.forward != nil {
+            // A forward proxy: one listener, every host behind it.
+            listeners = [Listener(upstream: nil, port: settings.port, tls: settings.tls)]
+            return
+        }
         if settings.upstreams.count > 1 {
             listeners = settings.upstreams.enumerated().map { position, upstream in
                 Listener(upstream: upstream.url, port: upstream.port ?? Self.port(settings.port, position), tls: upstream.tls ?? settings.tls)

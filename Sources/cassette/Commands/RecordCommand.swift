@@ -29,6 +29,7 @@ struct RecordCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
     @OptionGroup var proxyFlags: ProxyFlags
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
 
@@ -36,8 +37,10 @@ struct RecordCommand: AsyncParsableCommand {
     var mode: RecordModeOption = .missing
 
     func validate() throws {
-        if !upstreamFlags.isGiven {
-            throw ValidationError("record needs an upstream: pass --env NAME (from cassette.json) or --upstream URL")
+        try forwardFlags.validate(upstreams: upstreamFlags)
+        if !upstreamFlags.isGiven && !forwardFlags.forward {
+            throw ValidationError(
+                "record needs an upstream: pass --env NAME (from cassette.json), --upstream URL, or --forward to record every host its clients call")
         }
     }
 
@@ -45,7 +48,11 @@ struct RecordCommand: AsyncParsableCommand {
         let configFile = try store.loadConfig()
         var settings = proxyFlags.settings(from: configFile)
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
-        try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
+        if let forward = forwardFlags.options {
+            settings.forward = forward
+        } else {
+            try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
+        }
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),

@@ -28,10 +28,15 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
     @OptionGroup var proxyFlags: ProxyFlags
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
     @OptionGroup var replayFlags: ReplayFlags
     @OptionGroup var freshnessFlags: FreshnessFlags
+
+    func validate() throws {
+        try forwardFlags.validate(upstreams: upstreamFlags)
+    }
 
     func run() async throws {
         let configFile = try store.loadConfig()
@@ -39,7 +44,11 @@ struct ReplayCommand: AsyncParsableCommand {
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         replayFlags.apply(to: &settings)
         settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
-        try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
+        if let forward = forwardFlags.options {
+            settings.forward = forward
+        } else {
+            try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
+        }
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
