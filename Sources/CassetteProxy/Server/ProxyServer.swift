@@ -47,6 +47,29 @@ final class ProxyServer: Sendable {
     /// cannot bind stops them all.
     static func start(listeners: [Listener], threads: Int) async throws -> ProxyServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+        do {
+            return try await bindAll(listeners, group: group)
+        } catch let failure as ListenerFailure {
+            // The quiescing helper's deinit completes a promise on these loops, so it must be gone
+            // before they stop: `bindAll` has returned, and one task on every loop waits out the
+            // loop threads' last references to it (held by the bind attempts' tasks).
+            for loop in group.makeIterator() {
+                try? await loop.submit {}.get()
+            }
+            try? await group.shutdownGracefully()
+            throw CLIError(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
+        }
+    }
+
+    private struct ListenerFailure: Error {
+        let error: any Error
+        let host: String
+        let port: Int
+    }
+
+    /// Binds every listener, or closes those already bound and throws; the quiescing helper lives
+    /// in this scope only, unless a server is returned.
+    private static func bindAll(_ listeners: [Listener], group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
         let quiescing = ServerQuiescingHelper(group: group)
         var channels: [any Channel] = []
         for listener in listeners {
@@ -54,14 +77,7 @@ final class ProxyServer: Sendable {
                 channels.append(try await bind(pipeline: listener.pipeline, host: listener.host, port: listener.port, group: group, quiescing: quiescing))
             } catch {
                 for channel in channels { try? await channel.close() }
-                // The quiescing helper's deinit completes a promise on these loops, so it must be
-                // gone before they stop: `bind` has returned, and one task on every loop waits out
-                // the loop threads' last references to it (held by the bind attempt's tasks).
-                for loop in group.makeIterator() {
-                    try? await loop.submit {}.get()
-                }
-                try? await group.shutdownGracefully()
-                throw CLIError(BindFailure.describe(error, host: listener.host, port: listener.port))
+                throw ListenerFailure(error: error, host: listener.host, port: listener.port)
             }
         }
         let ports = zip(channels, listeners).map { channel, listener in channel.localAddress?.port ?? listener.port }

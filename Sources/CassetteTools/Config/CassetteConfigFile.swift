@@ -160,8 +160,7 @@ package struct CassetteConfigFile: Sendable, Equatable {
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
         the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
         maximum age. "tls" paths are resolved against the file's directory too; "cacert" is trusted \
-        in addition to the system's CAs. "upstreams" records and replays several hosts at once, one listener each (its "port", else --port, \
-        the next port, ...; --port 0 picks free ones), each with its own "tls" on top of the environment's. \
+        in addition to the system's CAs. "upstreams": one listener per host, each with its own "port" and "tls". \
         "upstreamTimeout" is in seconds (0.1 to 3600). "durability" (normal or \
         full) is what --durability defaults to. "matchHeaders" \
         puts those request headers in the key (see docs/matching.md). "maxAge" (days), "stale" (warn \
