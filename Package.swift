@@ -194,6 +194,9 @@ let package = Package(
             dependencies: [
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 // Listed so `swift test` builds the binaries the tests start as child processes.
                 "cassette", "SampleAPI",
             ]

@@ -20,10 +20,24 @@ struct RecordCommand: AsyncParsableCommand {
             beyond the recorded sequence; all forwards everything and replaces the cassette's \
             earlier recordings of each request.
 
+            Several hosts: give --upstream once per host (or an environment's "upstreams" in \
+            cassette.json). Each gets a listener of its own, announced as `listening on \
+            http://HOST:PORT for UPSTREAM` in the order given (--port N gives N, N+1, ...; --port 0 \
+            picks free ports), all recording into one cassette whose keys start with their origin; \
+            a redirect from one host to another is served pointing at the other's listener.
+
+            --forward: the clients' HTTP and HTTPS proxy instead. Plain HTTP requests are forwarded \
+            to their host; HTTPS (CONNECT) is intercepted with a certificate for the host from the \
+            local authority (`cassette ca`), forwarded with full verification (--cacert as usual) \
+            and recorded. Hosts named by --passthrough-host, or outside every --host-filter, are \
+            tunnelled untouched and never recorded; the log says which.
+
             Examples:
               cassette record --upstream http://127.0.0.1:8081
               cassette record --env dev --port 0
               cassette record --env staging --cassette staging-login --mode all
+              cassette record --upstream https://api.example.com --upstream https://auth.example.com
+              cassette record --forward --host-filter '*.example.com' --passthrough-host pay.example.com
             """
     )
 
