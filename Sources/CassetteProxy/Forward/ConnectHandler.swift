@@ -67,6 +67,7 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
         let shown = target.host.contains(":") ? "[\(target.host)]:\(target.port)" : "\(target.host):\(target.port)"
         switch router.decide(host: target.host, port: target.port) {
         case .refuse(let status, let reason):
+            router.base.parts.responder.session.countMiss()
             router.log.warn("CONNECT \(shown) refused: \(reason)", shard: logShard)
             respond(status, reason, version: target.head.version, context: context)
         case .passOn(let reason):

@@ -37,6 +37,9 @@ final class LeafCertificates: Sendable {
             certificateChain: [.certificate(leaf), .certificate(issuerCertificate)], privateKey: .privateKey(nioKey))
         configuration.applicationProtocols = ["http/1.1"]
         configuration.minimumTLSVersion = .tlsv12
+        // Clients are not asked for certificates, so no trust store is needed: without this each
+        // new host's context would load the system's (tens of milliseconds).
+        configuration.trustRoots = .certificates([])
         let context = try NIOSSLContext(configuration: configuration)
         // Two connections racing for a new host keep whichever context was stored first.
         return contexts.withLock { stored in

@@ -121,6 +121,9 @@ final class ForwardProxyTests {
             #expect(unknown.stdout.contains("404") || unknown.stderr.contains("404"), "\(unknown)")
             try await proxy.waitForLogLine(containing: "CONNECT never.invalid:443 refused")
             #expect(proxy.outputLines.contains { $0.contains("has no recordings of https://never.invalid") }, "\(proxy.outputLines)")
+            // The refusal is a miss, as --strict counts them.
+            #expect(try await proxy.stop() == .exited(0))
+            #expect(proxy.summaryLine?.hasPrefix("recorded 0, replayed 4, missed 1") == true, "\(proxy.outputLines)")
         }
     }
 
