@@ -28,7 +28,7 @@ struct ProxyResponder: Sendable {
                 guard streams else { return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough) }
                 return answer(for: try await session.passthroughStreaming(request, policy: settings.streaming), request: request)
             }
-            if session.options.mode == .none {
+            if session.options.mode == .replayOnly {
                 do {
                     return replayed(try session.replay(request))
                 } catch is CassetteMiss where settings.missPolicy == .passthrough {

@@ -48,7 +48,7 @@ extension ProxyRunner {
         if outputDescriptor == STDOUT_FILENO {
             Terminal.printLine(line)
         } else {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.write(line + "\n")
         }
     }
 }

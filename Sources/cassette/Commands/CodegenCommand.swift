@@ -76,6 +76,8 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
     @Flag(help: "Write nothing; exit 1 when the files differ from what would be generated.")
     var check = false
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func validate() throws {
         if out.isEmpty { throw ValidationError("--out needs a directory for the generated types") }
         if tests?.isEmpty == true { throw ValidationError("--tests needs a directory for the generated test suite") }
@@ -89,7 +91,10 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try store.loadConfig()
-        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette).load()
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette).load(
+            progress: progress.step("reading", unit: "recordings"))
         // A multi-host cassette: each host's types in a directory of its own (DIR/api.example.com),
         // so the same path on two hosts never shares a type.
         var outOfDate = false
@@ -97,16 +102,20 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
             let inHost = { (directory: String) in host.origin == nil ? directory : (directory as NSString).appendingPathComponent(host.directoryName) }
             let current = try generate(
                 host.interactions, cassette: recording.cassette, origin: host.origin, storePath: settings.databasePath, out: inHost(out),
-                tests: tests.map(inHost))
+                tests: tests.map(inHost), progress: progress)
             outOfDate = outOfDate || !current
         }
         if outOfDate { throw ExitCode(1) }
     }
 
     /// Generates (or with --check compares) one host's types; returns whether they were current.
-    private func generate(_ interactions: [Interaction], cassette: String, origin: String?, storePath: String, out: String, tests: String?) throws -> Bool {
-        let operations = RecordedOperations(interactions: interactions)
+    private func generate(
+        _ interactions: [Interaction], cassette: String, origin: String?, storePath: String, out: String, tests: String?, progress: ProgressLine
+    ) throws -> Bool {
+        let operations = RecordedOperations(interactions: interactions, progress: progress.step("inferring types", unit: "recordings"))
+        progress.status("generating types")
         let models = SwiftModelGenerator(cassette: cassette).generate(operations)
+        progress.finish()
         let recording = (cassette: cassette + (origin.map { " (\($0))" } ?? ""), path: storePath)
         if models.roots.isEmpty {
             Terminal.printWarning("cassette \(recording.cassette) in \(recording.path) has no JSON bodies, so there are no types to generate")

@@ -40,7 +40,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
             Examples:
               cassette verify --env staging
-              cassette verify --upstream https://api.example.com --header 'Authorization: Bearer $TOKEN'
+              cassette verify --upstream https://api.example.com \\
+                --header 'Authorization: Bearer $TOKEN'
               cassette verify --env staging --format json --fail-on warning
               cassette verify --env dev --update
             """
@@ -72,6 +73,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @Flag(help: "Re-record the requests of endpoints with findings at or above --fail-on.")
     var update = false
+
+    @OptionGroup var progressFlags: ProgressFlags
 
     func validate() throws {
         if !upstreamOptions.isGiven {
@@ -129,7 +132,10 @@ struct VerifyCommand: AsyncParsableCommand {
                 "--methods includes \(unsafe.joined(separator: ", ")): recorded requests with these methods are sent to \(upstream.absoluteString) and may change data there"
             )
         }
-        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette ?? upstreamOptions.env).load()
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette ?? upstreamOptions.env).load(
+            progress: progress.step("reading", unit: "recordings"))
         let hosts = RecordedHosts(recording.interactions)
         var transportConfiguration = CurlTransport.Configuration()
         transportConfiguration.timeout = .seconds(timeout)
@@ -166,8 +172,10 @@ struct VerifyCommand: AsyncParsableCommand {
                 upstream: live, recordedUpstream: recordedUpstream, methods: methods, concurrency: concurrency,
                 headers: try parsedHeaders(), ignoring: ignore.compactMap { try? DriftIgnore($0) }, timeout: .seconds(timeout)
             )
-            outcomes.append((host, live, check, await check.run(host.interactions, transport: transport)))
+            let step = progress.step(host.origin.map { "verifying \($0)" } ?? "verifying", unit: "requests")
+            outcomes.append((host, live, check, await check.run(host.interactions, transport: transport, progress: step)))
         }
+        progress.finish()
         if outcomes.allSatisfy({ $0.outcome.exchanges.isEmpty }) {
             let list = methods.map(\.rawValue).sorted().joined(separator: ", ")
             throw CLIError.usage("cassette \(recording.cassette) in \(recording.path) has no \(list) recordings to verify; record some or widen --methods")
@@ -196,7 +204,7 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         if update {
             for entry in outcomes {
-                try await reRecord(entry.outcome, settings: settings, cassette: recording.cassette)
+                try await reRecord(entry.outcome, settings: settings, cassette: recording.cassette, progress: progress)
             }
         }
         let failures = outcomes.flatMap(\.outcome.failures)
@@ -218,14 +226,14 @@ struct VerifyCommand: AsyncParsableCommand {
     /// A line about --update: on stdout with the text report, on stderr beside JSON.
     private func note(_ line: String) {
         if format == .json {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.write(line + "\n")
         } else {
             Terminal.printLine(line)
         }
     }
 
     /// Sends the drifted endpoints' requests again through a recording session (mode all).
-    private func reRecord(_ outcome: LiveDriftCheck.Outcome, settings: CassetteConfigFile, cassette: String) async throws {
+    private func reRecord(_ outcome: LiveDriftCheck.Outcome, settings: CassetteConfigFile, cassette: String, progress: ProgressLine) async throws {
         let drifted = Set(outcome.report.endpoints.filter { entry in entry.findings.contains { $0.severity >= failOn.severity } }.compactMap(\.endpoint))
         let requests = outcome.exchanges.filter { exchange in
             guard exchange.response != nil, let url = URL(string: exchange.recorded.url) else { return false }
@@ -243,11 +251,15 @@ struct VerifyCommand: AsyncParsableCommand {
                 store: store, cassette: cassette, mode: .all, upstream: try CurlTransport(configuration: transportConfiguration),
                 matchingRules: settings.explicitMatchingRules, redactor: settings.redactor
             )
-            for request in requests {
+            let recorded = progress.step("re-recording", unit: "requests")
+            for (index, request) in requests.enumerated() {
                 _ = try await recorder.send(request)
+                recorded?(index + 1, requests.count)
             }
+            progress.finish()
             try await store.close()
         } catch {
+            progress.finish()
             try? await store.close()
             throw CLIError("--update stopped: \(error); the requests recorded before it are kept")
         }
