@@ -131,7 +131,8 @@ package struct CassetteConfigFile: Sendable, Equatable {
               "dev": {"upstream": "http://127.0.0.1:8081"},
               "app": {"upstreams": {
                 "api": {"upstream": "https://api.example.com", "port": 8080},
-                "auth": {"upstream": "https://auth.example.com", "tls": {"cacert": "auth-ca.pem"}}
+                "auth": {"upstream": "https://auth.example.com",
+                         "tls": {"cacert": "auth-ca.pem"}}
               }},
               "staging": {
                 "upstream": "https://staging-api.example.com",

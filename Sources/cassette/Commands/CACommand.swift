@@ -22,7 +22,8 @@ struct CACommand: AsyncParsableCommand {
             Examples:
               cassette ca init
               cassette ca path
-              curl --cacert "$(cassette ca path)" -x http://127.0.0.1:8080 https://api.example.com/v1/me
+              curl --cacert "$(cassette ca path)" -x http://127.0.0.1:8080 \\
+                https://api.example.com/v1/me
             """,
         subcommands: [Init.self, Path.self]
     )

@@ -36,8 +36,10 @@ struct RecordCommand: AsyncParsableCommand {
               cassette record --upstream http://127.0.0.1:8081
               cassette record --env dev --port 0
               cassette record --env staging --cassette staging-login --mode all
-              cassette record --upstream https://api.example.com --upstream https://auth.example.com
-              cassette record --forward --host-filter '*.example.com' --passthrough-host pay.example.com
+              cassette record --upstream https://api.example.com \\
+                --upstream https://auth.example.com
+              cassette record --forward --host-filter '*.example.com' \\
+                --passthrough-host pay.example.com
             """
     )
 
