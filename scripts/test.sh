@@ -5,7 +5,7 @@
 # (scripts/test-no-curl.sh) with its tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/ensure-deps.sh openssl python3
+scripts/ensure-deps.sh openssl python3 curl
 # The formatter's rules (.swift-format) hold for every source and test file.
 swift format lint --strict --recursive --parallel Sources Tests
 swift test "$@"

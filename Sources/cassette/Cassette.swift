@@ -39,7 +39,7 @@ struct Cassette: AsyncParsableCommand {
             ExportCommand.self, ImportCommand.self, DumpCommand.self, MergeCommand.self,
             DiffCommand.self, SchemaCommand.self,
             CodegenCommand.self, OpenAPICommand.self, VerifyCommand.self,
-            RequestCommand.self, ConfigCommand.self,
+            RequestCommand.self, ConfigCommand.self, CACommand.self,
             AuditCommand.self, RedactCommand.self,
         ]
     )

@@ -3,8 +3,8 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// Certificates made at test time with the `openssl` command-line tool (scripts/test.sh installs
-/// it): a CA, a server certificate it signed for 127.0.0.1 (not for localhost), a second CA that signed
-/// nothing the server uses, and a client certificate signed by the first CA.
+/// it): a CA, a server certificate it signed for 127.0.0.1 (not for localhost), one for localhost,
+/// a second CA that signed nothing the server uses, and a client certificate signed by the first CA.
 package struct TestCertificates: Sendable {
     package init(directory: String) {
         self.directory = directory
@@ -20,6 +20,9 @@ package struct TestCertificates: Sendable {
     package var clientKey: String { path("client.key") }
     /// The client certificate followed by its key, for a single `--cert` file.
     package var clientCertificateAndKey: String { path("client-with-key.pem") }
+    /// A server certificate for `localhost` and 127.0.0.1, signed by the first CA.
+    package var localhostCertificate: String { path("localhost.pem") }
+    package var localhostKey: String { path("localhost.key") }
 
     package func path(_ name: String) -> String {
         (directory as NSString).appendingPathComponent(name)
@@ -31,6 +34,8 @@ package struct TestCertificates: Sendable {
         try await certificates.makeCA("ca", subject: "/CN=Cassette Test CA")
         try await certificates.makeCA("other-ca", subject: "/CN=Unrelated Test CA")
         try await certificates.makeLeaf("server", subject: "/CN=127.0.0.1", extensions: "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth")
+        try await certificates.makeLeaf(
+            "localhost", subject: "/CN=localhost", extensions: "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth")
         try await certificates.makeLeaf("client", subject: "/CN=cassette-test-client", extensions: "extendedKeyUsage=clientAuth")
         let combined =
             try Data(contentsOf: URL(fileURLWithPath: certificates.clientCertificate)) + Data(contentsOf: URL(fileURLWithPath: certificates.clientKey))

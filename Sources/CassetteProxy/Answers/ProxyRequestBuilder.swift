@@ -22,19 +22,29 @@ struct ProxyRequestBuilder: Sendable {
     let upstreamBase: String
     /// The base URL's path (`/v2`, or empty), which prefixes every forwarded target.
     let basePath: String
+    /// `scheme://host[:port]` of the upstream base URL.
+    let origin: String
+    /// Whether keys are made of the whole URL (a multi-host cassette) rather than its target.
+    let keysIncludeOrigin: Bool
+    /// A forward proxy's own listener: a `/path` target names no host to go to.
+    var refusesOriginForm = false
 
-    init(upstream: URL?) {
+    init(upstream: URL?, keysIncludeOrigin: Bool = false) {
         var base = upstream?.absoluteString ?? "http://upstream.invalid"
         while base.hasSuffix("/") { base.removeLast() }
         upstreamBase = base
         var path = upstream.map { $0.path(percentEncoded: true) } ?? ""
         while path.hasSuffix("/") { path.removeLast() }
         basePath = path
+        origin = base.hasSuffix(path) ? String(base.dropLast(path.count)) : base
+        self.keysIncludeOrigin = keysIncludeOrigin
     }
 
-    /// The target as the upstream sees it (`/v2/users?limit=1`), which is what keys are made of.
+    /// The target as the upstream sees it (`/v2/users?limit=1`), which is what keys are made of;
+    /// with its origin in front when keys carry it (`https://api.example.com/v2/users?limit=1`).
     func upstreamTarget(_ uri: String) throws(ProxyRequestError) -> String {
-        basePath + (try Self.originForm(uri))
+        try refuseOriginForm(uri)
+        return keysIncludeOrigin ? origin + basePath + (try Self.originForm(uri)) : basePath + (try Self.originForm(uri))
     }
 
     /// The method, or a 501 for one the proxy does not handle.
@@ -56,6 +66,7 @@ struct ProxyRequestBuilder: Sendable {
     }
 
     func transportRequest(head: HTTPRequestHead, body: ByteBuffer?) throws(ProxyRequestError) -> TransportRequest {
+        try refuseOriginForm(head.uri)
         let method = try Self.method(head)
         let target = try Self.originForm(head.uri)
         guard let url = URL(string: upstreamBase + target) else {
@@ -77,6 +88,15 @@ struct ProxyRequestBuilder: Sendable {
             bodyData = Data(body.readableBytesView)
         }
         return TransportRequest(method: method, url: url, headerFields: fields, body: bodyData)
+    }
+
+    private func refuseOriginForm(_ uri: String) throws(ProxyRequestError) {
+        guard refusesOriginForm, uri.hasPrefix("/") else { return }
+        throw ProxyRequestError(
+            status: 400, code: "absolute_form_required",
+            message:
+                "this is a forward proxy (--forward): set it as the client's HTTP and HTTPS proxy (HTTPS_PROXY, HTTP_PROXY, curl -x), which then asks for whole URLs; \(Self.shortened(uri)) names no host"
+        )
     }
 
     /// `/path?query` from an origin-form or absolute-form target (RFC 9112 §3.2).

@@ -15,12 +15,19 @@ struct ProxyResponder: Sendable {
     let replays: ReplayAnswerMaker
     /// The upstream, redacted, for error answers; `nil` when no upstream is known.
     let upstreamDescription: String?
+    /// `false` for a host the forward proxy passes on as it is (`--passthrough-host`, outside
+    /// `--host-filter`): forwarded, never recorded.
+    var recordsForwarded = true
 
     /// The answer to `request`. With `streams`, a forwarded response the session's policy streams
     /// (Server-Sent Events, bodies of unknown or large size: `CassetteSession.StreamingPolicy`)
     /// comes back head first, its body as it arrives; without, everything comes back whole.
     func answer(_ request: TransportRequest, streams: Bool = true) async -> ProxyAnswer {
         do {
+            if !recordsForwarded {
+                guard streams else { return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough) }
+                return answer(for: try await session.passthroughStreaming(request, policy: settings.streaming), request: request)
+            }
             if session.options.mode == .replayOnly {
                 do {
                     return replayed(try session.replay(request))

@@ -25,7 +25,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         let maxBodySize: Int
     }
 
-    let parts: Parts
+    private(set) var parts: Parts
+    /// On a forward proxy's own listener: the parts for each absolute-form request's host.
+    let forward: ForwardRouter?
     /// This connection's event loop's request-log buffer (`RequestLog`).
     let logShard: Int
     /// What this connection is doing: the decisions, tested on their own.
@@ -35,8 +37,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
     private var loopExecutor: EventLoopTaskExecutor?
 
-    init(parts: Parts, logShard: Int = 0, targetCache: NIOLoopBoundBox<ReplayTargetCache>) {
+    init(parts: Parts, logShard: Int = 0, targetCache: NIOLoopBoundBox<ReplayTargetCache>, forward: ForwardRouter? = nil) {
         self.parts = parts
+        self.forward = forward
         self.logShard = logShard
         self.targetCache = targetCache
         machine = ProxyConnectionStateMachine(maxBodySize: parts.maxBodySize)
@@ -45,6 +48,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch Self.unwrapInboundIn(data) {
         case .head(let head):
+            // One request at a time reaches this handler (`HTTPServerPipelineHandler`), so the
+            // parts can change between requests.
+            if let forward { parts = forward.parts(for: head) }
             perform(machine.head(head, now: .now()).action, context: context)
         case .body(let chunk):
             perform(machine.body(chunk), context: context)

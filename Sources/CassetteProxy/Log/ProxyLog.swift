@@ -12,6 +12,9 @@ struct ProxyLog: Sendable {
     /// `nil` when requests are not logged (`--quiet`).
     let requestLog: RequestLog?
     let stalePolicy: StalePolicy?
+    /// Put before every target: the upstream's origin on a multi-host proxy, whose listeners
+    /// serve the same paths for different hosts.
+    var targetPrefix = ""
 
     /// The line of one answered request: method, target (redacted), status, duration, outcome,
     /// and what went wrong when something did. `shard`: the connection's event loop's buffer
@@ -19,6 +22,7 @@ struct ProxyLog: Sendable {
     func answered(
         method: NIOHTTP1.HTTPMethod, target: String, status: String, outcome: String, started: NIODeadline, detail: String? = nil, shard: Int = 0
     ) {
+        let target = targetPrefix.isEmpty || !target.hasPrefix("/") ? target : targetPrefix + target
         guard let requestLog else {
             if let detail { StandardStream.error.write("\(method.rawValue) \(target): \(detail)\n") }
             return
@@ -32,6 +36,7 @@ struct ProxyLog: Sendable {
     /// The warning for an answer from (or refusing) a stale recording; counted by the policy.
     func stale(_ notice: String, method: NIOHTTP1.HTTPMethod, target: String, shard: Int = 0) {
         guard let stalePolicy else { return }
+        let target = targetPrefix.isEmpty || !target.hasPrefix("/") ? target : targetPrefix + target
         warn(stalePolicy.report(method: method.rawValue, target: target, notice: notice), shard: shard)
     }
 

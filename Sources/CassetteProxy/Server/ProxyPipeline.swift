@@ -7,7 +7,7 @@ import WellPlateNetworking
 
 /// The handlers of one client connection, in order, and the parts they are given. The server and
 /// the tests (over an `EmbeddedChannel`) set connections up the same way.
-struct ProxyPipeline: Sendable {
+struct ProxyPipeline: ConnectionPipeline {
     let parts: ProxyHandler.Parts
     /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose recordings'
     /// headers are all UTF-8 does without it (one handler fewer on every write).
@@ -23,16 +23,21 @@ struct ProxyPipeline: Sendable {
     /// session opened with `maker`.
     init(
         session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers = .empty, maker: ReplayAnswerMaker, modeName: String,
-        requestLog: RequestLog?
+        requestLog: RequestLog?, recordsForwarded: Bool = true
     ) {
         let replayOnly = settings.isReplayOnly(mode: session.options.mode)
         let redactor = session.options.redactor
-        let requestBuilder = ProxyRequestBuilder(upstream: settings.upstream)
-        let log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy)
+        // A multi-host cassette's keys start with their origin, and so do its log lines.
+        let keysIncludeOrigin = session.matchingRules.includeHost
+        var requestBuilder = ProxyRequestBuilder(upstream: settings.upstream, keysIncludeOrigin: keysIncludeOrigin)
+        requestBuilder.refusesOriginForm = settings.forward != nil && settings.upstream == nil
+        var log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy)
+        if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
         parts = ProxyHandler.Parts(
             replayer: replayOnly ? ProxyReplayer(session: session, answers: prepared, requestBuilder: requestBuilder) : nil,
             responder: ProxyResponder(
-                session: session, settings: settings, replays: maker, upstreamDescription: settings.upstream.map { redactor.redact(url: $0) }),
+                session: session, settings: settings, replays: maker, upstreamDescription: settings.upstream.map { redactor.redact(url: $0) },
+                recordsForwarded: recordsForwarded),
             requestBuilder: requestBuilder,
             endpoints: ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && !replayOnly),
             writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs),

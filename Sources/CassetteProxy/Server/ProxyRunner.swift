@@ -46,8 +46,10 @@ package struct ProxyRunner {
         let store: CassetteStore
         let requestLog: RequestLog?
 
-        /// `http://HOST:PORT`, the address the proxy listens on.
+        /// `http://HOST:PORT`, the address the proxy listens on (its first listener's).
         package var address: String { server.address }
+        /// Every listener's address, in upstream order.
+        package var addresses: [String] { server.addresses }
     }
 
     /// Serves until SIGINT or SIGTERM, then stops gracefully; `strict` turns misses into status 1.
@@ -61,7 +63,7 @@ package struct ProxyRunner {
         }
     }
 
-    /// Opens everything and starts listening; the `listening on` line is printed once bound.
+    /// Opens everything and starts listening; the `listening on` lines are printed once bound.
     package func start() async throws -> Running {
         let recording = mode != .replayOnly || settings.missPolicy == .record
         let store: CassetteStore
@@ -71,57 +73,139 @@ package struct ProxyRunner {
             throw CLIError(error)
         }
         let sessionMode: RecordMode = settings.missPolicy == .record && mode == .replayOnly ? .missing : mode
-        var upstream: CurlTransport?
+        let layout: UpstreamLayout
+        let saved: CassetteInfo?
+        do {
+            saved = try await store.cassette(named: cassette)
+            layout = try await UpstreamLayout(settings: settings, saved: saved) { try await store.recordedOrigins(cassette: cassette) }
+        } catch let error as CassetteStoreError {
+            throw CLIError(error)
+        }
+        var upstream: (any HTTPTransport)?
         if recording || settings.missPolicy == .passthrough {
-            var transportConfiguration = CurlTransport.Configuration()
-            transportConfiguration.maxResponseBodySize = settings.maxBodySize
-            transportConfiguration.tls = settings.tls
-            transportConfiguration.timeout = settings.upstreamTimeout
-            do {
-                upstream = try CurlTransport(configuration: transportConfiguration)
-            } catch  where error.kind == .tls {
-                throw CLIError.usage(TLSHint.message(error))
-            } catch {
-                throw CLIError("libcurl could not start: \(error)")
-            }
+            upstream = try makeUpstream(layout)
+        }
+        var rules = matchingRules
+        if layout.isMultiHost || settings.forward != nil {
+            // Several hosts in one cassette: every key starts with its origin, so `GET /v1/me` on
+            // two hosts are two recordings. Recorded keys are rekeyed to match once.
+            var multiHost = matchingRules ?? saved?.matchingRules ?? .default
+            multiHost.includeHost = true
+            rules = multiHost
         }
         let options = CassetteSession.Options(
-            cassette: cassette, mode: sessionMode, matchingRules: matchingRules, redactor: redactor,
-            sequencePolicy: sequencePolicy, upstream: recording ? settings.upstream : nil
+            cassette: cassette, mode: sessionMode, matchingRules: rules, redactor: redactor,
+            sequencePolicy: sequencePolicy, upstream: recording && !layout.isMultiHost && settings.forward == nil ? settings.upstream : nil
         )
         let session: CassetteSession
         var prepared = PreparedAnswers.empty
         var served = settings
+        if served.upstream == nil { served.upstream = layout.listeners[0].upstream }
+        let ports = ListenerPorts()
         do {
-            let recorded = try await store.cassette(named: cassette)?.upstream.flatMap { URL(string: $0) }
-            if served.upstream == nil { served.upstream = recorded }
             if settings.isReplayOnly(mode: sessionMode) {
                 // Replay only: every answer is made while the cassette loads; those that lead
-                // back to the upstream are made rewritten for the proxy's address.
-                let maker = replayAnswers(served, preparedBase: ProxyBase.prepared(host: settings.host, port: settings.port))
+                // back to the upstream are made rewritten for the proxy's address (per request
+                // on a multi-host proxy, whose URLs lead to several listeners).
+                let preparedBase = layout.isMultiHost ? nil : ProxyBase.prepared(host: settings.host, port: settings.port)
+                let maker = replayAnswers(served, layout: layout, listener: 0, ports: ports, preparedBase: preparedBase)
                 let opened = try await CassetteSession.open(store: store, options: options, upstream: upstream, preparing: ResponsePreparer(maker: maker))
                 session = opened.session
                 prepared = PreparedAnswers(opened.answers, maker: maker)
             } else {
                 session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
             }
+            if recording && layout.isMultiHost {
+                try await rememberUpstreams(layout, store: store)
+            }
         } catch let error as CassetteStoreError {
             throw CLIError(error)
         }
-        try await checkUsable(session: session, store: store, forwards: upstream != nil)
+        try await checkUsable(session: session, store: store, forwards: upstream != nil && served.upstream == nil && settings.forward == nil)
 
         let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
-        let pipeline = ProxyPipeline(
-            session: session, settings: served, prepared: prepared, maker: replayAnswers(served, preparedBase: nil), modeName: modeName, requestLog: requestLog)
-        let server = try await ProxyServer.start(pipeline: pipeline, host: settings.host, port: settings.port, threads: settings.threads)
-        announce(server.address)
+        if let forward = settings.forward {
+            let pipeline = try await forwardPipeline(
+                forward, session: session, settings: served, prepared: prepared,
+                maker: replayAnswers(served, layout: layout, listener: 0, ports: ports, preparedBase: nil),
+                requestLog: requestLog, store: store)
+            let server = try await ProxyServer.start(
+                listeners: [ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: settings.port)], threads: settings.threads)
+            announce(server.addresses, upstreams: [])
+            announceForward(server.address, authority: pipeline.router.leaves.authority)
+            return Running(server: server, session: session, store: store, requestLog: requestLog)
+        }
+        let listeners = layout.listeners.enumerated().map { position, listener in
+            var settings = served
+            settings.upstream = listener.upstream ?? served.upstream
+            settings.tls = listener.tls
+            let pipeline = ProxyPipeline(
+                session: session, settings: settings, prepared: prepared,
+                maker: replayAnswers(settings, layout: layout, listener: position, ports: ports, preparedBase: nil), modeName: modeName, requestLog: requestLog)
+            return ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: listener.port)
+        }
+        let server = try await ProxyServer.start(listeners: listeners, threads: settings.threads)
+        ports.set(server.ports)
+        announce(server.addresses, upstreams: layout.isMultiHost ? layout.listeners.map(\.upstream) : [])
         return Running(server: server, session: session, store: store, requestLog: requestLog)
     }
 
-    /// How recordings become answers with `settings`; `preparedBase`: the address answers that
-    /// lead back to the upstream are made for, when it is known before binding.
-    private func replayAnswers(_ settings: ProxySettings, preparedBase: String?) -> ReplayAnswerMaker {
-        ReplayAnswerMaker(settings: settings, upstreamURLs: UpstreamURLRewriter(settings: settings, upstream: settings.upstream), preparedBase: preparedBase)
+    /// The transport forwarded requests take: libcurl with the listener's TLS settings, one per
+    /// upstream when they differ (`UpstreamRouter`).
+    private func makeUpstream(_ layout: UpstreamLayout) throws -> any HTTPTransport {
+        var transports: [String: CurlTransport] = [:]
+        var byTLS: [(TLSConfiguration, CurlTransport)] = []
+        var first: CurlTransport?
+        for listener in layout.listeners {
+            let transport: CurlTransport
+            if let shared = byTLS.first(where: { $0.0 == listener.tls })?.1 {
+                transport = shared
+            } else {
+                var transportConfiguration = CurlTransport.Configuration()
+                transportConfiguration.maxResponseBodySize = settings.maxBodySize
+                transportConfiguration.tls = listener.tls
+                transportConfiguration.timeout = settings.upstreamTimeout
+                do {
+                    transport = try CurlTransport(configuration: transportConfiguration)
+                } catch  where error.kind == .tls {
+                    throw CLIError.usage(TLSHint.message(error))
+                } catch {
+                    throw CLIError("libcurl could not start: \(error)")
+                }
+                byTLS.append((listener.tls, transport))
+            }
+            first = first ?? transport
+            if let origin = listener.upstream.flatMap(CassetteInfo.origin(of:)) { transports[origin] = transport }
+        }
+        guard let first else { throw CLIError("no upstream to forward to") }
+        return byTLS.count == 1 ? first : UpstreamRouter(routes: transports, fallback: first)
+    }
+
+    /// A multi-host recording keeps every upstream with the cassette (`CassetteInfo.upstreams`),
+    /// so a later replay lays out the same listeners with the same base paths.
+    private func rememberUpstreams(_ layout: UpstreamLayout, store: CassetteStore) async throws {
+        guard var info = try await store.cassette(named: cassette) else { return }
+        let column = CassetteInfo.upstreamColumn(known: info.upstreams, adding: layout.listeners.compactMap(\.upstream))
+        guard column != info.upstream else { return }
+        info.upstream = column
+        try await store.saveCassette(info)
+    }
+
+    /// How recordings become answers with `settings` on listener `listener`; `preparedBase`: the
+    /// address answers that lead back to the upstream are made for, when it is known before binding.
+    private func replayAnswers(
+        _ settings: ProxySettings, layout: UpstreamLayout, listener: Int, ports: ListenerPorts, preparedBase: String?
+    ) -> ReplayAnswerMaker {
+        let rewriter: UpstreamURLRewriter?
+        if layout.isMultiHost {
+            let upstreams = layout.listeners.map { $0.upstream ?? URL(string: "http://upstream.invalid")! }
+            rewriter =
+                settings.rewritesUpstreamURLs
+                ? UpstreamURLRewriter(upstreams: upstreams, own: listener, ports: ports, rewritesBodies: settings.rewritesBodyURLs) : nil
+        } else {
+            rewriter = UpstreamURLRewriter(settings: settings, upstream: settings.upstream)
+        }
+        return ReplayAnswerMaker(settings: settings, upstreamURLs: rewriter, preparedBase: preparedBase)
     }
 
     private func checkUsable(session: CassetteSession, store: CassetteStore, forwards: Bool) async throws {
@@ -139,7 +223,9 @@ package struct ProxyRunner {
         settings.tls.insecure && !settings.isReplayOnly(mode: mode)
     }
 
-    private func announce(_ address: String) {
+    /// `listening on http://HOST:PORT`, one line per listener; on a multi-host proxy each line
+    /// names its upstream (`... for https://api.example.com`), in upstream order, flushed at once.
+    private func announce(_ addresses: [String], upstreams: [URL?]) {
         if skipsVerification {
             Terminal.printWarning(TLSHint.insecureWarning)
         }
@@ -147,11 +233,15 @@ package struct ProxyRunner {
             Terminal.printWarning(
                 "listening on \(settings.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
         }
-        let line = "listening on \(address)"
+        let lines = addresses.enumerated().map { position, address in
+            let upstream = position < upstreams.count ? upstreams[position].map { redactor.redact(url: $0) } : nil
+            return "listening on \(address)" + (upstream.map { " for \($0)" } ?? "")
+        }
+        let text = lines.joined(separator: "\n")
         if outputDescriptor == STDOUT_FILENO {
-            Terminal.printLine(line)
+            Terminal.printLine(text)
         } else {
-            StandardStream.error.write(line + "\n")
+            StandardStream.error.write(text + "\n")
         }
     }
 

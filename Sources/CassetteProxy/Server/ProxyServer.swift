@@ -14,37 +14,82 @@ final class ProxyServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     /// Released before the event loops stop: its deinit touches a promise of theirs.
     private let quiescing: Mutex<ServerQuiescingHelper?>
-    private let channel: any Channel
-    /// `http://HOST:PORT` with the port actually bound.
-    let address: String
+    /// `http://HOST:PORT` of each listener with the port actually bound, in the order asked.
+    let addresses: [String]
+    /// The ports bound, in the same order.
+    let ports: [Int]
 
-    private init(group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, channel: any Channel, address: String) {
+    /// `http://HOST:PORT` of the first (for a single-host proxy, the only) listener.
+    var address: String { addresses[0] }
+
+    /// One listening socket, and how its connections are set up.
+    struct Listener: Sendable {
+        let pipeline: any ConnectionPipeline
+        let host: String
+        let port: Int
+    }
+
+    private init(group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, addresses: [String], ports: [Int]) {
         self.group = group
         self.quiescing = Mutex(quiescing)
-        self.channel = channel
-        self.address = address
+        self.addresses = addresses
+        self.ports = ports
     }
 
     /// Listens on `host`:`port` (0: a free one) with `threads` event loops; every connection is
     /// set up by `pipeline`.
     static func start(pipeline: ProxyPipeline, host: String, port: Int, threads: Int) async throws -> ProxyServer {
+        try await start(listeners: [Listener(pipeline: pipeline, host: host, port: port)], threads: threads)
+    }
+
+    /// Listens on every listener's address, all served by the same `threads` event loops (a
+    /// multi-host proxy: one listener per upstream, one store, one process). A listener that
+    /// cannot bind stops them all.
+    static func start(listeners: [Listener], threads: Int) async throws -> ProxyServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
         do {
-            return try await bind(pipeline: pipeline, host: host, port: port, group: group)
-        } catch {
+            return try await bindAll(listeners, group: group)
+        } catch let failure as ListenerFailure {
             // The quiescing helper's deinit completes a promise on these loops, so it must be gone
-            // before they stop: `bind` has returned, and one task on every loop waits out the loop
-            // threads' last references to it (held by the bind attempt's tasks).
+            // before they stop: `bindAll` has returned, and one task on every loop waits out the
+            // loop threads' last references to it (held by the bind attempts' tasks).
             for loop in group.makeIterator() {
                 try? await loop.submit {}.get()
             }
             try? await group.shutdownGracefully()
-            throw CLIError(BindFailure.describe(error, host: host, port: port))
+            throw CLIError(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
         }
     }
 
-    private static func bind(pipeline: ProxyPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
+    private struct ListenerFailure: Error {
+        let error: any Error
+        let host: String
+        let port: Int
+    }
+
+    /// Binds every listener, or closes those already bound and throws; the quiescing helper lives
+    /// in this scope only, unless a server is returned.
+    private static func bindAll(_ listeners: [Listener], group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
         let quiescing = ServerQuiescingHelper(group: group)
+        var channels: [any Channel] = []
+        for listener in listeners {
+            do {
+                channels.append(try await bind(pipeline: listener.pipeline, host: listener.host, port: listener.port, group: group, quiescing: quiescing))
+            } catch {
+                for channel in channels { try? await channel.close() }
+                throw ListenerFailure(error: error, host: listener.host, port: listener.port)
+            }
+        }
+        let ports = zip(channels, listeners).map { channel, listener in channel.localAddress?.port ?? listener.port }
+        let addresses = zip(ports, listeners).map { port, listener in
+            "http://\(listener.host.contains(":") ? "[\(listener.host)]" : listener.host):\(port)"
+        }
+        return ProxyServer(group: group, quiescing: quiescing, addresses: addresses, ports: ports)
+    }
+
+    private static func bind(
+        pipeline: any ConnectionPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper
+    ) async throws -> any Channel {
         // What each event loop's connections share: their request-log buffer (buffer 0 is for
         // lines logged off the loops; loop n writes to n + 1) and their replay keys.
         let perLoop = Dictionary(
@@ -68,10 +113,7 @@ final class ProxyServer: Sendable {
                     try pipeline.configure(channel.pipeline.syncOperations, logShard: shared?.logShard ?? 0, targetCache: targetCache)
                 }
             }
-        let channel = try await bootstrap.bind(host: host, port: port).get()
-        let boundPort = channel.localAddress?.port ?? port
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        return ProxyServer(group: group, quiescing: quiescing, channel: channel, address: "http://\(shownHost):\(boundPort)")
+        return try await bootstrap.bind(host: host, port: port).get()
     }
 
     /// Stops accepting, lets every in-flight request finish, then stops the event loops.
@@ -83,6 +125,12 @@ final class ProxyServer: Sendable {
         }
         try? await group.shutdownGracefully()
     }
+}
+
+/// How a listener sets up each of its connections: `ProxyPipeline` for a reverse proxy,
+/// `ForwardPipeline` for a forward one.
+protocol ConnectionPipeline: Sendable {
+    func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws
 }
 
 /// Bind failures in words a user can act on.

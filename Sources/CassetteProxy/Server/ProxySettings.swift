@@ -31,6 +31,12 @@ package struct ProxySettings: Sendable {
     package var port: Int = 8080
     /// Where requests go when they are forwarded; replay-only proxies may have none.
     package var upstream: URL?
+    /// Two or more: one listener per upstream, all serving one multi-host cassette
+    /// (`UpstreamLayout`); `upstream` is then the first.
+    package var upstreams: [ProxyUpstream] = []
+    /// `--forward`: a forward proxy for every host its clients call, instead of a reverse proxy
+    /// for `upstream`.
+    package var forward: ForwardOptions?
     package var missPolicy: MissPolicy = .error
     /// The status of a miss response.
     package var missStatus: Int = 404

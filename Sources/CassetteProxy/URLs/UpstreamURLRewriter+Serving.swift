@@ -44,10 +44,12 @@ extension UpstreamURLRewriter {
     /// lead back to the upstream, rewritten for `preparedBase`; `nil` for the usual recording,
     /// which is answered as it is. `body` is the recorded body as prepared.
     func prepared(_ interaction: Interaction, body: ByteBuffer?, preparedBase: String?) -> ProxyAnswer? {
-        // The placeholder base only asks whether anything leads back.
+        // The placeholder base only asks whether anything leads back (to any upstream).
         let base = preparedBase ?? "http://proxy.invalid"
-        let fields = rewritten(interaction.responseHeaders, proxyBase: base)
-        let servedBody = rewritesBodies ? body.flatMap { rewrittenBody($0.readableBytesView, fields: interaction.responseHeaders, proxyBase: base) } : nil
+        let rewriter = preparedBase == nil ? pointingAllAtOneBase : self
+        let fields = rewriter.rewritten(interaction.responseHeaders, proxyBase: base)
+        let servedBody =
+            rewritesBodies ? body.flatMap { rewriter.rewrittenBody($0.readableBytesView, fields: interaction.responseHeaders, proxyBase: base) } : nil
         guard fields != nil || servedBody != nil else { return nil }
         let recordedBody = body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? Data()
         let original = ProxyAnswer(statusCode: interaction.statusCode, headerFields: interaction.responseHeaders, body: recordedBody, source: .replayed)

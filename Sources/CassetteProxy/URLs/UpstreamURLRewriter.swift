@@ -13,62 +13,115 @@ import WellPlateNetworking
 /// A URL leads back to the upstream when it has the upstream's scheme, host (any case) and port
 /// (explicit or default), and starts with the upstream's path prefix, if any; the proxy serves
 /// that prefix at its root, so `https://api.example.com/v2/users?page=2` for the upstream
-/// `https://api.example.com/v2` becomes `http://127.0.0.1:8080/users?page=2`.
+/// `https://api.example.com/v2` becomes `http://127.0.0.1:8080/users?page=2`. A proxy that fronts
+/// several upstreams serves each one's URLs pointing at that upstream's own listener, so a redirect
+/// from the API to the auth host stays inside the proxy.
 struct UpstreamURLRewriter: Sendable {
     let rewritesBodies: Bool
-    private let scheme: String
-    private let host: String
-    private let port: Int
-    private let pathPrefix: String
-    /// The spellings of the upstream's base a body may contain: with and without the default
-    /// port, with `/` and with JSON's escaped `\/`.
-    private let bodyBases: [[UInt8]]
+    /// The upstreams whose URLs are served pointing at the proxy, in listener order (one for a
+    /// single-host proxy); `nil` for one that is not an absolute http(s) URL.
+    private let targets: [Target?]
+    /// The target of the listener this rewriter serves: its URLs point at the address the client
+    /// used; another target's at its own listener (`ports`), on the same host.
+    private let own: Int
+    private let ports: ListenerPorts?
+    /// Every target's URLs point at the given base: for asking whether anything leads back at
+    /// all, before the listeners' ports are known.
+    private var pointsAllAtOneBase = false
+
+    /// One upstream a URL may lead back to.
+    private struct Target: Sendable {
+        let scheme: String
+        let host: String
+        let port: Int
+        let pathPrefix: String
+        /// The spellings of the upstream's base a body may contain: with and without the default
+        /// port, with `/` and with JSON's escaped `\/`.
+        let bodyBases: [[UInt8]]
+
+        init?(_ upstream: URL) {
+            guard let scheme = upstream.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                let host = upstream.host(percentEncoded: true)?.lowercased(), !host.isEmpty
+            else { return nil }
+            self.scheme = scheme
+            self.host = host
+            let defaultPort = scheme == "https" ? 443 : 80
+            port = upstream.port ?? defaultPort
+            var prefix = upstream.path(percentEncoded: true)
+            while prefix.hasSuffix("/") { prefix.removeLast() }
+            pathPrefix = prefix
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            var bases = ["\(scheme)://\(bracketed):\(port)\(prefix)"]
+            if port == defaultPort { bases.append("\(scheme)://\(bracketed)\(prefix)") }
+            bodyBases = (bases + bases.map { $0.replacingOccurrences(of: "/", with: "\\/") }).map { Array($0.utf8) }
+        }
+    }
 
     /// `nil` for an upstream that is not an absolute http(s) URL (nothing can lead back to it).
     init?(upstream: URL, rewritesBodies: Bool) {
-        guard let scheme = upstream.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = upstream.host(percentEncoded: true)?.lowercased(), !host.isEmpty
-        else { return nil }
+        self.init(upstreams: [upstream], own: 0, ports: nil, rewritesBodies: rewritesBodies)
+    }
+
+    /// The rewriter of listener `own` of a proxy that fronts `upstreams`, one listener each, on
+    /// `ports`; `nil` when none of them is an absolute http(s) URL.
+    init?(upstreams: [URL], own: Int, ports: ListenerPorts?, rewritesBodies: Bool) {
+        let targets = upstreams.map(Target.init)
+        guard targets.contains(where: { $0 != nil }) else { return nil }
+        self.targets = targets
+        self.own = own
+        self.ports = ports
         self.rewritesBodies = rewritesBodies
-        self.scheme = scheme
-        self.host = host
-        let defaultPort = scheme == "https" ? 443 : 80
-        port = upstream.port ?? defaultPort
-        var prefix = upstream.path(percentEncoded: true)
-        while prefix.hasSuffix("/") { prefix.removeLast() }
-        pathPrefix = prefix
-        let bracketed = host.contains(":") ? "[\(host)]" : host
-        var bases = ["\(scheme)://\(bracketed):\(port)\(prefix)"]
-        if port == defaultPort { bases.append("\(scheme)://\(bracketed)\(prefix)") }
-        bodyBases = (bases + bases.map { $0.replacingOccurrences(of: "/", with: "\\/") }).map { Array($0.utf8) }
+    }
+
+    /// Where target `index`'s URLs point for a client that reached this listener at `proxyBase`.
+    private func base(of index: Int, proxyBase: String) -> String? {
+        index == own || pointsAllAtOneBase ? proxyBase : ports?.base(of: index, reachedAt: proxyBase)
+    }
+
+    /// This rewriter with every upstream's URLs pointing at one base.
+    var pointingAllAtOneBase: UpstreamURLRewriter {
+        var rewriter = self
+        rewriter.pointsAllAtOneBase = true
+        return rewriter
+    }
+
+    /// The targets in the order they are tried: this listener's own first.
+    private var order: [Int] {
+        [own] + targets.indices.filter { $0 != own }
     }
 
     // MARK: One URL
 
-    /// `url` pointing at `proxyBase` (`http://HOST:PORT`), or `nil` when it does not lead back to
-    /// the upstream.
+    /// `url` pointing at `proxyBase` (`http://HOST:PORT`), or at the listener of the upstream it
+    /// leads to; `nil` when it leads to none of them.
     func rewritten(_ url: Substring, proxyBase: String) -> String? {
         if url.hasPrefix("/"), !url.hasPrefix("//") { return rewritten(rootRelative: url) }
-        guard let schemeEnd = url.range(of: "://"), url[..<schemeEnd.lowerBound].lowercased() == scheme else { return nil }
+        guard let schemeEnd = url.range(of: "://") else { return nil }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
         let afterScheme = url[schemeEnd.upperBound...]
         let authorityEnd = afterScheme.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterScheme.endIndex
         let authority = afterScheme[..<authorityEnd]
-        guard !authority.contains("@"), Self.hostAndPort(authority, scheme: scheme).map({ $0.host == host && $0.port == port }) == true else { return nil }
-        var rest = afterScheme[authorityEnd...]
-        if !pathPrefix.isEmpty {
-            guard rest.hasPrefix(pathPrefix) else { return nil }
-            rest = rest.dropFirst(pathPrefix.count)
-            guard rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#" else { return nil }
+        guard !authority.contains("@"), let (host, port) = Self.hostAndPort(authority, scheme: scheme) else { return nil }
+        for index in order {
+            guard let target = targets[index], target.scheme == scheme, target.host == host, target.port == port else { continue }
+            var rest = afterScheme[authorityEnd...]
+            if !target.pathPrefix.isEmpty {
+                guard rest.hasPrefix(target.pathPrefix) else { continue }
+                rest = rest.dropFirst(target.pathPrefix.count)
+                guard rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#" else { continue }
+            }
+            if rest.first != "/" { rest = "/" + rest }
+            guard let base = base(of: index, proxyBase: proxyBase) else { return nil }
+            return base + rest
         }
-        if rest.first != "/" { rest = "/" + rest }
-        return proxyBase + rest
+        return nil
     }
 
     /// A root-relative URL (`/v1/items`) of an upstream with a path prefix (`/v1`): the client
     /// resolves it against the proxy, which serves the prefix at its root, so the prefix goes
     /// (`/items`); otherwise following it would ask the upstream for `/v1/v1/items`.
     private func rewritten(rootRelative url: Substring) -> String? {
-        guard !pathPrefix.isEmpty, url.hasPrefix(pathPrefix) else { return nil }
+        guard let pathPrefix = targets[own]?.pathPrefix, !pathPrefix.isEmpty, url.hasPrefix(pathPrefix) else { return nil }
         let rest = url.dropFirst(pathPrefix.count)
         guard rest.isEmpty || rest.first == "/" || rest.first == "?" || rest.first == "#" else { return nil }
         return rest.first == "/" ? String(rest) : "/" + rest
@@ -160,15 +213,17 @@ struct UpstreamURLRewriter: Sendable {
     func rewrittenBody(_ body: some Collection<UInt8>, fields: HTTPFields, proxyBase: String) -> [UInt8]? {
         guard rewritesBodies, Self.isJSON(fields[.contentType]) else { return nil }
         let bytes = Array(body)
-        let plainBase = Array(proxyBase.utf8)
-        let escapedBase = Array(proxyBase.replacingOccurrences(of: "/", with: "\\/").utf8)
+        // Each target's base as served, plain and with JSON's `\/`.
+        let served: [(plain: [UInt8], escaped: [UInt8])?] = targets.indices.map { index in
+            base(of: index, proxyBase: proxyBase).map { (Array($0.utf8), Array($0.replacingOccurrences(of: "/", with: "\\/").utf8)) }
+        }
         var output: [UInt8] = []
         var index = 0
         var copied = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "h"), let (length, escaped) = baseMatch(in: bytes, at: index) {
+            if bytes[index] == UInt8(ascii: "h"), let (length, escaped, target) = baseMatch(in: bytes, at: index), let base = served[target] {
                 output += bytes[copied..<index]
-                output += escaped ? escapedBase : plainBase
+                output += escaped ? base.escaped : base.plain
                 index += length
                 copied = index
             } else {
@@ -180,14 +235,18 @@ struct UpstreamURLRewriter: Sendable {
         return output
     }
 
-    /// The length of the upstream base at `index` when a URL boundary follows it, and whether it
-    /// was spelled with JSON's `\/`.
-    private func baseMatch(in bytes: [UInt8], at index: Int) -> (Int, Bool)? {
-        for base in bodyBases where bytes.count - index >= base.count && bytes[index..<(index + base.count)].elementsEqual(base) {
-            let next = index + base.count
-            let boundary =
-                next == bytes.count || [UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\"")].contains(bytes[next])
-            if boundary { return (base.count, base.contains(UInt8(ascii: "\\"))) }
+    /// The length of an upstream base at `index` when a URL boundary follows it, whether it was
+    /// spelled with JSON's `\/`, and which target it is.
+    private func baseMatch(in bytes: [UInt8], at index: Int) -> (Int, Bool, Int)? {
+        for target in order {
+            guard let bases = targets[target]?.bodyBases else { continue }
+            for base in bases where bytes.count - index >= base.count && bytes[index..<(index + base.count)].elementsEqual(base) {
+                let next = index + base.count
+                let boundary =
+                    next == bytes.count
+                    || [UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\"")].contains(bytes[next])
+                if boundary { return (base.count, base.contains(UInt8(ascii: "\\")), target) }
+            }
         }
         return nil
     }

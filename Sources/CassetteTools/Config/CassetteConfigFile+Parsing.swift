@@ -8,7 +8,7 @@ extension CassetteConfigFile {
         "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders",
         "redact", "host", "port", "upstreamTimeout", "durability", "maxAge", "stale", "trackUsage", "rewriteURLs", "rewriteBodyURLs",
     ]
-    static let environmentKeys = ["upstream", "tls"]
+    static let environmentKeys = ["upstream", "upstreams", "tls"]
     static let redactKeys = ["headers", "queryParameters", "jsonFields"]
 
     /// Parses the text of a configuration file; `source` (its path) is named in every error.
@@ -37,10 +37,21 @@ extension CassetteConfigFile {
                     throw ConfigError(source: source, key: path, problem: "an environment needs a name", accepted: "names such as \"dev\" or \"staging\"")
                 }
                 let fields = try reader.object(entry, at: path, keys: Self.environmentKeys)
-                guard let upstream = fields["upstream"] else {
-                    throw ConfigError(source: source, key: path, problem: "has no \"upstream\"", accepted: "{\"upstream\": \"http://127.0.0.1:8081\"}")
+                if let upstreams = fields["upstreams"] {
+                    guard fields["upstream"] == nil else {
+                        throw ConfigError(
+                            source: source, key: path, problem: "has both \"upstream\" and \"upstreams\"",
+                            accepted: "one of them: \"upstreams\" lists every host, each with its \"upstream\"")
+                    }
+                    let entries = try EnvironmentUpstream.parse(upstreams, at: "\(path).upstreams", reader: reader)
+                    environmentUpstreams[name] = entries
+                    environments[name] = entries[0].url
+                } else {
+                    guard let upstream = fields["upstream"] else {
+                        throw ConfigError(source: source, key: path, problem: "has no \"upstream\"", accepted: "{\"upstream\": \"http://127.0.0.1:8081\"}")
+                    }
+                    environments[name] = try reader.httpURL(upstream, at: "\(path).upstream")
                 }
-                environments[name] = try reader.httpURL(upstream, at: "\(path).upstream")
                 if let tls = fields["tls"] {
                     environmentTLS[name] = try reader.tls(tls, at: "\(path).tls")
                 }

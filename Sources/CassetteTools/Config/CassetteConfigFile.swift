@@ -42,6 +42,9 @@ package struct CassetteConfigFile: Sendable, Equatable {
     package var databasePath: String = CassetteStore.defaultPath
     /// Upstream base URLs by environment name (`dev`, `staging`, ...).
     package var environments: [String: URL] = [:]
+    /// The `"upstreams"` of the environments that list several hosts, in the file's order; such
+    /// an environment's entry in `environments` is its first upstream.
+    package var environmentUpstreams: [String: [EnvironmentUpstream]] = [:]
     /// Each environment's `"tls"` settings, paths resolved against the file.
     package var environmentTLS: [String: TLSConfiguration] = [:]
     /// `upstreamTimeout`: how long a forwarded request may take; `--upstream-timeout` overrides it.
@@ -126,6 +129,11 @@ package struct CassetteConfigFile: Sendable, Equatable {
             "database": "cassettes.db",
             "environments": {
               "dev": {"upstream": "http://127.0.0.1:8081"},
+              "app": {"upstreams": {
+                "api": {"upstream": "https://api.example.com", "port": 8080},
+                "auth": {"upstream": "https://auth.example.com",
+                         "tls": {"cacert": "auth-ca.pem"}}
+              }},
               "staging": {
                 "upstream": "https://staging-api.example.com",
                 "tls": {"cacert": "corp-ca.pem", "cert": "client.pem",
@@ -155,7 +163,8 @@ package struct CassetteConfigFile: Sendable, Equatable {
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
         the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
         maximum age. "tls" paths are resolved against the file's directory too; "cacert" is trusted \
-        in addition to the system's CAs. "upstreamTimeout" is in seconds (0.1 to 3600). "durability" (normal or \
+        in addition to the system's CAs. "upstreams": one listener per host, each with its own "port" and "tls". \
+        "upstreamTimeout" is in seconds (0.1 to 3600). "durability" (normal or \
         full) is what --durability defaults to. "matchHeaders" \
         puts those request headers in the key (see docs/matching.md). "maxAge" (days), "stale" (warn \
         or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to. \

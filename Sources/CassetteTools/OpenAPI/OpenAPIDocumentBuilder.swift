@@ -28,18 +28,36 @@ package struct OpenAPIDocumentBuilder: Sendable {
     }
 
     package func document(_ recorded: RecordedOperations) -> JSONValue {
-        let basePath = server.map { RequestPath(url: $0).description } ?? "/"
-        let strip = basePath == "/" ? "" : (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath)
+        document(hosts: [(server, recorded)])
+    }
+
+    /// The document of a cassette recorded from several upstreams: one server entry per host,
+    /// and each path naming the host(s) that serve it in its own `servers`. Two hosts recorded
+    /// with the same path and method share the path; its operation is the first host's.
+    package func document(hosts: [(server: URL?, operations: RecordedOperations)]) -> JSONValue {
         var paths = JSONObject()
+        var pathServers: [String: [String]] = [:]
         var operationIDs: Set<String> = []
-        let count = recorded.endpoints.reduce(0) { $0 + (recorded[$1]?.count ?? 0) }
-        for endpoint in recorded.endpoints {
-            guard let operation = recorded[endpoint] else { continue }
-            var path = endpoint.pattern
-            if !strip.isEmpty, path.hasPrefix(strip + "/") { path = String(path.dropFirst(strip.count)) }
-            var item: JSONObject = paths[path].flatMap { if case .object(let object) = $0 { object } else { nil } } ?? [:]
-            item[endpoint.method.rawValue.lowercased()] = .object(self.operation(operation, path: path, ids: &operationIDs))
-            paths[path] = .object(item)
+        var count = 0
+        for (server, recorded) in hosts {
+            let basePath = server.map { RequestPath(url: $0).description } ?? "/"
+            let strip = basePath == "/" ? "" : (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath)
+            count += recorded.endpoints.reduce(0) { $0 + (recorded[$1]?.count ?? 0) }
+            for endpoint in recorded.endpoints {
+                guard let operation = recorded[endpoint] else { continue }
+                var path = endpoint.pattern
+                if !strip.isEmpty, path.hasPrefix(strip + "/") { path = String(path.dropFirst(strip.count)) }
+                var item: JSONObject = paths[path].flatMap { if case .object(let object) = $0 { object } else { nil } } ?? [:]
+                let method = endpoint.method.rawValue.lowercased()
+                if item[method] == nil || hosts.count == 1 {
+                    item[method] = .object(self.operation(operation, path: path, ids: &operationIDs))
+                }
+                if hosts.count > 1, let server, pathServers[path]?.contains(server.absoluteString) != true {
+                    pathServers[path, default: []].append(server.absoluteString)
+                    item["servers"] = .array(pathServers[path]!.map { .object(["url": .string($0)]) })
+                }
+                paths[path] = .object(item)
+            }
         }
         var info: JSONObject = [
             "title": .string(title),
@@ -50,8 +68,9 @@ package struct OpenAPIDocumentBuilder: Sendable {
         ]
         info["x-generator"] = "cassette"
         var document: JSONObject = ["openapi": .string(Self.openAPIVersion), "info": .object(info), "paths": .object(paths)]
-        if let server {
-            document["servers"] = [.object(["url": .string(server.absoluteString)])]
+        let servers = hosts.compactMap(\.server)
+        if !servers.isEmpty {
+            document["servers"] = .array(servers.map { .object(["url": .string($0.absoluteString)]) })
         }
         return .object(document)
     }

@@ -25,7 +25,7 @@ package struct EndpointSchemas: Sendable {
     /// The registry whose patterns group the recordings, when there is one.
     package let registry: MockResponseRegistry?
     /// Endpoints with at least one contributing recording.
-    package private(set) var samples: [Endpoint: Samples] = [:]
+    package internal(set) var samples: [Endpoint: Samples] = [:]
 
     package init(registry: MockResponseRegistry? = nil) {
         self.registry = registry

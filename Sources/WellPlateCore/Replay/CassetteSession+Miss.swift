@@ -3,6 +3,12 @@ import HTTPTypes
 
 /// Explaining a request the cassette cannot answer.
 extension CassetteSession {
+    /// Counts a request refused before it could be keyed (a forward proxy's CONNECT to a host the
+    /// cassette has no recordings of) as a miss, for the summary and `--strict`.
+    package func countMiss() {
+        missedCount.add(1, ordering: .relaxed)
+    }
+
     /// Builds the miss error with the nearest recordings; recomputes their keys from the stored
     /// requests so body differences can be named, not only noticed.
     func miss(for key: RequestKey, exhaustedAfter: Int?) -> CassetteMiss {

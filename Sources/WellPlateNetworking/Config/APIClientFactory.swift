@@ -74,7 +74,7 @@ public enum APIClientFactory {
 
     /// The configured transport: the shared one, or one of its own when the configuration has TLS settings.
     private static func transport(for config: AppConfig) throws(TransportError) -> any StreamingHTTPTransport {
-        try config.transport.transport(tls: config.tls)
+        try config.transport.transport(tls: config.tls, proxy: config.proxy)
     }
 
     // MARK: The shared client

@@ -28,6 +28,11 @@ public struct AppConfig: Sendable, Equatable {
     /// The live transport for live and record modes: libcurl where this build has it, else
     /// URLSession (`"transport": "curl"|"urlsession"` in a configuration file).
     public var transport: TransportChoice = .default
+    /// An HTTP proxy that every live and record request goes through (`"proxy": "http://127.0.0.1:8080"`
+    /// in a configuration file), such as `cassette record --forward`; the certificate authority
+    /// that proxy shows HTTPS through goes in `tls` (`"cacert"`). The curl transport applies it;
+    /// URLSession follows the system's proxy settings instead.
+    public var proxy: URL?
 
     /// Defaults to the development backend in live mode, without logging, with a 30 s timeout and a 0.8 s mock delay.
     public init(

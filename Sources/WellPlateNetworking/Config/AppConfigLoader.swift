@@ -7,7 +7,7 @@ extension AppConfig {
 
     static let fileKeys = [
         "environment", "mode", "mockMode", "enableLogging", "apiTimeout", "mockResponseDelay",
-        "baseURL", "baseURLs", "cassettePath", "cassette", "fixturesDirectory", "tls", "transport",
+        "baseURL", "baseURLs", "cassettePath", "cassette", "fixturesDirectory", "tls", "transport", "proxy",
     ]
 
     /// Defaults, then the JSON file, then environment variables, then validation.
@@ -122,6 +122,9 @@ extension AppConfig {
         }
         if let value = object["transport"] {
             transport = try Self.transport(from: value, source: source, key: "transport")
+        }
+        if let value = object["proxy"] {
+            proxy = try Self.url(from: value, source: source, key: "proxy")
         }
     }
 

@@ -38,20 +38,30 @@ public enum TransportChoice: String, Sendable, CaseIterable {
         #endif
     }
 
-    /// A transport of this kind: the shared one for the default TLS settings, else one of its own.
-    /// - Throws: `TransportError` when this build lacks it (`.other`) or cannot apply `tls` (`.tls`).
-    public func transport(tls: TLSConfiguration = TLSConfiguration()) throws(TransportError) -> any StreamingHTTPTransport {
+    /// A transport of this kind: the shared one for the default TLS settings and no proxy, else
+    /// one of its own. `proxy`: an HTTP proxy every request goes through (curl only: URLSession
+    /// follows the system's proxy settings).
+    /// - Throws: `TransportError` when this build lacks it (`.other`), cannot apply `tls` (`.tls`)
+    ///   or is URLSession given a proxy (`.invalidRequest`).
+    public func transport(tls: TLSConfiguration = TLSConfiguration(), proxy: URL? = nil) throws(TransportError) -> any StreamingHTTPTransport {
         switch self {
         case .urlsession:
+            if let proxy {
+                throw TransportError(
+                    .invalidRequest,
+                    "the urlsession transport follows the system's proxy settings (the simulator's or the device's), so \"proxy\" \(proxy.absoluteString) cannot be applied; set it there, or use the \"curl\" transport"
+                )
+            }
             guard !tls.isDefault else { return URLSessionTransport.shared }
             var configuration = URLSessionTransport.Configuration()
             configuration.tls = tls
             return try URLSessionTransport(configuration: configuration)
         case .curl:
             #if canImport(CCurl)
-            guard !tls.isDefault else { return CurlTransport.shared }
+            guard !tls.isDefault || proxy != nil else { return CurlTransport.shared }
             var configuration = CurlTransport.Configuration()
             configuration.tls = tls
+            configuration.proxy = proxy?.absoluteString
             return try CurlTransport(configuration: configuration)
             #else
             throw TransportError(.other, Self.unavailableMessage)

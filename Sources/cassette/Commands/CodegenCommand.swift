@@ -46,7 +46,9 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
             also writes DIR/RecordedModelDecodingTests.swift, a Swift Testing suite that decodes \
             every recorded body of each endpoint with its type, reading the store through \
             WellPlateNetworking (CASSETTE_DB overrides the store path it names); --module NAME \
-            adds `@testable import NAME` to it.
+            adds `@testable import NAME` to it. A cassette recorded from several upstreams gets one \
+            directory of types (and of tests) per host, DIR/api.example.com and so on, so the same \
+            path on two hosts never shares a type; put each in a module of its own.
 
             --check writes nothing: exit 0 when the files match what would be generated, 1 when \
             they differ (the changed, missing and stale types are listed), 2 on usage errors.
@@ -93,10 +95,28 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
         defer { progress.finish() }
         let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette).load(
             progress: progress.step("reading", unit: "recordings"))
-        let operations = RecordedOperations(interactions: recording.interactions, progress: progress.step("inferring types", unit: "recordings"))
+        // A multi-host cassette: each host's types in a directory of its own (DIR/api.example.com),
+        // so the same path on two hosts never shares a type.
+        var outOfDate = false
+        for host in RecordedHosts(recording.interactions).hosts {
+            let inHost = { (directory: String) in host.origin == nil ? directory : (directory as NSString).appendingPathComponent(host.directoryName) }
+            let current = try generate(
+                host.interactions, cassette: recording.cassette, origin: host.origin, storePath: settings.databasePath, out: inHost(out),
+                tests: tests.map(inHost), progress: progress)
+            outOfDate = outOfDate || !current
+        }
+        if outOfDate { throw ExitCode(1) }
+    }
+
+    /// Generates (or with --check compares) one host's types; returns whether they were current.
+    private func generate(
+        _ interactions: [Interaction], cassette: String, origin: String?, storePath: String, out: String, tests: String?, progress: ProgressLine
+    ) throws -> Bool {
+        let operations = RecordedOperations(interactions: interactions, progress: progress.step("inferring types", unit: "recordings"))
         progress.status("generating types")
-        let models = SwiftModelGenerator(cassette: recording.cassette).generate(operations)
+        let models = SwiftModelGenerator(cassette: cassette).generate(operations)
         progress.finish()
+        let recording = (cassette: cassette + (origin.map { " (\($0))" } ?? ""), path: storePath)
         if models.roots.isEmpty {
             Terminal.printWarning("cassette \(recording.cassette) in \(recording.path) has no JSON bodies, so there are no types to generate")
         }
@@ -108,7 +128,7 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
         if let tests {
             var testFiles = GeneratedFilesPlan(directory: tests, removesStale: false)
             testFiles.add(
-                Self.testsFileName, contents: models.decodingTests(storePath: settings.databasePath, module: module), typeName: "RecordedModelDecodingTests")
+                Self.testsFileName, contents: models.decodingTests(storePath: storePath, module: module), typeName: "RecordedModelDecodingTests")
             testsPlan = testFiles
         }
         if check {
@@ -118,10 +138,10 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
                     (changes.map(\.line) + [
                         "\(Formatting.count(changes.count, "type")) out of date in \(out); run `cassette codegen swift` without --check and commit the result"
                     ]).joined(separator: "\n"))
-                throw ExitCode(1)
+                return false
             }
             Terminal.printLine("\(Formatting.count(models.files.count, "type")) in \(out) match the recordings of cassette \(recording.cassette)")
-            return
+            return true
         }
         var lines = try plan.apply()
         if var testsPlan { lines += try testsPlan.apply() }
@@ -136,5 +156,6 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
             "\(Formatting.count(models.files.count, "type")) for \(Formatting.count(Set(models.roots.map(\.endpoint)).count, "endpoint")) from cassette \(recording.cassette) in \(out): \(summary)"
         )
         Terminal.printLine(lines.joined(separator: "\n"))
+        return true
     }
 }

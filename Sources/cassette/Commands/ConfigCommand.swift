@@ -62,7 +62,10 @@ struct ConfigCommand: AsyncParsableCommand {
         rows +=
             names.isEmpty
             ? [("environments", "none")]
-            : names.map { ("environment \($0)", configFile.environments[$0]!.absoluteString) }
+            : names.map { name in
+                let upstreams = configFile.environmentUpstreams[name]?.map { "\($0.name) \($0.url.absoluteString)" }
+                return ("environment \(name)", upstreams?.joined(separator: ", ") ?? configFile.environments[name]!.absoluteString)
+            }
         rows += [
             ("ignored query parameters", list(rules.ignoredQueryParameters)),
             ("ignored body fields", list(rules.ignoredBodyFields)),
@@ -91,6 +94,15 @@ struct ConfigCommand: AsyncParsableCommand {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
+    private static func tlsJSON(_ tls: TLSConfiguration) -> JSONValue {
+        var settings = JSONObject()
+        if let path = tls.additionalCACertificatesPath { settings["cacert"] = .string(path) }
+        if let path = tls.clientCertificatePath { settings["cert"] = .string(path) }
+        if let path = tls.clientKeyPath { settings["key"] = .string(path) }
+        settings["insecure"] = .bool(tls.insecure)
+        return .object(settings)
+    }
+
     static func json(_ configFile: CassetteConfigFile) -> JSONValue {
         func strings(_ names: some Collection<String>) -> JSONValue {
             .array(names.sorted().map(JSONValue.string))
@@ -99,12 +111,17 @@ struct ConfigCommand: AsyncParsableCommand {
             configFile.environments.keys.sorted().map { name in
                 var environment: JSONObject = ["upstream": .string(configFile.environments[name]!.absoluteString)]
                 if let tls = configFile.environmentTLS[name] {
-                    var settings = JSONObject()
-                    if let path = tls.additionalCACertificatesPath { settings["cacert"] = .string(path) }
-                    if let path = tls.clientCertificatePath { settings["cert"] = .string(path) }
-                    if let path = tls.clientKeyPath { settings["key"] = .string(path) }
-                    settings["insecure"] = .bool(tls.insecure)
-                    environment["tls"] = .object(settings)
+                    environment["tls"] = tlsJSON(tls)
+                }
+                if let upstreams = configFile.environmentUpstreams[name] {
+                    environment["upstreams"] = .object(
+                        JSONObject(
+                            upstreams.map { upstream in
+                                var entry: JSONObject = ["upstream": .string(upstream.url.absoluteString)]
+                                if let port = upstream.port { entry["port"] = .integer(Int64(port)) }
+                                if let tls = upstream.tls { entry["tls"] = tlsJSON(tls) }
+                                return (upstream.name, .object(entry))
+                            }))
                 }
                 return (name, .object(environment))
             })

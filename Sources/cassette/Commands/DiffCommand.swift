@@ -227,8 +227,8 @@ struct DiffCommand: AsyncParsableCommand {
         let current = try await currentSource.load()
         let sides = Self.sides(baseline, current)
         let report = DriftReport.compare(
-            baseline: EndpointSchemas(interactions: baseline.interactions),
-            current: EndpointSchemas(interactions: current.interactions),
+            baseline: EndpointSchemas(hostsOf: baseline.interactions),
+            current: EndpointSchemas(hostsOf: current.interactions),
             sides: sides, ignoring: ignores
         )
         return (report, DriftReportText(sides: sides))

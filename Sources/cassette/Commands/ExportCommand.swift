@@ -20,7 +20,9 @@ struct ExportCommand: AsyncParsableCommand {
             Otherwise path segments that are ids (numbers, UUIDs, hexadecimal strings of 16 or more \
             characters) become parameters ({id}, {id2}, ...) and the fixture is named like \
             mock_api_users_id_get (with _2, _3, ... appended if another endpoint has that name). The \
-            query is ignored, as MockAPIClient ignores it.
+            query is ignored, as MockAPIClient ignores it. A cassette recorded from several upstreams \
+            is exported one host per directory, each with its own registry.json (DIR/api.example.com, \
+            DIR/auth.example.com), so the same path on two hosts never shares a fixture.
 
             Fixtures: only 2xx responses with a JSON body become fixtures (a Content-Type of .../json \
             or ...+json, or no Content-Type and a body that parses as JSON). Other statuses, empty \
@@ -120,15 +122,33 @@ struct ExportCommand: AsyncParsableCommand {
             throw CLIError.usage("\(path) holds several cassettes (\(names.joined(separator: ", "))); choose one with --cassette NAME")
         }
 
-        let harvest = FixtureHarvester(registry: existing, redactor: configFile.redactor).harvest(interactions)
-        let plan = try FixtureExport(harvest: harvest, existing: existing, directory: directory, force: force)
-        if !dryRun {
-            try plan.apply()
+        // A multi-host cassette: each host's fixtures and registry.json in a directory of its own.
+        var refused = 0
+        for host in RecordedHosts(interactions).hosts {
+            var hostDirectory = directory
+            var registry = existing
+            var shown = fixtures
+            if host.origin != nil {
+                hostDirectory = directory.appendingPathComponent(host.directoryName, isDirectory: true)
+                shown = (fixtures as NSString).appendingPathComponent(host.directoryName)
+                do {
+                    registry = try MockResponseRegistry.load(fixturesDirectory: hostDirectory)
+                } catch {
+                    throw CLIError.usage("\(error.description); fix it (or move it away) before exporting")
+                }
+            }
+            let harvest = FixtureHarvester(registry: registry, redactor: configFile.redactor).harvest(host.interactions)
+            let plan = try FixtureExport(harvest: harvest, existing: registry, directory: hostDirectory, force: force)
+            if !dryRun {
+                try plan.apply()
+            }
+            let source = cassette + (host.origin.map { " (\($0))" } ?? "")
+            Terminal.printLine(report(plan, cassette: source, recordings: host.interactions.count, directory: shown).joined(separator: "\n"))
+            refused += plan.refusedCount
         }
-        Terminal.printLine(report(plan, cassette: cassette, recordings: interactions.count).joined(separator: "\n"))
-        if plan.refusedCount > 0 {
-            let one = plan.refusedCount == 1
-            let files = Formatting.count(plan.refusedCount, "fixture file")
+        if refused > 0 {
+            let one = refused == 1
+            let files = Formatting.count(refused, "fixture file")
             throw CLIError(
                 "\(files) in \(fixtures) \(one ? "differs" : "differ") from the recordings and \(one ? "was" : "were") not overwritten; check \(one ? "it" : "them") and rerun with --force to replace \(one ? "it" : "them")"
             )
@@ -137,7 +157,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     // MARK: Report
 
-    private func report(_ plan: FixtureExport, cassette: String, recordings: Int) -> [String] {
+    private func report(_ plan: FixtureExport, cassette: String, recordings: Int, directory: String) -> [String] {
         var lines: [String] = []
         for step in plan.steps {
             let verb: String
@@ -170,11 +190,11 @@ struct ExportCommand: AsyncParsableCommand {
         case .none:
             break
         }
-        lines.append(summary(plan, cassette: cassette, recordings: recordings))
+        lines.append(summary(plan, cassette: cassette, recordings: recordings, directory: directory))
         return lines
     }
 
-    private func summary(_ plan: FixtureExport, cassette: String, recordings: Int) -> String {
+    private func summary(_ plan: FixtureExport, cassette: String, recordings: Int, directory: String) -> String {
         func count(_ action: FixtureExport.Action) -> Int { plan.steps.count(where: { $0.action == action }) }
         let parts = [
             (count(.create), dryRun ? "to create" : "created"),
@@ -186,7 +206,7 @@ struct ExportCommand: AsyncParsableCommand {
         let outcome = parts.isEmpty ? "" : ": " + parts.joined(separator: ", ")
         let skipped = plan.skipped.isEmpty ? "" : "; \(Formatting.count(plan.skipped.count, "endpoint")) skipped"
         let source = "cassette \(cassette) (\(Formatting.count(recordings, "recording")))"
-        let lead = (dryRun ? "Dry run, nothing written. Would export" : "Exported") + " \(fixtures) from \(source) to \(self.fixtures ?? "")"
+        let lead = (dryRun ? "Dry run, nothing written. Would export" : "Exported") + " \(fixtures) from \(source) to \(directory)"
         return lead + outcome + skipped + "."
     }
 

@@ -74,7 +74,19 @@ struct OpenAPICommand: AsyncParsableCommand {
         let builder = OpenAPIDocumentBuilder(title: title ?? "Recorded API (cassette \(recording.cassette))", server: server, redactor: settings.redactor)
         let operations = RecordedOperations(interactions: recording.interactions, progress: progress.step("inferring schemas", unit: "recordings"))
         progress.status("writing the document")
-        let document = builder.document(operations)
+        let hosts = RecordedHosts(recording.interactions)
+        let document: JSONValue
+        if hosts.isMultiHost {
+            // One server entry per host, each path naming its host.
+            let upstreams = try await Self.upstreams(of: recording)
+            document = builder.document(
+                hosts: hosts.hosts.map { host in
+                    let upstream = upstreams.first { CassetteInfo.origin(of: $0) == host.origin } ?? host.origin.flatMap(URL.init(string:))
+                    return (upstream, RecordedOperations(interactions: host.interactions))
+                })
+        } else {
+            document = builder.document(operations)
+        }
         let text: String
         switch effectiveFormat {
         case .json:
@@ -107,6 +119,18 @@ struct OpenAPICommand: AsyncParsableCommand {
             throw CLIError("cannot write \(out) (\(error.localizedDescription)); check that its directory is writable")
         }
         Terminal.printLine("wrote     \(out)  (\(summary))")
+    }
+
+    /// Every upstream a multi-host cassette was recorded from, as given when recording.
+    static func upstreams(of recording: RecordingSource.Loaded) async throws -> [URL] {
+        let store: CassetteStore
+        do {
+            store = try await CassetteStore.open(path: recording.path, access: .readOnly)
+        } catch {
+            throw CLIError.usage(error.message)
+        }
+        let cassette = recording.cassette
+        return try await store.use { store throws(CassetteStoreError) in try store.cassette(named: cassette) }?.upstreams ?? []
     }
 
     /// The cassette's recorded upstream, else the origin of its first recorded URL.

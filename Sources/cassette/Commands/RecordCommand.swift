@@ -20,15 +20,32 @@ struct RecordCommand: AsyncParsableCommand {
             beyond the recorded sequence; all forwards everything and replaces the cassette's \
             earlier recordings of each request.
 
+            Several hosts: give --upstream once per host (or an environment's "upstreams" in \
+            cassette.json). Each gets a listener of its own, announced as `listening on \
+            http://HOST:PORT for UPSTREAM` in the order given (--port N gives N, N+1, ...; --port 0 \
+            picks free ports), all recording into one cassette whose keys start with their origin; \
+            a redirect from one host to another is served pointing at the other's listener.
+
+            --forward: the clients' HTTP and HTTPS proxy instead. Plain HTTP requests are forwarded \
+            to their host; HTTPS (CONNECT) is intercepted with a certificate for the host from the \
+            local authority (`cassette ca`), forwarded with full verification (--cacert as usual) \
+            and recorded. Hosts named by --passthrough-host, or outside every --host-filter, are \
+            tunnelled untouched and never recorded; the log says which.
+
             Examples:
               cassette record --upstream http://127.0.0.1:8081
               cassette record --env dev --port 0
               cassette record --env staging --cassette staging-login --mode all
+              cassette record --upstream https://api.example.com \\
+                --upstream https://auth.example.com
+              cassette record --forward --host-filter '*.example.com' \\
+                --passthrough-host pay.example.com
             """
     )
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
     @OptionGroup var proxyFlags: ProxyFlags
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
 
@@ -36,17 +53,22 @@ struct RecordCommand: AsyncParsableCommand {
     var mode: RecordModeOption = .missing
 
     func validate() throws {
-        if upstreamFlags.env == nil && upstreamFlags.upstream == nil {
-            throw ValidationError("record needs an upstream: pass --env NAME (from cassette.json) or --upstream URL")
+        try forwardFlags.validate(upstreams: upstreamFlags)
+        if !upstreamFlags.isGiven && !forwardFlags.forward {
+            throw ValidationError(
+                "record needs an upstream: pass --env NAME (from cassette.json), --upstream URL, or --forward to record every host its clients call")
         }
     }
 
     func run() async throws {
         let configFile = try store.loadConfig()
-        let upstream = try upstreamFlags.resolve(configFile)
         var settings = proxyFlags.settings(from: configFile)
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
-        settings.upstream = upstream
+        if let forward = forwardFlags.options {
+            settings.forward = forward
+        } else {
+            try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
+        }
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),

@@ -17,8 +17,16 @@ struct ReplayCommand: AsyncParsableCommand {
             a \(404) whose JSON body names its normalized key and the nearest recordings, with the \
             header X-Cassette: miss. GET /__cassette/health and /__cassette/stats serve scripts.
 
+            A cassette recorded from several upstreams is served by one listener per host, with \
+            the same `listening on ... for UPSTREAM` lines: those of the --upstream list or the \
+            environment's "upstreams" when given, else of every recorded host in the order each was \
+            first recorded. With --forward it answers the clients of `record --forward` the same way, \
+            forwarding nothing: a request without a recording gets the miss answer, and a CONNECT to \
+            a host never recorded is refused with a status that says why.
+
             Examples:
               cassette replay
+              cassette replay --forward
               cassette replay --port 0 --strict
               cassette replay --cassette staging --latency recorded
               cassette replay --on-miss passthrough --upstream http://127.0.0.1:8081
@@ -28,10 +36,15 @@ struct ReplayCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
     @OptionGroup var proxyFlags: ProxyFlags
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
     @OptionGroup var replayFlags: ReplayFlags
     @OptionGroup var freshnessFlags: FreshnessFlags
+
+    func validate() throws {
+        try forwardFlags.validate(upstreams: upstreamFlags)
+    }
 
     func run() async throws {
         let configFile = try store.loadConfig()
@@ -39,7 +52,11 @@ struct ReplayCommand: AsyncParsableCommand {
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         replayFlags.apply(to: &settings)
         settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
-        settings.upstream = try upstreamFlags.resolve(configFile)
+        if let forward = forwardFlags.options {
+            settings.forward = forward
+        } else {
+            try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
+        }
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),

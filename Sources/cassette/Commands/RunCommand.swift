@@ -13,7 +13,10 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a command against a proxy on a free port, then exit with its status.",
         discussion: """
             COMMAND sees CASSETTE_URL and API_BASE_URL set to the proxy's address (WellPlateNetworking's \
-            AppConfig reads API_BASE_URL). The proxy's lines go to stderr so the command owns stdout. \
+            AppConfig reads API_BASE_URL), and CASSETTE_URLS set to every listener's address, space-separated, \
+            in upstream order (several with --upstream repeated). With --forward, also HTTP_PROXY, \
+            HTTPS_PROXY (and their lower-case forms) set to the proxy and CASSETTE_CA_CERT to the \
+            certificate its clients must trust. The proxy's lines go to stderr so the command owns stdout. \
             The exit status is COMMAND's, or 1 when --strict saw a miss and COMMAND succeeded.
 
             Examples:
@@ -29,6 +32,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamFlags: UpstreamFlags
+    @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
     @OptionGroup var proxyFlags: ProxyFlags
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
     @OptionGroup var replayFlags: ReplayFlags
@@ -45,7 +49,8 @@ struct RunCommand: AsyncParsableCommand {
         if command.isEmpty {
             throw ValidationError("give the command to run after --, e.g. cassette run -- swift test")
         }
-        if mode != .replay && upstreamFlags.env == nil && upstreamFlags.upstream == nil {
+        try forwardFlags.validate(upstreams: upstreamFlags)
+        if mode != .replay && !upstreamFlags.isGiven && !forwardFlags.forward {
             throw ValidationError("--mode \(mode.rawValue) forwards requests: pass --env NAME or --upstream URL")
         }
     }
@@ -56,7 +61,11 @@ struct RunCommand: AsyncParsableCommand {
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         replayFlags.apply(to: &settings)
         settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
-        settings.upstream = try upstreamFlags.resolve(configFile)
+        if let forward = forwardFlags.options {
+            settings.forward = forward
+        } else {
+            try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
+        }
         if proxyFlags.port == nil { settings.port = 0 }
         let sessionMode: RecordMode =
             switch mode {
@@ -78,12 +87,17 @@ struct RunCommand: AsyncParsableCommand {
         )
         let signals = SignalWaiter()
         let running = try await runner.start()
-        let status = await ChildCommand.run(
-            command,
-            environment: [
-                "CASSETTE_URL": running.address,
-                "API_BASE_URL": running.address,
-            ], forwarding: signals)
+        var environment = [
+            "CASSETTE_URL": running.address,
+            "API_BASE_URL": running.address,
+            "CASSETTE_URLS": running.addresses.joined(separator: " "),
+        ]
+        if let forward = settings.forward {
+            // The command's clients use the proxy as their proxy, and find the certificate to trust.
+            for name in ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"] { environment[name] = running.address }
+            environment["CASSETTE_CA_CERT"] = CertificateAuthority.certificatePath(in: forward.caDirectory)
+        }
+        let status = await ChildCommand.run(command, environment: environment, forwarding: signals)
         signals.cancel()
         let counters = await runner.stop(running)
         if status != 0 {

@@ -25,7 +25,9 @@ struct SchemaCommand: AsyncParsableCommand {
             cassette is used, else dev.
 
             Without --out, prints one JSON object keyed by endpoint ("GET /api/users/{id}") with \
-            sorted keys. With --out DIR, writes DIR/NAME.schema.json per endpoint, where NAME is the \
+            sorted keys; for a cassette recorded from several upstreams, one such object per host, \
+            keyed by origin ("https://api.example.com"), and with --out one directory per host \
+            (DIR/api.example.com/...). With --out DIR, writes DIR/NAME.schema.json per endpoint, where NAME is the \
             fixture registry.json routes the endpoint to, else its default fixture name \
             (mock_api_users_id_get); files are pretty-printed with sorted keys and a final newline, \
             and rewritten only when they change, so running it twice changes nothing. \
@@ -55,15 +57,27 @@ struct SchemaCommand: AsyncParsableCommand {
         let configFile = try store.loadConfig()
         let registry = try loadRegistry()
         let recording = try await RecordingSource(path: configFile.databasePath, cassette: store.cassette).load()
-        let schemas = EndpointSchemas(interactions: recording.interactions, registry: registry)
-        if schemas.isEmpty {
+        let hosts = RecordedHosts(recording.interactions)
+        let perHost = hosts.hosts.map { ($0, EndpointSchemas(interactions: $0.interactions, registry: registry)) }
+        if perHost.allSatisfy({ $0.1.isEmpty }) {
             Terminal.printWarning("cassette \(recording.cassette) in \(recording.path) has no 2xx JSON responses, so there is no schema to export")
         }
         if let out {
-            try write(schemas, to: out, cassette: recording.cassette)
-        } else {
+            // A multi-host cassette: one directory per host, so the same path on two hosts is
+            // two schemas.
+            for (host, schemas) in perHost {
+                let directory = host.origin == nil ? out : (out as NSString).appendingPathComponent(host.directoryName)
+                try write(schemas, to: directory, cassette: recording.cassette + (host.origin.map { " (\($0))" } ?? ""))
+            }
+        } else if !hosts.isMultiHost {
+            let schemas = perHost[0].1
             let documents = schemas.endpoints.map { ($0.description, Self.document(for: $0, in: schemas)) }
             Terminal.printLine(JSONValue.object(JSONObject(documents)).prettyJSON)
+        } else {
+            let byHost = perHost.map { host, schemas in
+                (host.origin ?? "", JSONValue.object(JSONObject(schemas.endpoints.map { ($0.description, Self.document(for: $0, in: schemas)) })))
+            }
+            Terminal.printLine(JSONValue.object(JSONObject(byHost)).prettyJSON)
         }
     }
 

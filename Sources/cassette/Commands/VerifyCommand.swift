@@ -77,7 +77,7 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup var progressFlags: ProgressFlags
 
     func validate() throws {
-        if upstreamOptions.env == nil && upstreamOptions.upstream == nil {
+        if !upstreamOptions.isGiven {
             throw ValidationError("verify needs the live API: pass --env NAME (from cassette.json) or --upstream URL")
         }
         if !(1...64).contains(concurrency) {
@@ -123,7 +123,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try store.loadConfig()
-        guard let upstream = try upstreamOptions.resolve(settings) else { return }
+        let given = try upstreamOptions.all(settings)
+        guard let upstream = given.first else { return }
         let methods = try parsedMethods()
         let unsafe = methods.subtracting(LiveDriftCheck.defaultMethods).map(\.rawValue).sorted()
         if !unsafe.isEmpty {
@@ -135,11 +136,7 @@ struct VerifyCommand: AsyncParsableCommand {
         defer { progress.finish() }
         let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette ?? upstreamOptions.env).load(
             progress: progress.step("reading", unit: "recordings"))
-        let recordedUpstream = try await OpenAPICommand.server(of: recording)
-        let check = LiveDriftCheck(
-            upstream: upstream, recordedUpstream: recordedUpstream, methods: methods, concurrency: concurrency,
-            headers: try parsedHeaders(), ignoring: ignore.compactMap { try? DriftIgnore($0) }, timeout: .seconds(timeout)
-        )
+        let hosts = RecordedHosts(recording.interactions)
         var transportConfiguration = CurlTransport.Configuration()
         transportConfiguration.timeout = .seconds(timeout)
         transportConfiguration.maxConnections = concurrency
@@ -149,34 +146,79 @@ struct VerifyCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("libcurl could not start: \(error)")
         }
-        let outcome = await check.run(recording.interactions, transport: transport, progress: progress.step("verifying", unit: "requests"))
+        // A multi-host cassette: each host's recordings go to the upstream given for it (the same
+        // host, else the one at its position in the recorded list), each reported on its own.
+        let recorded = hosts.isMultiHost ? try await OpenAPICommand.upstreams(of: recording) : []
+        var outcomes: [(host: RecordedHosts.Host, upstream: URL, check: LiveDriftCheck, outcome: LiveDriftCheck.Outcome)] = []
+        for host in hosts.hosts {
+            let recordedUpstream: URL?
+            let live: URL
+            if let origin = host.origin {
+                recordedUpstream = recorded.first { CassetteInfo.origin(of: $0) == origin } ?? URL(string: origin)
+                let position = recorded.firstIndex { CassetteInfo.origin(of: $0) == origin }
+                guard
+                    let match = given.first(where: { CassetteInfo.origin(of: $0) == origin })
+                        ?? position.flatMap({ $0 < given.count ? given[$0] : nil })
+                else {
+                    Terminal.printWarning("no upstream given for the recordings of \(origin); pass one --upstream per recorded host to verify them")
+                    continue
+                }
+                live = match
+            } else {
+                recordedUpstream = try await OpenAPICommand.server(of: recording)
+                live = upstream
+            }
+            let check = LiveDriftCheck(
+                upstream: live, recordedUpstream: recordedUpstream, methods: methods, concurrency: concurrency,
+                headers: try parsedHeaders(), ignoring: ignore.compactMap { try? DriftIgnore($0) }, timeout: .seconds(timeout)
+            )
+            let step = progress.step(host.origin.map { "verifying \($0)" } ?? "verifying", unit: "requests")
+            outcomes.append((host, live, check, await check.run(host.interactions, transport: transport, progress: step)))
+        }
         progress.finish()
-        if outcome.exchanges.isEmpty {
+        if outcomes.allSatisfy({ $0.outcome.exchanges.isEmpty }) {
             let list = methods.map(\.rawValue).sorted().joined(separator: ", ")
             throw CLIError.usage("cassette \(recording.cassette) in \(recording.path) has no \(list) recordings to verify; record some or widen --methods")
         }
-        let report = outcome.report
         switch format {
         case .text:
-            let answered = outcome.exchanges.count - outcome.failures.count
-            let header = "sent \(Formatting.count(outcome.exchanges.count, "request")) to \(settings.redactor.redact(url: upstream)) (\(answered) answered)"
-            Terminal.printLine(([header, ""] + DriftReportText(sides: check.sides).lines(for: report)).joined(separator: "\n"))
+            var lines: [String] = []
+            for (index, entry) in outcomes.enumerated() {
+                let answered = entry.outcome.exchanges.count - entry.outcome.failures.count
+                let header =
+                    "sent \(Formatting.count(entry.outcome.exchanges.count, "request")) to \(settings.redactor.redact(url: entry.upstream)) (\(answered) answered)"
+                let recordedFrom = entry.host.origin.map { " for the recordings of \($0)" } ?? ""
+                lines += (index > 0 ? [""] : []) + [header + recordedFrom, ""] + DriftReportText(sides: entry.check.sides).lines(for: entry.outcome.report)
+            }
+            Terminal.printLine(lines.joined(separator: "\n"))
         case .json:
-            Terminal.printLine(try DiffCommand.json(report))
+            if hosts.isMultiHost {
+                var byHost: [(String, JSONValue)] = []
+                for entry in outcomes {
+                    byHost.append((entry.host.origin ?? "", try JSONValue(parsing: Data(try DiffCommand.json(entry.outcome.report).utf8))))
+                }
+                Terminal.printLine(JSONValue.object(JSONObject(byHost)).prettyJSON)
+            } else {
+                Terminal.printLine(try DiffCommand.json(outcomes[0].outcome.report))
+            }
         }
         if update {
-            try await reRecord(outcome, settings: settings, cassette: recording.cassette, progress: progress)
+            for entry in outcomes {
+                try await reRecord(entry.outcome, settings: settings, cassette: recording.cassette, progress: progress)
+            }
         }
-        let failures = outcome.failures
+        let failures = outcomes.flatMap(\.outcome.failures)
         if !failures.isEmpty {
             for failure in failures.prefix(10) {
                 Terminal.printError("\(failure.request.method.rawValue) \(settings.redactor.redact(url: failure.request.url)): \(failure.error ?? "no answer")")
             }
+            let total = outcomes.reduce(0) { $0 + $1.outcome.exchanges.count }
+            let unanswering = outcomes.count == 1 ? settings.redactor.redact(url: outcomes[0].upstream) : "the upstreams"
             throw CLIError.usage(
-                "\(failures.count) of \(outcome.exchanges.count) requests got no answer from \(settings.redactor.redact(url: upstream)); check that it is up and reachable, or raise --timeout"
+                "\(failures.count) of \(total) requests got no answer from \(unanswering); check that it is up and reachable, or raise --timeout"
             )
         }
-        if report.hasFindings(atOrAbove: failOn.severity) {
+        if outcomes.contains(where: { $0.outcome.report.hasFindings(atOrAbove: failOn.severity) }) {
             throw ExitCode(1)
         }
     }

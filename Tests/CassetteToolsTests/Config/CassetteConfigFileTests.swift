@@ -152,6 +152,47 @@ final class CassetteConfigFileTests {
         #expect(settings["upstreamTimeout"] as? Double == 2.5)
     }
 
+    @Test func anEnvironmentsUpstreamsKeepTheFilesOrderWithTheirPortsAndTLS() async throws {
+        try workspace.write(
+            """
+            {"environments": {"app": {"tls": {"cacert": "corp.pem"}, "upstreams": {
+              "auth": {"upstream": "https://auth.example", "port": 9001, "tls": {"cacert": "auth.pem"}},
+              "api": {"upstream": "https://api.example/v2"}
+            }}}}
+            """, to: "project/cassette.json")
+        let settings = try await self.settings("--config", workspace.path("project/cassette.json"), "--env", "app")
+        // The environment's upstream is its first; every entry in the file's order.
+        #expect(settings["upstream"] as? String == "https://auth.example")
+        let environments = try #require(settings["environments"] as? [String: [String: Any]])
+        let upstreams = try #require(environments["app"]?["upstreams"] as? [String: [String: Any]])
+        #expect(upstreams["auth"]?["port"] as? Int == 9001)
+        #expect((upstreams["auth"]?["tls"] as? [String: Any])?["cacert"] as? String == workspace.path("project/auth.pem"))
+        #expect(upstreams["api"]?["upstream"] as? String == "https://api.example/v2")
+        let text = try await workspace.run("config", "--config", workspace.path("project/cassette.json"))
+        #expect(text.stdout.contains("environment app:") && text.stdout.contains("auth https://auth.example, api https://api.example/v2"), "\(text)")
+    }
+
+    @Test(arguments: [
+        (
+            #"{"environments": {"app": {"upstream": "http://a", "upstreams": {"b": {"upstream": "http://b"}}}}}"#, "environments.app",
+            #"has both "upstream" and "upstreams""#
+        ),
+        (#"{"environments": {"app": {"upstreams": {}}}}"#, "environments.app.upstreams", "names no upstream"),
+        (#"{"environments": {"app": {"upstreams": {"a": {"port": 1}}}}}"#, "environments.app.upstreams.a", #"has no "upstream""#),
+        (
+            #"{"environments": {"app": {"upstreams": {"a": {"upstream": "http://h:80/x"}, "b": {"upstream": "HTTP://H/y"}}}}}"#,
+            "environments.app.upstreams.b.upstream", "is the same host as environments.app.upstreams.a"
+        ),
+        (
+            #"{"environments": {"app": {"upstreams": {"a": {"upstream": "http://a", "port": 9000}, "b": {"upstream": "http://b", "port": 9000}}}}}"#,
+            "environments.app.upstreams.b.port", "is 9000, already the port of environments.app.upstreams.a"
+        ),
+    ])
+    func aWrongUpstreamsEntryNamesItsPath(json: String, path: String, problem: String) async throws {
+        let message = try await configError(json)
+        #expect(message.hasPrefix("error: cassette.json: \"\(path)\": \(problem)"), "\(message)")
+    }
+
     @Test func durabilityIsShownAndAnUnknownOneIsRefused() async throws {
         #expect(try await self.settings()["durability"] as? String == "normal")
         try workspace.write(#"{"durability": "full"}"#, to: "cassette.json")
@@ -183,7 +224,7 @@ final class CassetteConfigFileTests {
 
     @Test func anUnknownNestedKeyNamesItsPath() async throws {
         let environment = try await configError(#"{"environments": {"dev": {"upstream": "http://a", "timeout": 3}}}"#)
-        #expect(environment == "error: cassette.json: \"environments.dev.timeout\": is not a configuration key (accepted: upstream, tls)\n")
+        #expect(environment == "error: cassette.json: \"environments.dev.timeout\": is not a configuration key (accepted: upstream, upstreams, tls)\n")
         let redact = try await configError(#"{"redact": {"cookies": ["a"]}}"#)
         #expect(redact == "error: cassette.json: \"redact.cookies\": is not a configuration key (accepted: headers, queryParameters, jsonFields)\n")
     }

@@ -99,6 +99,7 @@ struct AppConfigTests {
             (#"{"mode": "live", "mockMode": false}"#, "mockMode", nil),
             (#"{"transport": "pigeon"}"#, "transport", TransportChoice.allCases.filter(\.isAvailable).map { "\"\($0.rawValue)\"" }.joined(separator: " or ")),
             (#"{"transport": 1}"#, "transport", nil),
+            (#"{"proxy": "127.0.0.1:8080"}"#, "proxy", "a URL such as http://127.0.0.1:8080"),
         ] as [(String, String, String?)])
     func badValuesNameTheFileTheKeyAndWhatIsAccepted(json: String, key: String, accepted: String?) throws {
         try withConfigFile(json) { path in
@@ -111,6 +112,23 @@ struct AppConfigTests {
                 if let accepted { #expect(error.accepted == accepted) }
                 #expect(error.description.contains(path))
                 #expect(error.description.contains("\"\(key)\""))
+            }
+        }
+    }
+
+    /// `"proxy"` (a `cassette record --forward`, say) reaches the curl transport; URLSession,
+    /// which follows the system's proxy settings, refuses it with a message that says so.
+    @Test func aProxyIsReadAndOnlyTheCurlTransportTakesIt() throws {
+        try withConfigFile(#"{"proxy": "http://127.0.0.1:8080"}"#) { path in
+            var config = try AppConfig.load(from: path, environmentVariables: [:])
+            #expect(config.proxy == URL(string: "http://127.0.0.1:8080"))
+            config.transport = .urlsession
+            do throws(TransportError) {
+                _ = try config.transport.transport(tls: config.tls, proxy: config.proxy)
+                Issue.record("URLSession took a proxy")
+            } catch {
+                #expect(error.kind == .invalidRequest)
+                #expect(error.message.contains("system's proxy settings") && error.message.contains("\"curl\""), "\(error.message)")
             }
         }
     }

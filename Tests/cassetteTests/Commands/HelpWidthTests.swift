@@ -16,7 +16,7 @@ final class HelpWidthTests {
 
     static let subcommands = [
         "", "record", "replay", "run", "list", "show", "delete", "prune", "export", "import", "dump", "merge", "diff", "schema", "codegen",
-        "openapi", "verify", "request", "config", "audit", "redact",
+        "openapi", "verify", "request", "config", "audit", "redact", "ca",
     ]
 
     /// Lines that continue a wrapped example.

@@ -58,7 +58,9 @@ final class ProxyCLIErrorTests {
     @Test func recordWithoutAnUpstreamIsAUsageError() async throws {
         let result = try await workspace.run("record", "--port", "0")
         #expect(result.status == 2, "\(result)")
-        #expect(errorLines(result).first == "Error: record needs an upstream: pass --env NAME (from cassette.json) or --upstream URL")
+        #expect(
+            errorLines(result).first
+                == "Error: record needs an upstream: pass --env NAME (from cassette.json), --upstream URL, or --forward to record every host its clients call")
         #expect(!workspace.fileExists("cassettes.db"))
     }
 

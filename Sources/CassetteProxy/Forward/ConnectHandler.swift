@@ -1,0 +1,266 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import WellPlateCore
+import WellPlateNetworking
+
+/// `CONNECT host:port` on the forward proxy's listener. An intercepted host gets `200`, then
+/// the connection turns into a TLS server with a certificate for that host from the local
+/// authority, serving HTTP/1.1 through that host's pipeline (recorded or replayed). A host that
+/// is passed on gets a byte-for-byte tunnel to the real host; a refused one a status that says
+/// why. Every other request goes on to `ProxyHandler`.
+final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let router: ForwardRouter
+    let logShard: Int
+    /// The target of a CONNECT whose end has not arrived yet.
+    private var connecting: (host: String, port: Int, head: HTTPRequestHead)?
+    private var refusedMalformed = false
+
+    init(router: ForwardRouter, logShard: Int) {
+        self.router = router
+        self.logShard = logShard
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = Self.unwrapInboundIn(data)
+        if connecting == nil, !refusedMalformed, case .head(let head) = part, head.method == .CONNECT {
+            guard let (host, port) = Self.authority(head.uri) else {
+                refusedMalformed = true
+                respond(
+                    400, "CONNECT needs a target of the form host:port, such as api.example.com:443; got \(head.uri.prefix(100))", version: head.version,
+                    context: context)
+                return
+            }
+            connecting = (host.lowercased(), port, head)
+            return
+        }
+        if let target = connecting {
+            // A CONNECT body means nothing; its end starts the tunnel.
+            if case .end = part {
+                connecting = nil
+                connect(target, context: context)
+            }
+            return
+        }
+        if refusedMalformed { return }
+        context.fireChannelRead(data)
+    }
+
+    /// `host:port` (`[v6]:port`) of a CONNECT target.
+    static func authority(_ target: String) -> (String, Int)? {
+        guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        var host = String(target[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty, !host.contains("/"), !host.contains("@"), !host.contains(" ") else { return nil }
+        return (host, port)
+    }
+
+    private func connect(_ target: (host: String, port: Int, head: HTTPRequestHead), context: ChannelHandlerContext) {
+        let shown = target.host.contains(":") ? "[\(target.host)]:\(target.port)" : "\(target.host):\(target.port)"
+        switch router.decide(host: target.host, port: target.port) {
+        case .refuse(let status, let reason):
+            router.base.parts.responder.session.countMiss()
+            router.log.warn("CONNECT \(shown) refused: \(reason)", shard: logShard)
+            respond(status, reason, version: target.head.version, context: context)
+        case .passOn(let reason):
+            tunnel(to: target.host, port: target.port, shown: shown, reason: reason, version: target.head.version, context: context)
+        case .intercept:
+            intercept(host: target.host, port: target.port, shown: shown, version: target.head.version, context: context)
+        }
+    }
+
+    /// Answers the CONNECT with `status` and `reason` as text, then closes the connection.
+    private func respond(_ status: Int, _ reason: String, version: HTTPVersion, context: ChannelHandlerContext) {
+        let body = context.channel.allocator.buffer(string: reason + "\n")
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        headers.add(name: "Connection", value: "close")
+        headers.add(name: "X-Cassette", value: status == 502 ? "error" : "miss")
+        context.write(
+            Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers))), promise: nil)
+        context.write(Self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
+            channel.close(promise: nil)
+        }
+    }
+
+    /// The client's TLS is terminated here with a certificate for `host`, and its requests served
+    /// by that host's pipeline.
+    private func intercept(host: String, port: Int, shown: String, version: HTTPVersion, context: ChannelHandlerContext) {
+        let sslContext: NIOSSLContext
+        do {
+            sslContext = try router.leaves.context(for: host)
+        } catch {
+            router.log.warn("CONNECT \(shown): cannot issue a certificate for \(host): \(error)", shard: logShard)
+            respond(502, "cassette cannot issue a certificate for \(host): \(error)", version: version, context: context)
+            return
+        }
+        let origin = ForwardRouter.origin(scheme: "https", host: host, port: port)
+        let pipeline = router.pipeline(origin: origin, records: true)
+        let router = router
+        let logShard = logShard
+        let channel = context.channel
+        // Out of the decoder's call stack: the HTTP handlers go, `200` is written in the clear,
+        // then TLS and the host's HTTP pipeline take the connection over.
+        context.eventLoop.execute {
+            Self.removeHTTPHandlers(channel).whenComplete { _ in
+                Self.startTLS(
+                    channel: channel, sslContext: sslContext, host: host, shown: shown, version: version, pipeline: pipeline, router: router, logShard: logShard
+                )
+            }
+        }
+    }
+
+    private static func startTLS(
+        channel: any Channel, sslContext: NIOSSLContext, host: String, shown: String, version: HTTPVersion, pipeline: ProxyPipeline, router: ForwardRouter,
+        logShard: Int
+    ) {
+        do {
+            channel.writeAndFlush(channel.allocator.buffer(string: "HTTP/\(version.major).\(version.minor) 200 Connection Established\r\n\r\n"), promise: nil)
+            let operations = channel.pipeline.syncOperations
+            try operations.addHandler(NIOSSLServerHandler(context: sslContext))
+            try operations.addHandler(ClientTLSWatcher(host: host, router: router, logShard: logShard))
+            let cache = NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
+            try pipeline.configure(operations, logShard: logShard, targetCache: cache)
+        } catch {
+            router.log.warn("CONNECT \(shown): cannot set up the intercepted connection: \(error)", shard: logShard)
+            channel.close(promise: nil)
+        }
+    }
+
+    /// A byte-for-byte tunnel to the real host: nothing is read, changed or recorded.
+    private func tunnel(to host: String, port: Int, shown: String, reason: String, version: HTTPVersion, context: ChannelHandlerContext) {
+        let channel = context.channel
+        let router = router
+        let logShard = logShard
+        let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        ClientBootstrap(group: context.eventLoop)
+            .connectTimeout(.seconds(10))
+            .connect(host: host, port: port)
+            .whenComplete { result in
+                switch result {
+                case .failure(let error):
+                    router.log.warn("CONNECT \(shown) could not be tunnelled: \(error)", shard: logShard)
+                    boundSelf.value.respond(502, "cassette could not reach \(shown) to tunnel to it: \(error)", version: version, context: boundContext.value)
+                case .success(let upstream):
+                    router.log.warn("CONNECT \(shown) tunnelled untouched, not recorded (\(reason))", shard: logShard)
+                    Self.removeHTTPHandlers(channel).whenComplete { _ in
+                        do {
+                            channel.writeAndFlush(
+                                channel.allocator.buffer(string: "HTTP/\(version.major).\(version.minor) 200 Connection Established\r\n\r\n"), promise: nil)
+                            let (local, remote) = TunnelGlue.matchedPair()
+                            try channel.pipeline.syncOperations.addHandler(local)
+                            try upstream.pipeline.syncOperations.addHandler(remote)
+                        } catch {
+                            channel.close(promise: nil)
+                            upstream.close(promise: nil)
+                        }
+                    }
+                }
+            }
+    }
+
+    /// Every HTTP handler of the listener's pipeline, this one included (those
+    /// `configureHTTPServerPipeline` adds, whichever of them it added).
+    private static func removeHTTPHandlers(_ channel: any Channel) -> EventLoopFuture<Void> {
+        let operations = channel.pipeline.syncOperations
+        let handlers: [(any RemovableChannelHandler)?] = [
+            try? operations.handler(type: ProxyHandler.self),
+            try? operations.handler(type: ConnectHandler.self),
+            try? operations.handler(type: HTTPServerPipelineHandler.self),
+            try? operations.handler(type: NIOHTTPResponseHeadersValidator.self),
+            try? operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self),
+            try? operations.handler(type: HTTPResponseEncoder.self),
+        ]
+        // Removal may finish later (the decoder finishes what it holds first): the next
+        // handlers go in once every one of these is gone.
+        let removals = handlers.compactMap { $0 }.map { operations.removeHandler($0) }
+        return EventLoopFuture.andAllSucceed(removals, on: channel.eventLoop)
+    }
+}
+
+@available(*, unavailable)
+extension ConnectHandler: Sendable {}
+
+/// Watches the TLS handshake of an intercepted connection: a client that rejects the proxy's
+/// certificate (it does not trust the local authority) is one clear log line naming the host and
+/// `cassette ca path`, not a silent hang.
+final class ClientTLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    let host: String
+    let router: ForwardRouter
+    let logShard: Int
+    private var handshaken = false
+    private var reported = false
+
+    init(host: String, router: ForwardRouter, logShard: Int) {
+        self.host = host
+        self.router = router
+        self.logShard = logShard
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted = event as? TLSUserEvent { handshaken = true }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !handshaken else {
+            context.fireErrorCaught(error)
+            return
+        }
+        report(String(describing: error))
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !handshaken { report(nil) }
+        context.fireChannelInactive()
+    }
+
+    private func report(_ error: String?) {
+        guard !reported else { return }
+        reported = true
+        let trust = "trust cassette's certificate authority in the client: \(router.leaves.authority.certificatePath) (`cassette ca path`)"
+        let line: String
+        if let error, Self.isRejection(error) {
+            line = "TLS for \(host) failed: the client rejected cassette's certificate (\(Self.reason(error))), so it does not trust the authority; \(trust)"
+        } else if let error {
+            line =
+                "TLS for \(host) failed: the client broke off the handshake (\(Self.reason(error))), most likely because it does not trust cassette's certificate; \(trust)"
+        } else {
+            line =
+                "TLS for \(host) failed: the client closed the connection during the handshake, most likely because it does not trust cassette's certificate; \(trust)"
+        }
+        router.log.warn(line, shard: logShard)
+    }
+
+    /// The TLS library's reason codes (`TLSV1_ALERT_UNKNOWN_CA`), without file names and numbers.
+    static func reason(_ error: String) -> String {
+        let codes = error.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "]" || $0 == ")" }).compactMap { word -> String? in
+            guard let colon = word.lastIndex(of: ":"), word.contains("OPENSSL_internal") else { return nil }
+            return String(word[word.index(after: colon)...])
+        }
+        return codes.isEmpty ? String(error.prefix(120)) : codes.joined(separator: ", ")
+    }
+
+    /// The alerts a client sends when it does not trust the certificate.
+    static func isRejection(_ error: String) -> Bool {
+        let text = error.uppercased()
+        return ["UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "BAD_CERTIFICATE", "UNSUPPORTED_CERTIFICATE", "CERTIFICATE_EXPIRED"].contains { text.contains($0) }
+    }
+}
+
+@available(*, unavailable)
+extension ClientTLSWatcher: Sendable {}

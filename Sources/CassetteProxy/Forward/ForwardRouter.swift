@@ -1,0 +1,107 @@
+import CassetteTools
+import Foundation
+import NIOHTTP1
+import Synchronization
+import WellPlateCore
+import WellPlateNetworking
+
+/// What the forward proxy does with each host its clients ask for: intercept it (record or
+/// replay, HTTPS through a certificate from the local authority), pass it on untouched, or
+/// refuse it; and, per host, the pipeline that serves it, made on first use and kept.
+final class ForwardRouter: Sendable {
+    enum Decision: Equatable {
+        case intercept
+        /// Tunnelled as it is (CONNECT) or forwarded without recording (plain HTTP).
+        case passOn(reason: String)
+        case refuse(status: Int, reason: String)
+    }
+
+    let options: ForwardOptions
+    let leaves: LeafCertificates
+    /// `replay --forward`: nothing is forwarded anywhere.
+    let replayOnly: Bool
+    /// The origins the cassette has recordings of (asked only when replaying).
+    let recordedOrigins: Set<String>
+    let cassette: String
+    let missStatus: Int
+    let log: ProxyLog
+    /// The listener's own parts: its endpoints, and the refusal of `/path` targets.
+    let base: ProxyPipeline
+    private let makePipeline: @Sendable (_ origin: URL, _ records: Bool) -> ProxyPipeline
+    private let pipelines = Mutex<[String: ProxyPipeline]>([:])
+    private let noted = Mutex<Set<String>>([])
+
+    init(
+        options: ForwardOptions, leaves: LeafCertificates, replayOnly: Bool, recordedOrigins: Set<String>, cassette: String, missStatus: Int, log: ProxyLog,
+        base: ProxyPipeline, makePipeline: @escaping @Sendable (URL, Bool) -> ProxyPipeline
+    ) {
+        self.options = options
+        self.leaves = leaves
+        self.replayOnly = replayOnly
+        self.recordedOrigins = recordedOrigins
+        self.cassette = cassette
+        self.missStatus = missStatus
+        self.log = log
+        self.base = base
+        self.makePipeline = makePipeline
+    }
+
+    /// `https://host[:port]` as keys spell it.
+    static func origin(scheme: String, host: String, port: Int) -> String {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let url = URL(string: "\(scheme)://\(bracketed):\(port)")
+        return url.flatMap(CassetteInfo.origin(of:)) ?? "\(scheme)://\(bracketed):\(port)"
+    }
+
+    /// What a `CONNECT host:port` gets.
+    func decide(host: String, port: Int) -> Decision {
+        let exclusion = options.exclusion(of: host)
+        guard replayOnly else { return exclusion.map { .passOn(reason: $0) } ?? .intercept }
+        if let exclusion {
+            return .refuse(status: missStatus, reason: "\(host):\(port) is never recorded (\(exclusion)), and `cassette replay --forward` forwards nothing")
+        }
+        let origin = Self.origin(scheme: "https", host: host, port: port)
+        guard recordedOrigins.contains(origin) else {
+            return .refuse(
+                status: missStatus,
+                reason:
+                    "cassette \"\(cassette)\" has no recordings of \(origin), and `cassette replay --forward` forwards nothing; record it with `cassette record --forward`"
+            )
+        }
+        return .intercept
+    }
+
+    /// The pipeline serving `origin`: recording (or replaying) it, or with `records: false`
+    /// forwarding it as it is.
+    func pipeline(origin: String, records: Bool) -> ProxyPipeline {
+        let key = (records ? "r " : "p ") + origin
+        if let known = pipelines.withLock({ $0[key] }) { return known }
+        let made = makePipeline(URL(string: origin)!, records)
+        return pipelines.withLock { stored in
+            if let first = stored[key] { return first }
+            stored[key] = made
+            return made
+        }
+    }
+
+    /// The parts answering a request on the proxy's own listener: an absolute-form request
+    /// (`GET http://host/path`) is its host's; anything else the listener's own (its endpoints,
+    /// and a clear refusal of a `/path` target).
+    func parts(for head: HTTPRequestHead) -> ProxyHandler.Parts {
+        guard !head.uri.hasPrefix("/"), let url = URL(string: head.uri), let host = url.host(percentEncoded: false), !host.isEmpty,
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let origin = CassetteInfo.origin(of: url)
+        else { return base.parts }
+        let exclusion = replayOnly ? nil : options.exclusion(of: host)
+        if let exclusion {
+            note("\(origin) forwarded as it is, not recorded (\(exclusion))", once: "plain " + origin)
+        }
+        return pipeline(origin: origin, records: exclusion == nil).parts
+    }
+
+    /// A line on the request log, once per `key`.
+    func note(_ line: String, once key: String) {
+        guard noted.withLock({ $0.insert(key).inserted }) else { return }
+        log.warn(line)
+    }
+}
