@@ -3,14 +3,17 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// The real clients the forward proxy is tested with, each set up the way its users set it up:
-/// curl with `-x` and `--cacert`, Python `requests` with `proxies=` and `verify=`.
+/// curl with `-x` and `--cacert`, Python `requests` with `proxies=` and `verify=`. Started with
+/// `ChildProcess` (posix_spawn), not Foundation's `Process`, whose `run()` in Swift 6.3.1 on Linux
+/// over-reads `/proc/self/fd` entries and crashes a test run now and then
+/// (swift-corelibs-foundation#5472): these tests start many clients.
 package enum ForwardProxyClients {
     /// `curl -s -i -x PROXY [--cacert CA] URL`: the exit status, the response (head and body) and
     /// curl's error text.
     package static func curl(_ url: String, proxy: URL, cacert: String?, in directory: URL) async throws -> CommandResult {
         var arguments = ["-s", "-S", "-i", "--max-time", "15", "-x", proxy.absoluteString]
         if let cacert { arguments += ["--cacert", cacert] }
-        return try await ExternalTool.run("curl", arguments + [url], cwd: directory)
+        return try await run(["curl"] + arguments + [url], in: directory)
     }
 
     /// Python `requests.get(URL, proxies=..., verify=CA)`; prints the status, `X-Cassette` and the body.
@@ -27,7 +30,21 @@ package enum ForwardProxyClients {
             """
         var arguments = ["python3", "-c", script, url, proxy.absoluteString]
         if let verify { arguments.append(verify) }
-        return try await ExternalTool.run(arguments, cwd: directory)
+        return try await run(arguments, in: directory)
+    }
+
+    /// Runs `arguments` (looked up on PATH) in `directory` to completion.
+    private static func run(_ arguments: [String], in directory: URL) async throws -> CommandResult {
+        let commandLine = ["-c", #"cd "$0" && exec "$@""#, directory.path] + arguments
+        return try await withChildProcess("/bin/sh", arguments: commandLine) { process in
+            let status = try await process.waitForExit(timeout: .seconds(60))
+            let code: Int32 =
+                switch status {
+                case .exited(let code): code
+                case .signalled(let signal): 128 + signal
+                }
+            return CommandResult(status: code, stdout: process.standardOutput, stderr: process.standardError)
+        }
     }
 
     /// Installs `requests` from PyPI when this Python lacks it.
