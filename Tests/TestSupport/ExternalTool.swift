@@ -30,33 +30,7 @@ package enum ExternalTool {
 
     /// Runs `arguments` (looked up on PATH, with ~/.local/bin added, where user installs of pip go) in `cwd`.
     package static func run(_ arguments: [String], cwd: URL) async throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.currentDirectoryURL = cwd
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = (environment["PATH"] ?? "/usr/bin:/bin") + ":" + NSHomeDirectory() + "/.local/bin"
-        process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Blocking reads must not sit on the cooperative pool.
-        async let output = onOwnThread { stdout.fileHandleForReading.readDataToEndOfFile() }
-        async let errors = onOwnThread { stderr.fileHandleForReading.readDataToEndOfFile() }
-        let (outData, errData) = await (output, errors)
-        let status = await onOwnThread {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }
-        return CommandResult(status: status, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
-    }
-
-    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin") + ":" + NSHomeDirectory() + "/.local/bin"
+        return try await runToCompletion("/usr/bin/env", arguments, cwd: cwd, environment: ["PATH": path])
     }
 }

@@ -53,41 +53,10 @@ package func cassetteExecutable() throws -> URL {
 
 /// Runs `cassette` with `arguments` in `cwd` and returns its exit status and output. stdin is
 /// empty, stdout and stderr are pipes (so the tool sees no terminal) and `NO_COLOR` is set.
-/// The blocking reads and the wait run on threads of their own: on Linux Dispatch's global queues
-/// are the cooperative pool, which a few blocked reads would starve.
+/// Started with posix_spawn (`runToCompletion`), whose reads and wait run on threads of their own.
 package func runCassette(_ arguments: [String], cwd: URL, environment: [String: String] = [:]) async throws -> CommandResult {
-    let process = Process()
-    process.executableURL = try cassetteExecutable()
-    process.arguments = arguments
-    process.currentDirectoryURL = cwd
-    var variables = ProcessInfo.processInfo.environment
-    variables["NO_COLOR"] = "1"
+    var variables = ["NO_COLOR": "1"]
     variables.merge(environment) { _, new in new }
-    process.environment = variables
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Both pipes drain at the same time: a child that fills one pipe while the parent waits on
-    // the other would otherwise block forever.
-    async let output = readToEnd(stdout.fileHandleForReading)
-    async let errors = readToEnd(stderr.fileHandleForReading)
-    let (outData, errData) = await (output, errors)
-    let status = await onDedicatedThread {
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-    return CommandResult(status: status, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    return try await runToCompletion(try cassetteExecutable().path, arguments, cwd: cwd, environment: variables)
 }
 
-private func readToEnd(_ handle: FileHandle) async -> Data {
-    await onDedicatedThread { handle.readDataToEndOfFile() }
-}
-
-private func onDedicatedThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: work()) }
-    }
-}
