@@ -59,4 +59,3 @@ package func runCassette(_ arguments: [String], cwd: URL, environment: [String: 
     variables.merge(environment) { _, new in new }
     return try await runToCompletion(try cassetteExecutable().path, arguments, cwd: cwd, environment: variables)
 }
-
