@@ -20,10 +20,11 @@ struct ProxyPipeline: Sendable {
 
     /// A proxy serving `session` with `settings` (its upstream already settled, the recorded one
     /// when none was given). `prepared`: the answers of a replay-only proxy, made while its
-    /// session opened with `maker`.
+    /// session opened with `maker`. `sessions`: the main port's sessions; `journal`: set for a
+    /// session's own pipeline.
     init(
         session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers = .empty, maker: ReplayAnswerMaker, modeName: String,
-        requestLog: RequestLog?
+        requestLog: RequestLog?, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil
     ) {
         let replayOnly = settings.isReplayOnly(mode: session.options.mode)
         let redactor = session.options.redactor
@@ -35,8 +36,8 @@ struct ProxyPipeline: Sendable {
                 session: session, settings: settings, replays: maker, upstreamDescription: settings.upstream.map { redactor.redact(url: $0) }),
             requestBuilder: requestBuilder,
             endpoints: ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && !replayOnly),
-            writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs),
-            maxBodySize: settings.maxBodySize)
+            writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal),
+            maxBodySize: settings.maxBodySize, sessions: sessions)
         restoresRawHeaderBytes = !replayOnly || prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }

@@ -1,5 +1,6 @@
 import CassetteTools
 import Foundation
+import NIOPosix
 import WellPlateCore
 import WellPlateNetworking
 
@@ -45,6 +46,7 @@ package struct ProxyRunner {
         let session: CassetteSession
         let store: CassetteStore
         let requestLog: RequestLog?
+        let sessions: SessionRegistry
 
         /// `http://HOST:PORT`, the address the proxy listens on.
         package var address: String { server.address }
@@ -111,11 +113,19 @@ package struct ProxyRunner {
         try await checkUsable(session: session, store: store, forwards: upstream != nil)
 
         let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
+        // Sessions listen on the main server's event loops.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, settings.threads))
+        let sessions = SessionRegistry(
+            SessionRegistry.Configuration(
+                store: store, upstream: upstream, settings: settings, defaultMode: mode, matchingRules: matchingRules, redactor: redactor,
+                sequencePolicy: sequencePolicy, modeName: modeName, requestLog: requestLog),
+            group: group)
         let pipeline = ProxyPipeline(
-            session: session, settings: served, prepared: prepared, maker: replayAnswers(served, preparedBase: nil), modeName: modeName, requestLog: requestLog)
-        let server = try await ProxyServer.start(pipeline: pipeline, host: settings.host, port: settings.port, threads: settings.threads)
+            session: session, settings: served, prepared: prepared, maker: replayAnswers(served, preparedBase: nil), modeName: modeName, requestLog: requestLog,
+            sessions: sessions)
+        let server = try await ProxyServer.start(pipeline: pipeline, host: settings.host, port: settings.port, group: group, ownsGroup: true)
         announce(server.address)
-        return Running(server: server, session: session, store: store, requestLog: requestLog)
+        return Running(server: server, session: session, store: store, requestLog: requestLog, sessions: sessions)
     }
 
     /// How recordings become answers with `settings`; `preparedBase`: the address answers that
@@ -181,6 +191,8 @@ package struct ProxyRunner {
 
     /// Graceful stop: no new connections, in-flight requests answered, store closed, summary printed.
     package func stop(_ running: Running) async -> CassetteSession.Counters {
+        // Sessions first: their requests in flight are answered while the event loops still run.
+        await running.sessions.closeAll()
         await running.server.shutdown()
         running.requestLog?.close()
         do {

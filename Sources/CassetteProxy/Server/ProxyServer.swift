@@ -12,25 +12,31 @@ import WellPlateNetworking
 /// `ProxyHandler` per connection, graceful shutdown that lets in-flight requests finish.
 final class ProxyServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
+    /// Whether `shutdown()` stops the event loops too; a session's listener runs on the main
+    /// server's loops and leaves them running.
+    private let ownsGroup: Bool
     /// Released before the event loops stop: its deinit touches a promise of theirs.
     private let quiescing: Mutex<ServerQuiescingHelper?>
     private let channel: any Channel
     /// `http://HOST:PORT` with the port actually bound.
     let address: String
 
-    private init(group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, channel: any Channel, address: String) {
+    private init(group: MultiThreadedEventLoopGroup, ownsGroup: Bool, quiescing: ServerQuiescingHelper, channel: any Channel, address: String) {
         self.group = group
+        self.ownsGroup = ownsGroup
         self.quiescing = Mutex(quiescing)
         self.channel = channel
         self.address = address
     }
 
-    /// Listens on `host`:`port` (0: a free one) with `threads` event loops; every connection is
-    /// set up by `pipeline`.
-    static func start(pipeline: ProxyPipeline, host: String, port: Int, threads: Int) async throws -> ProxyServer {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+    /// Listens on `host`:`port` (0: a free one) on `group`'s event loops; every connection is
+    /// set up by `pipeline`. With `ownsGroup` the loops stop when the server does (or fails to
+    /// start), else they are left to their owner (a session's listener runs on the main server's).
+    static func start(pipeline: ProxyPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
         do {
-            return try await bind(pipeline: pipeline, host: host, port: port, group: group)
+            return try await bind(pipeline: pipeline, host: host, port: port, group: group, ownsGroup: ownsGroup)
+        } catch  where !ownsGroup {
+            throw CLIError(BindFailure.describe(error, host: host, port: port))
         } catch {
             // The quiescing helper's deinit completes a promise on these loops, so it must be gone
             // before they stop: `bind` has returned, and one task on every loop waits out the loop
@@ -43,7 +49,8 @@ final class ProxyServer: Sendable {
         }
     }
 
-    private static func bind(pipeline: ProxyPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
+    private static func bind(pipeline: ProxyPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer
+    {
         let quiescing = ServerQuiescingHelper(group: group)
         // What each event loop's connections share: their request-log buffer (buffer 0 is for
         // lines logged off the loops; loop n writes to n + 1) and their replay keys.
@@ -71,7 +78,7 @@ final class ProxyServer: Sendable {
         let channel = try await bootstrap.bind(host: host, port: port).get()
         let boundPort = channel.localAddress?.port ?? port
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        return ProxyServer(group: group, quiescing: quiescing, channel: channel, address: "http://\(shownHost):\(boundPort)")
+        return ProxyServer(group: group, ownsGroup: ownsGroup, quiescing: quiescing, channel: channel, address: "http://\(shownHost):\(boundPort)")
     }
 
     /// Stops accepting, lets every in-flight request finish, then stops the event loops.
@@ -81,7 +88,12 @@ final class ProxyServer: Sendable {
             helper.initiateShutdown(promise: done)
             try? await done.futureResult.get()
         }
-        try? await group.shutdownGracefully()
+        if ownsGroup { try? await group.shutdownGracefully() }
+    }
+
+    /// The port actually bound.
+    var port: Int {
+        channel.localAddress?.port ?? 0
     }
 }
 

@@ -30,6 +30,7 @@ struct RecordCommand: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var upstreamFlags: UpstreamFlags
     @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup(title: "Sessions") var sessionFlags: SessionFlags
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
 
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
@@ -45,6 +46,7 @@ struct RecordCommand: AsyncParsableCommand {
         let configFile = try store.loadConfig()
         let upstream = try upstreamFlags.resolve(configFile)
         var settings = proxyFlags.settings(from: configFile)
+        sessionFlags.apply(to: &settings)
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         settings.upstream = upstream
         let runner = ProxyRunner(

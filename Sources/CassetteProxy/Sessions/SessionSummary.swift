@@ -1,0 +1,78 @@
+import CassetteTools
+import Foundation
+import WellPlateCore
+import WellPlateNetworking
+
+/// What a session served, as `DELETE /__cassette/sessions/ID` answers it and the proxy logs it
+/// when the session closes: counts since it started (or was reset), each key that missed with
+/// the recordings that came nearest, and the keys it never used.
+struct SessionSummary: Sendable {
+    struct Missed: Sendable {
+        let key: String
+        /// How many requests missed with this key.
+        var count: Int
+        let message: String
+        let nearest: [KeyDifference]
+    }
+
+    let served: Int
+    let recorded: Int
+    let missed: [Missed]
+    let unused: [String]
+
+    init(entries: [SessionJournal.Entry], unused: [String]) {
+        var served = 0
+        var recorded = 0
+        var missed: [Missed] = []
+        var missedPositions: [String: Int] = [:]
+        for entry in entries {
+            switch entry.source {
+            case .hit, .passthrough: served += 1
+            case .recorded:
+                served += 1
+                recorded += 1
+            case .error: break
+            case .miss:
+                let key = entry.key ?? "\(entry.method) \(entry.target)"
+                if let position = missedPositions[key] {
+                    missed[position].count += 1
+                    continue
+                }
+                missedPositions[key] = missed.count
+                let message =
+                    entry.miss?.miss.summary
+                    ?? (entry.stale ? "The recording of \(key) is older than --max-age, and --stale fail refuses it" : "No recording of \(key)")
+                missed.append(Missed(key: key, count: 1, message: message, nearest: entry.miss?.miss.nearest ?? []))
+            }
+        }
+        self.served = served
+        self.recorded = recorded
+        self.missed = missed
+        self.unused = unused
+    }
+
+    /// `served N, recorded N, missed N, unused N`, for the proxy's log.
+    var line: String {
+        "served \(served), recorded \(recorded), missed \(missed.reduce(0) { $0 + $1.count }), unused recordings \(unused.count)"
+    }
+
+    func json() -> JSONObject {
+        [
+            "served": .integer(Int64(served)),
+            "recorded": .integer(Int64(recorded)),
+            "missed": .array(
+                missed.map { missed in
+                    [
+                        "key": .string(missed.key),
+                        "count": .integer(Int64(missed.count)),
+                        "message": .string(missed.message),
+                        "nearest": .array(
+                            missed.nearest.map { difference in
+                                ["key": .string(difference.recorded.rawValue), "differences": .array(difference.items.map { .string($0.description) })]
+                            }),
+                    ]
+                }),
+            "unused": .array(unused.map(JSONValue.string)),
+        ]
+    }
+}
