@@ -23,7 +23,7 @@ struct SessionFlags: ParsableArguments {
             throw ValidationError.outOfRange("--max-sessions", maxSessions, "a whole number from 0 to 10000")
         }
         guard sessionIdleTimeout.duration != nil else {
-            throw ValidationError.outOfRange("--session-idle-timeout", sessionIdleTimeout.argument, IdleTimeoutOption.accepted)
+            throw ValidationError("--session-idle-timeout \(sessionIdleTimeout.argument) is not a duration from 100ms to 24h; \(IdleTimeoutOption.accepted)")
         }
     }
 
@@ -35,18 +35,22 @@ struct SessionFlags: ParsableArguments {
 
 /// A duration such as `90`, `90s`, `500ms`, `10m` or `1h`.
 struct IdleTimeoutOption: ExpressibleByArgument {
-    /// `nil` for a value out of range, which `validate()` reports with the accepted range.
+    /// `nil` for a value that is not a duration or is out of range, which `validate()` reports
+    /// with what is accepted (a failing `init?(argument:)` could only say "invalid").
     let duration: Duration?
     let argument: String
 
-    static let accepted = "seconds or a number with ms, s, m or h, from 100ms to 24h (such as 30s or 10m)"
+    static let accepted = "use seconds or a number with ms, s, m or h, such as 30s or 10m"
 
     init?(argument: String) {
         self.argument = argument
         let text = argument.lowercased()
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         let unit = units.first { text.hasSuffix($0.suffix) && Double(text.dropLast($0.suffix.count)) != nil }
-        guard let number = Double(unit.map { String(text.dropLast($0.suffix.count)) } ?? text), number.isFinite else { return nil }
+        guard let number = Double(unit.map { String(text.dropLast($0.suffix.count)) } ?? text), number.isFinite else {
+            duration = nil
+            return
+        }
         let seconds = number * (unit?.seconds ?? 1)
         duration = (0.1...86_400).contains(seconds) ? .milliseconds(Int64((seconds * 1000).rounded())) : nil
     }
