@@ -197,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CassetteControlTests",
-            dependencies: ["TestSupport", "CassetteControl", "cassette", "SampleAPI"]
+            dependencies: ["TestSupport", "WellPlateCore", "CassetteControl", "cassette", "SampleAPI"]
         ),
         .testTarget(
             name: "CassetteTestingTests",

@@ -12,6 +12,8 @@ struct ProxyLog: Sendable {
     /// `nil` when requests are not logged (`--quiet`).
     let requestLog: RequestLog?
     let stalePolicy: StalePolicy?
+    /// `session ID` for a session's requests, at the end of their lines.
+    var label: String?
 
     /// The line of one answered request: method, target (redacted), status, duration, outcome,
     /// and what went wrong when something did. `shard`: the connection's event loop's buffer
@@ -26,6 +28,7 @@ struct ProxyLog: Sendable {
         requestLog.log(shard: shard) { line in
             RequestLogLine.append(method: method, target: target, status: status, started: started, outcome: outcome, to: &line)
             if let detail { line.append(contentsOf: " (\(detail))".utf8) }
+            if let label { line.append(contentsOf: " \(label)".utf8) }
         }
     }
 

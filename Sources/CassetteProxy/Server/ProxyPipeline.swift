@@ -20,16 +20,16 @@ struct ProxyPipeline: Sendable {
 
     /// A proxy serving `session` with `settings` (its upstream already settled, the recorded one
     /// when none was given). `prepared`: the answers of a replay-only proxy, made while its
-    /// session opened with `maker`. `sessions`: the main port's sessions; `journal`: set for a
-    /// session's own pipeline.
+    /// session opened with `maker`. `sessions`: the main port's sessions; `journal` and
+    /// `logLabel` (`session ID`, ending its request lines): set for a session's own pipeline.
     init(
         session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers = .empty, maker: ReplayAnswerMaker, modeName: String,
-        requestLog: RequestLog?, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil
+        requestLog: RequestLog?, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil
     ) {
         let replayOnly = settings.isReplayOnly(mode: session.options.mode)
         let redactor = session.options.redactor
         let requestBuilder = ProxyRequestBuilder(upstream: settings.upstream)
-        let log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy)
+        let log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy, label: logLabel)
         parts = ProxyHandler.Parts(
             replayer: replayOnly ? ProxyReplayer(session: session, answers: prepared, requestBuilder: requestBuilder) : nil,
             responder: ProxyResponder(

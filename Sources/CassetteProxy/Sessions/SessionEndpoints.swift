@@ -61,7 +61,7 @@ extension SessionRegistry {
             switch method {
             case .GET:
                 try Self.allow([], in: query)
-                return .json(200, .object(try live(id).json), source: .endpoint)
+                return .json(200, .object(try live(id, touching: false).json), source: .endpoint)
             case .DELETE:
                 try Self.allow(["strict"], in: query)
                 let strict = try Self.flag("strict", in: query)
@@ -89,8 +89,9 @@ extension SessionRegistry {
         }
     }
 
-    private func live(_ id: String) throws(ProxyRequestError) -> ProxySession {
-        guard let session = session(id) else {
+    /// The live session `id`; reading its journal or resetting it counts as its activity, looking at it does not.
+    private func live(_ id: String, touching: Bool = true) throws(ProxyRequestError) -> ProxySession {
+        guard let session = session(id, touching: touching) else {
             throw ProxyRequestError(status: 404, code: "unknown_session", message: SessionEndpoints.unknownSessionMessage(id))
         }
         return session

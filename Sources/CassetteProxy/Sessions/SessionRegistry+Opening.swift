@@ -74,10 +74,11 @@ extension SessionRegistry {
         }
         try await checkUsable(opened, cassette: cassette, mode: mode, forwards: forwards, upstream: settings.upstream)
 
+        let id = newID()
         let journal = SessionJournal()
         let pipeline = ProxyPipeline(
             session: opened, settings: settings, prepared: prepared, maker: Self.answerMaker(settings), modeName: configuration.modeName,
-            requestLog: configuration.requestLog, journal: journal)
+            requestLog: configuration.requestLog, journal: journal, logLabel: "session \(id)")
         let server: ProxyServer
         do {
             server = try await ProxyServer.start(pipeline: pipeline, host: settings.host, port: 0, group: group, ownsGroup: false)
@@ -85,7 +86,7 @@ extension SessionRegistry {
             throw ProxyRequestError(status: 500, code: "listen_failed", message: "the session's listener could not start: \(error)")
         }
         return ProxySession(
-            id: newID(), cassette: cassette, mode: mode, baseURL: Self.baseURL(host: settings.host, port: server.port, proxyBase: proxyBase), session: opened,
+            id: id, cassette: cassette, mode: mode, baseURL: Self.baseURL(host: settings.host, port: server.port, proxyBase: proxyBase), session: opened,
             journal: journal, parts: pipeline.parts, server: server, group: group)
     }
 

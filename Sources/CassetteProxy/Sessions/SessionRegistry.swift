@@ -55,10 +55,10 @@ final class SessionRegistry: Sendable {
         return SessionRoute(parts: session.parts, targetCache: session.targetCache(on: eventLoop))
     }
 
-    /// The live session `id`, its idle time restarted.
-    func session(_ id: String) -> ProxySession? {
+    /// The live session `id`; `touching` counts the call as the session's activity.
+    func session(_ id: String, touching: Bool) -> ProxySession? {
         let session = state.withLock { $0.sessions[id] }
-        session?.journal.touch()
+        if touching { session?.journal.touch() }
         return session
     }
 

@@ -69,6 +69,11 @@ final class ProxySessionEndpointTests {
             #expect(login["cassette"] as? String == "login")
             #expect(login["baseURL"] as? String == baseURL.absoluteString)
             #expect(login["requests"] as? Int == 1)
+            // Its request lines name it; the main port's do not.
+            try await proxy.waitForLogLine(containing: "GET /api/users 200")
+            try await proxy.waitForLogLine(containing: "replayed session \(id)")
+            #expect(proxy.outputLines.contains { $0.hasPrefix("GET /api/users 200 ") && $0.hasSuffix("ms replayed") })
+            #expect(proxy.outputLines.contains { $0.hasPrefix("session \(id) started: cassette \"login\", mode none, \(baseURL.absoluteString)") })
             // A session's own port has the health endpoint, for its cassette.
             let health = try await session.get("/__cassette/health").jsonObject()
             #expect(health["cassette"] as? String == "login")
