@@ -5,7 +5,7 @@ import WellPlateCore
 
 /// Runs `body` with a session of a running `cassette` proxy, for a test whose code under test runs
 /// in another process (an app driven by UI tests, a server, a CLI): the test hands
-/// ``CassetteControl/Session/baseURL`` to that process, and the session serves it a cassette of
+/// the session's `baseURL` to that process, and the session serves it a cassette of
 /// this test's own. The session ends when `body` does; every request that had no recording is a
 /// test failure with its explanation, and recordings the test never used are a warning (a failure
 /// with `allowUnused: false`).
@@ -18,6 +18,8 @@ import WellPlateCore
 ///   - mode: The record mode; `nil` uses `CASSETTE_RECORD`, else `none` under CI and `once` elsewhere.
 ///   - allowUnused: Whether recordings the test never used are only a warning.
 ///   - environment: Where `CASSETTE_*` and `CI` are read.
+///   - sourceLocation: Where misses and unused recordings are reported.
+///   - body: The test's work with the session; its result is returned.
 public func withCassetteSession<Result>(
     _ name: String? = nil,
     control: URL? = nil,
