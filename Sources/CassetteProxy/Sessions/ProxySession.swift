@@ -56,7 +56,7 @@ final class ProxySession: Sendable {
 
     /// What the session served so far.
     var summary: SessionSummary {
-        SessionSummary(entries: journal.all, unused: session.index.statistics.unusedKeys)
+        SessionSummary(journal.tally, unused: session.index.statistics.unusedKeys)
     }
 
     /// Stops its listener, letting requests in flight finish (and go into the journal).

@@ -25,30 +25,21 @@ extension SessionJournal {
         }
     }
 
-    /// `{"requests": [...], "count": N}`, in arrival order. An entry's `position` is its place
-    /// among the session's requests with the same key (0 for the first), counted before the
-    /// filter, so it names the recording a sequence serves it.
+    /// `{"requests": [...], "count": N}`, in arrival order; `"dropped": N` when the session
+    /// served more requests than it keeps (`limit`).
     func json(filter: Filter) -> JSONValue {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        var positions: [String: Int] = [:]
-        var rows: [JSONValue] = []
-        for entry in all {
-            var position: Int?
-            if let key = entry.key {
-                let taken = positions[key, default: 0]
-                positions[key] = taken + 1
-                position = taken
-            }
-            guard filter.matches(entry) else { continue }
-            rows.append(entry.json(position: position, formatter: formatter))
-        }
-        return ["requests": .array(rows), "count": .integer(Int64(rows.count))]
+        let (entries, dropped) = entries
+        let rows: [JSONValue] = entries.filter(filter.matches).map { $0.json(at: date(of: $0), formatter: formatter) }
+        var json: JSONObject = ["requests": .array(rows), "count": .integer(Int64(rows.count))]
+        if dropped > 0 { json["dropped"] = .integer(Int64(dropped)) }
+        return .object(json)
     }
 }
 
 extension SessionJournal.Entry {
-    func json(position: Int?, formatter: ISO8601DateFormatter) -> JSONValue {
+    func json(at date: Date, formatter: ISO8601DateFormatter) -> JSONValue {
         [
             "method": .string(method),
             "path": .string(String(path)),
@@ -57,7 +48,7 @@ extension SessionJournal.Entry {
             "status": .integer(Int64(status)),
             "source": .string(source.rawValue),
             "position": position.map { .integer(Int64($0)) } ?? .null,
-            "at": .string(formatter.string(from: at)),
+            "at": .string(formatter.string(from: date)),
             "durationMs": .number(Self.milliseconds(duration)),
         ]
     }

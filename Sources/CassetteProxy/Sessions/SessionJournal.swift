@@ -9,6 +9,10 @@ import WellPlateNetworking
 /// What one session served, request by request (`GET /__cassette/sessions/ID/requests`): each
 /// answer goes in as the writer sends it, before its first byte leaves, so a client that has its
 /// answer finds it here. Targets are redacted like every log line.
+///
+/// The entries are bounded (`limit`): a session driven far harder than a test drives one drops
+/// its oldest entries (and says how many), while the tallies the summary is made of (counts,
+/// misses, positions per key) keep counting every request.
 final class SessionJournal: Sendable {
     /// How a request was answered, as the journal spells it.
     enum Source: String, Sendable {
@@ -23,13 +27,11 @@ final class SessionJournal: Sendable {
         let key: String?
         let status: Int
         let source: Source
+        /// Its place among the session's requests with the same key, from 0.
+        let position: Int?
         /// When the request was complete, for ordering: entries go in as answers go out.
         let arrived: NIODeadline
-        let at: Date
         let duration: TimeAmount
-        let miss: ReportedMiss?
-        /// Set for a refusal of a stale recording (`--stale fail`), which counts as a miss.
-        let stale: Bool
 
         var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
         var query: Substring? {
@@ -38,10 +40,35 @@ final class SessionJournal: Sendable {
         }
     }
 
-    private let entries = Mutex<[Entry]>([])
+    /// Every request's share of the summary, kept whatever the entries drop.
+    struct Tally: Sendable {
+        var served = 0
+        var recorded = 0
+        var missed: [SessionSummary.Missed] = []
+        var missedPositions: [String: Int] = [:]
+        /// Requests so far per key: the next one's position.
+        var positions: [String: Int] = [:]
+    }
+
+    private struct State {
+        var entries: [Entry] = []
+        var dropped = 0
+        var tally = Tally()
+    }
+
+    /// Entries kept per session.
+    let limit: Int
+    private let state = Mutex(State())
     /// `NIODeadline` nanoseconds of the last request or control call (`SessionRegistry` closes
     /// sessions idle for too long).
     private let lastActivity = Atomic<UInt64>(NIODeadline.now().uptimeNanoseconds)
+    /// The wall clock and the uptime clock at one moment, so an entry's time of day is worked out
+    /// when it is read rather than asked of the clock for every request.
+    private let origin = (date: Date(), deadline: NIODeadline.now())
+
+    init(limit: Int = 100_000) {
+        self.limit = max(1, limit)
+    }
 
     /// Adds the answer to one request; the proxy's own endpoint answers are not requests of the
     /// app under test and stay out.
@@ -56,28 +83,53 @@ final class SessionJournal: Sendable {
         case .endpoint: return
         }
         let now = NIODeadline.now()
-        let duration = now - started
-        let entry = Entry(
-            method: method.rawValue, target: target, key: key, status: answer.statusCode, source: source, arrived: started,
-            at: Date(timeIntervalSinceNow: -Double(duration.nanoseconds) / 1e9), duration: duration, miss: answer.miss, stale: answer.source == .stale)
-        entries.withLock { $0.append(entry) }
+        let status = answer.statusCode
+        state.withLock { state in
+            var position: Int?
+            if let key {
+                let taken = state.tally.positions[key, default: 0]
+                state.tally.positions[key] = taken + 1
+                position = taken
+            }
+            state.tally.count(source, key: key, method: method, target: target, answer: answer)
+            if state.entries.count >= limit {
+                // A tenth at a time, so dropping stays rare.
+                let drop = max(1, limit / 10)
+                state.entries.removeFirst(drop)
+                state.dropped += drop
+            }
+            state.entries.append(
+                Entry(
+                    method: method.rawValue, target: target, key: key, status: status, source: source, position: position, arrived: started,
+                    duration: now - started))
+        }
         lastActivity.store(now.uptimeNanoseconds, ordering: .relaxed)
     }
 
-    /// Every entry in arrival order.
-    var all: [Entry] {
+    /// The kept entries in arrival order, and how many older ones were dropped.
+    var entries: (entries: [Entry], dropped: Int) {
+        let (entries, dropped) = state.withLock { ($0.entries, $0.dropped) }
         // Answers can go out in another order than their requests came (a slow upstream, latency).
-        entries.withLock { $0 }.sorted { $0.arrived < $1.arrived }
+        return (entries.sorted { $0.arrived < $1.arrived }, dropped)
     }
 
-    /// How many requests the journal holds.
+    var tally: Tally {
+        state.withLock { $0.tally }
+    }
+
+    /// Requests answered, dropped entries included.
     var count: Int {
-        entries.withLock { $0.count }
+        state.withLock { $0.entries.count + $0.dropped }
     }
 
-    /// Empties the journal (`POST /__cassette/sessions/ID/reset`).
+    /// When an entry's request arrived, by the wall clock.
+    func date(of entry: Entry) -> Date {
+        origin.date.addingTimeInterval(Double((entry.arrived - origin.deadline).nanoseconds) / 1e9)
+    }
+
+    /// Empties the journal and its tallies (`POST /__cassette/sessions/ID/reset`).
     func clear() {
-        entries.withLock { $0.removeAll() }
+        state.withLock { $0 = State() }
         touch()
     }
 
@@ -89,5 +141,31 @@ final class SessionJournal: Sendable {
     /// How long the session has gone without a request or a control call.
     var idleTime: TimeAmount {
         .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds) - Int64(lastActivity.load(ordering: .relaxed)))
+    }
+}
+
+extension SessionJournal.Tally {
+    /// One answered request's share: served and recorded counts, and each missed key once, with
+    /// what came nearest.
+    mutating func count(_ source: SessionJournal.Source, key: String?, method: NIOHTTP1.HTTPMethod, target: String, answer: ProxyAnswer) {
+        switch source {
+        case .hit, .passthrough: served += 1
+        case .recorded:
+            served += 1
+            recorded += 1
+        case .error: break
+        case .miss:
+            let missedKey = key ?? "\(method.rawValue) \(target)"
+            if let position = missedPositions[missedKey] {
+                missed[position].count += 1
+                return
+            }
+            missedPositions[missedKey] = missed.count
+            let message =
+                answer.miss?.miss.summary
+                ?? (answer.source == .stale
+                    ? "The recording of \(missedKey) is older than --max-age, and --stale fail refuses it" : "No recording of \(missedKey)")
+            missed.append(SessionSummary.Missed(key: missedKey, count: 1, message: message, nearest: answer.miss?.miss.nearest ?? []))
+        }
     }
 }

@@ -20,34 +20,10 @@ struct SessionSummary: Sendable {
     let missed: [Missed]
     let unused: [String]
 
-    init(entries: [SessionJournal.Entry], unused: [String]) {
-        var served = 0
-        var recorded = 0
-        var missed: [Missed] = []
-        var missedPositions: [String: Int] = [:]
-        for entry in entries {
-            switch entry.source {
-            case .hit, .passthrough: served += 1
-            case .recorded:
-                served += 1
-                recorded += 1
-            case .error: break
-            case .miss:
-                let key = entry.key ?? "\(entry.method) \(entry.target)"
-                if let position = missedPositions[key] {
-                    missed[position].count += 1
-                    continue
-                }
-                missedPositions[key] = missed.count
-                let message =
-                    entry.miss?.miss.summary
-                    ?? (entry.stale ? "The recording of \(key) is older than --max-age, and --stale fail refuses it" : "No recording of \(key)")
-                missed.append(Missed(key: key, count: 1, message: message, nearest: entry.miss?.miss.nearest ?? []))
-            }
-        }
-        self.served = served
-        self.recorded = recorded
-        self.missed = missed
+    init(_ tally: SessionJournal.Tally, unused: [String]) {
+        served = tally.served
+        recorded = tally.recorded
+        missed = tally.missed
         self.unused = unused
     }
 
