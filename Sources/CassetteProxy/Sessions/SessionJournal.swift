@@ -51,9 +51,16 @@ final class SessionJournal: Sendable {
     }
 
     private struct State {
+        /// A ring once full: `next` is where the next entry goes, over the oldest.
         var entries: [Entry] = []
+        var next = 0
         var dropped = 0
         var tally = Tally()
+
+        /// The entries, oldest first.
+        var inOrder: [Entry] {
+            dropped == 0 ? entries : Array(entries[next...] + entries[..<next])
+        }
     }
 
     /// Entries kept per session.
@@ -87,28 +94,33 @@ final class SessionJournal: Sendable {
         state.withLock { state in
             var position: Int?
             if let key {
-                let taken = state.tally.positions[key, default: 0]
-                state.tally.positions[key] = taken + 1
-                position = taken
+                // One hash for a key seen before, which nearly every request's is.
+                if let index = state.tally.positions.index(forKey: key) {
+                    position = state.tally.positions.values[index]
+                    state.tally.positions.values[index] += 1
+                } else {
+                    position = 0
+                    state.tally.positions[key] = 1
+                }
             }
             state.tally.count(source, key: key, method: method, target: target, answer: answer)
-            if state.entries.count >= limit {
-                // A tenth at a time, so dropping stays rare.
-                let drop = max(1, limit / 10)
-                state.entries.removeFirst(drop)
-                state.dropped += drop
+            let entry = Entry(
+                method: method.rawValue, target: target, key: key, status: status, source: source, position: position, arrived: started,
+                duration: now - started)
+            if state.entries.count < limit {
+                state.entries.append(entry)
+            } else {
+                state.entries[state.next] = entry
+                state.next = (state.next + 1) % limit
+                state.dropped += 1
             }
-            state.entries.append(
-                Entry(
-                    method: method.rawValue, target: target, key: key, status: status, source: source, position: position, arrived: started,
-                    duration: now - started))
         }
         lastActivity.store(now.uptimeNanoseconds, ordering: .relaxed)
     }
 
     /// The kept entries in arrival order, and how many older ones were dropped.
     var entries: (entries: [Entry], dropped: Int) {
-        let (entries, dropped) = state.withLock { ($0.entries, $0.dropped) }
+        let (entries, dropped) = state.withLock { ($0.inOrder, $0.dropped) }
         // Answers can go out in another order than their requests came (a slow upstream, latency).
         return (entries.sorted { $0.arrived < $1.arrived }, dropped)
     }
