@@ -75,7 +75,8 @@ extension SessionRegistry {
         try await checkUsable(opened, cassette: cassette, mode: mode, forwards: forwards, upstream: settings.upstream)
 
         let id = newID()
-        let journal = SessionJournal()
+        // A shard per event loop plus one, as the request log numbers them.
+        let journal = SessionJournal(shards: max(1, settings.threads) + 1)
         let pipeline = ProxyPipeline(
             session: opened, settings: settings, prepared: prepared, maker: Self.answerMaker(settings), modeName: configuration.modeName,
             requestLog: configuration.requestLog, journal: journal, logLabel: "session \(id)")

@@ -1,5 +1,6 @@
 import CassetteTools
 import Foundation
+import NIOCore
 import WellPlateCore
 import WellPlateNetworking
 
@@ -13,6 +14,8 @@ struct SessionSummary: Sendable {
         var count: Int
         let message: String
         let nearest: [KeyDifference]
+        /// When its first request arrived, to list misses in order across event loops.
+        var firstArrived: NIODeadline
     }
 
     let served: Int

@@ -74,6 +74,25 @@ struct SessionJournalTests {
         #expect(journal.date(of: journal.entries.entries[0]) < journal.date(of: journal.entries.entries[1]))
     }
 
+    @Test func shardsMergeByArrivalWithPositionsAndMissesAcrossEventLoops() {
+        let journal = SessionJournal(shards: 3)
+        let started = NIODeadline.now()
+        journal.add(method: .GET, target: "/p", key: "GET /p", answer: Self.answer(200, .replayed), started: started + .nanoseconds(3), shard: 2)
+        journal.add(method: .GET, target: "/p", key: "GET /p", answer: Self.answer(200, .replayed), started: started, shard: 1)
+        journal.add(method: .GET, target: "/m", key: "GET /m", answer: Self.miss("GET /m"), started: started + .nanoseconds(5), shard: 1)
+        journal.add(method: .GET, target: "/n", key: "GET /n", answer: Self.miss("GET /n"), started: started + .nanoseconds(4), shard: 2)
+        journal.add(method: .GET, target: "/m", key: "GET /m", answer: Self.miss("GET /m"), started: started + .nanoseconds(6), shard: 2)
+        journal.add(method: .GET, target: "/p", key: "GET /p", answer: Self.answer(200, .replayed), started: started + .nanoseconds(7), shard: 9)
+        let entries = journal.entries.entries
+        #expect(entries.map(\.target) == ["/p", "/p", "/n", "/m", "/m", "/p"])
+        #expect(entries.map(\.position) == [0, 1, 0, 0, 1, 2])
+        let tally = journal.tally
+        #expect(tally.served == 3)
+        #expect(tally.missed.map(\.key) == ["GET /n", "GET /m"])
+        #expect(tally.missed.map(\.count) == [1, 2])
+        #expect(journal.count == 6)
+    }
+
     @Test func filtersMatchMethodAnyCaseAndPathExactlyOrByPrefix() {
         let journal = SessionJournal()
         let started = NIODeadline.now()
