@@ -5,12 +5,12 @@
 # their mean); then the time from `POST /__cassette/sessions` to the session's first answer, beside
 # one request on the main port over the same kind of connection. Prints the rounds and a summary;
 # writes nothing. Needs the machine to itself: no builds meanwhile.
-#   Benchmarks/sessions.sh                                   # release build, 5 rounds of 10 s
+#   Benchmarks/sessions.sh                                   # release build, 9 rounds of 5 s
 #   CONFIGURATION=debug DURATION=2 ROUNDS=1 Benchmarks/sessions.sh   # smoke run
 set -euo pipefail
 cd "$(dirname "$0")/.."
-duration="${DURATION:-10}"
-rounds="${ROUNDS:-5}"
+duration="${DURATION:-5}"
+rounds="${ROUNDS:-9}"
 
 scripts/ensure-deps.sh wrk
 source scripts/lib.sh

@@ -89,10 +89,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func answer(head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, context: ChannelHandlerContext) {
         if let sessions = parts.sessions, let id = head.headers.first(name: SessionHeader.name) {
-            // A session's request on the main port: answered as on the session's own port, the
-            // header gone before anything keys, forwards or records the request.
-            var head = head
-            head.headers.remove(name: SessionHeader.name)
+            // A session's request on the main port: answered as on the session's own port. The
+            // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
             guard let route = sessions.route(id, on: context.eventLoop) else {
                 send(SessionEndpoints.unknownSession(id), head: head, started: started, writer: parts.writer, context: context)
                 return
