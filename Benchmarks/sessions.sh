@@ -2,7 +2,7 @@
 # Sessions (docs/control.md) against the proxy's main port, in the same run: replay throughput of
 # the 300 recordings of section 1 through a session's own port and through the main port with
 # `X-Cassette-Session`, each round between two rounds on the main port (the ratio is taken against
-# their mean); then the time from `POST /__cassette/sessions` to the session's first answer, beside
+# their mean); the session's port and the main port loaded at the same time; then the time from `POST /__cassette/sessions` to the session's first answer, beside
 # one request on the main port over the same kind of connection. Prints the rounds and a summary;
 # writes nothing. Needs the machine to itself: no builds meanwhile.
 #   Benchmarks/sessions.sh                                   # release build, 9 rounds of 5 s
@@ -55,6 +55,20 @@ done
 median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo "session port: median $(median "${session_ratios[@]}")% of the main port (rounds: ${session_ratios[*]}; target >= 95%)"
 echo "main port with X-Cassette-Session: median $(median "${header_ratios[@]}")% of the main port (rounds: ${header_ratios[*]})"
+# The same comparison with both measured at once: a wrk on the main port and one on the session's
+# port side by side, 32 connections each, so whatever else the machine does slows both alike.
+together_ratios=()
+for round in $(seq 1 "$rounds"); do
+    PATHS_FILE="$work/replay.db.paths" wrk -t1 -c32 -d"${duration}s" -s Benchmarks/paths.lua "$main_url" >"$work/together-main-$round.wrk" &
+    main_wrk=$!
+    PATHS_FILE="$work/replay.db.paths" wrk -t1 -c32 -d"${duration}s" -s Benchmarks/paths.lua "$session_url" >"$work/together-session-$round.wrk"
+    wait "$main_wrk"
+    main="$(awk '/Requests\/sec/ { print $2 }' "$work/together-main-$round.wrk")"
+    session="$(awk '/Requests\/sec/ { print $2 }' "$work/together-session-$round.wrk")"
+    together_ratios+=("$(awk -v s="$session" -v m="$main" 'BEGIN { printf "%.1f", 100 * s / m }')")
+    echo "together, round $round: main port $main, session port $session (${together_ratios[-1]}%)"
+done
+echo "session port beside the main port at the same time: median $(median "${together_ratios[@]}")% (rounds: ${together_ratios[*]}; target >= 95%)"
 journal="$(curl -s "$main_url/__cassette/sessions/$session_id" | python3 -c 'import json, sys; print(json.load(sys.stdin)["requests"])')"
 echo "the session journaled $journal requests"
 
