@@ -25,8 +25,10 @@ import FoundationNetworking
 public struct CassetteControl: Sendable {
     /// When a session records and when it replays: the proxy's record modes.
     public enum Mode: String, Sendable, Hashable, CaseIterable, Codable {
-        /// Replay only; a request without a recording is a miss.
-        case none
+        /// Replay only; a request without a recording is a miss. Spelled `none` on the wire; in
+        /// Swift it has a name of its own, because `.none` where a `Mode?` is expected would be
+        /// read as "no mode given" (`Optional.none`).
+        case replayOnly = "none"
         /// Record a request only if the cassette has no recording of it, else replay.
         case once
         /// Replay what is recorded and record the rest, repeats beyond the recorded sequence included.

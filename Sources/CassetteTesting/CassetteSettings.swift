@@ -79,7 +79,7 @@ public struct CassetteSettings: Sendable, Equatable {
             }
             return mode
         }
-        return isCI(environment) ? .none : .once
+        return isCI(environment) ? .replayOnly : .once
     }
 
     /// CI services set `CI` (`true`, `1`, a name); a developer can clear it with `CI=0` or `CI=false`.

@@ -13,22 +13,22 @@ struct Cassette: AsyncParsableCommand {
         commandName: "cassette",
         abstract: "Record API traffic once, replay it offline, harvest fixtures and catch schema drift.",
         discussion: """
-            Typical loop:
-              cassette record --upstream http://127.0.0.1:8081  # point the app at the proxy
-              cassette replay                                   # CI: no backend needed
-              cassette run --strict -- swift test               # the same, around one command
-              cassette list                                     # what was recorded
-              cassette show 'GET /api/users'                    # one recording in full
-              cassette export --fixtures Fixtures               # mock fixtures + registry.json
-              cassette diff --fixtures Fixtures                 # fixtures against what the API sends
-              cassette schema --out Schemas                     # JSON Schema per endpoint
-              cassette codegen swift --out Sources/Models       # Codable types per endpoint
-              cassette openapi --out openapi.yaml --format yaml # OpenAPI 3.1 of the recordings
-              cassette verify --env staging                     # drift against the live API
-              cassette import session.har                       # recordings from DevTools/mitmproxy
-              cassette dump --db cassettes.db                   # the store as reviewable text
-              cassette audit                                    # secrets redaction missed?
-              cassette redact                                   # apply today's rules to the store
+            Typical loop (examples fit an 80-column terminal):
+              cassette record --upstream URL      # point the app at the proxy
+              cassette replay                     # CI: no backend needed
+              cassette run --strict -- swift test # replay around one command
+              cassette list                       # what was recorded
+              cassette show 'GET /api/users'      # one recording in full
+              cassette export --fixtures Fixtures # fixtures + registry.json
+              cassette diff --fixtures Fixtures   # fixtures vs. what the API sends
+              cassette schema --out Schemas       # JSON Schema per endpoint
+              cassette codegen swift --out Models # Codable types per endpoint
+              cassette openapi --out api.yaml     # OpenAPI 3.1 of the recordings
+              cassette verify --env staging       # drift against the live API
+              cassette import session.har         # from DevTools or mitmproxy
+              cassette dump                       # the store as reviewable text
+              cassette audit                      # secrets redaction missed?
+              cassette redact                     # apply today's rules to the store
 
 
             """ + CassetteConfigFile.fileFormatHelp,
@@ -50,6 +50,11 @@ struct Cassette: AsyncParsableCommand {
 @main
 enum CassetteMain {
     static func main() async {
+        StandardStream.ignoreBrokenPipes()
+        if let refusal = ArgumentBytes.refusal() {
+            Terminal.printError(refusal)
+            exit(2)
+        }
         do {
             var command = try Cassette.parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -71,7 +76,7 @@ enum CassetteMain {
             if code == .validationFailure {
                 // Usage errors keep ArgumentParser's message and usage text, with status 2.
                 let message = Cassette.fullMessage(for: error)
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                StandardStream.error.write(message + "\n")
                 exit(2)
             }
             if code != .failure {

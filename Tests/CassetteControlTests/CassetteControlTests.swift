@@ -47,7 +47,7 @@ final class CassetteControlTests {
                 #expect(recorded.recorded == 2)
                 #expect(recorded.missed.isEmpty)
 
-                let replaying = try await control.startSession(cassette: "profile", mode: CassetteControl.Mode.none)
+                let replaying = try await control.startSession(cassette: "profile", mode: CassetteControl.Mode.replayOnly)
                 #expect(try await control.sessions().map(\.id) == [replaying.id])
                 let user = try await Self.get(replaying.baseURL.appending(path: "api/users/1"))
                 #expect(user.status == 200)
@@ -71,7 +71,7 @@ final class CassetteControlTests {
                 _ = try await Self.get(recording.baseURL.appending(path: "api/health"))
                 try await recording.end()
 
-                let missing = try await control.startSession(cassette: "login", mode: CassetteControl.Mode.none)
+                let missing = try await control.startSession(cassette: "login", mode: CassetteControl.Mode.replayOnly)
                 _ = try await Self.get(missing.baseURL.appending(path: "api/users"))
                 #expect(try await Self.get(missing.baseURL.appending(path: "api/usrs")).status == 404)
                 _ = try await Self.get(missing.baseURL.appending(path: "api/usrs"))
@@ -85,13 +85,13 @@ final class CassetteControlTests {
                 #expect(summary.missed.first?.nearest.contains { $0.key == "GET /api/users" } == true)
                 #expect(summary.unused == ["GET /api/health"])
 
-                let unused = try await control.startSession(cassette: "login", mode: CassetteControl.Mode.none)
+                let unused = try await control.startSession(cassette: "login", mode: CassetteControl.Mode.replayOnly)
                 _ = try await Self.get(unused.baseURL.appending(path: "api/users"))
                 let unusedError = try await #require(throws: CassetteControlError.self) { try await unused.end(strict: true, failOnUnused: true) }
                 #expect(unusedError.kind == .misses)
                 #expect(unusedError.message == "session \(unused.id) (cassette \"login\"): 1 recording(s) were never used: GET /api/health")
 
-                let lenient = try await control.startSession(cassette: "login", mode: CassetteControl.Mode.none)
+                let lenient = try await control.startSession(cassette: "login", mode: CassetteControl.Mode.replayOnly)
                 _ = try await Self.get(lenient.baseURL.appending(path: "api/nothing"))
                 #expect(try await lenient.end(strict: false).missed.count == 1)
             }
@@ -103,7 +103,7 @@ final class CassetteControlTests {
             try await withRecorder(upstream: api, store: store, arguments: ["--max-sessions", "1"]) { proxy async throws in
                 let control = CassetteControl(url: proxy.url)
                 let unknown = try await #require(throws: CassetteControlError.self) {
-                    try await control.startSession(cassette: "nightly", mode: CassetteControl.Mode.none)
+                    try await control.startSession(cassette: "nightly", mode: CassetteControl.Mode.replayOnly)
                 }
                 #expect(unknown.kind == .refused)
                 #expect(unknown.statusCode == 404)

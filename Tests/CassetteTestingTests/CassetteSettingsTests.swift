@@ -35,7 +35,7 @@ struct CassetteSettingsTests {
         #expect(try CassetteSettings.mode(trait: .all, environment: ["CASSETTE_RECORD": "none", "CI": "1"]) == .all)
         #expect(try CassetteSettings.mode(trait: nil, environment: ["CASSETTE_RECORD": "missing", "CI": "1"]) == .missing)
         #expect(try CassetteSettings.mode(trait: nil, environment: ["CASSETTE_RECORD": "ALL"]) == .all)
-        #expect(try CassetteSettings.mode(trait: nil, environment: ["CI": "true"]) == RecordMode.none)
+        #expect(try CassetteSettings.mode(trait: nil, environment: ["CI": "true"]) == RecordMode.replayOnly)
         #expect(try CassetteSettings.mode(trait: nil, environment: ["CI": "false"]) == .once)
         #expect(try CassetteSettings.mode(trait: nil, environment: ["CI": "0"]) == .once)
         #expect(try CassetteSettings.mode(trait: nil, environment: [:]) == .once)
@@ -49,7 +49,7 @@ struct CassetteSettingsTests {
         }
     }
 
-    @Test(.cassette(mode: RecordMode.none, allowUnused: false), arguments: [3, 5])
+    @Test(.cassette(mode: RecordMode.replayOnly, allowUnused: false), arguments: [3, 5])
     func aParameterizedCaseIsNamedWithItsArgument(number: Int) {
         #expect(Cassette.current.name == "CassetteSettingsTests/aParameterizedCaseIsNamedWithItsArgument(number:)[\(number)]")
     }

@@ -20,16 +20,16 @@ struct CassetteTraitTests {
 
     typealias Item = TraitFixture.Item
 
-    @Test(.cassette(store: TraitFixture.store, mode: RecordMode.none))
+    @Test(.cassette(store: TraitFixture.store, mode: RecordMode.replayOnly))
     func replaysTheCassetteNamedAfterTheTest() async throws {
         #expect(Cassette.current.name == "CassetteTraitTests/replaysTheCassetteNamedAfterTheTest()")
-        #expect(Cassette.current.mode == RecordMode.none)
+        #expect(Cassette.current.mode == RecordMode.replayOnly)
         #expect(Cassette.current.storePath == Self.store)
         let item = try await Cassette.current.client.get(url: Self.base.appending(path: "api/items/1"), responseType: Item.self)
         #expect(item == Item(name: "own"))
     }
 
-    @Test(.cassette("errors", store: TraitFixture.store, mode: RecordMode.none))
+    @Test(.cassette("errors", store: TraitFixture.store, mode: RecordMode.replayOnly))
     func aRecordedErrorReplaysAsTheLiveClientsError() async throws {
         do {
             _ = try await Cassette.current.client.get(url: Self.base.appending(path: "api/items/404"), responseType: Item.self)
@@ -40,7 +40,7 @@ struct CassetteTraitTests {
         }
     }
 
-    @Suite(.cassette(store: TraitFixture.store, mode: RecordMode.none, allowUnused: false))
+    @Suite(.cassette(store: TraitFixture.store, mode: RecordMode.replayOnly, allowUnused: false))
     struct OnASuite {
         @Test func first() async throws {
             let item = try await Cassette.current.client.get(url: CassetteTraitTests.base.appending(path: "api/items/1"), responseType: Item.self)
@@ -53,7 +53,7 @@ struct CassetteTraitTests {
         }
     }
 
-    @Test(.cassette("shared", store: TraitFixture.store, mode: RecordMode.none, allowUnused: false))
+    @Test(.cassette("shared", store: TraitFixture.store, mode: RecordMode.replayOnly, allowUnused: false))
     func aConfigurationOfTheTestsOwnAnswersFromItsCassette() async throws {
         let configuration = URLSessionConfiguration.default
         configuration.useCassette()
@@ -67,9 +67,9 @@ struct CassetteTraitTests {
 
     /// On both the suite and the test, the test's own trait decides; the suite's cassette, never
     /// used, reports nothing (it would fail the test: `allowUnused: false`).
-    @Suite(.cassette(store: TraitFixture.store, mode: RecordMode.none, allowUnused: false))
+    @Suite(.cassette(store: TraitFixture.store, mode: RecordMode.replayOnly, allowUnused: false))
     struct OnTheSuiteAndTheTest {
-        @Test(.cassette("errors", store: TraitFixture.store, mode: RecordMode.none))
+        @Test(.cassette("errors", store: TraitFixture.store, mode: RecordMode.replayOnly))
         func theTestsOwnTraitWins() async throws {
             #expect(Cassette.current.name == "errors")
             await #expect(throws: APIError.self) {
@@ -91,7 +91,7 @@ struct CassetteTraitTests {
     }
 
     @Test func aMissInReplayFailsTheTestWithTheExplanation() async throws {
-        let settings = CassetteSettings(cassette: "shared", storePath: Self.store, mode: .none)
+        let settings = CassetteSettings(cassette: "shared", storePath: Self.store, mode: .replayOnly)
         try await withKnownIssue {
             try await CassetteScope.run(settings, sourceLocation: #_sourceLocation) {
                 for id in 1...2 {
@@ -108,7 +108,7 @@ struct CassetteTraitTests {
 
     @Test func unusedRecordingsAreAWarningOrWithAllowUnusedFalseAFailure() async throws {
         for allowUnused in [true, false] {
-            let settings = CassetteSettings(cassette: "shared", storePath: Self.store, mode: .none, allowUnused: allowUnused)
+            let settings = CassetteSettings(cassette: "shared", storePath: Self.store, mode: .replayOnly, allowUnused: allowUnused)
             let store = try await CassetteStore.open(path: Self.store, access: .readOnly)
             let cassette = try await Cassette.open(settings, store: store)
             _ = try await cassette.client.get(url: Self.base.appending(path: "api/items/1"), responseType: Item.self)
@@ -122,7 +122,7 @@ struct CassetteTraitTests {
     }
 
     @Test func theProtocolClassServesNoOtherCassetteUntilItsSessionIsInvalidated() async throws {
-        let settings = CassetteSettings(cassette: "shared", storePath: Self.store, mode: .none)
+        let settings = CassetteSettings(cassette: "shared", storePath: Self.store, mode: .replayOnly)
         let bound = Mutex<(CassetteURLProtocol.Type, CassetteBinding)?>(nil)
         try await CassetteScope.run(settings, sourceLocation: #_sourceLocation) {
             for id in 1...2 {
@@ -141,7 +141,7 @@ struct CassetteTraitTests {
     }
 
     @Test func aStoreThatDoesNotExistFailsReplaySayingHowToRecord() async throws {
-        let settings = CassetteSettings(cassette: "any", storePath: "/nonexistent/cassettes.db", mode: .none)
+        let settings = CassetteSettings(cassette: "any", storePath: "/nonexistent/cassettes.db", mode: .replayOnly)
         try await withKnownIssue {
             try await CassetteScope.run(settings, sourceLocation: #_sourceLocation) {
                 Issue.record("the test ran without its store")

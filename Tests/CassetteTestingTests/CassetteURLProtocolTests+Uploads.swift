@@ -52,7 +52,7 @@ extension CassetteURLProtocolTests {
         }
         #expect(recorded.hasPrefix("201 ") && recorded.contains("Grace Hopper"), "\(recorded)")
         var replay = settings
-        replay.mode = .none
+        replay.mode = .replayOnly
         let replayed = try await Self.run(replay) { try await post(URL(string: "http://127.0.0.1:1")!) }
         #expect(replayed == recorded)
     }

@@ -69,7 +69,7 @@ struct CassetteURLProtocolTests {
         #expect(keys.contains("GET /api/redirect") && keys.contains("GET /api/health"), "each hop is recorded: \(keys.sorted())")
 
         var replay = settings
-        replay.mode = .none
+        replay.mode = .replayOnly
         let replayed = try await Self.run(replay) { try await Self.exchanges(base: URL(string: "http://127.0.0.1:1")!) }
         #expect(replayed == recorded)
     }
@@ -81,7 +81,7 @@ struct CassetteURLProtocolTests {
             try await Self.run(settings) { try await Cassette.current.urlSession.data(from: base.appending(path: "api/users/1")) }
         }
         var replay = settings
-        replay.mode = .none
+        replay.mode = .replayOnly
         try await withKnownIssue {
             try await CassetteScope.run(replay, sourceLocation: #_sourceLocation) {
                 _ = try await Cassette.current.urlSession.data(from: URL(string: "http://127.0.0.1:1/api/users/1")!)

@@ -16,7 +16,7 @@ import FoundationNetworking
 struct ParallelCassetteTests {
     typealias Answer = ParallelFixture.Answer
 
-    @Test(.cassette(store: ParallelFixture.store, mode: RecordMode.none, allowUnused: false), arguments: ParallelFixture.cases)
+    @Test(.cassette(store: ParallelFixture.store, mode: RecordMode.replayOnly, allowUnused: false), arguments: ParallelFixture.cases)
     func replaysItsOwnCassette(number: Int) async throws {
         let cassette = Cassette.current
         #expect(cassette.name == "ParallelCassetteTests/replaysItsOwnCassette(number:)[\(number)]")

@@ -20,8 +20,11 @@ package enum GeneratedModelsCompiler {
         package var bodies: Int
     }
 
+    /// `extraSources`: more files of the same module, by name (code that uses platform types the
+    /// models must not shadow).
     package static func compileAndDecode(
-        models directory: URL, roots: [GeneratedSwiftModels.Root], interactions: [Interaction], in workDirectory: URL
+        models directory: URL, roots: [GeneratedSwiftModels.Root], interactions: [Interaction], in workDirectory: URL,
+        extraSources: [String: String] = [:]
     ) async throws -> Outcome {
         let bodiesDirectory = workDirectory.appendingPathComponent("bodies", isDirectory: true)
         try FileManager.default.createDirectory(at: bodiesDirectory, withIntermediateDirectories: true)
@@ -66,8 +69,13 @@ package enum GeneratedModelsCompiler {
             """
         let mainFile = workDirectory.appendingPathComponent("main.swift")
         try main.write(to: mainFile, atomically: true, encoding: .utf8)
-        let sources = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        var sources = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".swift") }.sorted().map { directory.appendingPathComponent($0).path }
+        for (name, contents) in extraSources.sorted(by: { $0.key < $1.key }) {
+            let file = workDirectory.appendingPathComponent(name)
+            try contents.write(to: file, atomically: true, encoding: .utf8)
+            sources.append(file.path)
+        }
         let program = workDirectory.appendingPathComponent("decode-check").path
         let compile = try await ExternalTool.run(
             "swiftc", ["-swift-version", "6", "-Onone", "-module-name", "GeneratedModels", "-o", program, mainFile.path] + sources,

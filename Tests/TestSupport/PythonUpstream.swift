@@ -8,7 +8,8 @@ import WellPlateNetworking
 ///
 /// Paths: `/api/hello` (JSON naming the client certificate's CN), `/api/latin1` (an `X-Note: café`
 /// header in latin-1), `/api/etag` (ETag "v1", 304 for `If-None-Match: "v1"`), `/api/negotiate`
-/// (a body per `Accept-Language`, `Vary: Accept-Language`), `POST /api/upload` (echoes the size).
+/// (a body per `Accept-Language`, `Vary: Accept-Language`), `/api/gzip` (a gzip body, with
+/// `Content-Encoding` between other headers), `POST /api/upload` (echoes the size).
 package enum PythonUpstream {
     package struct TLS: Sendable {
         package init(certificate: String, key: String, requiredClientCA: String? = nil) {
@@ -24,7 +25,7 @@ package enum PythonUpstream {
     }
 
     package static let script = #"""
-        import json, ssl, sys
+        import gzip, json, ssl, sys
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         class Handler(BaseHTTPRequestHandler):
@@ -60,6 +61,13 @@ package enum PythonUpstream {
                         self.reply(304, None, [("ETag", '"v1"')])
                     else:
                         self.reply(200, {"version": 1}, [("ETag", '"v1"')])
+                elif path == "/api/gzip":
+                    data = gzip.compress(json.dumps({"compressed": True}).encode())
+                    self.send_response(200)
+                    for name, value in [("Content-Type", "application/json"), ("Content-Encoding", "gzip"), ("Content-Length", str(len(data))), ("X-After", "1"), ("Cache-Control", "no-store")]:
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(data)
                 elif path == "/api/negotiate":
                     language = self.headers.get("Accept-Language", "en")
                     self.reply(200, {"greeting": "bonjour" if language.startswith("fr") else "hello"}, [("Vary", "Accept-Language")])

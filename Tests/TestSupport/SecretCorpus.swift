@@ -205,8 +205,29 @@ package enum SecretCorpus {
                 make("/about", responseHeaders: [.contentType: "text/plain"], body: "WellPlate keeps track of what you eat.\nVersion 1.2.3, build 42.\n")
             ),
             ("a numeric id list", make("/api/ids", body: #"{"ids": [1001, 1002, 1003], "cursor": "c_1003", "total": 3}"#)),
+            (
+                "structured values under secret-looking names",
+                make(
+                    "/api/builds/latest",
+                    body:
+                        #"{"build_key": "build:1.4.2:linux-x86_64", "cache_token": "v2-assets-2024-06-15", "session_name": "Checkout Flow", "sessionKey": "checkout-flow:step-3:v12"}"#
+                )
+            ),
+            (
+                "embedded images and documents",
+                make(
+                    "/api/users/42/avatar",
+                    body:
+                        #"{"avatar": "\#(embedded([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], &random))", "thumbnail": "data:image/jpeg;base64,\#(embedded([0xFF, 0xD8, 0xFF, 0xE0], &random))", "icon": "\#(embedded(Array("GIF89a".utf8), &random))", "receipt": "\#(embedded(Array("%PDF-1.7".utf8), &random))"}"#
+                )
+            ),
         ]
         return items.map { Case(name: $0.0, interaction: $0.1, rule: nil, place: nil, severity: nil) }
+    }
+
+    /// Base64 of a binary file: its magic number, then random bytes (as compressed image data is).
+    package static func embedded(_ magic: [UInt8], _ random: inout Generator) -> String {
+        Data(magic + (0..<180).map { _ in UInt8(truncatingIfNeeded: random.next()) }).base64EncodedString()
     }
 
     /// The store as plain text, one interaction after another, the way a secret scanner sees a

@@ -29,7 +29,7 @@ package func withRecordingTransport<Result>(
 /// Opens `cassette` of the store at `path` read-only for replay with `sequencePolicy`.
 package func replayTransport(path: String, cassette: String = "dev", sequencePolicy: SequencePolicy = .repeatLast) async throws -> ReplayTransport {
     let store = try await CassetteStore.open(path: path, access: .readOnly)
-    let options = CassetteSession.Options(cassette: cassette, mode: .none, sequencePolicy: sequencePolicy)
+    let options = CassetteSession.Options(cassette: cassette, mode: .replayOnly, sequencePolicy: sequencePolicy)
     return ReplayTransport(session: try await CassetteSession.open(store: store, options: options))
 }
 

@@ -61,6 +61,10 @@ struct ProxyAnswer: Sendable {
     /// Set when the answer comes from (or refuses) a recording older than `--max-age`: the
     /// warning's detail, printed when the answer is sent.
     var staleNotice: String?
+    /// Sent chunked on HTTP/1.1 (without `Content-Length`), because the recording was streamed
+    /// without one; any other replay keeps the length, which clients size downloads and progress
+    /// bars from.
+    var chunkedAsRecorded = false
     /// Set on a replayed answer that leads back to the upstream (`UpstreamURLRewriter`): the
     /// recorded answer, for a client that reached the proxy at another address than the one the
     /// answer was made for.

@@ -21,7 +21,7 @@ struct ProxyResponder: Sendable {
     /// comes back head first, its body as it arrives; without, everything comes back whole.
     func answer(_ request: TransportRequest, streams: Bool = true) async -> ProxyAnswer {
         do {
-            if session.options.mode == .none {
+            if session.options.mode == .replayOnly {
                 do {
                     return replayed(try session.replay(request))
                 } catch is CassetteMiss where settings.missPolicy == .passthrough {

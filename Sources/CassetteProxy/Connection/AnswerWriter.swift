@@ -47,9 +47,10 @@ struct AnswerWriter: Sendable {
         var answer = answer
         if let urls = answer.upstreamURLs, urls.preparedBase != ProxyBase.of(head, localAddress: context.channel.localAddress) {
             // Made for another address than this client used: the recorded answer, rewritten now.
-            let notice = answer.staleNotice
+            let (notice, chunked) = (answer.staleNotice, answer.chunkedAsRecorded)
             answer = urls.original
             answer.staleNotice = notice
+            answer.chunkedAsRecorded = chunked
         }
         if let upstreamURLs, case .fields = answer.head {
             answer = upstreamURLs.served(answer, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress))
@@ -59,18 +60,12 @@ struct AnswerWriter: Sendable {
         journal?.add(method: head.method, target: target, key: request.key, answer: answer, started: request.started, shard: request.shard)
 
         var close = forceClose || !head.isKeepAlive
-        let responseHead: HTTPResponseHead
+        var responseHead: HTTPResponseHead
         let status: String
         switch answer.head {
         case .prepared(let prepared):
             status = prepared.logStatus
-            if case .pieces = answer.body {
-                var headers = prepared.headers
-                // HTTP/1.0 has no chunked encoding: there the pieces go out under the whole length.
-                if head.version.major > 1 || head.version.minor >= 1 { headers.remove(name: "content-length") }
-                responseHead = HTTPResponseHead(
-                    version: head.version, status: prepared.status, headers: Self.connectionHeaders(headers, for: head, close: close))
-            } else if !close && head.version == .http1_1 {
+            if !close && head.version == .http1_1 {
                 // The usual case, an HTTP/1.1 keep-alive request, gets the head made at start-up.
                 responseHead = prepared.keepAliveHead
             } else {
@@ -98,6 +93,11 @@ struct AnswerWriter: Sendable {
             headers.add(name: "X-Cassette", value: answer.source.headerValue)
             responseHead = HTTPResponseHead(
                 version: head.version, status: HTTPResponseStatus(statusCode: statusCode), headers: Self.connectionHeaders(headers, for: head, close: close))
+        }
+        // A recording streamed without a length goes out chunked, whole or in pieces (NIO's encoder
+        // chunks a head without one); HTTP/1.0 has no chunked encoding and gets the length.
+        if answer.chunkedAsRecorded && head.method != .HEAD && (head.version.major > 1 || head.version.minor >= 1) {
+            responseHead.headers.remove(name: "content-length")
         }
 
         let line = LogLine(

@@ -22,7 +22,7 @@ struct ProxyLog: Sendable {
         method: NIOHTTP1.HTTPMethod, target: String, status: String, outcome: String, started: NIODeadline, detail: String? = nil, shard: Int = 0
     ) {
         guard let requestLog else {
-            if let detail { FileHandle.standardError.write(Data("\(method.rawValue) \(target): \(detail)\n".utf8)) }
+            if let detail { StandardStream.error.write("\(method.rawValue) \(target): \(detail)\n") }
             return
         }
         requestLog.log(shard: shard) { line in
@@ -44,7 +44,7 @@ struct ProxyLog: Sendable {
         if let requestLog {
             requestLog.log(shard: shard) { $0.append(contentsOf: line.utf8) }
         } else {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.write(line + "\n")
         }
     }
 }

@@ -30,6 +30,9 @@ final class RequestLog: Sendable {
     /// Serializes writes between the background thread and `flush()`.
     private let writing = Mutex(())
     private let closed = Atomic(false)
+    /// Set when the reader of the output went away (EPIPE): lines are dropped from then on, and
+    /// the proxy keeps serving.
+    private let readerGone = Atomic(false)
     private let descriptor: Int32
     private let maxBufferedBytes: Int
 
@@ -88,12 +91,12 @@ final class RequestLog: Sendable {
         }
         let dropped = taken.reduce(0) { $0 + $1.dropped }
         let filled = taken.filter { !$0.lines.isEmpty }
-        guard !filled.isEmpty || dropped > 0 else { return }
+        guard !filled.isEmpty || dropped > 0, !readerGone.load(ordering: .relaxed) else { return }
         var output = filled.count == 1 ? filled[0].bytes : Self.merged(filled)
         if dropped > 0 {
             output.append(contentsOf: "(\(dropped) request lines dropped: the output was not being read)\n".utf8)
         }
-        Self.writeAll(output, to: descriptor)
+        if !Self.writeAll(output, to: descriptor) { readerGone.store(true, ordering: .relaxed) }
     }
 
     /// The lines of several buffers in the order they were logged.
@@ -116,17 +119,19 @@ final class RequestLog: Sendable {
         return output
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
+    /// False once the reader is gone (EPIPE; SIGPIPE is ignored, see `StandardStream`).
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno != EPIPE
                 }
                 offset += written
             }
+            return true
         }
     }
 }

@@ -1,5 +1,6 @@
 import CassetteTools
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
@@ -20,8 +21,18 @@ struct ProxyReplayer: Sendable {
     /// `cache`: the targets this event loop has keyed before.
     func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, logTarget: String, key: String) {
         let target = try replayTarget(head: head, body: body, cache: cache)
-        let answer = answers.answer(for: try session.replayPick(slot: target.slot, keyText: target.keyText, key: target.key))
-        return (answer, target.logTarget, target.keyText)
+        let pick: ReplayIndex.Pick
+        do {
+            pick = try session.replayPick(slot: target.slot, keyText: target.keyText, key: target.key)
+        } catch let miss as CassetteMiss {
+            // Only on a miss: the request's headers confirm (or not) the recording's `Vary`.
+            var fields = HTTPFields()
+            for header in head.headers {
+                if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+            }
+            throw miss.explained(by: fields, redactor: keyer.redactor)
+        }
+        return (answers.answer(for: pick), target.logTarget, target.keyText)
     }
 
     /// The request's key, slot and log target. A request whose key is its method and target alone

@@ -47,6 +47,8 @@ struct ReplayAnswerMaker: Sendable {
             }
         }
         answer.staleNotice = staleNotice
+        // Streamed recordings are stored without a length only when the client got none.
+        answer.chunkedAsRecorded = recording.chunks != nil && recording.responseHeaders[.contentLength] == nil
         return answer
     }
 
@@ -60,7 +62,8 @@ struct ReplayAnswerMaker: Sendable {
     }
 
     /// A streamed recording goes out in its recorded pieces; with `--latency recorded` the head
-    /// waits the recorded time to the head and each piece its recorded offset.
+    /// waits the recorded time to the head and each piece its recorded offset. It is framed as it
+    /// was recorded: with its `Content-Length` when it had one, chunked otherwise.
     private func streamed(_ answer: inout ProxyAnswer, body: ByteBuffer, chunks: [ResponseChunk], duration: Duration) {
         var pieces = ResponseChunk.pieces(ofBodyCount: body.readableBytes, by: chunks).map { ReplayPiece(offset: $0.offset, bytes: $0.bytes) }
         if latency == .recorded {

@@ -10,7 +10,12 @@ extension ReplayKeyer {
     /// and is then keyed by method and target alone. One check for both, by NIO's ASCII
     /// case-insensitive compare: names that are not ASCII never get past the request parser.
     func carriesKeyingHeaders(_ head: HTTPRequestHead) -> Bool {
-        keyingHeaderNames.contains(where: head.headers.contains(name:))
+        keyingHeaderNames.contains(where: head.headers.contains(name:)) || carriesBasicCredentials(head)
+    }
+
+    /// Basic credentials under a header no rule names: secret all the same (`Redactor.isSecret`).
+    private func carriesBasicCredentials(_ head: HTTPRequestHead) -> Bool {
+        redactor.isEnabled && head.headers.contains { Redactor.isBasicCredential($0.value) }
     }
 
     /// The request's keyed header fields (and its Content-Type), or `nil` when it carries none.
@@ -29,7 +34,7 @@ extension ReplayKeyer {
     /// and body; empty (without allocating) for the usual request that has none.
     func secretHeaders(of head: HTTPRequestHead) -> HTTPFields {
         var fields = HTTPFields()
-        for header in head.headers where isSecretHeader(header.name) {
+        for header in head.headers where redactor.isSecret(name: header.name.lowercased(), value: header.value) {
             if let name = HTTPField.Name(header.name) { fields.append(RawHeaderBytes.field(name: name, value: header.value)) }
         }
         return fields

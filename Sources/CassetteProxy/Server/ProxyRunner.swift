@@ -65,14 +65,14 @@ package struct ProxyRunner {
 
     /// Opens everything and starts listening; the `listening on` line is printed once bound.
     package func start() async throws -> Running {
-        let recording = mode != .none || settings.missPolicy == .record
+        let recording = mode != .replayOnly || settings.missPolicy == .record
         let store: CassetteStore
         do {
             store = try await CassetteStore.open(path: storePath, access: recording ? .readWrite : .readOnly, durability: settings.durability)
         } catch {
             throw CLIError(error)
         }
-        let sessionMode: RecordMode = settings.missPolicy == .record && mode == .none ? .missing : mode
+        let sessionMode: RecordMode = settings.missPolicy == .record && mode == .replayOnly ? .missing : mode
         var upstream: CurlTransport?
         if recording || settings.missPolicy == .passthrough {
             var transportConfiguration = CurlTransport.Configuration()
@@ -139,7 +139,7 @@ package struct ProxyRunner {
             throw CLIError.usage(
                 "no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
         }
-        guard mode == .none, settings.missPolicy != .record, session.index.interactionCount == 0 else { return }
+        guard mode == .replayOnly, settings.missPolicy != .record, session.index.interactionCount == 0 else { return }
         let others = (try? await store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)) ?? []
         throw CLIError(CassetteStoreError.missingCassette(cassette, path: storePath, available: others))
     }
@@ -161,7 +161,7 @@ package struct ProxyRunner {
         if outputDescriptor == STDOUT_FILENO {
             Terminal.printLine(line)
         } else {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.write(line + "\n")
         }
     }
 
@@ -215,7 +215,7 @@ package struct ProxyRunner {
         summary += ", unused recordings \(unused.count)"
         var lines = [summary]
         if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
-        if !unused.isEmpty && mode == .none {
+        if !unused.isEmpty && mode == .replayOnly {
             lines += unused.prefix(10).map { "  unused: \($0)" }
             if unused.count > 10 { lines.append("  … and \(unused.count - 10) more") }
         }
@@ -223,7 +223,7 @@ package struct ProxyRunner {
         if outputDescriptor == STDOUT_FILENO {
             Terminal.write(Data(text.utf8))
         } else {
-            FileHandle.standardError.write(Data(text.utf8))
+            StandardStream.error.write(text)
         }
         return counters
     }

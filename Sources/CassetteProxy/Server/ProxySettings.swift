@@ -63,6 +63,6 @@ package struct ProxySettings: Sendable {
     /// Whether a proxy in `mode` never contacts the upstream: it only replays, and a miss is
     /// answered with an error. Such a proxy answers from bytes prepared at start-up.
     package func isReplayOnly(mode: RecordMode) -> Bool {
-        mode == .none && missPolicy == .error
+        mode == .replayOnly && missPolicy == .error
     }
 }

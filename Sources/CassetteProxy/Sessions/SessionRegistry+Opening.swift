@@ -32,24 +32,24 @@ extension SessionRegistry {
     func sessionMode(_ requested: RecordMode?) throws(ProxyRequestError) -> RecordMode {
         let mode = requested ?? configuration.defaultMode
         let settings = configuration.settings
-        if mode != .none && (configuration.upstream == nil || configuration.store.access != .readWrite) {
+        if mode != .replayOnly && (configuration.upstream == nil || configuration.store.access != .readWrite) {
             throw ProxyRequestError(
                 status: 400, code: "mode_not_allowed",
                 message:
                     "this proxy only replays, so a session cannot use mode \"\(mode.rawValue)\"; use mode \"none\", or start the proxy with `cassette record` (or `cassette replay --upstream URL --on-miss record`) to let sessions record"
             )
         }
-        return mode == .none && settings.missPolicy == .record ? .missing : mode
+        return mode == .replayOnly && settings.missPolicy == .record ? .missing : mode
     }
 
     private func start(cassette: String, mode: RecordMode, proxyBase: String) async throws(ProxyRequestError) -> ProxySession {
         let configuration = configuration
         let store = configuration.store
         var settings = configuration.settings
-        let forwards = mode != .none || settings.missPolicy == .passthrough
+        let forwards = mode != .replayOnly || settings.missPolicy == .passthrough
         let options = CassetteSession.Options(
             cassette: cassette, mode: mode, matchingRules: configuration.matchingRules, redactor: configuration.redactor,
-            sequencePolicy: configuration.sequencePolicy, upstream: mode != .none ? settings.upstream : nil)
+            sequencePolicy: configuration.sequencePolicy, upstream: mode != .replayOnly ? settings.upstream : nil)
         let opened: CassetteSession
         var prepared = PreparedAnswers.empty
         do {
@@ -101,7 +101,7 @@ extension SessionRegistry {
                     "cassette \"\(cassette)\" does not say where it was recorded from and the proxy has no --upstream, so the session cannot forward; start the proxy with --upstream URL"
             )
         }
-        guard mode == .none, session.index.interactionCount == 0 else { return }
+        guard mode == .replayOnly, session.index.interactionCount == 0 else { return }
         let others = ((try? await configuration.store.cassettes()) ?? []).filter { $0.interactionCount > 0 }.map(\.name)
         let known = others.isEmpty ? "the store holds no recordings" : "cassettes with recordings: \(others.prefix(20).joined(separator: ", "))"
         throw ProxyRequestError(

@@ -54,4 +54,19 @@ package struct AuditFinding: Sendable, Equatable {
         let shown = value.count >= 16 ? 4 : 0
         return String(value.prefix(shown)) + String(repeating: "*", count: min(8, value.count - shown)) + " (\(value.count) chars)"
     }
+
+    /// `text` with every found value masked in each form it may take there (raw,
+    /// percent-encoded, form-encoded, JSON-escaped): how a finding shows its interaction's key,
+    /// which holds the URL's path and query. The mask keeps the first four characters of a long
+    /// value, like `mask`, without spaces, so the key stays one token.
+    package static func masking(_ values: [String], in text: String) -> String {
+        guard !values.isEmpty else { return text }
+        var result = text
+        let forms = values.flatMap { value in SecretValues([value]).forms.map { ($0, value) } }.sorted { $0.0.count > $1.0.count }
+        for (form, value) in forms where form.count >= 3 && result.contains(form) {
+            let shown = value.count >= 16 ? 4 : 0
+            result = result.replacingOccurrences(of: form, with: String(value.prefix(shown)) + String(repeating: "*", count: min(8, value.count - shown)))
+        }
+        return result
+    }
 }

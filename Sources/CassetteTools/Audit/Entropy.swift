@@ -35,9 +35,9 @@ enum Entropy {
 
     /// detect-secrets' Base64HighEntropyString rule (more than 4.5 bits per character), for
     /// strings of at least 20 base64 characters; Subresource Integrity hashes (`sha384-...`)
-    /// name public content and are left out.
+    /// name public content and are left out, as is base64 of a binary format (an embedded image).
     static func isHighEntropyBase64(_ text: some StringProtocol) -> Bool {
         guard text.utf8.count >= 20, text.utf8.allSatisfy(ByteClass.base64.contains) || text.utf8.allSatisfy(ByteClass.base64URL.contains) else { return false }
-        return bitsPerCharacter(text) > 4.5
+        return bitsPerCharacter(text) > 4.5 && !ValueShapes.isEncodedBinary(String(text))
     }
 }

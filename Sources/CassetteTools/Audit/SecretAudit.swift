@@ -25,10 +25,14 @@ package struct SecretAudit: Sendable {
     /// `place` is described only when something is found: most values are clean.
     func audit(value: String, name: String?, place: @autoclosure () -> String, remedy: AuditRemedy, into collector: inout Collector) {
         var matches = SecretScanner.scan(value)
-        if let name, let kind = collector.kind(of: name), !SecretNames.isPlaceholderValue(value) {
-            let secret = kind == .credential || Entropy.looksRandom(value)
-            if secret, !matches.contains(where: { $0.severity == .high }) {
-                matches.append(SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: .high, value: value))
+        if let name, let kind = collector.kind(of: name), !SecretNames.isPlaceholderValue(value), !ValueShapes.isEncodedBinary(value) {
+            // Words and versions joined by separators are made by people: under a token-like name
+            // (`cache_key`) no secret, under a credential name medium, a password always high.
+            let structured = ValueShapes.isPlainlyStructured(value)
+            let secret = kind == .credential || (Entropy.looksRandom(value) && !structured)
+            let severity: AuditSeverity = kind == .credential && structured && !SecretNames.isPasswordName(name) ? .medium : .high
+            if secret, !matches.contains(where: { $0.severity >= severity }) {
+                matches.append(SecretMatch(rule: "keyword", description: "value of a secret-looking name (\(name))", severity: severity, value: value))
             }
         } else if name != nil, matches.isEmpty, Entropy.isHighEntropyBase64(value) {
             matches.append(SecretMatch(rule: "high-entropy", description: "high-entropy base64 string", severity: .medium, value: value))
@@ -186,9 +190,12 @@ package struct SecretAudit: Sendable {
             for (index, finding) in findings.enumerated() where Self.rank(finding.remedy) > Self.rank(best[values[index]] ?? .none) {
                 best[values[index]] = finding.remedy
             }
+            // The key holds the URL's path and query: every value found is masked in it too.
+            let key = AuditFinding.masking(values, in: interaction.key)
             return findings.enumerated().map { index, finding in
                 var finding = finding
                 if let remedy = best[values[index]] { finding.remedy = remedy }
+                finding.key = key
                 return finding
             }
         }

@@ -40,6 +40,12 @@ enum SecretNames {
         return nil
     }
 
+    /// Names of passwords, which people make from words: secret however structured.
+    static func isPasswordName(_ name: String) -> Bool {
+        let joined = split(name).joined()
+        return ["password", "passwd", "pwd", "passphrase", "contraseña", "contrasena", "pass"].contains { joined.contains($0) }
+    }
+
     /// `X-Upstream-Credential`, `refresh_token`, `apiKey`: lower-cased words.
     static func split(_ name: String) -> [String] {
         var words: [String] = []

@@ -15,7 +15,7 @@ extension SwiftModelGenerator {
     /// The objects of one resource seen through several endpoints are one model: a list whose
     /// users sometimes lack `avatarURL` and an item endpoint that always had it describe the same
     /// `User`, whose `avatarURL` is then optional. Object schemas of one resource are merged when
-    /// the keys of one are a subset of the other's; anything else keeps its own shape.
+    /// `sameResource` says they are one thing; anything else keeps its own shape.
     static func mergeResources(_ bodies: inout [RootBody]) {
         var groups: [String: [Int]] = [:]
         for (index, body) in bodies.enumerated() {
@@ -29,7 +29,7 @@ extension SwiftModelGenerator {
                 for index in remaining.dropFirst() {
                     let object = bodies[index].schema.resourceObject!
                     let keys = Set(object.properties.keys), mergedKeys = Set(merged.properties.keys)
-                    guard keys.isSubset(of: mergedKeys) || mergedKeys.isSubset(of: keys) else { continue }
+                    guard Self.sameResource(keys, mergedKeys) else { continue }
                     merged.merge(object)
                     members.append(index)
                 }
@@ -39,6 +39,17 @@ extension SwiftModelGenerator {
                 remaining.removeAll { members.contains($0) }
             }
         }
+    }
+
+    /// Whether two objects of one resource are the same thing seen through different endpoints:
+    /// one's keys are a subset of the other's (a list's summary of the item), or they share an
+    /// identity key (`id`, `uuid`, `_id`) and at least half of the smaller one's keys (a list
+    /// that adds `rank`, an item that adds `bio`). Fields only one side carries become optional.
+    static func sameResource(_ keys: Set<String>, _ other: Set<String>) -> Bool {
+        if keys.isSubset(of: other) || other.isSubset(of: keys) { return true }
+        let shared = keys.intersection(other)
+        guard ["id", "uuid", "_id"].contains(where: shared.contains) else { return false }
+        return shared.count * 2 >= min(keys.count, other.count)
     }
 }
 

@@ -7,7 +7,7 @@ import WellPlateNetworking
 /// Only ASCII letters and digits survive; every other character separates words, and so does a
 /// lower-case letter followed by an upper-case one (`avatarURL` is `avatar`, `URL`) or the last
 /// letter of an acronym followed by a lower-case one (`URLString` is `URL`, `String`).
-enum SwiftNaming {
+package enum SwiftNaming {
     /// Words that are keywords where a declaration name appears; written in backticks.
     static let keywords: Set<String> = [
         "associatedtype", "borrowing", "break", "case", "catch", "class", "consuming", "continue",
@@ -102,8 +102,17 @@ enum SwiftNaming {
         }
         var name = parts.joined()
         if let first = name.utf8.first, first >= 0x30 && first <= 0x39 { name = "Type" + name }
-        if reservedTypeNames.contains(name) { name += "Model" }
+        if reservedTypeNames.contains(name) || shadowsPlatformType(name) { name += "Model" }
         return name
+    }
+
+    /// Whether a type of this name in the app's module would hide one the platform exports:
+    /// every name in `PlatformTypeNames`, and `NS...` and `CF...` ones.
+    package static func shadowsPlatformType(_ name: String) -> Bool {
+        if PlatformTypeNames.all.contains(name) { return true }
+        let utf8 = Array(name.utf8)
+        guard utf8.count > 2, utf8[2] >= UInt8(ascii: "A"), utf8[2] <= UInt8(ascii: "Z") else { return false }
+        return name.hasPrefix("NS") || name.hasPrefix("CF")
     }
 
     /// English plural to singular for the usual API nouns: `users` → `user`, `categories` →

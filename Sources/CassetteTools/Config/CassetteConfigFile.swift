@@ -128,7 +128,8 @@ package struct CassetteConfigFile: Sendable, Equatable {
               "dev": {"upstream": "http://127.0.0.1:8081"},
               "staging": {
                 "upstream": "https://staging-api.example.com",
-                "tls": {"cacert": "corp-ca.pem", "cert": "client.pem", "key": "client.key", "insecure": false}
+                "tls": {"cacert": "corp-ca.pem", "cert": "client.pem",
+                        "key": "client.key", "insecure": false}
               }
             },
             "upstreamTimeout": 30,
@@ -150,6 +151,7 @@ package struct CassetteConfigFile: Sendable, Equatable {
             "rewriteURLs": true,
             "rewriteBodyURLs": false
           }
+
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
         the built-in redactions (Authorization, Cookie, API keys, tokens, passwords) always on, no \
         maximum age. "tls" paths are resolved against the file's directory too; "cacert" is trusted \

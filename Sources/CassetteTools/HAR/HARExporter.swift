@@ -51,7 +51,8 @@ package struct HARExporter: Sendable {
         var headers = interaction.responseHeaders
         // The store keeps bodies decoded; the headers say how they travelled, as in any HAR.
         if let encoding = interaction.contentEncoding, headers[.contentEncoding] == nil {
-            headers[.contentEncoding] = encoding
+            let field = HTTPField(name: .contentEncoding, value: encoding)
+            headers.insert(field, at: min(interaction.contentEncodingPosition ?? headers.count, headers.count))
         }
         let body = interaction.responseBody
         let (text, encoding) = Self.text(of: body, contentType: interaction.responseHeaders[.contentType])

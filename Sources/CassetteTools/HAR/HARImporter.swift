@@ -32,10 +32,13 @@ package struct HARImporter: Sendable {
         self.redactor = redactor
     }
 
-    package func convert(_ archive: HARArchive) -> Result {
+    /// The archive's entries as interactions, in file order; `progress` hears of each entry.
+    package func convert(_ archive: HARArchive, progress: ProgressHandler? = nil) -> Result {
         var result = Result(interactions: [], skipped: [], warnings: [])
         let mitmproxy = archive.log.creator.name.lowercased() == "mitmproxy"
+        let total = archive.log.entries.count
         for (offset, entry) in archive.log.entries.enumerated() {
+            defer { progress?(offset + 1, total) }
             var warnings: [String] = []
             switch interaction(from: entry, mitmproxy: mitmproxy, warnings: &warnings) {
             case .success(let interaction):
@@ -90,6 +93,10 @@ package struct HARImporter: Sendable {
         }
         var responseHeaders = Self.fields(entry.response.headers, warnings: &warnings)
         let encoding = responseHeaders[.contentEncoding].flatMap { $0.lowercased() == "identity" ? nil : $0 }
+        // Counted among the headers kept, so the export puts it back where it was.
+        let encodingPosition = responseHeaders.firstIndex { $0.name == .contentEncoding }.map { index in
+            responseHeaders[..<index].count { $0.name == .contentLength || !HTTPFraming.storedFramingHeaders.contains($0.name.canonicalName) }
+        }
         responseHeaders[.contentEncoding] = nil
         if let encoding, Self.looksCompressed(responseBody, encoding: encoding) {
             warnings.append("its body is still \(encoding)-compressed (HAR bodies are decoded); stored as it is")
@@ -99,12 +106,13 @@ package struct HARImporter: Sendable {
             warnings.append("startedDateTime '\(entry.startedDateTime)' is not an ISO 8601 time; the import time is used")
             recordedAt = Date()
         }
-        let raw = Interaction(
+        var raw = Interaction(
             cassette: cassette, method: method, url: url.absoluteString, key: "",
             requestHeaders: requestHeaders, requestBody: requestBody, statusCode: status,
             responseHeaders: responseHeaders, responseBody: responseBody, contentEncoding: encoding,
             recordedAt: recordedAt!, duration: .microseconds(Int64((Self.milliseconds(entry) * 1000).rounded()))
         )
+        raw.contentEncodingPosition = encoding == nil ? nil : encodingPosition
         return .success(raw.redactedForStorage(by: redactor, rules: rules))
     }
 

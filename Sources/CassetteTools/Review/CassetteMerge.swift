@@ -11,10 +11,14 @@ package struct CassetteMerge: Sendable {
     package struct Snapshot: Sendable {
         package var cassettes: [CassetteInfo]
         package var interactions: [Interaction]
+        /// Keyed hashes of secrets learned from responses: only ever added, so the result has
+        /// every side's.
+        package var learnedSecrets: [LearnedSecrets.StoredDigest]
 
-        package init(cassettes: [CassetteInfo] = [], interactions: [Interaction] = []) {
+        package init(cassettes: [CassetteInfo] = [], interactions: [Interaction] = [], learnedSecrets: [LearnedSecrets.StoredDigest] = []) {
             self.cassettes = cassettes
             self.interactions = interactions
+            self.learnedSecrets = learnedSecrets
         }
     }
 
@@ -38,6 +42,7 @@ package struct CassetteMerge: Sendable {
         package var conflicts: [Conflict]
         /// Recordings theirs added, changed or deleted that the result took over.
         package var takenFromTheirs: Int
+        package var learnedSecrets: [LearnedSecrets.StoredDigest] = []
     }
 
     private struct Identity: Hashable, Comparable {
@@ -87,8 +92,11 @@ package struct CassetteMerge: Sendable {
             }
             if let chosen { merged.append(chosen) }
         }
+        var learned = Set<LearnedSecrets.StoredDigest>()
+        let learnedSecrets = (base.learnedSecrets + ours.learnedSecrets + theirs.learnedSecrets).filter { learned.insert($0).inserted }
         return Result(
-            interactions: merged, cassettes: mergeCassettes(base: base, ours: ours, theirs: theirs), conflicts: conflicts, takenFromTheirs: takenFromTheirs)
+            interactions: merged, cassettes: mergeCassettes(base: base, ours: ours, theirs: theirs), conflicts: conflicts, takenFromTheirs: takenFromTheirs,
+            learnedSecrets: learnedSecrets)
     }
 
     /// Cassette metadata: theirs where ours left it as it was, ours otherwise.

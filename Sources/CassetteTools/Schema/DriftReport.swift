@@ -26,6 +26,10 @@ package struct DriftReport: Sendable, Hashable, Codable {
         package var recordings: Int
         /// Sorted by path, then rule.
         package var findings: [SchemaFinding]
+        /// `verify` only: the requests (method, path and query, redacted as stored) whose live
+        /// answer drifted from their own recording, so the one to look at is named, not only
+        /// its endpoint's template. Written only when set.
+        package var requests: [String]?
 
         package init(endpoint: Endpoint?, fixture: String?, baselineRecordings: Int? = nil, recordings: Int, findings: [SchemaFinding]) {
             self.endpoint = endpoint
@@ -40,7 +44,7 @@ package struct DriftReport: Sendable, Hashable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case endpoint, fixture, baselineRecordings, recordings, findings
+            case endpoint, fixture, baselineRecordings, recordings, findings, requests
         }
 
         package init(from decoder: Decoder) throws {
@@ -55,6 +59,7 @@ package struct DriftReport: Sendable, Hashable, Codable {
             baselineRecordings = try container.decodeIfPresent(Int.self, forKey: .baselineRecordings)
             recordings = try container.decode(Int.self, forKey: .recordings)
             findings = try container.decode([SchemaFinding].self, forKey: .findings)
+            requests = try container.decodeIfPresent([String].self, forKey: .requests)
         }
 
         package func encode(to encoder: Encoder) throws {
@@ -65,6 +70,7 @@ package struct DriftReport: Sendable, Hashable, Codable {
             try container.encode(baselineRecordings, forKey: .baselineRecordings)
             try container.encode(recordings, forKey: .recordings)
             try container.encode(findings, forKey: .findings)
+            try container.encodeIfPresent(requests, forKey: .requests)
         }
 
         /// Endpoints in `Endpoint` order, then fixtures by name; fixtures without an endpoint last.

@@ -96,7 +96,9 @@ package struct LiveDriftCheck: Sendable {
         return TransportRequest(method: interaction.method, url: url, headerFields: fields, body: interaction.requestBody, timeout: timeout)
     }
 
-    package func run(_ interactions: [Interaction], transport: any HTTPTransport) async -> Outcome {
+    /// Sends the planned requests, at most `concurrency` at a time; `progress` hears of each
+    /// answer (or failure) as it comes.
+    package func run(_ interactions: [Interaction], transport: any HTTPTransport, progress: ProgressHandler? = nil) async -> Outcome {
         let planned = requests(for: interactions)
         var exchanges = [Exchange?](repeating: nil, count: planned.count)
         await withTaskGroup(of: (Int, Exchange).self) { group in
@@ -116,8 +118,12 @@ package struct LiveDriftCheck: Sendable {
                 }
             }
             for _ in 0..<concurrency { startNext() }
+            progress?(0, planned.count)
+            var answered = 0
             while let (index, exchange) = await group.next() {
                 exchanges[index] = exchange
+                answered += 1
+                progress?(answered, planned.count)
                 startNext()
             }
         }
@@ -131,6 +137,7 @@ package struct LiveDriftCheck: Sendable {
         var liveRecordings: [Interaction] = []
         var statusFindings: [Endpoint: [SchemaFinding]] = [:]
         var answers: [Endpoint: Int] = [:]
+        var drifted: [Endpoint: [String]] = [:]
         for exchange in exchanges {
             guard let response = exchange.response, let url = URL(string: exchange.recorded.url) else { continue }
             let endpoint = Endpoint.of(method: exchange.recorded.method, url: url)
@@ -140,6 +147,9 @@ package struct LiveDriftCheck: Sendable {
             live.responseHeaders = response.headerFields
             live.responseBody = response.body
             liveRecordings.append(live)
+            if drifts(live, from: exchange.recorded, endpoint: endpoint) {
+                drifted[endpoint, default: []].append("\(exchange.recorded.method.rawValue) \(Self.target(of: exchange.recorded.url))")
+            }
             let before = exchange.recorded.statusCode / 100, after = response.statusCode / 100
             guard before != after else { continue }
             let target = RequestPath(url: url).description
@@ -167,6 +177,26 @@ package struct LiveDriftCheck: Sendable {
                         endpoint: endpoint, fixture: nil, baselineRecordings: recorded.count, recordings: answers[endpoint] ?? 0, findings: findings.sorted()))
             }
         }
+        for index in entries.indices {
+            guard let endpoint = entries[index].endpoint, !entries[index].findings.isEmpty else { continue }
+            entries[index].requests = (drifted[endpoint] ?? []).sorted()
+        }
         return DriftReport(entries: entries, fixtures: nil, baselineEndpoints: baseline.samples.count, recordedEndpoints: current.samples.count)
+    }
+
+    /// Path and query of a stored (redacted) URL, as the request was sent.
+    static func target(of url: String) -> String {
+        guard let components = URLComponents(string: url) else { return url }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return components.percentEncodedQuery.map { path + "?" + $0 } ?? path
+    }
+
+    /// Whether one live answer differs from its own request's recording: its status class, or
+    /// its schema (findings the check does not ignore).
+    private func drifts(_ live: Interaction, from recorded: Interaction, endpoint: Endpoint) -> Bool {
+        if live.statusCode / 100 != recorded.statusCode / 100 { return true }
+        let own = DriftReport.compare(
+            baseline: EndpointSchemas(interactions: [recorded]), current: EndpointSchemas(interactions: [live]), sides: sides, ignoring: ignoring)
+        return own.endpoints.contains { !$0.findings.isEmpty }
     }
 }

@@ -88,10 +88,16 @@ package struct RecordedOperations: Sendable {
     package let registry: MockResponseRegistry?
     package private(set) var operations: [Endpoint: Operation] = [:]
 
-    package init(interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil) {
+    /// Every interaction's schema folded into its endpoint's operation; `progress` hears of each
+    /// one, against `interactions.underestimatedCount` (an array's count).
+    package init(interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil, progress: ProgressHandler? = nil) {
         self.registry = registry
+        let total = progress == nil ? 0 : interactions.underestimatedCount
+        var done = 0
         for interaction in interactions {
             add(interaction)
+            done += 1
+            progress?(done, total)
         }
     }
 

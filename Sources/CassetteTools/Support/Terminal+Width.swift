@@ -20,4 +20,17 @@ extension Terminal {
         }
         return 80
     }
+
+    /// The width of the terminal standard error writes to, for the progress line (80 when it
+    /// cannot be told).
+    package static func errorWidth() -> Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return Int(size.ws_col)
+        }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+            return columns
+        }
+        return 80
+    }
 }

@@ -24,24 +24,23 @@ package enum Terminal {
         useColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 
-    /// Writes a line to stdout and flushes it, so a parent process reading a pipe sees it at once.
+    /// Writes a line to stdout at once (no buffer), so a parent process reading a pipe sees it.
     package static func printLine(_ line: String) {
-        print(line)
-        fflush(nil)
+        write(Data((line + "\n").utf8))
     }
 
     /// Raw bytes to stdout, after anything `print` buffered, so the order on the pipe is kept.
     package static func write(_ data: Data) {
         fflush(nil)
-        FileHandle.standardOutput.write(data)
+        StandardStream.output.write(data)
     }
 
     package static func printError(_ message: String) {
         let prefix = isatty(STDERR_FILENO) == 1 && useColor ? "\u{1B}[31merror:\u{1B}[0m " : "error: "
-        FileHandle.standardError.write(Data((prefix + message + "\n").utf8))
+        StandardStream.error.write(prefix + message + "\n")
     }
 
     package static func printWarning(_ message: String) {
-        FileHandle.standardError.write(Data(("warning: " + message + "\n").utf8))
+        StandardStream.error.write("warning: " + message + "\n")
     }
 }

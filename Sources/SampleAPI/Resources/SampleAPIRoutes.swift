@@ -7,6 +7,7 @@ enum SampleAPIRoutes {
             UsersResource(store: UserStore(), drifted: drifted).routes,
             NutritionResource().routes,
             ProfileResource().routes,
+            SessionResource().routes,
             FlakyResource(counter: FlakyCounter()).routes,
             SlowResource().routes,
             StatusResource().routes,

@@ -20,10 +20,7 @@ extension Redactor {
         var secrets = secretValues(url: url, headerFields: headerFields, body: nil)
         let redactedBodyAndSecrets = body.map { redactCollectingSecrets(body: $0, contentType: headerFields[.contentType]) }
         if let found = redactedBodyAndSecrets?.secrets { secrets.formUnion(found) }
-        var redactedURL = redact(target: url)
-        if url.contains("@"), let parsed = URL(string: redactedURL) {
-            redactedURL = redactedURLText(parsed)
-        }
+        let redactedURL = redact(target: url)
         var redactedBody = body
         if let body, !body.isEmpty, let redactedBodyAndSecrets {
             redactedBody = scrub(redactedBodyAndSecrets.body, secrets: secrets)
@@ -39,14 +36,23 @@ extension Redactor {
     /// Redacts a response's secret places (`Set-Cookie`, secret headers, JSON fields), then
     /// scrubs from its headers and body every value found there or in the request.
     package func redact(responseHeaders: HTTPFields, body: Data, requestSecrets: SecretValues) -> (headerFields: HTTPFields, body: Data) {
-        guard isEnabled else { return (responseHeaders, body) }
+        let result = redactCollectingSecrets(responseHeaders: responseHeaders, body: body, requestSecrets: requestSecrets)
+        return (result.headerFields, result.body)
+    }
+
+    /// `redact(responseHeaders:body:requestSecrets:)`, also returning the secrets found in the
+    /// response itself: values a later request may carry (`LearnedSecrets`).
+    package func redactCollectingSecrets(
+        responseHeaders: HTTPFields, body: Data, requestSecrets: SecretValues
+    ) -> (headerFields: HTTPFields, body: Data, found: SecretValues) {
+        guard isEnabled else { return (responseHeaders, body, SecretValues()) }
         let contentType = responseHeaders[.contentType]
-        var secrets = requestSecrets
-        secrets.formUnion(secretValues(headers: responseHeaders))
-        let (redacted, found) = redactCollectingSecrets(body: body, contentType: contentType)
-        secrets.formUnion(found)
+        var found = secretValues(headers: responseHeaders)
+        let (redacted, inBody) = redactCollectingSecrets(body: body, contentType: contentType)
+        found.formUnion(inBody)
+        let secrets = requestSecrets.union(found)
         let redactedBody = scrub(redacted, secrets: secrets)
-        return (scrub(redact(headers: responseHeaders), secrets: secrets), redactedBody)
+        return (scrub(redact(headers: responseHeaders), secrets: secrets), redactedBody, found)
     }
 
     /// A stored interaction with the current rules applied, as `cassette redact` rewrites it:
@@ -66,12 +72,6 @@ extension Redactor {
         }
         result.responseBody = response.body
         return result
-    }
-
-    private func redactedURLText(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.password != nil else { return url.absoluteString }
-        components.password = Self.placeholder
-        return components.string ?? url.absoluteString
     }
 
     /// `redact(body:contentType:)` and `secretValues(body:contentType:)` together, walking a JSON

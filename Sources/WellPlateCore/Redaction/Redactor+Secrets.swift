@@ -8,9 +8,13 @@ extension Redactor {
     package func secretValues(url: String, headerFields: HTTPFields, body: Data?) -> SecretValues {
         guard isEnabled else { return SecretValues() }
         var secrets = secretValues(headers: headerFields)
-        if let password = URLComponents(string: url)?.password {
-            secrets.insert(password)
-            secrets.insert(password.removingPercentEncoding ?? password)
+        // The whole userinfo, and the password alone: both are credentials.
+        if let range = Self.userinfoRange(url) {
+            let userinfo = String(url[range])
+            for part in [userinfo] + (userinfo.firstIndex(of: ":").map { [String(userinfo[userinfo.index(after: $0)...])] } ?? []) {
+                secrets.insert(part)
+                secrets.insert(part.removingPercentEncoding ?? part)
+            }
         }
         if let question = url.firstIndex(of: "?") {
             let query = url[url.index(after: question)...]
@@ -31,7 +35,7 @@ extension Redactor {
     package func secretValues(headers: HTTPFields) -> SecretValues {
         var secrets = SecretValues()
         guard isEnabled else { return secrets }
-        for field in headers where headerNames.contains(field.name.canonicalName) {
+        for field in headers where isSecret(name: field.name.canonicalName, value: field.value) {
             collectHeaderSecrets(name: field.name.canonicalName, value: field.value, into: &secrets)
         }
         return secrets

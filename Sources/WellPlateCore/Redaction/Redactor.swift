@@ -60,20 +60,39 @@ public struct Redactor: Sendable, Equatable {
     /// Secret header values replaced by the placeholder; `Cookie` and `Set-Cookie` keep their
     /// cookie names and attributes (`session=REDACTED; Path=/; HttpOnly`), so a replayed login
     /// flow still sets and sends its cookies.
+    /// A header of any name whose value is Basic credentials (`Basic dXNlcjpwYXNz`) is secret too.
     public func redact(headers: HTTPFields) -> HTTPFields {
         guard isEnabled else { return headers }
         var result = headers
-        for index in result.indices where headerNames.contains(result[index].name.canonicalName) {
+        for index in result.indices where isSecret(name: result[index].name.canonicalName, value: result[index].value) {
             result[index].value = redactedValue(ofHeader: result[index].name.canonicalName, result[index].value)
         }
         return result
+    }
+
+    /// Whether a header is secret: by its name, or by its value when that is Basic credentials.
+    package func isSecret(name lowercasedName: String, value: String) -> Bool {
+        isEnabled && (headerNames.contains(lowercasedName) || Self.isBasicCredential(value))
+    }
+
+    /// `Basic <base64 of user:password>`, the scheme in any case: what a client sends as
+    /// credentials, whatever header carries it.
+    package static func isBasicCredential(_ value: String) -> Bool {
+        let utf8 = value.utf8.drop { $0 == UInt8(ascii: " ") }
+        // Checked on every header of every request: most values end here.
+        guard let first = utf8.first, first | 0x20 == UInt8(ascii: "b"), utf8.count > 6, utf8.prefix(6).map({ $0 | 0x20 }) == Array("basic ".utf8) else {
+            return false
+        }
+        let credential = String(decoding: utf8.dropFirst(6), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        guard let decoded = Data(base64Encoded: credential) else { return false }
+        return decoded.contains(UInt8(ascii: ":"))
     }
 
     /// Dictionary form, as `APIClientProtocol` takes headers.
     public func redact(headers: [String: String]) -> [String: String] {
         guard isEnabled else { return headers }
         var result = headers
-        for (key, value) in headers where headerNames.contains(key.lowercased()) {
+        for (key, value) in headers where isSecret(name: key.lowercased(), value: value) {
             result[key] = redactedValue(ofHeader: key.lowercased(), value)
         }
         return result
@@ -85,8 +104,10 @@ public struct Redactor: Sendable, Equatable {
     public func redactedURL(_ url: URL) -> URL {
         guard isEnabled, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         var changed = false
-        if components.password != nil {
-            components.password = Self.placeholder
+        // The whole userinfo: a user name alone may be a token (`https://TOKEN@host/`).
+        if components.user != nil || components.password != nil {
+            components.percentEncodedUser = Self.placeholder
+            components.password = nil
             changed = true
         }
         if let query = components.percentEncodedQuery, !query.isEmpty {
@@ -118,11 +139,30 @@ public struct Redactor: Sendable, Equatable {
 
     /// `/path?query` with secret query values replaced: for callers that hold a request target
     /// rather than a URL (a proxy), without parsing one.
+    /// An absolute-form target's userinfo (`http://user:password@host/`) is replaced whole: a
+    /// user name alone may be a token (`https://TOKEN@host/`).
     public func redact(target: String) -> String {
-        guard isEnabled, let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        guard isEnabled else { return target }
+        let target = target.utf8.first == UInt8(ascii: "/") ? target : Self.redactingUserinfo(target)
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         let query = String(target[target.index(after: question)...])
         guard containsSecretParameter(formEncoded: query) else { return target }
         return String(target[...question]) + redact(formEncoded: query)
+    }
+
+    /// `scheme://userinfo@host...` with the userinfo replaced; anything else as it is.
+    static func redactingUserinfo(_ url: String) -> String {
+        guard let userinfo = userinfoRange(url) else { return url }
+        return url.replacingCharacters(in: userinfo, with: placeholder)
+    }
+
+    /// Where the userinfo of an absolute URL stands, if it has one.
+    static func userinfoRange(_ url: String) -> Range<String.Index>? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let authorityEnd = url[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        guard let at = url[scheme.upperBound..<authorityEnd].lastIndex(of: "@"), at > scheme.upperBound else { return nil }
+        let userinfo = scheme.upperBound..<at
+        return url[userinfo] == placeholder ? nil : userinfo
     }
 
     /// A scan without allocations for the common case of a query without secrets.

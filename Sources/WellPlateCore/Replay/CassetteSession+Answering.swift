@@ -6,9 +6,22 @@ extension CassetteSession {
     /// Answers one request according to the record mode. The caller gets the live response when it
     /// was forwarded, the stored (redacted) one when it was replayed.
     package func respond(to request: TransportRequest) async throws -> Exchange {
+        try await explainingMisses(of: request) { try await respondUnexplained(to: request) }
+    }
+
+    /// Runs `body`, giving a miss it throws the advice only the request's headers can confirm.
+    func explainingMisses<Result>(of request: TransportRequest, _ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch let miss as CassetteMiss {
+            throw miss.explained(by: request.headerFields, redactor: keyer.redactor)
+        }
+    }
+
+    private func respondUnexplained(to request: TransportRequest) async throws -> Exchange {
         let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
-        case .none:
+        case .replayOnly:
             return try replay(key: key)
         case .once:
             if index.contains(key.rawValue) { return try replay(key: key) }
@@ -23,7 +36,11 @@ extension CassetteSession {
 
     /// Answers from the cassette only, whatever the mode.
     package func replay(_ request: TransportRequest) throws -> Exchange {
-        try replay(key: key(for: request))
+        do {
+            return try replay(key: key(for: request))
+        } catch let miss as CassetteMiss {
+            throw miss.explained(by: request.headerFields, redactor: keyer.redactor)
+        }
     }
 
     /// Forwards without recording (a replay miss the user chose to let through).
@@ -64,12 +81,28 @@ extension CassetteSession {
     ) async throws -> Exchange {
         // A server may repeat a credential it was sent (an echo, an error quoting the request):
         // `secrets`, found while the request was redacted, are scrubbed from the response too.
-        let redactedResponse = options.redactor.redact(responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
+        let redactedResponse = options.redactor.redactCollectingSecrets(
+            responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
+        var redacted = redacted
+        var key = key
+        // What the response holds in a secret place (a cookie it sets, a token field) is a
+        // secret wherever a request carries it, this one included: remembered by its hash,
+        // stored before the recording, and the request keyed again without it.
+        let learned = keyer.learned.learn(redactedResponse.found)
+        if !learned.isEmpty {
+            do {
+                try await store.saveLearnedSecrets(learned)
+            } catch {
+                throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
+            }
+            (redacted, key, _) = redactedWithKey(request)
+        }
         // Redaction can change the body's length; Content-Length must describe the stored body.
-        let storedBody = redactedResponse.body
+        let storedBody = keyer.scrubLearned(body: redactedResponse.body)
         let storedHeaders = Interaction.storedResponseHeaders(
-            redactedResponse.headerFields, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method)
-        let interaction = Interaction(
+            keyer.learned.scrub(redactedResponse.headerFields), bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method,
+            addsLength: chunks == nil)
+        var interaction = Interaction(
             cassette: options.cassette,
             method: request.method,
             url: redacted.url.absoluteString,
@@ -84,6 +117,7 @@ extension CassetteSession {
             duration: response.duration,
             chunks: chunks
         )
+        interaction.contentEncodingPosition = response.decodedContentEncoding == nil ? nil : response.decodedContentEncodingPosition
         let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
         let stored: Interaction
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Explaining a request the cassette cannot answer.
 extension CassetteSession {
@@ -11,26 +12,27 @@ extension CassetteSession {
             cached = parsed
             return parsed
         }
+        var varyCandidates: [[CassetteMiss.VaryCandidate]] = []
         let nearest =
             exhaustedAfter != nil
             ? []
             : RequestKey.nearest(to: key, among: candidates).map { difference -> KeyDifference in
-                guard let stored = index.peek(difference.recorded.rawValue) else { return difference }
-                var explained =
-                    difference.recorded.bodyFingerprint == nil
-                    ? difference : KeyDifference(request: key, recorded: RequestKey(recording: stored, rules: matchingRules))
-                // Names already in matchHeaders are in the key, and shown as header differences.
-                let unmatched = (stored.responseHeaders[.vary] ?? "").split(separator: ",")
-                    .map { $0.trimmingCharacters(in: .whitespaces) }
-                    .filter { !$0.isEmpty && !matchingRules.matchedHeaders.contains($0.lowercased()) }
-                if !unmatched.isEmpty {
-                    explained = KeyDifference(
-                        request: explained.request, recorded: explained.recorded,
-                        items: explained.items + [.recordingVaries(on: unmatched.joined(separator: ", "))])
+                guard let stored = index.peek(difference.recorded.rawValue) else {
+                    varyCandidates.append([])
+                    return difference
                 }
-                return explained
+                // Names already in matchHeaders are in the key, and shown as header differences.
+                varyCandidates.append(
+                    (stored.responseHeaders[.vary] ?? "").split(separator: ",")
+                        .map { $0.trimmingCharacters(in: .whitespaces) }
+                        .filter { !$0.isEmpty && $0 != "*" && !matchingRules.matchedHeaders.contains($0.lowercased()) }
+                        .map { name in CassetteMiss.VaryCandidate(name: name, recorded: HTTPField.Name(name).flatMap { stored.requestHeaders[$0] }) })
+                return difference.recorded.bodyFingerprint == nil
+                    ? difference : KeyDifference(request: key, recorded: RequestKey(recording: stored, rules: matchingRules))
             }
-        return CassetteMiss(
+        var miss = CassetteMiss(
             method: key.method, key: key.rawValue, cassette: options.cassette, storePath: store.path, nearest: nearest, exhaustedAfter: exhaustedAfter)
+        miss.varyCandidates = varyCandidates
+        return miss
     }
 }

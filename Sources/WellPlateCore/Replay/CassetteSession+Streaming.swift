@@ -32,9 +32,13 @@ extension CassetteSession {
     /// `policy` streams is stored only once its body is complete; one the upstream breaks off is
     /// never stored.
     package func respondStreaming(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
+        try await explainingMisses(of: request) { try await respondStreamingUnexplained(to: request, policy: policy) }
+    }
+
+    private func respondStreamingUnexplained(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
         let (redacted, key, secrets) = redactedWithKey(request)
         switch options.mode {
-        case .none:
+        case .replayOnly:
             return .whole(try replay(key: key))
         case .once where index.contains(key.rawValue):
             return .whole(try replay(key: key))
@@ -166,10 +170,11 @@ package struct StreamingExchange: Sendable {
     /// Throws `RecordingFailure` when the store refused it.
     package mutating func finish() async throws -> CassetteSession.Exchange {
         precondition(ended, "finish() is for a body read to its end")
-        let response = TransportResponse(
+        var response = TransportResponse(
             statusCode: head.statusCode, headerFields: head.headerFields, body: body,
             decodedContentEncoding: head.decodedContentEncoding,
             duration: streamed.timeToHead + (ContinuousClock.now - streamed.headReceived))
+        response.decodedContentEncodingPosition = head.decodedContentEncodingPosition
         body = Data()
         guard outcome == .recorded else {
             session.passthroughCount.add(1, ordering: .relaxed)

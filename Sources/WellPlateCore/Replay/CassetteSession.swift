@@ -10,7 +10,7 @@ public final class CassetteSession: Sendable {
     public struct Options: Sendable {
         /// The cassette's name within the store (usually an environment name such as `dev`).
         public var cassette: String
-        /// When requests are recorded and when they are replayed; the default, `.none`, only replays.
+        /// When requests are recorded and when they are replayed; the default, `.replayOnly`, only replays.
         public var mode: RecordMode
         /// `nil` uses the rules the cassette was recorded with (or the defaults for a new cassette).
         public var matchingRules: MatchingRules?
@@ -21,10 +21,10 @@ public final class CassetteSession: Sendable {
         /// Remembered with the cassette so replay knows what it stood in for.
         public var upstream: URL?
 
-        /// Options that default to replaying cassette `dev` only (`mode: .none`), with default redaction and `SequencePolicy.repeatLast`.
+        /// Options that default to replaying cassette `dev` only (`mode: .replayOnly`), with default redaction and `SequencePolicy.repeatLast`.
         public init(
             cassette: String = "dev",
-            mode: RecordMode = .none,
+            mode: RecordMode = .replayOnly,
             matchingRules: MatchingRules? = nil,
             redactor: Redactor = .default,
             sequencePolicy: SequencePolicy = .repeatLast,
@@ -107,13 +107,13 @@ public final class CassetteSession: Sendable {
 
     private init(
         store: CassetteStore, options: Options, matchingRules: MatchingRules, index: ReplayIndex, recordedUpstream: URL?, upstream: (any HTTPTransport)?,
-        rowsBeforeSession: Int64
+        rowsBeforeSession: Int64, learned: LearnedSecrets
     ) {
         self.store = store
         self.recordedUpstream = recordedUpstream
         self.options = options
         self.matchingRules = matchingRules
-        keyer = ReplayKeyer(redactor: options.redactor, rules: matchingRules)
+        keyer = ReplayKeyer(redactor: options.redactor, rules: matchingRules, learned: learned)
         self.index = index
         self.upstream = upstream
         self.rowsBeforeSession = rowsBeforeSession
@@ -146,7 +146,7 @@ public final class CassetteSession: Sendable {
     private static func open(
         store: CassetteStore, options: Options, upstream: (any HTTPTransport)?, loadIndex: (MatchingRules?) async throws -> ReplayIndex
     ) async throws -> CassetteSession {
-        if options.mode != .none && store.access != .readWrite {
+        if options.mode != .replayOnly && store.access != .readWrite {
             throw CassetteStoreError(
                 .readOnly, path: store.path, message: "\(store.path) was opened read-only, so mode \(options.mode.rawValue) cannot record; open it for writing")
         }
@@ -156,7 +156,7 @@ public final class CassetteSession: Sendable {
         // stored: in the file when recording (its new recordings get keys of the new kind), in
         // memory only when replaying.
         var rekeying = saved?.needsRekeying(for: rules) == true ? rules : nil
-        if options.mode != .none {
+        if options.mode != .replayOnly {
             if let rekeying {
                 try await store.rekey(cassette: options.cassette, rules: rekeying)
             }
@@ -171,9 +171,12 @@ public final class CassetteSession: Sendable {
         let index = try await loadIndex(rekeying)
         let rowsBeforeSession = try await store.maxRowID()
         let recordedUpstream = options.upstream ?? saved?.upstream.flatMap { URL(string: $0) }
+        // Learned from every cassette's responses: a session token is as secret in a cassette
+        // recorded after the one whose login set it.
+        let learned = try await store.learnedSecrets()
         return CassetteSession(
             store: store, options: options, matchingRules: rules, index: index, recordedUpstream: recordedUpstream, upstream: upstream,
-            rowsBeforeSession: rowsBeforeSession)
+            rowsBeforeSession: rowsBeforeSession, learned: learned)
     }
 
     /// How many requests were replayed, recorded, passed through and missed since the session opened.

@@ -52,11 +52,14 @@ extension CassetteStore {
             let scan = Int64(count) * 2 >= lastRow ? " NOT INDEXED" : ""
             // The later half of a large cassette read in row order loads on a thread of its own
             // meanwhile. Not with a preparer: its bodies arrive in load order, copied once.
+            // Streamed recordings' chunk times, by row id: few, so read apart and attached.
+            let chunks = try Self.chunks(cassette: cassette, connection: connection)
             var later: RowRangeReader?
             var lastRead = Int64.max
             if packsBodies, !scan.isEmpty, count >= parallelFrom, ProcessInfo.processInfo.activeProcessorCount > 1 {
                 lastRead = firstRow + (lastRow - firstRow) / 2
-                later = RowRangeReader(path: path, cassette: cassette, rules: rules, rows: (lastRead + 1)...max(lastRead + 1, lastRow))
+                later = RowRangeReader(
+                    path: path, cassette: cassette, rules: rules, rows: (lastRead + 1)...max(lastRead + 1, lastRow), streamedRows: Set(chunks.keys))
                 later?.start()
             }
             let statement = try connection.prepare("SELECT \(InteractionColumn.selectList) FROM interactions\(scan) WHERE cassette = ? AND id <= ?")
@@ -64,9 +67,7 @@ extension CassetteStore {
             try statement.bind(lastRead, at: 2)
             var builder = ReplayIndex.Builder()
             builder.reserveCapacity(count)
-            var reader = InteractionRowReader(derivesContentLength: true, packsBodies: packsBodies)
-            // Streamed recordings' chunk times, by row id: few, so read apart and attached.
-            let chunks = try Self.chunks(cassette: cassette, connection: connection)
+            var reader = InteractionRowReader(derivesContentLength: true, packsBodies: packsBodies, streamedRows: Set(chunks.keys))
             var number = 0
             while try statement.step() {
                 var (interaction, block) = try reader.read(statement, cassette: cassette, leavingBody: !packsBodies)

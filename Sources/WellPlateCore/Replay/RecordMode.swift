@@ -10,11 +10,13 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, Codable {
     /// Always forward and record; the first recording of a key in a session replaces what the
     /// cassette had for it, later repeats append.
     case all
-    /// Replay only; a miss is an error.
-    case none
+    /// Replay only; a miss is an error. Spelled `none` on the command line, in cassette.json and
+    /// in `CASSETTE_MODE`; in Swift it has a name of its own, because `.none` where a
+    /// `RecordMode?` is expected would be read as "no mode given" (`Optional.none`).
+    case replayOnly = "none"
 
-    /// Whether a request without a recording may be sent upstream: every mode but `none`.
-    public var forwardsMisses: Bool { self != .none }
+    /// Whether a request without a recording may be sent upstream: every mode but `replayOnly`.
+    public var forwardsMisses: Bool { self != .replayOnly }
 }
 
 /// What a replay does once every recording of a key has been served.

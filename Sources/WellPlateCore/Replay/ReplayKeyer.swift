@@ -14,10 +14,13 @@ package struct ReplayKeyer: Sendable {
     /// The secret and keyed header names together, lowercased: a request that carries none of
     /// them (nearly every request) is keyed by its method and target alone.
     package let keyingHeaderNames: [String]
+    /// Secrets first seen in responses, scrubbed from requests after the rules' redaction.
+    package let learned: LearnedSecrets
 
-    package init(redactor: Redactor, rules: MatchingRules) {
+    package init(redactor: Redactor, rules: MatchingRules, learned: LearnedSecrets = LearnedSecrets()) {
         self.redactor = redactor
         self.rules = rules
+        self.learned = learned
         keyedHeaderNames = rules.keyedHeaderNames.map { $0.lowercased() }
         let secret = redactor.isEnabled ? Array(redactor.headerNames) : []
         keyingHeaderNames = Array(Set(keyedHeaderNames + secret.map { $0.lowercased() })).sorted()
@@ -35,9 +38,10 @@ package struct ReplayKeyer: Sendable {
     package func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey, secrets: SecretValues) {
         let result = redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body)
         var redacted = request
-        redacted.url = URL(string: result.url) ?? redactor.redactedURL(request.url)
-        redacted.headerFields = result.headerFields
-        redacted.body = result.body
+        let url = learned.scrub(target: result.url)
+        redacted.url = URL(string: url) ?? redactor.redactedURL(request.url)
+        redacted.headerFields = learned.scrub(result.headerFields)
+        redacted.body = result.body.map(scrubLearned(body:))
         let key = RequestKey(method: request.method, url: redacted.url, headerFields: redacted.headerFields, body: redacted.body, rules: rules)
         return (redacted, key, result.secrets)
     }
@@ -62,15 +66,26 @@ package struct ReplayKeyer: Sendable {
         if let contentType, carried != nil { fields[.contentType] = contentType }
         let redacted = redactor.redact(requestURL: target, headerFields: fields, body: carried)
         // Keyed headers count as redacted, as when recorded.
-        var keyFields = keyedFields.isEmpty ? HTTPFields() : redactor.redact(headers: keyedFields)
+        var keyFields = keyedFields.isEmpty ? HTTPFields() : learned.scrub(redactor.redact(headers: keyedFields))
         if let contentType, carried != nil { keyFields[.contentType] = contentType }
-        return RequestKey(method: method, target: redacted.url, headerFields: keyFields, body: carried != nil ? redacted.body : body, rules: rules)
+        let keyedBody = carried != nil ? redacted.body.map(scrubLearned(body:)) : body
+        return RequestKey(method: method, target: learned.scrub(target: redacted.url), headerFields: keyFields, body: keyedBody, rules: rules)
+    }
+
+    /// Bodies above this size (uploads) are not searched for learned secrets: every token of a
+    /// large binary body would be hashed. The same limit holds recording and replaying.
+    package static let learnedScrubBodyLimit = 1 << 20
+
+    /// A request or response body with the learned secrets scrubbed, when it is small enough.
+    package func scrubLearned(body: Data) -> Data {
+        body.count > Self.learnedScrubBodyLimit ? body : learned.scrub(body)
     }
 
     /// The target as keyed, logged and stored: secret query values replaced, and the values of
     /// the secret headers and query parameters scrubbed from the path and query.
     package func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
-        secretHeaders.isEmpty ? redactor.redact(target: target) : redactor.redact(requestURL: target, headerFields: secretHeaders, body: nil).url
+        let redacted = secretHeaders.isEmpty ? redactor.redact(target: target) : redactor.redact(requestURL: target, headerFields: secretHeaders, body: nil).url
+        return learned.scrub(target: redacted)
     }
 
     /// Whether the values of `secretHeaders` occur in the target, so that its key and log line

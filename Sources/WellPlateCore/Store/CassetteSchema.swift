@@ -57,6 +57,7 @@ enum CassetteSchema {
                     BEGIN DELETE FROM interaction_chunks WHERE interaction_id = old.id; END;
                     """),
             responseBodyLast,
+            learnedSecrets,
         ])
 
     /// The oldest schema that opens read-only without upgrading: later migrations only add

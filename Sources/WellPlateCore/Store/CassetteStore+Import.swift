@@ -11,9 +11,12 @@ package enum ImportMode: String, Sendable, CaseIterable {
 extension CassetteStore {
     /// Stores `interactions` (all of one cassette, in file order) in one transaction; each key's
     /// recordings become a sequence in the order given. Returns the keys left out because the
-    /// cassette already had them (`missing`), or replaced (`all`). All or nothing.
+    /// cassette already had them (`missing`), or replaced (`all`). All or nothing. `progress`
+    /// hears of each interaction stored or left out.
     @discardableResult
-    package func importInteractions(_ interactions: [Interaction], mode: ImportMode) throws(CassetteStoreError) -> Set<String> {
+    package func importInteractions(
+        _ interactions: [Interaction], mode: ImportMode, progress: ProgressHandler? = nil
+    ) throws(CassetteStoreError) -> Set<String> {
         try writing { connection in
             var existing = Set<String>()
             try connection.transaction {
@@ -31,8 +34,11 @@ extension CassetteStore {
                         try delete.run(interaction.cassette, interaction.key)
                     }
                 }
-                for interaction in interactions where mode == .all || !existing.contains(interaction.key) {
-                    try Self.insert(interaction, into: connection)
+                for (index, interaction) in interactions.enumerated() {
+                    if mode == .all || !existing.contains(interaction.key) {
+                        try Self.insert(interaction, into: connection)
+                    }
+                    progress?(index + 1, interactions.count)
                 }
             }
             return existing

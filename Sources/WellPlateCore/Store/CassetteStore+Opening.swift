@@ -6,8 +6,16 @@ extension CassetteStore {
         path: String, access: Access, creates: Bool, busyTimeout: Duration, durability: Durability = .normal
     ) throws(CassetteStoreError) -> SQLiteConnection {
         let writing = access == .readWrite
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            // SQLite reports a directory as a disk I/O error, which sends users looking at their disk.
+            throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is a directory, not a cassette store; name a file inside it")
+        }
         if !creates && !FileManager.default.fileExists(atPath: path) {
             throw CassetteStoreError(.missingFile, path: path, message: "\(path) does not exist; record a session first")
+        }
+        if writing && creates && !FileManager.default.fileExists(atPath: path) {
+            createAtomically(path: path, busyTimeout: busyTimeout)
         }
         if FileManager.default.fileExists(atPath: path), (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) == 0, !writing {
             throw CassetteStoreError(.notACassetteStore, path: path, message: "\(path) is empty, not a cassette store; record into it first")
@@ -67,5 +75,34 @@ extension CassetteStore {
                 ).description)
         }
         return (version, tables)
+    }
+
+    /// Creates a new store so that nobody ever sees it half made: SQLite creates an empty file
+    /// at open and fills in the schema after, and a reader that opened it in between (another
+    /// test of the same run, another process) found "an empty file, not a cassette store". The
+    /// store is built complete beside `path`, then hard-linked into place, which fails rather
+    /// than replace a store another creator linked first; the temporary name goes either way.
+    /// Where that cannot be done (no such directory, no hard links) the caller's ordinary open
+    /// creates the file and reports any error about `path` itself.
+    private static func createAtomically(path: String, busyTimeout: Duration) {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).creating-\(getpid())-\(UUID().uuidString)").path
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
+        }
+        do {
+            let connection = try SQLiteConnection(path: temporary, mode: .readWriteCreate, busyTimeout: busyTimeout)
+            do {
+                try CassetteSchema.migrator.migrate(connection)
+                try connection.close()
+            } catch {
+                try? connection.close()
+                return
+            }
+        } catch {
+            return
+        }
+        // EEXIST: another creator won; its store is as good as this one.
+        _ = link(temporary, path)
     }
 }

@@ -34,12 +34,22 @@ extension CassetteStore {
         }
     }
 
-    /// All interactions of one cassette (or of every cassette), ordered by key and sequence.
-    package func interactions(cassette: String?) throws(CassetteStoreError) -> [Interaction] {
-        try reading { connection in
+    /// All interactions of one cassette (or of every cassette), ordered by key and sequence;
+    /// `progress` hears of each row read, against the count taken first.
+    package func interactions(cassette: String?, progress: ProgressHandler? = nil) throws(CassetteStoreError) -> [Interaction] {
+        let total = progress == nil ? 0 : try count(cassette: cassette)
+        return try reading { connection in
             let statement = try Self.interactionsStatement(connection, cassette: cassette)
             var reader = InteractionRowReader()
-            return try statement.mapRows { try reader.read($0) }
+            guard let progress else { return try statement.mapRows { try reader.read($0) } }
+            var rows: [Interaction] = []
+            rows.reserveCapacity(total)
+            progress(0, total)
+            try statement.forEachRow { row in
+                rows.append(try reader.read(row))
+                progress(rows.count, total)
+            }
+            return rows
         }
     }
 

@@ -23,12 +23,14 @@ extension CassetteStore {
     }
 
     /// Stores many interactions in one transaction (imports, generated stores); each gets the next
-    /// free sequence position of its key, in the order given. All or nothing.
-    package func record(batch interactions: [Interaction]) throws(CassetteStoreError) {
+    /// free sequence position of its key, in the order given. All or nothing. `progress` hears of
+    /// each row inserted.
+    package func record(batch interactions: [Interaction], progress: ProgressHandler? = nil) throws(CassetteStoreError) {
         try writing { connection in
             try connection.transaction {
-                for interaction in interactions {
+                for (index, interaction) in interactions.enumerated() {
                     try Self.insert(interaction, into: connection)
+                    progress?(index + 1, interactions.count)
                 }
             }
         }
@@ -73,7 +75,8 @@ extension CassetteStore {
         try insert.bind(values: [
             stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
             HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
-            HeaderLines.encode(stored.responseHeaders), writesBodyInPlace ? Data() : stored.responseBody, stored.contentEncoding,
+            HeaderLines.encode(stored.responseHeaders, decodedEncodingAt: stored.storedEncodingPosition), writesBodyInPlace ? Data() : stored.responseBody,
+            stored.contentEncoding,
             stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds,
         ])
         if writesBodyInPlace {

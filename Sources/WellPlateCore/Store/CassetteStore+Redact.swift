@@ -15,9 +15,12 @@ extension CassetteStore {
     /// Applies `redactor` to every stored interaction of `cassette`, in one transaction, and
     /// recomputes keys (with the cassette's matching rules) and sequence positions. With
     /// `apply: false` only reports what would change. Call `eraseFreedSpace()` afterwards so
-    /// that the replaced values leave the file.
-    package func redactStored(cassette: String, with redactor: Redactor, apply: Bool) throws(CassetteStoreError) -> [StoredRedaction] {
+    /// that the replaced values leave the file. `progress` hears of each interaction redacted.
+    package func redactStored(
+        cassette: String, with redactor: Redactor, apply: Bool, progress: ProgressHandler? = nil
+    ) throws(CassetteStoreError) -> [StoredRedaction] {
         let rules = try self.cassette(named: cassette)?.matchingRules ?? .default
+        let learned = try learnedSecrets()
         let work = { (connection: SQLiteConnection) throws -> [StoredRedaction] in
             // Zeroes the bytes of every row this connection deletes or rewrites.
             try connection.execute("PRAGMA secure_delete = ON")
@@ -25,11 +28,19 @@ extension CassetteStore {
                 "SELECT \(InteractionColumn.selectList) FROM interactions WHERE cassette = ? ORDER BY recorded_at, sequence, id")
             try select.bind(cassette, at: 1)
             var reader = InteractionRowReader()
+            var stored: [Interaction] = []
+            try select.forEachRow { row in stored.append(try reader.read(row)) }
+            // Secrets the rules now find in responses are secrets in every request, earlier ones too.
+            var newlyLearned: [LearnedSecrets.StoredDigest] = []
+            for old in stored {
+                let found = redactor.redactCollectingSecrets(responseHeaders: old.responseHeaders, body: old.responseBody, requestSecrets: SecretValues()).found
+                newlyLearned += learned.learn(found)
+            }
             var rows: [(old: Interaction, new: Interaction)] = []
             var changes: [StoredRedaction] = []
-            try select.forEachRow { row in
-                let old = try reader.read(row)
-                var new = redactor.redact(old)
+            progress?(0, stored.count)
+            for old in stored {
+                var new = redactor.redact(old).scrubbingLearned(learned)
                 new.key = RequestKey(recording: new, rules: rules).rawValue
                 let parts = Self.changedParts(old, new)
                 if !parts.isEmpty {
@@ -37,8 +48,11 @@ extension CassetteStore {
                         StoredRedaction(cassette: cassette, key: old.key, sequence: old.sequence, newKey: new.key == old.key ? nil : new.key, parts: parts))
                 }
                 rows.append((old, new))
+                progress?(rows.count, stored.count)
             }
             guard apply, !changes.isEmpty else { return changes }
+            let insert = try connection.cachedStatement("INSERT OR IGNORE INTO learned_secrets (salt, digest) VALUES (?, ?)")
+            for entry in newlyLearned { try insert.run(entry.salt, entry.digest) }
             // Parked on negative sequences first: (cassette, key, sequence) stays unique meanwhile.
             try connection.cachedStatement("UPDATE interactions SET sequence = -1 - sequence WHERE cassette = ?").run(cassette)
             let update = try connection.cachedStatement(
@@ -52,7 +66,7 @@ extension CassetteStore {
                 nextSequence[new.key] = sequence + 1
                 try update.run(
                     new.url, new.key, sequence, HeaderLines.encode(new.requestHeaders), new.requestBody,
-                    HeaderLines.encode(new.responseHeaders), new.responseBody, old.id ?? 0
+                    HeaderLines.encode(new.responseHeaders, decodedEncodingAt: new.storedEncodingPosition), new.responseBody, old.id ?? 0
                 )
             }
             return changes

@@ -8,6 +8,8 @@ struct HeaderBlockCache {
     private struct Block {
         let text: [UInt8]
         let fields: HTTPFields
+        /// Where `Content-Encoding` stood before the body was decoded (`HeaderLines`).
+        let decodedEncodingPosition: Int?
         /// Distinct blocks get distinct numbers, from 0 in the order met.
         let number: Int
     }
@@ -24,13 +26,15 @@ struct HeaderBlockCache {
     }
 
     /// `fields(_:skipping:)` and the block's number, equal for equal blocks.
-    mutating func block(_ bytes: UnsafeBufferPointer<UInt8>, skipping: Range<Int>? = nil) -> (fields: HTTPFields, number: Int) {
+    mutating func block(
+        _ bytes: UnsafeBufferPointer<UInt8>, skipping: Range<Int>? = nil
+    ) -> (fields: HTTPFields, number: Int, decodedEncodingPosition: Int?) {
         let skipped = skipping ?? bytes.count..<bytes.count
         let head = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<skipped.lowerBound]))
         let tail = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[skipped.upperBound...]))
         // Consecutive rows mostly repeat the blocks of the row before: a compare, no hash.
         for block in recent where Self.equals(block.text, head, tail) {
-            return (block.fields, block.number)
+            return (block.fields, block.number, block.decodedEncodingPosition)
         }
         var hasher = Hasher()
         hasher.combine(bytes: head)
@@ -39,16 +43,16 @@ struct HeaderBlockCache {
         if let bucket = blocks[hash] {
             for block in bucket where Self.equals(block.text, head, tail) {
                 remember(block)
-                return (block.fields, block.number)
+                return (block.fields, block.number, block.decodedEncodingPosition)
             }
         }
         let text = Array(head) + Array(tail)
-        let fields = HeaderLines.decode(String(decoding: text, as: UTF8.self))
-        let block = Block(text: text, fields: fields, number: count)
+        let (fields, position) = HeaderLines.decodeMarked(String(decoding: text, as: UTF8.self))
+        let block = Block(text: text, fields: fields, decodedEncodingPosition: position, number: count)
         blocks[hash, default: []].append(block)
         remember(block)
         count += 1
-        return (fields, count - 1)
+        return (fields, count - 1, position)
     }
 
     private mutating func remember(_ block: Block) {

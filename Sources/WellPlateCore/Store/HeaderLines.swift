@@ -7,11 +7,19 @@ import HTTPTypes
 /// A value that is not UTF-8 (latin-1 bytes are legal in HTTP/1.1) is written `Name:% value` with
 /// `%`, controls and bytes 0x80–0xFF percent-encoded, so it comes back byte for byte; every other
 /// line has a space after the colon, so the two cannot be confused.
+///
+/// Bodies are stored decoded, so `Content-Encoding` is not among the fields; a marker line stands
+/// where it was, so an export can put it back in the order recorded. The marker has no colon:
+/// a build that does not know it skips it, and a store stays readable by older builds.
 enum HeaderLines {
-    static func encode(_ fields: HTTPFields) -> String {
+    static let decodedEncodingMarker = "(Content-Encoding)"
+
+    /// `decodedEncodingAt`: where the marker goes among `fields` (clamped to the end).
+    static func encode(_ fields: HTTPFields, decodedEncodingAt position: Int? = nil) -> String {
         var text = ""
         text.reserveCapacity(fields.count * 32)
-        for field in fields {
+        for (index, field) in fields.enumerated() {
+            if index == position { text += decodedEncodingMarker + "\n" }
             text += field.name.rawName
             if let escaped = escapedIfNotUTF8(field) {
                 text += ":% "
@@ -22,6 +30,7 @@ enum HeaderLines {
             }
             text += "\n"
         }
+        if let position, position >= fields.count { text += decodedEncodingMarker + "\n" }
         return text
     }
 
@@ -42,13 +51,22 @@ enum HeaderLines {
     }
 
     static func decode(_ text: String) -> HTTPFields {
+        decodeMarked(text).fields
+    }
+
+    /// The fields, and the index the decoded-encoding marker stood at, if any.
+    static func decodeMarked(_ text: String) -> (fields: HTTPFields, decodedEncodingPosition: Int?) {
         var fields = HTTPFields()
+        var position: Int?
         var utf8 = text.utf8[...]
         while !utf8.isEmpty {
             let end = utf8.firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
             let line = utf8[..<end]
             utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                if line.elementsEqual(decodedEncodingMarker.utf8) { position = fields.count }
+                continue
+            }
             guard let name = HTTPField.Name(String(Substring(line[..<colon]))) else { continue }
             var valueStart = line.index(after: colon)
             if line[valueStart...].starts(with: "% ".utf8) {
@@ -61,6 +79,6 @@ enum HeaderLines {
             }
             fields.append(HTTPField(name: name, value: String(Substring(line[valueStart...]))))
         }
-        return fields
+        return (fields, position)
     }
 }

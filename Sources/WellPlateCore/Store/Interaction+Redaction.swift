@@ -22,3 +22,24 @@ extension Interaction {
         return stored
     }
 }
+
+extension Interaction {
+    /// The interaction with learned secrets scrubbed from its request and response, as a
+    /// session that had learned them would have stored it.
+    package func scrubbingLearned(_ learned: LearnedSecrets) -> Interaction {
+        guard !learned.isEmpty else { return self }
+        let limit = ReplayKeyer.learnedScrubBodyLimit
+        var result = self
+        result.url = learned.scrub(target: url)
+        result.requestHeaders = learned.scrub(requestHeaders)
+        result.requestBody = requestBody.map { $0.count > limit ? $0 : learned.scrub($0) }
+        result.responseHeaders = learned.scrub(responseHeaders)
+        if responseBody.count <= limit {
+            result.responseBody = learned.scrub(responseBody)
+            if result.responseBody != responseBody, result.responseHeaders[.contentLength] != nil {
+                result.responseHeaders[.contentLength] = String(result.responseBody.count)
+            }
+        }
+        return result
+    }
+}

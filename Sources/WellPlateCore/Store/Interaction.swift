@@ -21,13 +21,17 @@ public struct Interaction: Sendable, Equatable {
     public var requestBody: Data?
     /// The HTTP status code of the response.
     public var statusCode: Int
-    /// Response headers; `Content-Encoding` is never present because bodies are stored decoded.
+    /// Response headers; `Content-Encoding` is never present because bodies are stored decoded
+    /// (`contentEncodingPosition` says where it was).
     /// Interactions from a replay index have no `Content-Length` here: use `response`.
     public var responseHeaders: HTTPFields
     /// The decoded body, byte-exact.
     public var responseBody: Data
     /// The `Content-Encoding` the upstream used on the wire, before decoding.
     public var contentEncoding: String?
+    /// Where `Content-Encoding` stood among the response headers before the body was decoded,
+    /// so an export can restore the order recorded; `nil` when not known (put it last).
+    public var contentEncodingPosition: Int?
     /// When the exchange was recorded.
     public var recordedAt: Date
     /// Upstream time from request to the last byte of the response.
@@ -82,6 +86,11 @@ public struct Interaction: Sendable, Equatable {
         return TransportResponse(statusCode: statusCode, headerFields: headers, body: responseBody, decodedContentEncoding: contentEncoding, duration: duration)
     }
 
+    /// The marker position written with the response headers: only a decoded body has one.
+    var storedEncodingPosition: Int? {
+        contentEncoding == nil ? nil : contentEncodingPosition
+    }
+
     /// Milliseconds, as stored and displayed.
     public var durationMilliseconds: Double {
         duration.fractionalMilliseconds
@@ -90,8 +99,10 @@ public struct Interaction: Sendable, Equatable {
 
 extension Interaction {
     /// Response headers cleaned for storage: framing headers go, `Content-Length` describes the
-    /// decoded body (except for responses that never carry one).
-    static func storedResponseHeaders(_ fields: HTTPFields, bodyCount: Int, statusCode: Int, method: HTTPMethod) -> HTTPFields {
+    /// decoded body (except for responses that never carry one). `addsLength` false (a streamed
+    /// answer) adds none where the server sent none: the proxy then replays it chunked, as the
+    /// client saw it while recording, and with its length otherwise.
+    static func storedResponseHeaders(_ fields: HTTPFields, bodyCount: Int, statusCode: Int, method: HTTPMethod, addsLength: Bool = true) -> HTTPFields {
         var result = HTTPFields()
         result.reserveCapacity(fields.count + 1)
         let bodiless = HTTPFraming.answerIsBodiless(isHEAD: method == .head, statusCode: statusCode)
@@ -107,7 +118,7 @@ extension Interaction {
                 result.append(field)
             }
         }
-        if !bodiless && !lengthWritten {
+        if addsLength && !bodiless && !lengthWritten {
             result[.contentLength] = String(bodyCount)
         }
         return result

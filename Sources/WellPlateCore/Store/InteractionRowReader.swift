@@ -8,12 +8,16 @@ struct InteractionRowReader {
     /// Leave out a response's `Content-Length` when it only restates the body's length, so blocks
     /// that differ by nothing else are shared (`Interaction.response` puts it back).
     let derivesContentLength: Bool
+    /// Rows of streamed recordings, which keep their `Content-Length`: whether one was recorded
+    /// says how the proxy frames their pieces on replay (`Interaction.storedResponseHeaders`).
+    let streamedRows: Set<Int64>
     private var headerBlocks = HeaderBlockCache()
     /// Set when loading for replay: bodies packed into shared blocks (`BodyBlocks`).
     private var bodyBlocks: BodyBlocks?
 
-    init(derivesContentLength: Bool = false, packsBodies: Bool = false) {
+    init(derivesContentLength: Bool = false, packsBodies: Bool = false, streamedRows: Set<Int64> = []) {
         self.derivesContentLength = derivesContentLength
+        self.streamedRows = streamedRows
         bodyBlocks = packsBodies ? BodyBlocks() : nil
     }
 
@@ -39,11 +43,11 @@ struct InteractionRowReader {
             responseBody = bodyBlocks == nil ? row.blob(Column.responseBody) : row.withBlobBytes(Column.responseBody) { bodyBlocks!.copy($0) }
             bodyCount = responseBody.count
         }
-        let stripsLength = derivesContentLength && method != .head
+        let stripsLength = derivesContentLength && method != .head && (streamedRows.isEmpty || !streamedRows.contains(row.int64(Column.id)))
         let responseHeaders = row.withTextBytes(Column.responseHeaders) { bytes in
             headerBlocks.block(bytes, skipping: stripsLength ? Self.contentLengthLine(in: bytes, equalTo: bodyCount) : nil)
         }
-        let interaction = Interaction(
+        var interaction = Interaction(
             id: row.int64(Column.id),
             cassette: cassette ?? row.text(Column.cassette),
             method: method,
@@ -59,6 +63,7 @@ struct InteractionRowReader {
             recordedAt: row.date(Column.recordedAt),
             duration: .clampedMilliseconds(row.double(Column.durationMs))
         )
+        if interaction.contentEncoding != nil { interaction.contentEncodingPosition = responseHeaders.decodedEncodingPosition }
         return (interaction, responseHeaders.number)
     }
 

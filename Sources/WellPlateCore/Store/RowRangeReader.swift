@@ -14,11 +14,13 @@ final class RowRangeReader: @unchecked Sendable {
     private let cassette: String
     private let rules: MatchingRules?
     private let rows: ClosedRange<Int64>
+    private let streamedRows: Set<Int64>
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Result<[Row], any Error> = .success([])
 
-    init(path: String, cassette: String, rules: MatchingRules?, rows: ClosedRange<Int64>) {
+    init(path: String, cassette: String, rules: MatchingRules?, rows: ClosedRange<Int64>, streamedRows: Set<Int64> = []) {
         self.path = path
+        self.streamedRows = streamedRows
         self.cassette = cassette
         self.rules = rules
         self.rows = rows
@@ -48,7 +50,7 @@ final class RowRangeReader: @unchecked Sendable {
         try statement.bind(cassette, at: 1)
         try statement.bind(rows.lowerBound, at: 2)
         try statement.bind(rows.upperBound, at: 3)
-        var reader = InteractionRowReader(derivesContentLength: true, packsBodies: true)
+        var reader = InteractionRowReader(derivesContentLength: true, packsBodies: true, streamedRows: streamedRows)
         var result: [Row] = []
         result.reserveCapacity(Int(clamping: rows.count))
         while try statement.step() {

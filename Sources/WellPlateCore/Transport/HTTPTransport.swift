@@ -53,6 +53,9 @@ public struct TransportResponse: Sendable, Equatable {
     public var body: Data
     /// The `Content-Encoding` the body had on the wire (`gzip`, `deflate`) before it was decoded.
     public var decodedContentEncoding: String?
+    /// Where `Content-Encoding` stood among `headerFields` before it was removed, so a recording
+    /// can give the headers back in the order the server sent them (HAR export).
+    public var decodedContentEncodingPosition: Int?
     /// Time from sending the request to receiving the last byte of the response.
     public var duration: Duration
 

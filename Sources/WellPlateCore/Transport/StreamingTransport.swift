@@ -65,6 +65,8 @@ public struct TransportResponseHead: Sendable, Equatable {
     public var headerFields: HTTPFields
     /// The `Content-Encoding` the body has on the wire, when the transport decodes it.
     public var decodedContentEncoding: String?
+    /// Where `Content-Encoding` stood among `headerFields` before it was removed.
+    public var decodedContentEncodingPosition: Int?
     /// The `Content-Length` the upstream sent, of the encoded body when it is decoded: how large
     /// the transfer is, where `contentLength` is missing for decoded bodies.
     public var wireContentLength: Int?
@@ -109,9 +111,11 @@ public struct StreamedResponse: Sendable {
         for try await chunk in self.body {
             body.append(chunk)
         }
-        return TransportResponse(
+        var response = TransportResponse(
             statusCode: head.statusCode, headerFields: head.headerFields, body: body,
             decodedContentEncoding: head.decodedContentEncoding, duration: timeToHead + (ContinuousClock.now - headReceived))
+        response.decodedContentEncodingPosition = head.decodedContentEncodingPosition
+        return response
     }
 }
 

@@ -29,7 +29,8 @@ public final class ReplayAPIClient: APIClientProtocol {
         configuration: APIClient.Configuration = ReplayAPIClient.defaultConfiguration
     ) async throws -> ReplayAPIClient {
         let store = try await CassetteStore.open(path: path, access: .readOnly)
-        let options = CassetteSession.Options(cassette: cassette, mode: .none, matchingRules: matchingRules, redactor: redactor, sequencePolicy: sequencePolicy)
+        let options = CassetteSession.Options(
+            cassette: cassette, mode: .replayOnly, matchingRules: matchingRules, redactor: redactor, sequencePolicy: sequencePolicy)
         let session = try await CassetteSession.open(store: store, options: options)
         if session.index.interactionCount == 0 {
             let available = try await store.cassettes().map(\.name)

@@ -47,6 +47,8 @@ struct AuditCommand: AsyncParsableCommand {
     @Option(help: "Exit with status 1 for findings of this severity or worse: high, medium or low.")
     var failOn: AuditSeverity = .high
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func run() async throws {
         let settings = try await Self.input { try store.loadConfig() }
         let path = settings.databasePath
@@ -55,16 +57,20 @@ struct AuditCommand: AsyncParsableCommand {
         }
         let opened = try await Self.input { try await store.openStore(settings, access: .readOnly) }
         let filter = store.cassette
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        let scanned = progress.step("auditing", unit: "interactions")
         let result = try await Self.input {
             try await opened.use { store throws(CassetteStoreError) -> (findings: [AuditFinding], interactions: Int, known: [String]?) in
                 if let filter {
                     let known = try store.cassettes().map(\.name)
                     guard known.contains(filter) else { return ([], 0, known) }
                 }
-                let audit = try store.audit(cassette: filter)
+                let audit = try store.audit(cassette: filter, progress: scanned)
                 return (audit.findings, audit.interactions, nil)
             }
         }
+        progress.finish()
         if let known = result.known {
             throw CLIError.usage(
                 "\(path) has no cassette named '\(filter ?? "")' (\(known.isEmpty ? "it has none" : "cassettes: " + known.joined(separator: ", "))); pass an existing --cassette"

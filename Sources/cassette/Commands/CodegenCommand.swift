@@ -74,6 +74,8 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
     @Flag(help: "Write nothing; exit 1 when the files differ from what would be generated.")
     var check = false
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func validate() throws {
         if out.isEmpty { throw ValidationError("--out needs a directory for the generated types") }
         if tests?.isEmpty == true { throw ValidationError("--tests needs a directory for the generated test suite") }
@@ -87,9 +89,14 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try store.loadConfig()
-        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette).load()
-        let operations = RecordedOperations(interactions: recording.interactions)
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette).load(
+            progress: progress.step("reading", unit: "recordings"))
+        let operations = RecordedOperations(interactions: recording.interactions, progress: progress.step("inferring types", unit: "recordings"))
+        progress.status("generating types")
         let models = SwiftModelGenerator(cassette: recording.cassette).generate(operations)
+        progress.finish()
         if models.roots.isEmpty {
             Terminal.printWarning("cassette \(recording.cassette) in \(recording.path) has no JSON bodies, so there are no types to generate")
         }

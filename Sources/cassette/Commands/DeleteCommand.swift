@@ -45,35 +45,42 @@ struct DeleteCommand: AsyncParsableCommand {
         }
     }
 
-    enum Outcome: Sendable {
-        case deletedKey(String, count: Int)
-        case deletedCassette(count: Int)
+    /// What the read-only look found; only `.cassette` and `.key` open the store for writing.
+    enum Target: Sendable {
+        case cassette(String)
+        case key(String)
         case noSuchCassette(known: [String])
         case notFound(String, KeyLookup.Resolution, storedKeys: Set<String>)
     }
 
     func run() async throws {
         let configFile = try store.loadConfig()
-        let opened = try await store.openStore(configFile, access: .readWrite)
         let filter = store.cassette
         let all = all
         let text = KeyLookup.text(from: key)
-        let outcome = try await opened.use { store throws(CassetteStoreError) -> Outcome in
+        // Looked up read-only first: a writable connection rewrites the file's header (WAL and
+        // back) even when nothing is deleted, and a failed delete must leave the file as it was.
+        let target = try await store.openStore(configFile, access: .readOnly).use { store throws(CassetteStoreError) -> Target in
             if all, let filter {
                 let cassettes = try store.cassettes()
-                guard cassettes.contains(where: { $0.name == filter }) else { return .noSuchCassette(known: cassettes.map(\.name)) }
-                return .deletedCassette(count: try store.delete(cassette: filter))
+                return cassettes.contains(where: { $0.name == filter }) ? .cassette(filter) : .noSuchCassette(known: cassettes.map(\.name))
             }
             let keys = Set(try store.summaries(cassette: filter).map(\.key))
             let resolution = KeyLookup.resolve(text, among: keys)
             guard case .found(let key) = resolution else { return .notFound(text, resolution, storedKeys: keys) }
-            return .deletedKey(key, count: try store.delete(key: key, cassette: filter))
+            return .key(key)
         }
         let path = configFile.databasePath
-        switch outcome {
-        case .deletedCassette(let count):
-            Terminal.printLine("Deleted cassette \(filter ?? "") (\(Formatting.count(count, "recording"))) from \(path).")
-        case let .deletedKey(key, count):
+        switch target {
+        case .cassette(let name):
+            let count = try await store.openStore(configFile, access: .readWrite).use { store throws(CassetteStoreError) in
+                try store.delete(cassette: name)
+            }
+            Terminal.printLine("Deleted cassette \(name) (\(Formatting.count(count, "recording"))) from \(path).")
+        case .key(let key):
+            let count = try await store.openStore(configFile, access: .readWrite).use { store throws(CassetteStoreError) in
+                try store.delete(key: key, cassette: filter)
+            }
             Terminal.printLine("Deleted \(Formatting.count(count, "recording")) of \(key) from \(KeyLookup.scope(path: path, cassette: filter)).")
         case .noSuchCassette(let known):
             throw CLIError(CassetteStoreError.missingCassette(filter, path: path, available: known).message + "; nothing deleted")

@@ -31,6 +31,7 @@ struct DiffCommand: AsyncParsableCommand {
               error    fieldNotInAPI, typeMismatch, rootTypeMismatch, apiSendsNull
               warning  fieldMissingInFixture, fixtureHasNull, formatChanged
               note     fieldOptionalInAPI, fixtureWithoutRecording, endpointWithoutFixture
+
             Errors break a model written from the fixture: a field the API never sends, a changed \
             type, null where the fixture never has it. Warnings are gaps: a field the fixture lacks, \
             null the API never sends, a changed string format. Notes: the API sometimes omits a \
@@ -62,7 +63,8 @@ struct DiffCommand: AsyncParsableCommand {
 
             Text output: one block per endpoint with findings, a header line such as
               GET /api/users/{id}  (fixture mock_api_users_id_get.json, 3 recordings)
-            then one line per finding (severity, JSON path, message), and a summary line at the end; \
+
+            Then one line per finding (severity, JSON path, message), and a summary line at the end; \
             colour only on a terminal and never with NO_COLOR. --format json prints \
             {"endpoints": [...], "summary": {...}} with sorted keys in a stable order: every \
             comparison (clean ones too) with endpoint, fixture, baselineRecordings, recordings and \
@@ -77,7 +79,8 @@ struct DiffCommand: AsyncParsableCommand {
               cassette diff --fixtures Tests/Fixtures
               cassette diff --fixtures Tests/Fixtures --cassette staging --fail-on warning
               cassette diff --fixtures Tests/Fixtures --ignore '$.meta'
-              cassette diff --fixtures Tests/Fixtures --ignore 'GET /api/users/{id}:$.avatar'
+              cassette diff --fixtures Tests/Fixtures \\
+                --ignore 'GET /api/users/{id}:$.avatar'
               cassette diff --cassette dev --cassette staging
               cassette diff --db last-week.db --against cassettes.db --format json
             """

@@ -42,30 +42,53 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("missing: only keys without recordings; all: replace the recordings of imported keys.", valueName: "mode"))
     var mode: ImportModeOption = .missing
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func run() async throws {
         let configFile = try store.loadConfig()
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        progress.status("reading the HAR file")
         let archive = try Self.readArchive(file)
         let cassette = store.cassetteName(environment: nil)
-        let opened = try await store.openStore(configFile, access: .readWrite, creatingIfMissing: true)
         let explicitRules = configFile.explicitMatchingRules
         let redactor = configFile.redactor
         let mode = mode.mode
-        let (result, existing) = try await opened.use { store throws(CassetteStoreError) -> (HARImporter.Result, Set<String>) in
-            let saved = try store.cassette(named: cassette)
-            let rules = explicitRules ?? saved?.matchingRules ?? .default
-            let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive)
-            guard !result.interactions.isEmpty else { return (result, []) }
-            if saved == nil || explicitRules != nil {
-                var info = saved ?? CassetteInfo(name: cassette)
-                info.matchingRules = rules
-                info.upstream = info.upstream ?? result.interactions.first.flatMap { Self.origin(of: $0.url) }
-                try store.saveCassette(info)
+        // Looked at read-only first: an import with nothing to store leaves the file byte for byte
+        // as it was (or absent), where a writable connection would rewrite its header.
+        let (saved, recordedKeys) = try await savedState(of: cassette, in: configFile)
+        let rules = explicitRules ?? saved?.matchingRules ?? .default
+        let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive, progress: progress.step("converting", unit: "entries"))
+        var existing = recordedKeys.intersection(result.interactions.map(\.key))
+        let hasWork = mode == .all ? !result.interactions.isEmpty : result.interactions.contains { !existing.contains($0.key) }
+        if hasWork {
+            let stored = progress.step("storing", unit: "entries")
+            let opened = try await store.openStore(configFile, access: .readWrite, creatingIfMissing: true)
+            existing = try await opened.use { store throws(CassetteStoreError) -> Set<String> in
+                let saved = try store.cassette(named: cassette)
+                if saved == nil || explicitRules != nil {
+                    var info = saved ?? CassetteInfo(name: cassette)
+                    info.matchingRules = rules
+                    info.upstream = info.upstream ?? result.interactions.first.flatMap { Self.origin(of: $0.url) }
+                    try store.saveCassette(info)
+                }
+                return try store.importInteractions(result.interactions, mode: mode, progress: stored)
             }
-            return (result, try store.importInteractions(result.interactions, mode: mode))
         }
+        progress.finish()
         Terminal.printLine(report(result, existing: existing, cassette: cassette, path: configFile.databasePath).joined(separator: "\n"))
         if result.interactions.isEmpty {
             throw CLIError("\(file) has no entry that can be imported (\(Formatting.count(result.skipped.count, "entry", "entries")) skipped)")
+        }
+    }
+
+    /// The cassette's saved settings and recorded keys; none for a store not created yet.
+    private func savedState(of cassette: String, in configFile: CassetteConfigFile) async throws(CLIError) -> (CassetteInfo?, Set<String>) {
+        let path = configFile.databasePath
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size > 0 else { return (nil, []) }
+        return try await store.openStore(configFile, access: .readOnly).use { store throws(CassetteStoreError) in
+            (try store.cassette(named: cassette), Set(try store.summaries(cassette: cassette).map(\.key)))
         }
     }
 

@@ -43,56 +43,100 @@ struct MergeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Resolve conflicts with this side's recordings: ours or theirs.", valueName: "side"))
     var prefer: MergeSideOption?
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func run() async throws {
-        let baseSnapshot = try await Self.snapshot(base, allowEmpty: true)
-        let ourSnapshot = try await Self.snapshot(ours, allowEmpty: false)
-        let theirSnapshot = try await Self.snapshot(theirs, allowEmpty: true)
+        if let refusal = MergeFiles.replacementRefusal(of: ours) { throw CLIError(refusal) }
+        // A merge killed before its rename left its temporary files beside OURS; they carry its pid.
+        MergeFiles.removeStaleTemporaries(for: ours)
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        // Only BASE may be empty (no common ancestor): an empty OURS or THEIRS is a damaged
+        // checkout, and merging it would silently drop every recording of the other side.
+        let baseSnapshot = try await snapshot(base, role: "BASE", allowEmpty: true, progress: progress)
+        let ourSnapshot = try await snapshot(ours, role: "OURS", allowEmpty: false, progress: progress)
+        let theirSnapshot = try await snapshot(theirs, role: "THEIRS", allowEmpty: false, progress: progress)
+        progress.status("merging")
         let result = CassetteMerge(preferring: prefer?.side).merge(base: baseSnapshot, ours: ourSnapshot, theirs: theirSnapshot)
         if !result.conflicts.isEmpty && prefer == nil {
+            progress.finish()
             let list = result.conflicts.map { "  conflict: \($0)" }.joined(separator: "\n")
-            FileHandle.standardError.write(Data((list + "\n").utf8))
+            StandardStream.error.write(list + "\n")
             throw CLIError(
                 "\(Formatting.count(result.conflicts.count, "recording")) changed on both sides; \(ours) is left as it was. Re-record them, or merge again with --prefer ours or --prefer theirs"
             )
         }
-        try await write(result)
+        try await write(result, progress: progress)
+        progress.finish()
         var summary = "Merged \(ours): \(Formatting.count(result.interactions.count, "recording")), \(result.takenFromTheirs) taken from theirs"
         if !result.conflicts.isEmpty {
             summary += ", \(Formatting.count(result.conflicts.count, "conflict")) resolved with \(prefer?.rawValue ?? "ours")"
             for conflict in result.conflicts {
-                FileHandle.standardError.write(Data("  resolved with \(prefer?.rawValue ?? "ours"): \(conflict)\n".utf8))
+                StandardStream.error.write("  resolved with \(prefer?.rawValue ?? "ours"): \(conflict)\n")
             }
         }
         Terminal.printLine(summary + ".")
     }
 
-    private static func snapshot(_ path: String, allowEmpty: Bool) async throws -> CassetteMerge.Snapshot {
+    /// `path`'s recordings, after SQLite's integrity check: a truncated file can open and read
+    /// as a store that just has fewer recordings.
+    private func snapshot(_ path: String, role: String, allowEmpty: Bool, progress: ProgressLine) async throws(CLIError) -> CassetteMerge.Snapshot {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if allowEmpty && size == 0 { return CassetteMerge.Snapshot() }
-        let store: CassetteStore
-        do {
-            store = try await CassetteStore.open(path: path, access: .readOnly)
-        } catch {
-            throw CLIError(error)
+        if size == 0 {
+            if allowEmpty { return CassetteMerge.Snapshot() }
+            throw CLIError("\(role) \(path) is empty, not a cassette store; check out a complete version of it and merge again (\(ours) is left as it was)")
         }
-        return try await store.use { store throws(CassetteStoreError) in
-            CassetteMerge.Snapshot(cassettes: try store.cassetteInfos(), interactions: try store.interactions(cassette: nil))
+        let read: (problems: [String], snapshot: CassetteMerge.Snapshot)
+        do {
+            read = try await Self.read(path, role: role, progress: progress)
+        } catch {
+            throw CLIError("\(role) \(error.message); merge again once it is fixed (\(ours) is left as it was)")
+        }
+        guard read.problems.isEmpty else {
+            throw CLIError(
+                "\(role) \(path) is damaged or truncated (\(read.problems.prefix(2).joined(separator: "; "))); restore it and merge again (\(ours) is left as it was)"
+            )
+        }
+        return read.snapshot
+    }
+
+    private static func read(
+        _ path: String, role: String, progress: ProgressLine
+    ) async throws(CassetteStoreError) -> (problems: [String], snapshot: CassetteMerge.Snapshot) {
+        let store = try await CassetteStore.open(path: path, access: .readOnly)
+        do {
+            progress.status("checking \(role)")
+            let problems = try await store.integrityCheck()
+            var snapshot = CassetteMerge.Snapshot()
+            if problems.isEmpty {
+                let read = progress.step("reading \(role)", unit: "recordings")
+                snapshot = CassetteMerge.Snapshot(
+                    cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil, progress: read),
+                    learnedSecrets: try await store.learnedSecretDigests())
+            }
+            try await store.close()
+            return (problems, snapshot)
+        } catch {
+            try? await store.close()
+            throw error
         }
     }
 
     /// Builds the result beside OURS, checks it, then renames it over OURS.
-    private func write(_ result: CassetteMerge.Result) async throws {
-        let target = URL(fileURLWithPath: ours)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).merge-\(UUID().uuidString)").path
+    private func write(_ result: CassetteMerge.Result, progress: ProgressLine) async throws {
+        let temporary = MergeFiles.temporaryPath(for: ours)
         defer {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: temporary + suffix) }
         }
         do {
             let store = try await CassetteStore.open(path: temporary, access: .readWrite)
+            let written = progress.step("writing", unit: "recordings")
             try await store.use { store throws(CassetteStoreError) in
                 for info in result.cassettes { try store.saveCassette(info) }
-                try store.record(batch: result.interactions)
+                try store.record(batch: result.interactions, progress: written)
+                try store.saveLearnedSecrets(result.learnedSecrets)
             }
+            progress.status("checking the result")
             let check = try await CassetteStore.open(path: temporary, access: .readOnly)
             let problems = try await check.use { store throws(CassetteStoreError) in try store.integrityCheck() }
             guard problems.isEmpty else {
@@ -101,6 +145,8 @@ struct MergeCommand: AsyncParsableCommand {
         } catch let error as CassetteStoreError {
             throw CLIError("cannot write the merged store next to \(ours): \(error.message)")
         }
+        // The result is a new file: it takes OURS's mode and owner, so the rename changes only content.
+        try MergeFiles.copyOwnership(from: ours, to: temporary)
         guard rename(temporary, ours) == 0 else {
             throw CLIError("cannot replace \(ours) with the merged store (\(String(cString: strerror(errno)))); it is left as it was")
         }

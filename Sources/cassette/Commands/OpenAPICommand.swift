@@ -51,6 +51,8 @@ struct OpenAPICommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The document's info.title (default: \"Recorded API (cassette NAME)\").", valueName: "text"))
     var title: String?
 
+    @OptionGroup var progressFlags: ProgressFlags
+
     func validate() throws {
         if out?.isEmpty == true { throw ValidationError("--out needs a file to write the document to") }
         if title?.isEmpty == true { throw ValidationError("--title needs a text") }
@@ -64,10 +66,14 @@ struct OpenAPICommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try store.loadConfig()
-        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette).load()
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette).load(
+            progress: progress.step("reading", unit: "recordings"))
         let server = try await Self.server(of: recording)
         let builder = OpenAPIDocumentBuilder(title: title ?? "Recorded API (cassette \(recording.cassette))", server: server, redactor: settings.redactor)
-        let operations = RecordedOperations(interactions: recording.interactions)
+        let operations = RecordedOperations(interactions: recording.interactions, progress: progress.step("inferring schemas", unit: "recordings"))
+        progress.status("writing the document")
         let document = builder.document(operations)
         let text: String
         switch effectiveFormat {
@@ -80,6 +86,7 @@ struct OpenAPICommand: AsyncParsableCommand {
                 throw CLIError("cannot write the document as YAML (\(error)); use --format json")
             }
         }
+        progress.finish()
         guard let out else {
             Terminal.write(Data(text.utf8))
             return

@@ -50,17 +50,24 @@ struct PruneCommand: AsyncParsableCommand {
         let filter = store.cassette
         let days = olderThan == olderThan.rounded() && olderThan < 1e15 ? String(Int64(olderThan)) : String(olderThan)
         let age = "older than \(days) \(olderThan == 1 ? "day" : "days") (recorded before \(Formatting.timestamp(cutoff)))"
-        let dryRun = dryRun
-        let opened = try await store.openStore(configFile, access: dryRun ? .readOnly : .readWrite)
-        let outcome = try await opened.use { store throws(CassetteStoreError) -> Outcome in
+        // Counted read-only first: pruning nothing (or a wrong --cassette) leaves the file as it was,
+        // where a writable connection would rewrite its header (WAL and back).
+        let planned = try await store.openStore(configFile, access: .readOnly).use { store throws(CassetteStoreError) -> Outcome in
             if let filter {
                 let known = try store.cassettes().map(\.name)
                 guard known.contains(filter) else { return .noSuchCassette(known: known) }
             }
-            guard !dryRun else {
-                return .wouldDelete(try store.summaries(cassette: filter).filter { $0.recordedAt < cutoff })
+            return .wouldDelete(try store.summaries(cassette: filter).filter { $0.recordedAt < cutoff })
+        }
+        var outcome = planned
+        if !dryRun, case .wouldDelete(let doomed) = planned {
+            outcome = .deleted(0)
+            if !doomed.isEmpty {
+                outcome = .deleted(
+                    try await store.openStore(configFile, access: .readWrite).use { store throws(CassetteStoreError) in
+                        try store.prune(recordedBefore: cutoff, cassette: filter)
+                    })
             }
-            return .deleted(try store.prune(recordedBefore: cutoff, cassette: filter))
         }
         switch outcome {
         case .noSuchCassette(let known):

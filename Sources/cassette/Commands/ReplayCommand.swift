@@ -45,7 +45,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
-            mode: .none,
+            mode: .replayOnly,
             settings: settings,
             matchingRules: configFile.explicitMatchingRules,
             redactor: configFile.redactor,

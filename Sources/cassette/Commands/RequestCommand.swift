@@ -18,7 +18,8 @@ struct RequestCommand: AsyncParsableCommand {
 
             Examples:
               cassette request http://127.0.0.1:8081/api/users
-              cassette request -X POST -d '{"food":"apple","grams":150}' http://127.0.0.1:8081/api/nutrition/analyze
+              cassette request -X POST -d '{"food":"apple","grams":150}' \\
+                http://127.0.0.1:8081/api/nutrition/analyze
               API_BASE_URL=http://127.0.0.1:8080 cassette request /api/health -i
             """
     )

@@ -62,7 +62,7 @@ struct RunCommand: AsyncParsableCommand {
         if proxyFlags.port == nil { settings.port = 0 }
         let sessionMode: RecordMode =
             switch mode {
-            case .replay: .none
+            case .replay: .replayOnly
             case .record: .all
             case .missing: .missing
             }

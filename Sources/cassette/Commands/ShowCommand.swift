@@ -30,8 +30,9 @@ struct ShowCommand: AsyncParsableCommand {
 
             Examples:
               cassette show 'GET /api/users?limit=10'
-              cassette show get '/api/users?offset=0&limit=10'     # normalized to the stored key
-              cassette show 'POST /api/meals body:sha256:9f86d081884c7d65' --cassette staging
+              cassette show get '/api/users?offset=0&limit=10'  # normalized
+              cassette show 'POST /api/meals body:sha256:9f86d081884c7d65' \\
+                --cassette staging
               cassette show --id 42 --json
             """
     )

@@ -40,7 +40,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
             Examples:
               cassette verify --env staging
-              cassette verify --upstream https://api.example.com --header 'Authorization: Bearer $TOKEN'
+              cassette verify --upstream https://api.example.com \\
+                --header 'Authorization: Bearer $TOKEN'
               cassette verify --env staging --format json --fail-on warning
               cassette verify --env dev --update
             """
@@ -72,6 +73,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
     @Flag(help: "Re-record the requests of endpoints with findings at or above --fail-on.")
     var update = false
+
+    @OptionGroup var progressFlags: ProgressFlags
 
     func validate() throws {
         if upstreamOptions.env == nil && upstreamOptions.upstream == nil {
@@ -128,7 +131,10 @@ struct VerifyCommand: AsyncParsableCommand {
                 "--methods includes \(unsafe.joined(separator: ", ")): recorded requests with these methods are sent to \(upstream.absoluteString) and may change data there"
             )
         }
-        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette ?? upstreamOptions.env).load()
+        let progress = progressFlags.line()
+        defer { progress.finish() }
+        let recording = try await RecordingSource(path: settings.databasePath, cassette: store.cassette ?? upstreamOptions.env).load(
+            progress: progress.step("reading", unit: "recordings"))
         let recordedUpstream = try await OpenAPICommand.server(of: recording)
         let check = LiveDriftCheck(
             upstream: upstream, recordedUpstream: recordedUpstream, methods: methods, concurrency: concurrency,
@@ -143,7 +149,8 @@ struct VerifyCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("libcurl could not start: \(error)")
         }
-        let outcome = await check.run(recording.interactions, transport: transport)
+        let outcome = await check.run(recording.interactions, transport: transport, progress: progress.step("verifying", unit: "requests"))
+        progress.finish()
         if outcome.exchanges.isEmpty {
             let list = methods.map(\.rawValue).sorted().joined(separator: ", ")
             throw CLIError.usage("cassette \(recording.cassette) in \(recording.path) has no \(list) recordings to verify; record some or widen --methods")
@@ -158,7 +165,7 @@ struct VerifyCommand: AsyncParsableCommand {
             Terminal.printLine(try DiffCommand.json(report))
         }
         if update {
-            try await reRecord(outcome, settings: settings, cassette: recording.cassette)
+            try await reRecord(outcome, settings: settings, cassette: recording.cassette, progress: progress)
         }
         let failures = outcome.failures
         if !failures.isEmpty {
@@ -177,14 +184,14 @@ struct VerifyCommand: AsyncParsableCommand {
     /// A line about --update: on stdout with the text report, on stderr beside JSON.
     private func note(_ line: String) {
         if format == .json {
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.write(line + "\n")
         } else {
             Terminal.printLine(line)
         }
     }
 
     /// Sends the drifted endpoints' requests again through a recording session (mode all).
-    private func reRecord(_ outcome: LiveDriftCheck.Outcome, settings: CassetteConfigFile, cassette: String) async throws {
+    private func reRecord(_ outcome: LiveDriftCheck.Outcome, settings: CassetteConfigFile, cassette: String, progress: ProgressLine) async throws {
         let drifted = Set(outcome.report.endpoints.filter { entry in entry.findings.contains { $0.severity >= failOn.severity } }.compactMap(\.endpoint))
         let requests = outcome.exchanges.filter { exchange in
             guard exchange.response != nil, let url = URL(string: exchange.recorded.url) else { return false }
@@ -202,11 +209,15 @@ struct VerifyCommand: AsyncParsableCommand {
                 store: store, cassette: cassette, mode: .all, upstream: try CurlTransport(configuration: transportConfiguration),
                 matchingRules: settings.explicitMatchingRules, redactor: settings.redactor
             )
-            for request in requests {
+            let recorded = progress.step("re-recording", unit: "requests")
+            for (index, request) in requests.enumerated() {
                 _ = try await recorder.send(request)
+                recorded?(index + 1, requests.count)
             }
+            progress.finish()
             try await store.close()
         } catch {
+            progress.finish()
             try? await store.close()
             throw CLIError("--update stopped: \(error); the requests recorded before it are kept")
         }

@@ -46,6 +46,7 @@ struct AuditReport {
                     ("cassette", .string(finding.cassette)),
                     ("key", .string(finding.key)),
                     ("sequence", .integer(Int64(finding.sequence))),
+                    ("id", finding.interactionID.map { .integer($0) } ?? .null),
                     ("place", .string(finding.place)),
                     ("maskedValue", .string(finding.maskedValue)),
                     ("fix", finding.remedy.configEntry.map { .string($0) } ?? .null),

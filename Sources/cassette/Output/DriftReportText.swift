@@ -17,6 +17,10 @@ struct DriftReportText {
         var lines: [String] = []
         for entry in report.endpoints where !entry.findings.isEmpty {
             lines.append(Terminal.paint(header(entry), .bold))
+            if let requests = entry.requests, !requests.isEmpty {
+                let shown = requests.prefix(5).joined(separator: ", ")
+                lines.append("  drifted: " + shown + (requests.count > 5 ? " and \(requests.count - 5) more" : ""))
+            }
             for finding in entry.findings {
                 lines.append("  " + paintSeverity(finding.textLine, finding.severity))
             }

@@ -26,7 +26,8 @@ struct RecordingSource: Sendable {
         var interactions: [Interaction]
     }
 
-    func load() async throws(CLIError) -> Loaded {
+    /// The cassette's interactions; `progress` hears of each one read.
+    func load(progress: ProgressHandler? = nil) async throws(CLIError) -> Loaded {
         let store: CassetteStore
         do {
             store = try await CassetteStore.open(path: path, access: .readOnly)
@@ -45,7 +46,7 @@ struct RecordingSource: Sendable {
                 case .failure(let error):
                     return .failure(error)
                 case .success(let name):
-                    return .success(Loaded(path: path, cassette: name, interactions: try store.interactions(cassette: name)))
+                    return .success(Loaded(path: path, cassette: name, interactions: try store.interactions(cassette: name, progress: progress)))
                 }
             }
         } catch {

@@ -32,7 +32,7 @@ final class ProxyHandlerEmbeddedTests {
         var settings = ProxySettings()
         settings.maxBodySize = maxBodySize
         settings.logRequests = false
-        let options = CassetteSession.Options(cassette: "dev", mode: .none)
+        let options = CassetteSession.Options(cassette: "dev", mode: .replayOnly)
         let maker = ReplayAnswerMaker(settings: settings, upstreamURLs: nil)
         let opened = try await CassetteSession.open(store: store, options: options, upstream: nil, preparing: ResponsePreparer(maker: maker))
         let pipeline = ProxyPipeline(
@@ -97,6 +97,36 @@ final class ProxyHandlerEmbeddedTests {
         #expect(output.hasPrefix("HTTP/1.1 "))
         #expect(output.hasSuffix("\r\n\r\n"))
         #expect(!output.contains("twelve bytes"))
+        _ = try? channel.finish()
+    }
+
+    /// A recording stored as a stream, recorded with `Content-Length` or without (chunked).
+    static func streamed(_ target: String, body: String, recordedLength: Bool) -> Interaction {
+        var recording = recording(target, body: body)
+        if recordedLength { recording.responseHeaders[.contentLength] = String(body.utf8.count) }
+        recording.chunks = [ResponseChunk(offset: .zero, size: 4), ResponseChunk(offset: .milliseconds(5), size: body.utf8.count - 4)]
+        return recording
+    }
+
+    @Test(arguments: [true, false])
+    func aStreamedRecordingIsReplayedWithTheFramingItWasRecordedWith(recordedLength: Bool) async throws {
+        let channel = try await replayChannel([Self.streamed("/s", body: "streamed body", recordedLength: recordedLength)])
+        try send("GET /s HTTP/1.1\r\nHost: x\r\n\r\n", to: channel)
+        let output = try written(channel).lowercased()
+        #expect(output.hasPrefix("http/1.1 200 ok\r\n"))
+        #expect(output.contains("content-length: 13\r\n") == recordedLength, "\(output)")
+        #expect(output.contains("transfer-encoding: chunked\r\n") == !recordedLength, "\(output)")
+        #expect(output.hasSuffix(recordedLength ? "\r\n\r\nstreamed body" : "\r\n0\r\n\r\n"), "\(output)")
+        _ = try? channel.finish()
+    }
+
+    @Test func aStreamedRecordingWithoutALengthGoesToAnHTTP10ClientUnderTheWholeLength() async throws {
+        let channel = try await replayChannel([Self.streamed("/s", body: "streamed body", recordedLength: false)])
+        try send("GET /s HTTP/1.0\r\nHost: x\r\n\r\n", to: channel)
+        let output = try written(channel).lowercased()
+        #expect(output.contains("content-length: 13\r\n"), "\(output)")
+        #expect(!output.contains("transfer-encoding"))
+        #expect(output.hasSuffix("\r\n\r\nstreamed body"), "\(output)")
         _ = try? channel.finish()
     }
 

@@ -92,6 +92,11 @@ final class ProxyRealClientMatchingTests {
         try await withReplayer(store: store) { replayer async throws in
             let miss = try await replayer.get("/api/negotiate?page=2")
             #expect(miss.bodyText.contains("the recorded response has Vary: Accept-Language; add those headers to matchHeaders"), "\(miss.bodyText)")
+            // The same Accept-Language as recorded: the query is the whole difference, and the
+            // explanation names it without advice about headers.
+            let same = try await replayer.get("/api/negotiate?page=2", headers: [.acceptLanguage: "fr"])
+            #expect(same.bodyText.contains("query parameter page: 2 vs 1"), "\(same.bodyText)")
+            #expect(!same.bodyText.contains("Vary"), "\(same.bodyText)")
         }
     }
 }

@@ -136,10 +136,19 @@ final class ProxyStreamingTests {
         }
         let recording = try #require(try await StoreFiles.interactions(at: store).first)
         #expect(recording.responseBody == binaryPattern(size: size))
+        #expect(try await chunks(of: recording) != nil, "stored as a stream")
+        #expect(recording.responseHeaders[.contentLength] == (path == "/large" ? String(size) : nil), "stored with the framing recorded")
         try await withReplayer(store: store) { replayer in
             let response = try await replayer.get(target)
             #expect(response.cassetteSource == "hit")
             #expect(response.body == binaryPattern(size: size))
+            // Framed as recorded: with its length when it had one, chunked when it was chunked.
+            #expect(response.headerFields[.contentLength] == (path == "/large" ? String(size) : nil))
+            let connection = try await replayer.connect()
+            try await connection.send(RawConnection.get(target))
+            let head = try await connection.receive { $0.text.contains("\r\n\r\n") }.text.lowercased()
+            #expect(head.contains("content-length: \(size)\r\n") == (path == "/large"))
+            #expect(head.contains("transfer-encoding: chunked\r\n") == (path == "/large-chunked"))
         }
     }
 

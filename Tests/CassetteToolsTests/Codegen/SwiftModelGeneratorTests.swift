@@ -137,4 +137,43 @@ struct SwiftModelGeneratorTests {
     func propertyNames(key: String, name: String) {
         #expect(SwiftNaming.propertyName(forKey: key) == name)
     }
+
+    /// The README's promise: a resource's list items and its item are one type, whichever side
+    /// carries a field the other lacks (a list's `rank`, an item's `bio`); such a field is optional.
+    @Test(
+        "list and item objects of a resource are one type, whichever carries extra fields",
+        arguments: [
+            (#", "rank": 1"#, ""), ("", #", "bio": "b""#), (#", "rank": 1"#, #", "bio": "b""#),
+        ])
+    func listAndItemAreOneType(listExtra: String, itemExtra: String) {
+        let interactions = [
+            Recordings.make(.get, "/api/users", body: Data(#"[{"id": 1, "name": "Ada"\#(listExtra)}, {"id": 2, "name": "Bob"\#(listExtra)}]"#.utf8)),
+            Recordings.make(.get, "/api/users/1", body: Data(#"{"id": 1, "name": "Ada"\#(itemExtra)}"#.utf8)),
+        ].enumerated().map { index, interaction in
+            var interaction = interaction
+            interaction.id = Int64(index + 1)
+            return interaction
+        }
+        let generated = SwiftModelGenerator(cassette: "dev").generate(RecordedOperations(interactions: interactions))
+        #expect(generated.files.map(\.typeName) == ["User"])
+        #expect(generated.roots.map(\.typeName) == ["[User]", "User"])
+        let user = generated.files.first?.contents ?? ""
+        if !listExtra.isEmpty { #expect(user.contains("    public let rank: Int?\n"), "\(user)") }
+        if !itemExtra.isEmpty { #expect(user.contains("    public let bio: String?\n"), "\(user)") }
+    }
+
+    /// Objects of one resource path that share no identity are different things (a create
+    /// request and its response): they stay apart.
+    @Test func objectsWithoutASharedIdentityStayApart() {
+        let interactions = [
+            Recordings.make(.get, "/api/jobs", body: Data(#"[{"id": 1, "state": "done"}]"#.utf8)),
+            Recordings.make(.get, "/api/jobs/1", body: Data(#"{"queue": "default", "workers": 3}"#.utf8)),
+        ].enumerated().map { index, interaction in
+            var interaction = interaction
+            interaction.id = Int64(index + 1)
+            return interaction
+        }
+        let generated = SwiftModelGenerator(cassette: "dev").generate(RecordedOperations(interactions: interactions))
+        #expect(generated.files.count == 2, "\(generated.files.map(\.typeName))")
+    }
 }

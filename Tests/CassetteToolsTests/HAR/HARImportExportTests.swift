@@ -159,6 +159,30 @@ final class HARImportExportTests {
         #expect(exported.response.content.text == body)
     }
 
+    @Test func anExportKeepsTheResponseHeadersInTheOrderRecorded() async throws {
+        let body = #"{"id":1}"#
+        let order = [
+            ("Date", "Mon, 01 Jun 2026 10:00:00 GMT"), ("Content-Encoding", "gzip"), ("Content-Type", "application/json"),
+            ("Transfer-Encoding", "chunked"), ("X-Trace", "t-9"), ("Content-Length", "\(body.utf8.count)"), ("Cache-Control", "no-store"),
+        ]
+        let (_, stored) = try await importIntoStore(Self.archive([Self.entry("GET", "http://api.test/api/meals/1", responseHeaders: order, text: body)]))
+        let recording = try #require(stored.first)
+        #expect(recording.contentEncodingPosition == 1)
+        let exported = HARExporter(creatorVersion: "test").entry(recording)
+        #expect(exported.response.headers.map(\.name) == ["Date", "Content-Encoding", "Content-Type", "X-Trace", "Content-Length", "Cache-Control"])
+    }
+
+    @Test func anEncodingLastOrUnplacedIsExportedLast() async throws {
+        let body = "{}"
+        let last = [("Content-Type", "application/json"), ("Content-Encoding", "br")]
+        let (_, stored) = try await importIntoStore(Self.archive([Self.entry("GET", "http://api.test/api/a", responseHeaders: last, text: body)]))
+        var recording = try #require(stored.first)
+        let names = ["Content-Type", "Content-Length", "Content-Encoding"]
+        #expect(HARExporter(creatorVersion: "test").entry(recording).response.headers.map(\.name) == ["Content-Type", "Content-Encoding", "Content-Length"])
+        recording.contentEncodingPosition = nil
+        #expect(HARExporter(creatorVersion: "test").entry(recording).response.headers.map(\.name) == names)
+    }
+
     @Test func secretsAreRedactedBeforeAnythingIsStored() async throws {
         let token = "sk_live_abcdef1234567890"
         let entry = Self.entry(

@@ -52,7 +52,7 @@ final class CassetteSessionHelperTests {
                     _ = try await ProxyClient.send(.get, session.baseURL.appending(path: "api/users"))
                 }
                 try await withKnownIssue {
-                    try await withCassetteSession("shared", control: proxy.url, mode: RecordMode.none, allowUnused: false) { session async throws in
+                    try await withCassetteSession("shared", control: proxy.url, mode: .replayOnly, allowUnused: false) { session async throws in
                         _ = try await ProxyClient.send(.get, session.baseURL.appending(path: "api/health"))
                     }
                 } matching: { issue in
@@ -63,7 +63,7 @@ final class CassetteSessionHelperTests {
 
                 struct Stop: Error {}
                 await #expect(throws: Stop.self) {
-                    try await withCassetteSession("shared", control: proxy.url, mode: RecordMode.none) { session async throws in
+                    try await withCassetteSession("shared", control: proxy.url, mode: .replayOnly) { session async throws in
                         for path in ["api/health", "api/users"] { _ = try await ProxyClient.send(.get, session.baseURL.appending(path: path)) }
                         throw Stop()
                     }

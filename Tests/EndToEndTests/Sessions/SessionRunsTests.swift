@@ -65,7 +65,7 @@ final class SessionRunsTests {
         // Run 2, on CI: the same suite replays without the API.
         try await withSuiteProxy(upstream: stoppedAPI) { proxy async throws in
             try await withCassetteSession(control: proxy.url, environment: ["CI": "1"]) { session async throws in
-                #expect(session.mode == CassetteControl.Mode.none)
+                #expect(session.mode == CassetteControl.Mode.replayOnly)
                 #expect(session.cassette == cassette)
                 let app = try await runApp(baseURL: session.baseURL)
                 #expect(app.status == .exited(0), "\(app.output)")

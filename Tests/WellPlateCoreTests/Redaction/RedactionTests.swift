@@ -148,7 +148,7 @@ final class RedactionTests {
             }
         }
         let reader = try await CassetteStore.open(path: store, access: .readOnly)
-        let session = try await CassetteSession.open(store: reader, options: CassetteSession.Options(cassette: "dev", mode: .none, redactor: redactor))
+        let session = try await CassetteSession.open(store: reader, options: CassetteSession.Options(cassette: "dev", mode: .replayOnly, redactor: redactor))
         let replayed = try await sendSecrets(ReplayTransport(session: session), URL(string: "http://127.0.0.1:1")!, variant: "b")
         #expect(replayed.map(\.statusCode) == [200, 201])
         #expect(replayed.map(\.body) == live.map(\.body))
@@ -162,7 +162,7 @@ final class RedactionTests {
             }
         }
         let reader = try await CassetteStore.open(path: store, access: .readOnly)
-        let session = try await CassetteSession.open(store: reader, options: CassetteSession.Options(cassette: "dev", mode: .none, redactor: redactor))
+        let session = try await CassetteSession.open(store: reader, options: CassetteSession.Options(cassette: "dev", mode: .replayOnly, redactor: redactor))
         let replay = ReplayTransport(session: session)
         let base = URL(string: "http://127.0.0.1:1")!
         var jsonHeaders = HTTPFields()

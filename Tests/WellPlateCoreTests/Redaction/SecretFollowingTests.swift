@@ -102,4 +102,26 @@ struct SecretFollowingTests {
         // Applying the rules again changes nothing.
         #expect(redactor.redact(redacted) == redacted)
     }
+
+    @Test(arguments: [
+        ("http://alice:pw-123456@api.test/x?a=1", "http://REDACTED@api.test/x?a=1"),
+        ("https://ghp_tokenAsUser99@api.test/", "https://REDACTED@api.test/"),
+        ("http://api.test/users/a@b.test", "http://api.test/users/a@b.test"),
+        ("/relative/a@b", "/relative/a@b"),
+    ])
+    func userinfoIsReplacedWhole(target: String, expected: String) {
+        #expect(redactor.redact(target: target) == expected)
+        #expect(redactor.redact(requestURL: target, headerFields: [:], body: nil).url == expected)
+    }
+
+    @Test func basicCredentialsUnderAnyHeaderNameAreSecret() {
+        let credential = Data("carol:pw-77aa88".utf8).base64EncodedString()
+        let headers: HTTPFields = [
+            HTTPField.Name("X-Upstream-Auth")!: "Basic \(credential)", HTTPField.Name("X-Note")!: "basic words, not credentials",
+        ]
+        let request = redactor.redact(requestURL: "/echo?p=pw-77aa88", headerFields: headers, body: nil)
+        #expect(request.headerFields[HTTPField.Name("X-Upstream-Auth")!] == "REDACTED")
+        #expect(request.headerFields[HTTPField.Name("X-Note")!] == "basic words, not credentials")
+        #expect(request.url == "/echo?p=REDACTED")
+    }
 }

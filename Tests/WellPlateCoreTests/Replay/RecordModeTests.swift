@@ -78,7 +78,7 @@ final class RecordModeTests {
         try await withSampleAPI { base in
             let probe = try UpstreamProbe(base: base)
             #expect(try await session(.missing, base, "a") == [1])
-            try await withRecordingTransport(path: store, mode: .none) { transport in
+            try await withRecordingTransport(path: store, mode: .replayOnly) { transport in
                 #expect(try await transport.flaky(base, "a") == 1)
                 #expect(try await transport.flaky(base, "a") == 1)
                 let miss = try await #require(throws: CassetteMiss.self) { try await transport.flaky(base, "b") }
@@ -91,5 +91,16 @@ final class RecordModeTests {
             #expect(try await probe.flakyHits("b") == 0)
             #expect(try await storedInteractions(store).count == 1)
         }
+    }
+
+    /// `.none` where a `RecordMode?` is expected means "no mode given": no case may be named so.
+    /// The command line and cassette.json still spell replay-only `none`.
+    @Test func noCaseIsNamedNoneButReplayOnlyIsSpelledNone() throws {
+        #expect(!RecordMode.allCases.map { "\($0)" }.contains("none"))
+        #expect(RecordMode(rawValue: "none") == .replayOnly)
+        let decoded = try JSONDecoder().decode([RecordMode].self, from: Data(#"["none", "once"]"#.utf8))
+        #expect(decoded == [.replayOnly, .once])
+        let optional: RecordMode? = .replayOnly
+        #expect(optional != nil)
     }
 }

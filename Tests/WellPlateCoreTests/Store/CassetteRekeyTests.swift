@@ -25,7 +25,7 @@ final class CassetteRekeyTests {
     /// Replays `targets` in order from a read-only session that uses the rules the cassette saved.
     func replayedBodies(_ targets: String...) async throws -> [String] {
         let store = try await CassetteStore.open(path: self.store, access: .readOnly)
-        let session = try await CassetteSession.open(store: store, options: .init(mode: .none))
+        let session = try await CassetteSession.open(store: store, options: .init(mode: .replayOnly))
         var bodies: [String] = []
         for target in targets {
             do {
@@ -79,7 +79,7 @@ final class CassetteRekeyTests {
         try await fillStore(store, with: [conditional], cassettes: [CassetteInfo(name: "dev", keyFormat: 2)])
         #expect(try await replayedBodies("/api/etag") == ["miss"])
         let readOnly = try await CassetteStore.open(path: store, access: .readOnly)
-        let session = try await CassetteSession.open(store: readOnly, options: .init(mode: .none))
+        let session = try await CassetteSession.open(store: readOnly, options: .init(mode: .replayOnly))
         let request = TransportRequest(method: .get, url: URL(string: "http://127.0.0.1:1/api/etag")!, headerFields: [.ifNoneMatch: "\"v1\""])
         let replayed = try session.replay(request).response
         #expect(replayed.statusCode == 304)

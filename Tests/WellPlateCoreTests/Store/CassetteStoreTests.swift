@@ -110,7 +110,7 @@ final class CassetteStoreTests {
         let connection = try SQLiteConnection(path: store, mode: .readOnly)
         #expect(try connection.userVersion == CassetteSchema.migrator.latestVersion)
         #expect(CassetteSchema.migrator.latestVersion >= 1)
-        #expect(try connection.tableNames() == ["cassettes", "interaction_chunks", "interaction_usage", "interactions"])
+        #expect(try connection.tableNames() == ["cassettes", "interaction_chunks", "interaction_usage", "interactions", "learned_secrets"])
         try connection.close()
     }
 

@@ -24,4 +24,20 @@ struct HeaderLinesTests {
         let decoded = HeaderLines.decode(HeaderLines.encode(fields))
         #expect(decoded.first?.withUnsafeBytesOfValue { Array($0) } == bytes)
     }
+
+    @Test(arguments: [0, 1, 2, 5])
+    func theDecodedEncodingMarkerKeepsItsPlace(_ position: Int) {
+        let fields: HTTPFields = [.date: "Mon, 01 Jun 2026 00:00:00 GMT", .contentType: "application/json"]
+        let text = HeaderLines.encode(fields, decodedEncodingAt: position)
+        let decoded = HeaderLines.decodeMarked(text)
+        #expect(decoded.fields == fields)
+        #expect(decoded.decodedEncodingPosition == min(position, fields.count))
+    }
+
+    @Test func aReaderThatDoesNotKnowTheMarkerSkipsIt() {
+        // What a build from before the marker reads: its decoder drops lines without a colon.
+        let fields: HTTPFields = [.contentType: "application/json"]
+        #expect(HeaderLines.decode("(Content-Encoding)\nContent-Type: application/json\n") == fields)
+        #expect(HeaderLines.encode(fields, decodedEncodingAt: 0) == "(Content-Encoding)\nContent-Type: application/json\n")
+    }
 }

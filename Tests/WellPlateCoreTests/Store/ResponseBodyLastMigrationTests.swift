@@ -91,7 +91,7 @@ final class ResponseBodyLastMigrationTests {
         try await store.close()
 
         let after = try SQLiteConnection(path: path, mode: .readOnly)
-        #expect(try after.userVersion == 4)
+        #expect(try after.userVersion == CassetteSchema.migrator.latestVersion)
         #expect(try Self.columnNames(after) == Self.columnsInOrder)
         #expect(try Self.rows(after, "interactions", orderedBy: "id") == rowsBefore)
         #expect(try Self.rows(after, "interaction_chunks", orderedBy: "interaction_id") == chunksBefore)

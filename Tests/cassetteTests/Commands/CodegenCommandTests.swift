@@ -27,7 +27,7 @@ final class CodegenCommandTests {
         return interactions
     }
 
-    private func generateAndCompile() async throws -> (GeneratedSwiftModels, GeneratedModelsCompiler.Outcome) {
+    private func generateAndCompile(extraSources: [String: String] = [:]) async throws -> (GeneratedSwiftModels, GeneratedModelsCompiler.Outcome) {
         let result = try await workspace.run("codegen", "swift", "--out", "Models")
         #expect(result.status == 0, "\(result)")
         let interactions = try await storedInteractions()
@@ -37,7 +37,7 @@ final class CodegenCommandTests {
         }
         let outcome = try await GeneratedModelsCompiler.compileAndDecode(
             models: URL(fileURLWithPath: workspace.path("Models")), roots: models.roots,
-            interactions: interactions, in: workspace.directory
+            interactions: interactions, in: workspace.directory, extraSources: extraSources
         )
         return (models, outcome)
     }
@@ -61,6 +61,63 @@ final class CodegenCommandTests {
         // The profile's owner and friends have the user's shape: one type.
         #expect(
             models.files.map(\.typeName) == ["Extra", "Item", "JSONValue", "LogMealsRequest", "LogMealsResponse", "Meal", "Nutrient", "Profile", "Tag", "User"])
+    }
+
+    /// Keys named like the platform's types, nested so that each becomes a type of its own.
+    static let platformKeys = [
+        "bundle", "timer", "notification", "task", "process", "thread", "locale", "calendar", "progress", "regex", "result",
+        "error", "duration", "range", "mirror", "unicode", "operation", "predicate", "expression", "measurement", "url_request",
+        "date_components", "dispatch_queue", "main_actor", "character_set", "index_set", "user_defaults", "file_manager", "json_decoder",
+    ]
+
+    @Test("models compile beside import Foundation: no generated type shadows a platform type (a key 'bundle' is not struct Bundle)")
+    func generatedTypesNeverShadowPlatformTypes() async throws {
+        let fields = Self.platformKeys.enumerated().map { #""\#($1)": {"n\#($0)": \#($0), "label": "x"}"# }.joined(separator: ", ")
+        try await workspace.record([Recordings.make(.get, "/api/platform", body: Data("{\(fields)}".utf8))])
+        // The app's own code, in the models' module, using each of those platform types.
+        let uses = """
+            import Foundation
+            import Dispatch
+            #if canImport(FoundationNetworking)
+            import FoundationNetworking
+            #endif
+
+            func usesPlatformTypes() async throws {
+                _ = Bundle.main.bundlePath
+                _ = Timer.self
+                _ = Notification.Name("n")
+                _ = Task<Void, Never> {}
+                _ = ProcessInfo.processInfo.processIdentifier
+                _ = Process.self
+                _ = Thread.self
+                _ = Locale.current.identifier
+                _ = Calendar.current.firstWeekday
+                _ = Progress(totalUnitCount: 1)
+                _ = try Regex("a+")
+                _ = Result<Int, any Error>.success(1)
+                _ = Duration.seconds(1)
+                _ = Range<Int>(uncheckedBounds: (0, 1))
+                _ = Mirror(reflecting: 1).children.count
+                _ = Unicode.Scalar(65)
+                _ = OperationQueue()
+                _ = Measurement(value: 1, unit: UnitLength.meters)
+                _ = URLRequest.self
+                _ = DateComponents(year: 2026)
+                _ = DispatchQueue.main
+                _ = CharacterSet.letters
+                _ = IndexSet(integer: 1)
+                _ = UserDefaults.standard
+                _ = FileManager.default
+                _ = JSONDecoder()
+                _ = MainActor.shared
+            }
+            """
+        let (models, outcome) = try await generateAndCompile(extraSources: ["Uses.swift": uses])
+        #expect(outcome.compile.status == 0, "\(outcome.compile)")
+        #expect(outcome.run?.status == 0, "\(outcome.run.map(\.description) ?? "not run")")
+        let names = Set(models.files.map(\.typeName))
+        #expect(names.contains("BundleModel") && names.contains("TaskModel") && names.contains("RegexModel"), "\(names.sorted())")
+        #expect(names.filter { SwiftNaming.shadowsPlatformType($0) }.isEmpty, "\(names.sorted())")
     }
 
     @Test("the sample API's committed recordings: generated code compiles and decodes every body")

@@ -64,7 +64,10 @@ final class VerifyCommandTests {
         let ghost = Recordings.make(
             .get, "/api/users/77",
             body: Recordings.json(#"{"id":77,"name":"Ghost","email":"g@example.com","role":"member","createdAt":"2026-01-02T09:00:00Z","avatarURL":null}"#))
-        try await workspace.record([ghost])
+        let page = Recordings.make(
+            .get, "/api/users?limit=1",
+            body: Recordings.json(#"[{"id":1,"name":"Ada","email":"ada@example.com","role":"admin","createdAt":"2026-01-02T09:00:00Z","avatarURL":null}]"#))
+        try await workspace.record([ghost, page])
         let before = try storeBytes()
         try await withSampleAPI(arguments: ["--drifted"]) { liveURL in
             let result = try await workspace.run("verify", "--upstream", liveURL.absoluteString, "--format", "json", "--concurrency", "2")
@@ -76,11 +79,21 @@ final class VerifyCommandTests {
             #expect(findings.contains("GET /api/users $[*].email fieldNotInAPI"), "\(findings)")
             #expect(findings.contains("GET /api/users/{id} $ statusClassChanged"), "\(findings)")
             #expect(!findings.contains { $0.hasPrefix("GET /api/health") }, "health did not drift: \(findings)")
+            // Each drifted endpoint names its requests, query and all.
+            guard case .array(let entries)? = report["endpoints"] else { throw UnexpectedBody(description: result.stdout) }
+            let requests = Dictionary(
+                entries.compactMap { entry -> (String, [String])? in
+                    guard let endpoint = entry["endpoint"]?.stringValue, case .array(let list)? = entry["requests"] else { return nil }
+                    return (endpoint, list.compactMap(\.stringValue))
+                }, uniquingKeysWith: { first, _ in first })
+            #expect(requests["GET /api/users/{id}"] == ["GET /api/users/1", "GET /api/users/2", "GET /api/users/77"], "\(requests)")
+            #expect(requests["GET /api/users"] == ["GET /api/users", "GET /api/users?limit=1"], "\(requests)")
 
             let text = try await workspace.run("verify", "--upstream", liveURL.absoluteString)
             #expect(text.status == 1)
             #expect(text.stdout.contains("error   $.id  type changed: recording has integer, live API sends string"), "\(text)")
             #expect(text.stdout.contains("status changed for GET /api/users/77: recording has 200, live API answers 404"), "\(text)")
+            #expect(text.stdout.contains("  drifted: GET /api/users, GET /api/users?limit=1\n"), "\(text)")
         }
         #expect(try storeBytes() == before, "verify never writes the store without --update")
     }

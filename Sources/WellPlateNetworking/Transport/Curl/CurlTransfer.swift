@@ -209,6 +209,17 @@ final class CurlTransfer: @unchecked Sendable {
         deliverHeadIfNeeded(to: sink)
     }
 
+    /// Where the first `name` field stands among `fields` once the fields named in `removing`
+    /// are gone: the position a recording gives it back at.
+    static func position(of name: HTTPField.Name, in fields: HTTPFields, removing: Set<HTTPField.Name>) -> Int? {
+        var kept = 0
+        for field in fields {
+            if field.name == name { return kept }
+            if !removing.contains(field.name) { kept += 1 }
+        }
+        return nil
+    }
+
     private var responseCode: Int {
         var status = 0
         _ = ccurl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -219,13 +230,17 @@ final class CurlTransfer: @unchecked Sendable {
     private func streamedHead(status: Int) -> TransportResponseHead {
         var headers = responseHeaders
         var decodedEncoding: String?
+        var position: Int?
         let wireLength = headers[.contentLength].flatMap { Int($0) }
         if limits.decodeContent, request.method != .head, let encoding = headers[.contentEncoding], Self.isDecodedByLibcurl(encoding) {
             decodedEncoding = encoding
+            position = Self.position(of: .contentEncoding, in: headers, removing: [.contentEncoding, .contentLength])
             headers[.contentEncoding] = nil
             headers[.contentLength] = nil
         }
-        return TransportResponseHead(statusCode: status, headerFields: headers, decodedContentEncoding: decodedEncoding, wireContentLength: wireLength)
+        var head = TransportResponseHead(statusCode: status, headerFields: headers, decodedContentEncoding: decodedEncoding, wireContentLength: wireLength)
+        head.decodedContentEncodingPosition = position
+        return head
     }
 
     /// One line from libcurl's header callback, as bytes: a value that is not UTF-8 (latin-1 is
@@ -294,16 +309,20 @@ final class CurlTransfer: @unchecked Sendable {
         }
         var headers = responseHeaders
         var decodedEncoding: String?
+        var position: Int?
         if limits.decodeContent, request.method != .head, let encoding = headers[.contentEncoding],
             Self.isDecodedByLibcurl(encoding)
         {
             decodedEncoding = encoding
+            position = Self.position(of: .contentEncoding, in: headers, removing: [.contentEncoding])
             headers[.contentEncoding] = nil
             if headers[.contentLength] != nil {
                 headers[.contentLength] = String(body.count)
             }
         }
-        return .success(TransportResponse(statusCode: status, headerFields: headers, body: body, decodedContentEncoding: decodedEncoding, duration: duration))
+        var response = TransportResponse(statusCode: status, headerFields: headers, body: body, decodedContentEncoding: decodedEncoding, duration: duration)
+        response.decodedContentEncodingPosition = position
+        return .success(response)
     }
 
     private static func isDecodedByLibcurl(_ encoding: String) -> Bool {

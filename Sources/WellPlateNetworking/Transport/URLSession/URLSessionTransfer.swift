@@ -122,6 +122,7 @@ final class URLSessionTransfer: TransportBodySource, Sendable {
         var head = TransportResponseHead(statusCode: http.statusCode, headerFields: fields)
         // URLSession always decodes the encodings it asked for; the head says so as libcurl's does.
         if let encoding = fields[.contentEncoding]?.lowercased(), ["gzip", "x-gzip", "deflate", "br"].contains(encoding) {
+            head.decodedContentEncodingPosition = fields.filter { $0.name != .contentLength }.firstIndex { $0.name == .contentEncoding }
             head.headerFields[.contentEncoding] = nil
             head.headerFields[.contentLength] = nil
             head.decodedContentEncoding = encoding
