@@ -21,6 +21,7 @@ let package = Package(
     products: [
         .library(name: "WellPlateNetworking", targets: ["WellPlateNetworking"]),
         .library(name: "CassetteTesting", targets: ["CassetteTesting"]),
+        .library(name: "CassetteControl", targets: ["CassetteControl"]),
         .executable(name: "cassette", targets: ["cassette"]),
         .executable(name: "sample-api", targets: ["SampleAPI"]),
     ],
@@ -73,11 +74,15 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ] + curl
         ),
-        // Cassettes inside Swift Testing tests (the `.cassette` trait, `CassetteURLProtocol`): a
-        // separate product so the library itself never links the Testing module.
+        // The client of a running proxy's sessions, for test runners that drive the app in another
+        // process (XCUITest, end-to-end tests): Foundation only, so any test target can link it.
+        .target(name: "CassetteControl"),
+        // Cassettes inside Swift Testing tests (the `.cassette` trait, `CassetteURLProtocol`, and
+        // proxy sessions named after the test): a separate product so the library itself never
+        // links the Testing module.
         .target(
             name: "CassetteTesting",
-            dependencies: ["WellPlateNetworking", "WellPlateCore"]
+            dependencies: ["WellPlateNetworking", "WellPlateCore", "CassetteControl"]
         ),
         // What the command-line tool does that is not about the command line: audit, HAR,
         // dump/merge, codegen, OpenAPI, schema and drift, cassette.json, fixture export.
@@ -206,6 +211,10 @@ let package = Package(
             dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "cassette", "SampleAPI"]
         ),
         .testTarget(
+            name: "CassetteControlTests",
+            dependencies: ["TestSupport", "WellPlateCore", "CassetteControl", "cassette", "SampleAPI"]
+        ),
+        .testTarget(
             name: "CassetteTestingTests",
             dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTesting", "SampleAPI"]
         ),
@@ -216,17 +225,17 @@ let package = Package(
         // The loop as users meet it: the README's examples and the four clients, over the binaries.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTesting", "cassette", "SampleAPI"]
+            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTesting", "CassetteControl", "cassette", "SampleAPI"]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
 
 if withoutCurl {
-    // What builds without libcurl: the core, the library, CassetteTesting, the sample API the tests
+    // What builds without libcurl: the core, the library, CassetteControl, CassetteTesting, the sample API the tests
     // record from, and the library's and CassetteTesting's tests.
     let kept: Set<String> = [
-        "CSQLite", "WellPlateCore", "WellPlateNetworking", "CassetteTesting", "CassetteTools", "SampleAPI", "TestSupport",
+        "CSQLite", "WellPlateCore", "WellPlateNetworking", "CassetteControl", "CassetteTesting", "CassetteTools", "SampleAPI", "TestSupport",
         "WellPlateNetworkingTests", "CassetteTestingTests",
     ]
     package.targets.removeAll { !kept.contains($0.name) }

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the DocC documentation of the public products (WellPlateNetworking with the core types it
-# re-exports, and CassetteTesting) with warnings as errors, so a broken link or a doc comment DocC
+# re-exports, CassetteTesting and CassetteControl) with warnings as errors, so a broken link or a doc comment DocC
 # cannot read fails here. Output: .build/docs/<Module>.doccarchive (open with `docc preview` or
 # serve statically; `--transform-for-static-hosting` is on).
-#   scripts/docs.sh              all three catalogs
+#   scripts/docs.sh              every catalog
 #   scripts/docs.sh CassetteTesting
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(WellPlateCore WellPlateNetworking CassetteTesting)
+modules=(WellPlateCore WellPlateNetworking CassetteTesting CassetteControl)
 [[ $# -ge 1 ]] && modules=("$@")
 
 # The symbol graphs of every target, public symbols only (builds the package first if needed).

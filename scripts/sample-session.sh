@@ -25,3 +25,5 @@ call "/api/nutrition/history?limit=3"
 call -X DELETE /api/users/4
 # A 404 is recorded and replayed like any other answer.
 call /api/users/42 || true
+# One more call, for tests that check what a call the recordings lack does (a miss in replay).
+if [ -n "${SESSION_EXTRA_CALL:-}" ]; then call "$SESSION_EXTRA_CALL"; fi

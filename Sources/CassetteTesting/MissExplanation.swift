@@ -6,9 +6,10 @@ import WellPlateNetworking
 struct MissExplanation {
     let text: String
 
+    /// How to record a missed request from the test run.
+    static let advice = ". Record it by running the test with CASSETTE_RECORD=missing (outside CI), or fix the request."
+
     init(_ miss: CassetteMiss, recordings: Int? = nil) {
-        text =
-            miss.summary(recordingsInCassette: recordings)
-            + ". Record it by running the test with CASSETTE_RECORD=missing (outside CI), or fix the request."
+        text = miss.summary(recordingsInCassette: recordings) + Self.advice
     }
 }

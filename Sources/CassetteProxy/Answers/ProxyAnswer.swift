@@ -69,6 +69,8 @@ struct ProxyAnswer: Sendable {
     /// recorded answer, for a client that reached the proxy at another address than the one the
     /// answer was made for.
     var upstreamURLs: PreparedUpstreamURLs?
+    /// Set on a miss answer: what was asked and what came nearest, for a session's journal.
+    var miss: ReportedMiss?
 
     init(head: Head, body: Body, source: Source, delay: Duration = .zero) {
         self.head = head

@@ -80,6 +80,8 @@ struct ProxyRequestBuilder: Sendable {
         for (name, value) in head.headers {
             let lowered = name.lowercased()
             if HTTPFraming.unforwardedRequestHeaders.contains(lowered) || connectionTokens.contains(lowered) { continue }
+            // Which session a request belongs to is the proxy's business: never forwarded or recorded.
+            if lowered == SessionHeader.lowercasedName { continue }
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(RawHeaderBytes.field(name: fieldName, value: value))
         }

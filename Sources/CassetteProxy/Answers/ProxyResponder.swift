@@ -77,7 +77,7 @@ struct ProxyResponder: Sendable {
             let nearest: [JSONValue] = miss.nearest.map { difference in
                 ["key": .string(difference.recorded.rawValue), "differences": .array(difference.items.map { .string($0.description) })]
             }
-            return .json(
+            var answer = ProxyAnswer.json(
                 settings.missStatus,
                 [
                     "error": "cassette_miss",
@@ -86,6 +86,8 @@ struct ProxyResponder: Sendable {
                     "cassette": .string(miss.cassette),
                     "nearest": .array(nearest),
                 ], source: .miss)
+            answer.miss = ReportedMiss(miss)
+            return answer
         case let failure as RecordingFailure:
             // The upstream's answer still reaches the client; the failure is reported loudly.
             Terminal.printError(failure.description)

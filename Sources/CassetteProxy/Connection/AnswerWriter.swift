@@ -14,6 +14,8 @@ struct AnswerWriter: Sendable {
     let keyer: ReplayKeyer
     /// `nil` when URL rewriting is off or no upstream is known.
     let upstreamURLs: UpstreamURLRewriter?
+    /// A session's journal (`nil` on the main port): each answer goes in before it goes out.
+    var journal: SessionJournal?
 
     /// One request being answered: what the writer needs to know about it.
     struct Request: Sendable {
@@ -21,6 +23,8 @@ struct AnswerWriter: Sendable {
         let started: NIODeadline
         /// The target, redacted, when the caller has it (the replay hot path does).
         var logTarget: String?
+        /// The request's key, when the caller has it (for a session's journal).
+        var key: String?
         /// The connection's event loop's request-log buffer.
         var shard: Int
     }
@@ -53,6 +57,7 @@ struct AnswerWriter: Sendable {
         }
         let target = request.logTarget ?? keyer.logTarget(of: head)
         if let notice = answer.staleNotice { log.stale(notice, method: head.method, target: target, shard: request.shard) }
+        journal?.add(method: head.method, target: target, key: request.key, answer: answer, started: request.started, shard: request.shard)
 
         var close = forceClose || !head.isKeepAlive
         var responseHead: HTTPResponseHead

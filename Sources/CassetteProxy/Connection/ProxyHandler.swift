@@ -23,6 +23,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         let endpoints: ProxyEndpoints
         let writer: AnswerWriter
         let maxBodySize: Int
+        /// The main port's sessions (`/__cassette/sessions`, `X-Cassette-Session`); `nil` on a
+        /// session's own port.
+        var sessions: SessionRegistry?
     }
 
     private(set) var parts: Parts
@@ -73,13 +76,13 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
         case .refuse(.interim, let head, let started):
             if let refusal = InterimRequestHeaders.refusal(of: head) {
-                send(refusal, head: head, started: started, forceClose: true, context: context)
+                send(refusal, head: head, started: started, forceClose: true, writer: parts.writer, context: context)
             }
         case .refuse(.tooLarge, let head, let started):
             let answer = ProxyAnswer.error(
                 413, code: "payload_too_large",
                 message: "the request body is larger than the proxy's limit of \(parts.maxBodySize) bytes; raise it with --max-body-size")
-            send(answer, head: head, started: started, forceClose: true, context: context)
+            send(answer, head: head, started: started, forceClose: true, writer: parts.writer, context: context)
         case .answer(let head, let body, let started):
             answer(head: head, body: body, started: started, context: context)
         case .rejectMalformed(let error):
@@ -91,16 +94,40 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func answer(head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, context: ChannelHandlerContext) {
+        if let sessions = parts.sessions, let id = head.headers.first(name: SessionHeader.name) {
+            // A session's request on the main port: answered as on the session's own port. The
+            // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
+            guard let route = sessions.route(id, on: context.eventLoop) else {
+                send(SessionEndpoints.unknownSession(id), head: head, started: started, writer: parts.writer, context: context)
+                return
+            }
+            answer(head: head, body: body, started: started, parts: route.parts, cache: route.targetCache, context: context)
+            return
+        }
+        answer(head: head, body: body, started: started, parts: parts, cache: targetCache, context: context)
+    }
+
+    private func answer(
+        head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, parts: Parts, cache: NIOLoopBoundBox<ReplayTargetCache>,
+        context: ChannelHandlerContext
+    ) {
         if head.uri.hasPrefix(ProxyEndpoints.prefix) {
-            send(parts.endpoints.answer(for: head), head: head, started: started, context: context)
+            if let sessions = parts.sessions, SessionEndpoints.handles(head.uri) {
+                let proxyBase = ProxyBase.of(head, localAddress: context.channel.localAddress)
+                later(head: head, started: started, writer: parts.writer, context: context) {
+                    await sessions.answer(head: head, body: body, proxyBase: proxyBase)
+                }
+                return
+            }
+            send(parts.endpoints.answer(for: head), head: head, started: started, writer: parts.writer, context: context)
             return
         }
         if let replayer = parts.replayer {
             do {
-                let (answer, logTarget) = try replayer.answer(head: head, body: body, cache: targetCache)
-                send(answer, head: head, started: started, logTarget: logTarget, context: context)
+                let (answer, logTarget, key) = try replayer.answer(head: head, body: body, cache: cache)
+                send(answer, head: head, started: started, logTarget: logTarget, key: key, writer: parts.writer, context: context)
             } catch {
-                send(parts.responder.answer(for: error), head: head, started: started, context: context)
+                send(parts.responder.answer(for: error), head: head, started: started, writer: parts.writer, context: context)
             }
             return
         }
@@ -108,34 +135,42 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         do {
             request = try parts.requestBuilder.transportRequest(head: head, body: body)
         } catch {
-            send(parts.responder.answer(for: error), head: head, started: started, context: context)
+            send(parts.responder.answer(for: error), head: head, started: started, writer: parts.writer, context: context)
             return
         }
-        forward(request, head: head, started: started, context: context)
-    }
-
-    /// Forwards a request in a task on this connection's event loop; the answer is written whole
-    /// or, when it streams, as it arrives.
-    private func forward(_ request: TransportRequest, head: HTTPRequestHead, started: NIODeadline, context: ChannelHandlerContext) {
+        // Only a session's journal needs the key here; the session works it out again as it answers.
+        let key = parts.writer.journal == nil ? nil : parts.responder.session.key(for: request).rawValue
         let responder = parts.responder
-        let promise = context.eventLoop.makePromise(of: ProxyAnswer.self)
         // HEAD answers have no body to stream.
         let streams = head.method != .HEAD
+        later(head: head, started: started, key: key, writer: parts.writer, context: context) {
+            await responder.answer(request, streams: streams)
+        }
+    }
+
+    /// Answers in a task on this connection's event loop (a forwarded request, a session
+    /// endpoint); the answer is written whole or, when it streams, as it arrives.
+    private func later(
+        head: HTTPRequestHead, started: NIODeadline, key: String? = nil, writer: AnswerWriter, context: ChannelHandlerContext,
+        _ make: @escaping @Sendable () async -> ProxyAnswer
+    ) {
+        let promise = context.eventLoop.makePromise(of: ProxyAnswer.self)
         Task(executorPreference: taskExecutor(on: context.eventLoop)) {
-            promise.succeed(await responder.answer(request, streams: streams))
+            promise.succeed(await make())
         }
         let boundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let boundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         promise.futureResult.whenSuccess { answer in
-            boundSelf.value.send(answer, head: head, started: started, context: boundContext.value)
+            boundSelf.value.send(answer, head: head, started: started, key: key, writer: writer, context: boundContext.value)
         }
     }
 
     private func send(
-        _ answer: ProxyAnswer, head: HTTPRequestHead, started: NIODeadline, logTarget: String? = nil, forceClose: Bool = false, context: ChannelHandlerContext
+        _ answer: ProxyAnswer, head: HTTPRequestHead, started: NIODeadline, logTarget: String? = nil, key: String? = nil, forceClose: Bool = false,
+        writer: AnswerWriter, context: ChannelHandlerContext
     ) {
-        let request = AnswerWriter.Request(head: head, started: started, logTarget: logTarget, shard: logShard)
-        parts.writer.send(answer, to: request, forceClose: forceClose, context: context)
+        let request = AnswerWriter.Request(head: head, started: started, logTarget: logTarget, key: key ?? answer.miss?.miss.key, shard: logShard)
+        writer.send(answer, to: request, forceClose: forceClose, context: context)
     }
 
     private func taskExecutor(on eventLoop: any EventLoop) -> EventLoopTaskExecutor {

@@ -15,6 +15,8 @@ struct ProxyLog: Sendable {
     /// Put before every target: the upstream's origin on a multi-host proxy, whose listeners
     /// serve the same paths for different hosts.
     var targetPrefix = ""
+    /// `session ID` for a session's requests, at the end of their lines.
+    var label: String?
 
     /// The line of one answered request: method, target (redacted), status, duration, outcome,
     /// and what went wrong when something did. `shard`: the connection's event loop's buffer
@@ -30,6 +32,7 @@ struct ProxyLog: Sendable {
         requestLog.log(shard: shard) { line in
             RequestLogLine.append(method: method, target: target, status: status, started: started, outcome: outcome, to: &line)
             if let detail { line.append(contentsOf: " (\(detail))".utf8) }
+            if let label { line.append(contentsOf: " \(label)".utf8) }
         }
     }
 

@@ -17,9 +17,9 @@ struct ProxyReplayer: Sendable {
 
     var keyer: ReplayKeyer { session.keyer }
 
-    /// The answer to one request and its target as logged (`nil` when it was not worked out).
+    /// The answer to one request, its target as logged and its key (for a session's journal).
     /// `cache`: the targets this event loop has keyed before.
-    func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, logTarget: String) {
+    func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, logTarget: String, key: String) {
         let target = try replayTarget(head: head, body: body, cache: cache)
         let pick: ReplayIndex.Pick
         do {
@@ -32,7 +32,7 @@ struct ProxyReplayer: Sendable {
             }
             throw miss.explained(by: fields, redactor: keyer.redactor)
         }
-        return (answers.answer(for: pick), target.logTarget)
+        return (answers.answer(for: pick), target.logTarget, target.keyText)
     }
 
     /// The request's key, slot and log target. A request whose key is its method and target alone

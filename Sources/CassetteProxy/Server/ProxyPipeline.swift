@@ -20,10 +20,12 @@ struct ProxyPipeline: ConnectionPipeline {
 
     /// A proxy serving `session` with `settings` (its upstream already settled, the recorded one
     /// when none was given). `prepared`: the answers of a replay-only proxy, made while its
-    /// session opened with `maker`.
+    /// session opened with `maker`. `sessions`: the main port's sessions; `journal` and
+    /// `logLabel` (`session ID`, ending its request lines): set for a session's own pipeline.
     init(
         session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers = .empty, maker: ReplayAnswerMaker, modeName: String,
-        requestLog: RequestLog?, recordsForwarded: Bool = true
+        requestLog: RequestLog?, recordsForwarded: Bool = true, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil,
+        logLabel: String? = nil
     ) {
         let replayOnly = settings.isReplayOnly(mode: session.options.mode)
         let redactor = session.options.redactor
@@ -31,7 +33,7 @@ struct ProxyPipeline: ConnectionPipeline {
         let keysIncludeOrigin = session.matchingRules.includeHost
         var requestBuilder = ProxyRequestBuilder(upstream: settings.upstream, keysIncludeOrigin: keysIncludeOrigin)
         requestBuilder.refusesOriginForm = settings.forward != nil && settings.upstream == nil
-        var log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy)
+        var log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy, label: logLabel)
         if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
         parts = ProxyHandler.Parts(
             replayer: replayOnly ? ProxyReplayer(session: session, answers: prepared, requestBuilder: requestBuilder) : nil,
@@ -40,8 +42,8 @@ struct ProxyPipeline: ConnectionPipeline {
                 recordsForwarded: recordsForwarded),
             requestBuilder: requestBuilder,
             endpoints: ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && !replayOnly),
-            writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs),
-            maxBodySize: settings.maxBodySize)
+            writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal),
+            maxBodySize: settings.maxBodySize, sessions: sessions)
         restoresRawHeaderBytes = !replayOnly || prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }

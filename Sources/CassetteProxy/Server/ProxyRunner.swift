@@ -1,5 +1,6 @@
 import CassetteTools
 import Foundation
+import NIOPosix
 import WellPlateCore
 import WellPlateNetworking
 
@@ -45,6 +46,7 @@ package struct ProxyRunner {
         let session: CassetteSession
         let store: CassetteStore
         let requestLog: RequestLog?
+        let sessions: SessionRegistry
 
         /// `http://HOST:PORT`, the address the proxy listens on (its first listener's).
         package var address: String { server.address }
@@ -124,16 +126,23 @@ package struct ProxyRunner {
         try await checkUsable(session: session, store: store, forwards: upstream != nil && served.upstream == nil && settings.forward == nil)
 
         let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
+        // Sessions listen on the main server's event loops.
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, settings.threads))
+        let sessions = SessionRegistry(
+            SessionRegistry.Configuration(
+                store: store, upstream: upstream, settings: served, defaultMode: mode, matchingRules: rules, redactor: redactor,
+                sequencePolicy: sequencePolicy, modeName: modeName, requestLog: requestLog),
+            group: group)
         if let forward = settings.forward {
             let pipeline = try await forwardPipeline(
                 forward, session: session, settings: served, prepared: prepared,
                 maker: replayAnswers(served, layout: layout, listener: 0, ports: ports, preparedBase: nil),
                 requestLog: requestLog, store: store)
             let server = try await ProxyServer.start(
-                listeners: [ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: settings.port)], threads: settings.threads)
+                listeners: [ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: settings.port)], group: group, ownsGroup: true)
             announce(server.addresses, upstreams: [])
             announceForward(server.address, authority: pipeline.router.leaves.authority)
-            return Running(server: server, session: session, store: store, requestLog: requestLog)
+            return Running(server: server, session: session, store: store, requestLog: requestLog, sessions: sessions)
         }
         let listeners = layout.listeners.enumerated().map { position, listener in
             var settings = served
@@ -141,13 +150,14 @@ package struct ProxyRunner {
             settings.tls = listener.tls
             let pipeline = ProxyPipeline(
                 session: session, settings: settings, prepared: prepared,
-                maker: replayAnswers(settings, layout: layout, listener: position, ports: ports, preparedBase: nil), modeName: modeName, requestLog: requestLog)
+                maker: replayAnswers(settings, layout: layout, listener: position, ports: ports, preparedBase: nil), modeName: modeName, requestLog: requestLog,
+                sessions: sessions)
             return ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: listener.port)
         }
-        let server = try await ProxyServer.start(listeners: listeners, threads: settings.threads)
+        let server = try await ProxyServer.start(listeners: listeners, group: group, ownsGroup: true)
         ports.set(server.ports)
         announce(server.addresses, upstreams: layout.isMultiHost ? layout.listeners.map(\.upstream) : [])
-        return Running(server: server, session: session, store: store, requestLog: requestLog)
+        return Running(server: server, session: session, store: store, requestLog: requestLog, sessions: sessions)
     }
 
     /// The transport forwarded requests take: libcurl with the listener's TLS settings, one per
@@ -271,6 +281,8 @@ package struct ProxyRunner {
 
     /// Graceful stop: no new connections, in-flight requests answered, store closed, summary printed.
     package func stop(_ running: Running) async -> CassetteSession.Counters {
+        // Sessions first: their requests in flight are answered while the event loops still run.
+        await running.sessions.closeAll()
         await running.server.shutdown()
         running.requestLog?.close()
         do {

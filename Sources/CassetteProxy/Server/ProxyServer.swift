@@ -12,6 +12,9 @@ import WellPlateNetworking
 /// `ProxyHandler` per connection, graceful shutdown that lets in-flight requests finish.
 final class ProxyServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
+    /// Whether `shutdown()` stops the event loops too; a session's listener runs on the main
+    /// server's loops and leaves them running.
+    private let ownsGroup: Bool
     /// Released before the event loops stop: its deinit touches a promise of theirs.
     private let quiescing: Mutex<ServerQuiescingHelper?>
     /// `http://HOST:PORT` of each listener with the port actually bound, in the order asked.
@@ -29,8 +32,9 @@ final class ProxyServer: Sendable {
         let port: Int
     }
 
-    private init(group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper, addresses: [String], ports: [Int]) {
+    private init(group: MultiThreadedEventLoopGroup, ownsGroup: Bool, quiescing: ServerQuiescingHelper, addresses: [String], ports: [Int]) {
         self.group = group
+        self.ownsGroup = ownsGroup
         self.quiescing = Mutex(quiescing)
         self.addresses = addresses
         self.ports = ports
@@ -46,9 +50,22 @@ final class ProxyServer: Sendable {
     /// multi-host proxy: one listener per upstream, one store, one process). A listener that
     /// cannot bind stops them all.
     static func start(listeners: [Listener], threads: Int) async throws -> ProxyServer {
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads))
+        try await start(listeners: listeners, group: MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads)), ownsGroup: true)
+    }
+
+    /// Listens on `host`:`port` (0: a free one) on `group`'s event loops, which stay running when
+    /// it stops or fails to start: a session's listener runs on the main server's loops.
+    static func start(pipeline: ProxyPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
+        try await start(listeners: [Listener(pipeline: pipeline, host: host, port: port)], group: group, ownsGroup: ownsGroup)
+    }
+
+    /// Every listener on `group`'s loops. With `ownsGroup` the loops stop when the server does
+    /// (or fails to start); otherwise they are left to their owner.
+    static func start(listeners: [Listener], group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
         do {
-            return try await bindAll(listeners, group: group)
+            return try await bindAll(listeners, group: group, ownsGroup: ownsGroup)
+        } catch let failure as ListenerFailure where !ownsGroup {
+            throw CLIError(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
         } catch let failure as ListenerFailure {
             // The quiescing helper's deinit completes a promise on these loops, so it must be gone
             // before they stop: `bindAll` has returned, and one task on every loop waits out the
@@ -69,7 +86,7 @@ final class ProxyServer: Sendable {
 
     /// Binds every listener, or closes those already bound and throws; the quiescing helper lives
     /// in this scope only, unless a server is returned.
-    private static func bindAll(_ listeners: [Listener], group: MultiThreadedEventLoopGroup) async throws -> ProxyServer {
+    private static func bindAll(_ listeners: [Listener], group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
         let quiescing = ServerQuiescingHelper(group: group)
         var channels: [any Channel] = []
         for listener in listeners {
@@ -84,7 +101,7 @@ final class ProxyServer: Sendable {
         let addresses = zip(ports, listeners).map { port, listener in
             "http://\(listener.host.contains(":") ? "[\(listener.host)]" : listener.host):\(port)"
         }
-        return ProxyServer(group: group, quiescing: quiescing, addresses: addresses, ports: ports)
+        return ProxyServer(group: group, ownsGroup: ownsGroup, quiescing: quiescing, addresses: addresses, ports: ports)
     }
 
     private static func bind(
@@ -123,8 +140,11 @@ final class ProxyServer: Sendable {
             helper.initiateShutdown(promise: done)
             try? await done.futureResult.get()
         }
-        try? await group.shutdownGracefully()
+        if ownsGroup { try? await group.shutdownGracefully() }
     }
+
+    /// The first listener's port (a session's only one).
+    var port: Int { ports[0] }
 }
 
 /// How a listener sets up each of its connections: `ProxyPipeline` for a reverse proxy,

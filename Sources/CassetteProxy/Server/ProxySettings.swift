@@ -59,6 +59,10 @@ package struct ProxySettings: Sendable {
     package var streaming = CassetteSession.StreamingPolicy()
     /// How far recordings survive: process crashes (`normal`) or power loss too (`full`).
     package var durability: CassetteStore.Durability = .normal
+    /// `--max-sessions`: how many sessions (`POST /__cassette/sessions`) may be open at once.
+    package var maxSessions = 64
+    /// `--session-idle-timeout`: a session that serves nothing for this long is closed.
+    package var sessionIdleTimeout: Duration = .seconds(600)
     /// Event-loop threads; one per core by default.
     package var threads: Int = System.coreCount
 

@@ -235,6 +235,20 @@ package final class ReplayIndex: Sendable {
         }
     }
 
+    /// Starts every key's sequence again, as if nothing had been served: recordings made during
+    /// the session stay and are served in turn after the loaded ones (a proxy session's reset).
+    /// Under the additions lock, so no recording is added halfway through; a lookup racing the
+    /// reset on the lock-free path is ordered before it.
+    package func restartSequences() {
+        additions.withLock { additions in
+            for slot in 0..<loaded.slotCount { counters.reset(slot, served: 0) }
+            for position in additions.newEntries.indices {
+                additions.newEntries[position].served = 0
+                additions.newEntries[position].replayed = 0
+            }
+        }
+    }
+
     /// Every key with recordings, sorted, for miss explanations and listings.
     package var keys: [String] {
         reading { additions in

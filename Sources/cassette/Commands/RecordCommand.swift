@@ -47,6 +47,7 @@ struct RecordCommand: AsyncParsableCommand {
     @OptionGroup var upstreamFlags: UpstreamFlags
     @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
     @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup(title: "Sessions") var sessionFlags: SessionFlags
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
 
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
@@ -63,6 +64,7 @@ struct RecordCommand: AsyncParsableCommand {
     func run() async throws {
         let configFile = try store.loadConfig()
         var settings = proxyFlags.settings(from: configFile)
+        sessionFlags.apply(to: &settings)
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         if let forward = forwardFlags.options {
             settings.forward = forward

@@ -34,6 +34,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var upstreamFlags: UpstreamFlags
     @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
     @OptionGroup var proxyFlags: ProxyFlags
+    @OptionGroup(title: "Sessions") var sessionFlags: SessionFlags
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
     @OptionGroup var replayFlags: ReplayFlags
     @OptionGroup var freshnessFlags: FreshnessFlags
@@ -58,6 +59,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let configFile = try store.loadConfig()
         var settings = proxyFlags.settings(from: configFile)
+        sessionFlags.apply(to: &settings)
         forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
         replayFlags.apply(to: &settings)
         settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)

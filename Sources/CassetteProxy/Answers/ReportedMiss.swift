@@ -1,0 +1,11 @@
+import WellPlateCore
+
+/// A miss carried by its answer to the writer, for a session's journal and summary
+/// (`SessionJournal`). A class, so an answer that is not a miss pays one empty reference for it.
+final class ReportedMiss: Sendable {
+    let miss: CassetteMiss
+
+    init(_ miss: CassetteMiss) {
+        self.miss = miss
+    }
+}

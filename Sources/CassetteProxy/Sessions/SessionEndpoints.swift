@@ -1,0 +1,148 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
+
+/// `/__cassette/sessions` on the main port: open, list, inspect, reset and end sessions. Every
+/// bad input gets a JSON error with a 4xx status that says what to do, and the proxy goes on.
+enum SessionEndpoints {
+    static let root = "/__cassette/sessions"
+
+    static func handles(_ uri: String) -> Bool {
+        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return path == root || path.hasPrefix(root + "/")
+    }
+
+    static func unknownSession(_ id: String) -> ProxyAnswer {
+        .error(404, code: "unknown_session", message: unknownSessionMessage(id))
+    }
+
+    static func unknownSessionMessage(_ id: String) -> String {
+        "no live session \"\(id)\": it ended, was closed after being idle, or never existed; start one with POST \(root) (GET \(root) lists the live ones)"
+    }
+}
+
+extension SessionRegistry {
+    /// The answer to a request under `/__cassette/sessions`.
+    func answer(head: HTTPRequestHead, body: ByteBuffer?, proxyBase: String) async -> ProxyAnswer {
+        do {
+            return try await routed(head: head, body: body, proxyBase: proxyBase)
+        } catch {
+            return .error(error.status, code: error.code, message: error.message)
+        }
+    }
+
+    private func routed(head: HTTPRequestHead, body: ByteBuffer?, proxyBase: String) async throws(ProxyRequestError) -> ProxyAnswer {
+        let components = URLComponents(string: head.uri)
+        let path = components?.percentEncodedPath ?? head.uri
+        let query = components?.queryItems ?? []
+        let rest = path.dropFirst(SessionEndpoints.root.count).split(separator: "/").map(String.init)
+        let method = head.method == .HEAD ? .GET : head.method
+        switch (rest.count, rest.last) {
+        case (0, _):
+            switch method {
+            case .GET:
+                try Self.allow([], in: query)
+                return .json(200, listJSON(), source: .endpoint)
+            case .POST:
+                try Self.allow([], in: query)
+                let request = try SessionOpening(body: body)
+                let session = try await open(cassette: request.cassette, requestedMode: request.mode, proxyBase: proxyBase)
+                var created: JSONObject = ["id": .string(session.id), "baseURL": .string(session.baseURL)]
+                created["cassette"] = .string(session.cassette)
+                created["mode"] = .string(session.mode.rawValue)
+                return .json(201, .object(created), source: .endpoint)
+            default:
+                throw Self.methodNotAllowed(head, "GET (list) or POST (open)", SessionEndpoints.root)
+            }
+        case (1, let id?):
+            switch method {
+            case .GET:
+                try Self.allow([], in: query)
+                return .json(200, .object(try live(id, touching: false).json), source: .endpoint)
+            case .DELETE:
+                try Self.allow(["strict"], in: query)
+                let strict = try Self.flag("strict", in: query)
+                return try await endAnswer(id, strict: strict)
+            default:
+                throw Self.methodNotAllowed(head, "GET (inspect) or DELETE (end)", "\(SessionEndpoints.root)/\(id)")
+            }
+        case (2, "requests"):
+            guard method == .GET else { throw Self.methodNotAllowed(head, "GET", path) }
+            try Self.allow(["method", "path"], in: query)
+            let filter = SessionJournal.Filter(method: Self.value("method", in: query), path: Self.value("path", in: query))
+            return .json(200, try live(rest[0]).journal.json(filter: filter), source: .endpoint)
+        case (2, "reset"):
+            guard method == .POST else { throw Self.methodNotAllowed(head, "POST", path) }
+            try Self.allow([], in: query)
+            let session = try live(rest[0])
+            session.reset()
+            return .json(200, .object(session.json), source: .endpoint)
+        default:
+            throw ProxyRequestError(
+                status: 404, code: "not_found",
+                message:
+                    "\(path) is not a session endpoint; use \(SessionEndpoints.root), \(SessionEndpoints.root)/ID, \(SessionEndpoints.root)/ID/requests or \(SessionEndpoints.root)/ID/reset"
+            )
+        }
+    }
+
+    /// The live session `id`; reading its journal or resetting it counts as its activity, looking at it does not.
+    private func live(_ id: String, touching: Bool = true) throws(ProxyRequestError) -> ProxySession {
+        guard let session = session(id, touching: touching) else {
+            throw ProxyRequestError(status: 404, code: "unknown_session", message: SessionEndpoints.unknownSessionMessage(id))
+        }
+        return session
+    }
+
+    private func endAnswer(_ id: String, strict: Bool) async throws(ProxyRequestError) -> ProxyAnswer {
+        guard let (session, summary) = await end(id) else {
+            throw ProxyRequestError(status: 404, code: "unknown_session", message: SessionEndpoints.unknownSessionMessage(id))
+        }
+        var json: JSONObject = ["id": .string(session.id), "cassette": .string(session.cassette)]
+        for (name, value) in summary.json() { json[name] = value }
+        guard strict, !summary.missed.isEmpty else { return .json(200, .object(json), source: .endpoint) }
+        let count = summary.missed.reduce(0) { $0 + $1.count }
+        json["error"] = "session_missed"
+        json["message"] = .string(
+            "\(count) request(s) in session \(session.id) had no recording in cassette \"\(session.cassette)\": \(summary.missed.map(\.key).joined(separator: ", ")); record them (mode \"missing\") or fix the requests"
+        )
+        return .json(409, .object(json), source: .endpoint)
+    }
+
+    private func listJSON() -> JSONValue {
+        let sessions = live
+        return [
+            "sessions": .array(sessions.map { .object($0.json) }),
+            "count": .integer(Int64(sessions.count)),
+            "maxSessions": .integer(Int64(maxSessions)),
+        ]
+    }
+
+    private static func methodNotAllowed(_ head: HTTPRequestHead, _ allowed: String, _ path: String) -> ProxyRequestError {
+        ProxyRequestError(status: 405, code: "method_not_allowed", message: "\(path) does not take \(head.method.rawValue); use \(allowed)")
+    }
+
+    /// Refuses query parameters the endpoint does not take, so a misspelt filter is not ignored.
+    private static func allow(_ names: Set<String>, in query: [URLQueryItem]) throws(ProxyRequestError) {
+        guard let unknown = query.first(where: { !names.contains($0.name) }) else { return }
+        let accepted = names.isEmpty ? "this endpoint takes none" : "use " + names.sorted().joined(separator: " and ")
+        throw ProxyRequestError(status: 400, code: "unknown_parameter", message: "unknown query parameter \"\(unknown.name)\"; \(accepted)")
+    }
+
+    private static func value(_ name: String, in query: [URLQueryItem]) -> String? {
+        query.last { $0.name == name }?.value.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private static func flag(_ name: String, in query: [URLQueryItem]) throws(ProxyRequestError) -> Bool {
+        guard let item = query.last(where: { $0.name == name }) else { return false }
+        switch item.value?.lowercased() {
+        case nil, "", "true", "1": return true
+        case "false", "0": return false
+        case let other?:
+            throw ProxyRequestError(status: 400, code: "bad_parameter", message: "?\(name)=\(other) is not a Boolean; use \(name)=true or \(name)=false")
+        }
+    }
+}

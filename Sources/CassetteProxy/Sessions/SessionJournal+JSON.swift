@@ -1,0 +1,60 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import WellPlateCore
+import WellPlateNetworking
+
+/// The journal as `GET /__cassette/sessions/ID/requests` answers it.
+extension SessionJournal {
+    /// `?method=&path=`: which entries to show. A path ending in `*` matches every path it starts.
+    struct Filter: Sendable, Equatable {
+        var method: String?
+        var path: String?
+
+        func matches(_ entry: Entry) -> Bool {
+            if let method, method.uppercased() != entry.method { return false }
+            guard let path else { return true }
+            let entryPath = String(entry.path)
+            // The filter arrives percent-decoded; the journal keeps the path as it was sent.
+            let candidates = [entryPath, entryPath.removingPercentEncoding ?? entryPath]
+            if path.hasSuffix("*") {
+                let prefix = path.dropLast()
+                return candidates.contains { $0.hasPrefix(prefix) }
+            }
+            return candidates.contains(path)
+        }
+    }
+
+    /// `{"requests": [...], "count": N}`, in arrival order; `"dropped": N` when the session
+    /// served more requests than it keeps (`limit`).
+    func json(filter: Filter) -> JSONValue {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let (entries, dropped) = entries
+        let rows: [JSONValue] = entries.filter(filter.matches).map { $0.json(at: date(of: $0), formatter: formatter) }
+        var json: JSONObject = ["requests": .array(rows), "count": .integer(Int64(rows.count))]
+        if dropped > 0 { json["dropped"] = .integer(Int64(dropped)) }
+        return .object(json)
+    }
+}
+
+extension SessionJournal.Entry {
+    func json(at date: Date, formatter: ISO8601DateFormatter) -> JSONValue {
+        [
+            "method": .string(method),
+            "path": .string(String(path)),
+            "query": query.map { .string(String($0)) } ?? .null,
+            "key": key.map(JSONValue.string) ?? .null,
+            "status": .integer(Int64(status)),
+            "source": .string(source.rawValue),
+            "position": position.map { .integer(Int64($0)) } ?? .null,
+            "at": .string(formatter.string(from: date)),
+            "durationMs": .number(Self.milliseconds(duration)),
+        ]
+    }
+
+    /// Milliseconds to the hundredth, as the request log prints them.
+    static func milliseconds(_ duration: TimeAmount) -> Double {
+        (Double(duration.nanoseconds) / 10_000).rounded() / 100
+    }
+}

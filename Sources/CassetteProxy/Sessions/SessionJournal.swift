@@ -1,0 +1,228 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import WellPlateCore
+import WellPlateNetworking
+
+/// What one session served, request by request (`GET /__cassette/sessions/ID/requests`): each
+/// answer goes in as the writer sends it, before its first byte leaves, so a client that has its
+/// answer finds it here. Targets are redacted like every log line.
+///
+/// Each event loop writes to a shard of its own (the request log's shard numbers), so the loops
+/// of one busy session never contend for a lock or a cache line; reads merge the shards by
+/// arrival. The entries are bounded (`limit`): a session driven far harder than a test drives one
+/// drops its oldest entries (and says how many), while the tallies the summary is made of keep
+/// counting every request.
+final class SessionJournal: Sendable {
+    /// How a request was answered, as the journal spells it.
+    enum Source: String, Sendable {
+        case hit, recorded, miss, passthrough, error
+    }
+
+    struct Entry: Sendable {
+        let method: String
+        /// Path and query, redacted.
+        let target: String
+        /// `nil` for a request refused before it had one (an unsupported method, a bad target).
+        let key: String?
+        let status: Int
+        let source: Source
+        /// When the request was complete, for ordering: entries go in as answers go out.
+        let arrived: NIODeadline
+        let duration: TimeAmount
+        /// Its place among the session's requests with the same key, from 0; set as the journal is read.
+        var position: Int?
+
+        var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+        var query: Substring? {
+            guard let mark = target.firstIndex(of: "?") else { return nil }
+            return target[target.index(after: mark)...]
+        }
+    }
+
+    /// Every request's share of the summary, kept whatever the entries drop.
+    struct Tally: Sendable {
+        var served = 0
+        var recorded = 0
+        var missed: [SessionSummary.Missed] = []
+        var missedPositions: [String: Int] = [:]
+    }
+
+    private struct State {
+        /// A ring once full: `next` is where the next entry goes, over the oldest.
+        var entries: [Entry] = []
+        var next = 0
+        var dropped = 0
+        /// Requests per key among the dropped entries: where the kept ones' positions start.
+        var droppedPerKey: [String: Int] = [:]
+        var tally = Tally()
+        /// `NIODeadline` nanoseconds of the shard's last request or control call.
+        var lastActivity: UInt64
+
+        /// The entries, oldest first.
+        var inOrder: [Entry] {
+            dropped == 0 ? entries : Array(entries[next...] + entries[..<next])
+        }
+    }
+
+    /// A class per shard, so each lock lives in an allocation of its own.
+    private final class Shard: Sendable {
+        let state: Mutex<State>
+
+        init(now: UInt64) {
+            state = Mutex(State(lastActivity: now))
+        }
+    }
+
+    /// Entries kept per shard.
+    let limit: Int
+    private let shards: [Shard]
+    /// The wall clock and the uptime clock at one moment, so an entry's time of day is worked out
+    /// when it is read rather than asked of the clock for every request.
+    private let origin = (date: Date(), deadline: NIODeadline.now())
+
+    /// `limit` entries kept in all; `shards`: one per event loop plus shard 0, for answers
+    /// written elsewhere.
+    init(limit: Int = 100_000, shards: Int = 1) {
+        let now = NIODeadline.now().uptimeNanoseconds
+        self.shards = (0..<max(1, shards)).map { _ in Shard(now: now) }
+        self.limit = max(1, limit / self.shards.count)
+    }
+
+    /// Adds the answer to one request, in `shard` (the connection's event loop's); the proxy's own
+    /// endpoint answers are not requests of the app under test and stay out.
+    func add(method: NIOHTTP1.HTTPMethod, target: String, key: String?, answer: ProxyAnswer, started: NIODeadline, shard: Int = 0) {
+        let source: Source
+        switch answer.source {
+        case .replayed: source = .hit
+        case .recorded: source = .recorded
+        case .passthrough: source = .passthrough
+        case .miss, .stale: source = .miss
+        case .error: source = .error
+        case .endpoint: return
+        }
+        let now = NIODeadline.now()
+        let entry = Entry(
+            method: method.rawValue, target: target, key: key, status: answer.statusCode, source: source, arrived: started, duration: now - started)
+        let limit = limit
+        shards[shards.indices.contains(shard) ? shard : 0].state.withLock { state in
+            state.tally.count(source, key: key, method: method, target: target, answer: answer, arrived: started)
+            state.lastActivity = now.uptimeNanoseconds
+            if state.entries.count < limit {
+                state.entries.append(entry)
+                return
+            }
+            if let key = state.entries[state.next].key { state.droppedPerKey[key, default: 0] += 1 }
+            state.entries[state.next] = entry
+            state.next = (state.next + 1) % limit
+            state.dropped += 1
+        }
+    }
+
+    /// The kept entries in arrival order with their positions, and how many older ones were dropped.
+    var entries: (entries: [Entry], dropped: Int) {
+        var entries: [Entry] = []
+        var dropped = 0
+        var positions: [String: Int] = [:]
+        for shard in shards {
+            shard.state.withLock { state in
+                entries += state.inOrder
+                dropped += state.dropped
+                positions.merge(state.droppedPerKey, uniquingKeysWith: +)
+            }
+        }
+        // Answers can go out in another order than their requests came (a slow upstream, latency).
+        entries.sort { $0.arrived < $1.arrived }
+        for index in entries.indices {
+            guard let key = entries[index].key else { continue }
+            let position = positions[key, default: 0]
+            entries[index].position = position
+            positions[key] = position + 1
+        }
+        return (entries, dropped)
+    }
+
+    /// The summary's counts over every request.
+    var tally: Tally {
+        var merged = Tally()
+        for shard in shards { merged.merge(shard.state.withLock { $0.tally }) }
+        return merged
+    }
+
+    /// Requests answered, dropped entries included.
+    var count: Int {
+        shards.reduce(0) { total, shard in total + shard.state.withLock { $0.entries.count + $0.dropped } }
+    }
+
+    /// When an entry's request arrived, by the wall clock.
+    func date(of entry: Entry) -> Date {
+        origin.date.addingTimeInterval(Double((entry.arrived - origin.deadline).nanoseconds) / 1e9)
+    }
+
+    /// Empties the journal and its tallies (`POST /__cassette/sessions/ID/reset`).
+    func clear() {
+        let now = NIODeadline.now().uptimeNanoseconds
+        for shard in shards { shard.state.withLock { $0 = State(lastActivity: now) } }
+    }
+
+    /// Counts as activity: a control call on the session.
+    func touch() {
+        let now = NIODeadline.now().uptimeNanoseconds
+        shards[0].state.withLock { $0.lastActivity = now }
+    }
+
+    /// How long the session has gone without a request or a control call.
+    var idleTime: TimeAmount {
+        let last = shards.map { shard in shard.state.withLock { $0.lastActivity } }.max() ?? 0
+        return .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds) - Int64(last))
+    }
+}
+
+extension SessionJournal.Tally {
+    /// One answered request's share: served and recorded counts, and each missed key once, with
+    /// what came nearest.
+    mutating func count(
+        _ source: SessionJournal.Source, key: String?, method: NIOHTTP1.HTTPMethod, target: String, answer: ProxyAnswer, arrived: NIODeadline
+    ) {
+        switch source {
+        case .hit, .passthrough: served += 1
+        case .recorded:
+            served += 1
+            recorded += 1
+        case .error: break
+        case .miss:
+            let missedKey = key ?? "\(method.rawValue) \(target)"
+            if let position = missedPositions[missedKey] {
+                missed[position].count += 1
+                missed[position].firstArrived = min(missed[position].firstArrived, arrived)
+                return
+            }
+            missedPositions[missedKey] = missed.count
+            let message =
+                answer.miss?.miss.summary
+                ?? (answer.source == .stale
+                    ? "The recording of \(missedKey) is older than --max-age, and --stale fail refuses it" : "No recording of \(missedKey)")
+            missed.append(
+                SessionSummary.Missed(key: missedKey, count: 1, message: message, nearest: answer.miss?.miss.nearest ?? [], firstArrived: arrived))
+        }
+    }
+
+    /// Adds another shard's tally; missed keys stay in the order they first missed.
+    mutating func merge(_ other: Self) {
+        served += other.served
+        recorded += other.recorded
+        for missed in other.missed {
+            if let position = missedPositions[missed.key] {
+                self.missed[position].count += missed.count
+                self.missed[position].firstArrived = min(self.missed[position].firstArrived, missed.firstArrived)
+            } else {
+                missedPositions[missed.key] = self.missed.count
+                self.missed.append(missed)
+            }
+        }
+        self.missed.sort { $0.firstArrived < $1.firstArrived }
+        missedPositions = Dictionary(uniqueKeysWithValues: self.missed.enumerated().map { ($1.key, $0) })
+    }
+}

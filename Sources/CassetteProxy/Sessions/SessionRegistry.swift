@@ -1,0 +1,181 @@
+import CassetteTools
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+import WellPlateCore
+import WellPlateNetworking
+
+/// The proxy's live sessions: at most `--max-sessions` at once, each closed after
+/// `--session-idle-timeout` without a request, all closed (their requests in flight answered)
+/// before the proxy stops. The main port finds a session here for `X-Cassette-Session`.
+final class SessionRegistry: Sendable {
+    /// What every session of this proxy shares with it.
+    struct Configuration: Sendable {
+        var store: CassetteStore
+        /// The proxy's upstream client; `nil` for a proxy that never forwards.
+        var upstream: (any HTTPTransport)?
+        /// The proxy's settings; each session settles its own upstream (the cassette's recorded one
+        /// when none was given).
+        var settings: ProxySettings
+        /// The mode of a session that does not name one.
+        var defaultMode: RecordMode
+        var matchingRules: MatchingRules?
+        var redactor: Redactor
+        var sequencePolicy: SequencePolicy
+        /// `record` or `replay`, for the sessions' health endpoints.
+        var modeName: String
+        var requestLog: RequestLog?
+    }
+
+    private struct State {
+        var sessions: [String: ProxySession] = [:]
+        /// Sessions being opened: they count against the limit already.
+        var opening = 0
+        var closing = false
+        var sweeper: Task<Void, Never>?
+    }
+
+    let configuration: Configuration
+    let group: MultiThreadedEventLoopGroup
+    private let state = Mutex(State())
+    private let log: ProxyLog
+
+    init(_ configuration: Configuration, group: MultiThreadedEventLoopGroup) {
+        self.configuration = configuration
+        self.group = group
+        log = ProxyLog(requestLog: configuration.requestLog, stalePolicy: nil)
+    }
+
+    var maxSessions: Int { configuration.settings.maxSessions }
+
+    /// Where a request for session `id` on the main port goes; `nil` for an id that is not live.
+    func route(_ id: String, on eventLoop: any EventLoop) -> SessionRoute? {
+        guard let session = state.withLock({ $0.sessions[id] }) else { return nil }
+        return SessionRoute(parts: session.parts, targetCache: session.targetCache(on: eventLoop))
+    }
+
+    /// The live session `id`; `touching` counts the call as the session's activity.
+    func session(_ id: String, touching: Bool) -> ProxySession? {
+        let session = state.withLock { $0.sessions[id] }
+        if touching { session?.journal.touch() }
+        return session
+    }
+
+    /// The live sessions, oldest id first.
+    var live: [ProxySession] {
+        state.withLock { Array($0.sessions.values) }.sorted { $0.id < $1.id }
+    }
+
+    /// Counts a session about to open against the limit, or says why it cannot.
+    func reserve() throws(ProxyRequestError) {
+        try state.withLock { state throws(ProxyRequestError) in
+            guard !state.closing else {
+                throw ProxyRequestError(status: 503, code: "shutting_down", message: "the proxy is shutting down; start a new one to open sessions")
+            }
+            guard state.sessions.count + state.opening < maxSessions else {
+                throw ProxyRequestError(
+                    status: 429, code: "too_many_sessions",
+                    message: maxSessions == 0
+                        ? "this proxy was started with --max-sessions 0, so it opens no sessions; restart it with a limit above 0"
+                        : "\(maxSessions) sessions are open, the most this proxy allows (--max-sessions \(maxSessions)); end one with DELETE /__cassette/sessions/ID or start the proxy with a higher --max-sessions"
+                )
+            }
+            state.opening += 1
+        }
+    }
+
+    /// Gives back a reservation that did not become a session.
+    func release() {
+        state.withLock { $0.opening -= 1 }
+    }
+
+    /// Adds an opened session (its reservation becomes it); `false` when the proxy began
+    /// stopping meanwhile, and the caller closes it.
+    func register(_ session: ProxySession) -> Bool {
+        let added = state.withLock { state -> Bool in
+            state.opening -= 1
+            guard !state.closing else { return false }
+            state.sessions[session.id] = session
+            if state.sweeper == nil { state.sweeper = startSweeper() }
+            return true
+        }
+        if added {
+            note("session \(session.id) started: cassette \"\(session.cassette)\", mode \(session.mode.rawValue), \(session.baseURL)")
+        }
+        return added
+    }
+
+    /// A new session id no live session has.
+    func newID() -> String {
+        while true {
+            let id = String(format: "%012llx", UInt64.random(in: 0..<(1 << 48)))
+            if state.withLock({ $0.sessions[id] == nil }) { return id }
+        }
+    }
+
+    /// Ends session `id`: its listener closes once its requests in flight are answered; returns
+    /// what it served, or `nil` for an id that is not live.
+    func end(_ id: String) async -> (session: ProxySession, summary: SessionSummary)? {
+        guard let session = state.withLock({ $0.sessions.removeValue(forKey: id) }) else { return nil }
+        await session.close()
+        let summary = session.summary
+        note("session \(id) ended: \(summary.line)")
+        return (session, summary)
+    }
+
+    /// Closes every session, for the proxy's shutdown; no session opens after this began.
+    func closeAll() async {
+        let (sessions, sweeper) = state.withLock { state in
+            state.closing = true
+            let taken = Array(state.sessions.values)
+            state.sessions.removeAll()
+            let sweeper = state.sweeper
+            state.sweeper = nil
+            return (taken, sweeper)
+        }
+        sweeper?.cancel()
+        await withTaskGroup(of: Void.self) { group in
+            for session in sessions {
+                group.addTask { await session.close() }
+            }
+        }
+        for session in sessions.sorted(by: { $0.id < $1.id }) {
+            note("session \(session.id) closed as the proxy stopped: \(session.summary.line)")
+        }
+    }
+
+    /// Checks for idle sessions a few times per timeout (at most every 5 s).
+    private func startSweeper() -> Task<Void, Never> {
+        let timeout = configuration.settings.sessionIdleTimeout
+        let interval = min(max(timeout / 4, .milliseconds(50)), .seconds(5))
+        return Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let self, !Task.isCancelled else { return }
+                await self.closeIdle(after: timeout)
+            }
+        }
+    }
+
+    private func closeIdle(after timeout: Duration) async {
+        let limit = TimeAmount(timeout)
+        let idle = state.withLock { state in
+            let idle = state.sessions.values.filter { $0.journal.idleTime >= limit }
+            for session in idle { state.sessions.removeValue(forKey: session.id) }
+            return idle
+        }
+        for session in idle.sorted(by: { $0.id < $1.id }) {
+            await session.close()
+            let milliseconds = Double(timeout.components.seconds) * 1000 + Double(timeout.components.attoseconds) / 1e15
+            note(
+                "session \(session.id) closed after \(Formatting.duration(milliseconds: milliseconds)) without a request (--session-idle-timeout): \(session.summary.line)"
+            )
+        }
+    }
+
+    /// A line in the proxy's output, in order with the request log.
+    func note(_ line: String) {
+        log.warn(line)
+    }
+}
