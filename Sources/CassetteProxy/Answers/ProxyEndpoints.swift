@@ -16,6 +16,15 @@ struct ProxyEndpoints: Sendable {
 
     func answer(for head: HTTPRequestHead) -> ProxyAnswer {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
+        if path == SessionEndpoints.root || path.hasPrefix(SessionEndpoints.root + "/") {
+            // Only a reverse proxy's main port has sessions; this is a session's own port or a
+            // forward proxy.
+            return .error(
+                404, code: "no_sessions_here",
+                message:
+                    "sessions are opened and managed on the main port of `cassette record`, `replay` or `run` without --forward; this port is a session's own or a forward proxy's"
+            )
+        }
         guard head.method == .GET || head.method == .HEAD else {
             return .json(405, ["error": "method_not_allowed", "message": "use GET"], source: .endpoint)
         }

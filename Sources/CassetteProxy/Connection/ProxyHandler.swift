@@ -26,6 +26,15 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// The main port's sessions (`/__cassette/sessions`, `X-Cassette-Session`); `nil` on a
         /// session's own port.
         var sessions: SessionRegistry?
+        /// The listener's position among the proxy's (one per upstream): a request routed to a
+        /// session by `X-Cassette-Session` is served as the session's listener for the same upstream.
+        var listener = 0
+        /// `scheme://host[:port]` of the upstream this listener stands in for: a session
+        /// laid out in another order still routes a request to its listener for the same host.
+        var upstreamOrigin: String?
+        /// `--sessions-only`: the main port answers only requests for a session and the
+        /// endpoints; its own cassette is not served.
+        var sessionsOnly = false
     }
 
     private(set) var parts: Parts
@@ -97,11 +106,17 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         if let sessions = parts.sessions, let id = head.headers.first(name: SessionHeader.name) {
             // A session's request on the main port: answered as on the session's own port. The
             // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
-            guard let route = sessions.route(id, on: context.eventLoop) else {
+            guard let route = sessions.route(id, listener: parts.listener, origin: parts.upstreamOrigin, on: context.eventLoop) else {
                 send(SessionEndpoints.unknownSession(id), head: head, started: started, writer: parts.writer, context: context)
                 return
             }
             answer(head: head, body: body, started: started, parts: route.parts, cache: route.targetCache, context: context)
+            return
+        }
+        if parts.sessionsOnly && !head.uri.hasPrefix(ProxyEndpoints.prefix) {
+            // A miss for the summary and --strict: the app asked for something nobody answered.
+            parts.responder.session.countMiss()
+            send(SessionEndpoints.sessionRequired(head), head: head, started: started, writer: parts.writer, context: context)
             return
         }
         answer(head: head, body: body, started: started, parts: parts, cache: targetCache, context: context)

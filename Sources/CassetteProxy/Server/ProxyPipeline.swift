@@ -22,10 +22,11 @@ struct ProxyPipeline: ConnectionPipeline {
     /// when none was given). `prepared`: the answers of a replay-only proxy, made while its
     /// session opened with `maker`. `sessions`: the main port's sessions; `journal` and
     /// `logLabel` (`session ID`, ending its request lines): set for a session's own pipeline.
+    /// `listener`: its position among the proxy's listeners (one per upstream).
     init(
         session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers = .empty, maker: ReplayAnswerMaker, modeName: String,
         requestLog: RequestLog?, recordsForwarded: Bool = true, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil,
-        logLabel: String? = nil
+        logLabel: String? = nil, listener: Int = 0
     ) {
         let replayOnly = settings.isReplayOnly(mode: session.options.mode)
         let redactor = session.options.redactor
@@ -43,7 +44,8 @@ struct ProxyPipeline: ConnectionPipeline {
             requestBuilder: requestBuilder,
             endpoints: ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && !replayOnly),
             writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal),
-            maxBodySize: settings.maxBodySize, sessions: sessions)
+            maxBodySize: settings.maxBodySize, sessions: sessions, listener: listener,
+            upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)), sessionsOnly: settings.sessionsOnly && sessions != nil)
         restoresRawHeaderBytes = !replayOnly || prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }

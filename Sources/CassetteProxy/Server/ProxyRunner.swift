@@ -67,6 +67,9 @@ package struct ProxyRunner {
 
     /// Opens everything and starts listening; the `listening on` lines are printed once bound.
     package func start() async throws -> Running {
+        if settings.sessionsOnly && settings.forward != nil {
+            throw CLIError.usage("--sessions-only needs a reverse proxy: sessions are not served by --forward; drop one of them")
+        }
         let recording = mode != .replayOnly || settings.missPolicy == .record
         let store: CassetteStore
         do {
@@ -74,7 +77,9 @@ package struct ProxyRunner {
         } catch {
             throw CLIError(error)
         }
-        let sessionMode: RecordMode = settings.missPolicy == .record && mode == .replayOnly ? .missing : mode
+        // With --sessions-only the proxy's own cassette is only looked at, never served or written.
+        let sessionMode: RecordMode =
+            settings.sessionsOnly ? .replayOnly : settings.missPolicy == .record && mode == .replayOnly ? .missing : mode
         let layout: UpstreamLayout
         let saved: CassetteInfo?
         do {
@@ -110,15 +115,15 @@ package struct ProxyRunner {
                 // back to the upstream are made rewritten for the proxy's address (per request
                 // on a multi-host proxy, whose URLs lead to several listeners).
                 let preparedBase = layout.isMultiHost ? nil : ProxyBase.prepared(host: settings.host, port: settings.port)
-                let maker = replayAnswers(served, layout: layout, listener: 0, ports: ports, preparedBase: preparedBase)
+                let maker = layout.answerMaker(served, listener: 0, ports: ports, preparedBase: preparedBase)
                 let opened = try await CassetteSession.open(store: store, options: options, upstream: upstream, preparing: ResponsePreparer(maker: maker))
                 session = opened.session
                 prepared = PreparedAnswers(opened.answers, maker: maker)
             } else {
                 session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
             }
-            if recording && layout.isMultiHost {
-                try await rememberUpstreams(layout, store: store)
+            if recording && layout.isMultiHost && !settings.sessionsOnly {
+                try await layout.remember(in: store, cassette: cassette)
             }
         } catch let error as CassetteStoreError {
             throw CLIError(error)
@@ -131,12 +136,13 @@ package struct ProxyRunner {
         let sessions = SessionRegistry(
             SessionRegistry.Configuration(
                 store: store, upstream: upstream, settings: served, defaultMode: mode, matchingRules: rules, redactor: redactor,
-                sequencePolicy: sequencePolicy, modeName: modeName, requestLog: requestLog),
+                sequencePolicy: sequencePolicy, modeName: modeName, requestLog: requestLog, layout: layout,
+                given: settings),
             group: group)
         if let forward = settings.forward {
             let pipeline = try await forwardPipeline(
                 forward, session: session, settings: served, prepared: prepared,
-                maker: replayAnswers(served, layout: layout, listener: 0, ports: ports, preparedBase: nil),
+                maker: layout.answerMaker(served, listener: 0, ports: ports, preparedBase: nil),
                 requestLog: requestLog, store: store)
             let server = try await ProxyServer.start(
                 listeners: [ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: settings.port)], group: group, ownsGroup: true)
@@ -144,15 +150,10 @@ package struct ProxyRunner {
             announceForward(server.address, authority: pipeline.router.leaves.authority)
             return Running(server: server, session: session, store: store, requestLog: requestLog, sessions: sessions)
         }
-        let listeners = layout.listeners.enumerated().map { position, listener in
-            var settings = served
-            settings.upstream = listener.upstream ?? served.upstream
-            settings.tls = listener.tls
-            let pipeline = ProxyPipeline(
-                session: session, settings: settings, prepared: prepared,
-                maker: replayAnswers(settings, layout: layout, listener: position, ports: ports, preparedBase: nil), modeName: modeName, requestLog: requestLog,
-                sessions: sessions)
-            return ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: listener.port)
+        let pipelines = layout.pipelines(
+            session: session, served: served, prepared: prepared, ports: ports, modeName: modeName, requestLog: requestLog, sessions: sessions)
+        let listeners = zip(pipelines, layout.listeners).map { pipeline, listener in
+            ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: listener.port)
         }
         let server = try await ProxyServer.start(listeners: listeners, group: group, ownsGroup: true)
         ports.set(server.ports)
@@ -191,39 +192,12 @@ package struct ProxyRunner {
         return byTLS.count == 1 ? first : UpstreamRouter(routes: transports, fallback: first)
     }
 
-    /// A multi-host recording keeps every upstream with the cassette (`CassetteInfo.upstreams`),
-    /// so a later replay lays out the same listeners with the same base paths.
-    private func rememberUpstreams(_ layout: UpstreamLayout, store: CassetteStore) async throws {
-        guard var info = try await store.cassette(named: cassette) else { return }
-        let column = CassetteInfo.upstreamColumn(known: info.upstreams, adding: layout.listeners.compactMap(\.upstream))
-        guard column != info.upstream else { return }
-        info.upstream = column
-        try await store.saveCassette(info)
-    }
-
-    /// How recordings become answers with `settings` on listener `listener`; `preparedBase`: the
-    /// address answers that lead back to the upstream are made for, when it is known before binding.
-    private func replayAnswers(
-        _ settings: ProxySettings, layout: UpstreamLayout, listener: Int, ports: ListenerPorts, preparedBase: String?
-    ) -> ReplayAnswerMaker {
-        let rewriter: UpstreamURLRewriter?
-        if layout.isMultiHost {
-            let upstreams = layout.listeners.map { $0.upstream ?? URL(string: "http://upstream.invalid")! }
-            rewriter =
-                settings.rewritesUpstreamURLs
-                ? UpstreamURLRewriter(upstreams: upstreams, own: listener, ports: ports, rewritesBodies: settings.rewritesBodyURLs) : nil
-        } else {
-            rewriter = UpstreamURLRewriter(settings: settings, upstream: settings.upstream)
-        }
-        return ReplayAnswerMaker(settings: settings, upstreamURLs: rewriter, preparedBase: preparedBase)
-    }
-
     private func checkUsable(session: CassetteSession, store: CassetteStore, forwards: Bool) async throws {
         if forwards && (settings.upstream ?? session.recordedUpstream) == nil {
             throw CLIError.usage(
                 "no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
         }
-        guard mode == .replayOnly, settings.missPolicy != .record, session.index.interactionCount == 0 else { return }
+        guard mode == .replayOnly, settings.missPolicy != .record, !settings.sessionsOnly, session.index.interactionCount == 0 else { return }
         let others = (try? await store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)) ?? []
         throw CLIError(CassetteStoreError.missingCassette(cassette, path: storePath, available: others))
     }
@@ -291,7 +265,7 @@ package struct ProxyRunner {
             Terminal.printError(error.message)
         }
         var counters = running.session.statistics
-        let unused = running.session.index.statistics.unusedKeys
+        let unused = settings.sessionsOnly ? [] : running.session.index.statistics.unusedKeys
         let refused = settings.stalePolicy.map { $0.fails ? $0.count : 0 } ?? 0
         var summary = "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed)"
         if let stale = settings.stalePolicy, stale.count > 0 {

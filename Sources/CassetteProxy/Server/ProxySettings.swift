@@ -63,6 +63,9 @@ package struct ProxySettings: Sendable {
     package var maxSessions = 64
     /// `--session-idle-timeout`: a session that serves nothing for this long is closed.
     package var sessionIdleTimeout: Duration = .seconds(600)
+    /// `--sessions-only`: the main port serves sessions (`X-Cassette-Session`) and the control
+    /// endpoints only; its own cassette is neither served nor needed.
+    package var sessionsOnly = false
     /// Event-loop threads; one per core by default.
     package var threads: Int = System.coreCount
 

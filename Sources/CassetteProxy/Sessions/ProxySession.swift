@@ -9,43 +9,63 @@ import WellPlateNetworking
 /// own sequence positions and journal, served on a listener of its own and, through
 /// `X-Cassette-Session`, on the main port.
 final class ProxySession: Sendable {
+    /// One of its listeners: one per upstream of the proxy, in the proxy's order.
+    struct Listener: Sendable {
+        /// The upstream it stands in for (redacted for showing); `nil` when the cassette does not
+        /// say where it was recorded from.
+        let upstream: String?
+        /// `http://HOST:PORT`.
+        let baseURL: String
+        /// What its connections are given; the main port's listener for the same upstream
+        /// answers `X-Cassette-Session` requests with them too.
+        let parts: ProxyHandler.Parts
+
+        var origin: String? { parts.upstreamOrigin }
+    }
+
     let id: String
     let cassette: String
     /// The mode the cassette was opened in (`none` with `--on-miss record` opens as `missing`).
     let mode: RecordMode
-    /// `http://HOST:PORT` of its own listener.
-    let baseURL: String
+    let listeners: [Listener]
     let session: CassetteSession
     let journal: SessionJournal
-    /// What its connections are given; the main port answers `X-Cassette-Session` requests with
-    /// them too.
-    let parts: ProxyHandler.Parts
     let server: ProxyServer
-    /// Replay keys and slots of this session's index, per event loop, for requests that reach it
-    /// through the main port (its own listener keeps its own, `ProxyServer`).
-    private let targetCaches: [ObjectIdentifier: NIOLoopBoundBox<ReplayTargetCache>]
+    /// Replay keys and slots of this session's index, per listener and event loop, for requests
+    /// that reach it through the main port (its own listeners keep their own, `ProxyServer`).
+    /// Per listener because the same target keys differently on two hosts.
+    private let targetCaches: [[ObjectIdentifier: NIOLoopBoundBox<ReplayTargetCache>]]
+
+    /// `http://HOST:PORT` of its first (on a single-upstream proxy, only) listener.
+    var baseURL: String { listeners[0].baseURL }
 
     init(
-        id: String, cassette: String, mode: RecordMode, baseURL: String, session: CassetteSession, journal: SessionJournal, parts: ProxyHandler.Parts,
+        id: String, cassette: String, mode: RecordMode, listeners: [Listener], session: CassetteSession, journal: SessionJournal,
         server: ProxyServer, group: MultiThreadedEventLoopGroup
     ) {
         self.id = id
         self.cassette = cassette
         self.mode = mode
-        self.baseURL = baseURL
+        self.listeners = listeners
         self.session = session
         self.journal = journal
-        self.parts = parts
         self.server = server
-        targetCaches = Dictionary(
-            uniqueKeysWithValues: group.makeIterator().map { loop in
-                (ObjectIdentifier(loop), NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop))
-            })
+        targetCaches = listeners.map { _ in
+            Dictionary(
+                uniqueKeysWithValues: group.makeIterator().map { loop in
+                    (ObjectIdentifier(loop), NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop))
+                })
+        }
     }
 
-    /// This session's replay keys for a request on `eventLoop`'s main-port connection.
-    func targetCache(on eventLoop: any EventLoop) -> NIOLoopBoundBox<ReplayTargetCache> {
-        targetCaches[ObjectIdentifier(eventLoop)] ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop)
+    /// Where a request on the main port's listener `position` for upstream `origin` goes: this
+    /// session's listener for the same upstream, else the one in the same position, else the first.
+    func route(listener position: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute {
+        let index =
+            listeners.count == 1
+            ? 0 : origin.flatMap { origin in listeners.firstIndex { $0.origin == origin } } ?? (listeners.indices.contains(position) ? position : 0)
+        let cache = targetCaches[index][ObjectIdentifier(eventLoop)] ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop)
+        return SessionRoute(parts: listeners[index].parts, targetCache: cache)
     }
 
     /// Empties the journal and starts every sequence again.
@@ -64,12 +84,18 @@ final class ProxySession: Sendable {
         await server.shutdown()
     }
 
-    /// `{"id", "baseURL", "cassette", "mode", "requests", "idleSeconds"}`.
+    /// `{"upstream", "baseURL"}` of each listener, in the proxy's upstream order.
+    var listenersJSON: JSONValue {
+        .array(listeners.map { .object(["upstream": $0.upstream.map(JSONValue.string) ?? .null, "baseURL": .string($0.baseURL)]) })
+    }
+
+    /// `{"id", "baseURL", "listeners", "cassette", "mode", "requests", "idleSeconds"}`.
     var json: JSONObject {
         let idle = journal.idleTime
         return [
             "id": .string(id),
             "baseURL": .string(baseURL),
+            "listeners": listenersJSON,
             "cassette": .string(cassette),
             "mode": .string(mode.rawValue),
             "requests": .integer(Int64(journal.count)),

@@ -19,6 +19,15 @@ enum SessionEndpoints {
         .error(404, code: "unknown_session", message: unknownSessionMessage(id))
     }
 
+    /// A request without `X-Cassette-Session` on the main port of a `--sessions-only` proxy.
+    static func sessionRequired(_ head: HTTPRequestHead) -> ProxyAnswer {
+        .error(
+            400, code: "session_required",
+            message:
+                "this proxy serves sessions only (--sessions-only): send \(head.method.rawValue) \(head.uri) to a session's baseURL, or add \(SessionHeader.name): ID; open a session with POST \(root)"
+        )
+    }
+
     static func unknownSessionMessage(_ id: String) -> String {
         "no live session \"\(id)\": it ended, was closed after being idle, or never existed; start one with POST \(root) (GET \(root) lists the live ones)"
     }
@@ -50,7 +59,7 @@ extension SessionRegistry {
                 try Self.allow([], in: query)
                 let request = try SessionOpening(body: body)
                 let session = try await open(cassette: request.cassette, requestedMode: request.mode, proxyBase: proxyBase)
-                var created: JSONObject = ["id": .string(session.id), "baseURL": .string(session.baseURL)]
+                var created: JSONObject = ["id": .string(session.id), "baseURL": .string(session.baseURL), "listeners": session.listenersJSON]
                 created["cassette"] = .string(session.cassette)
                 created["mode"] = .string(session.mode.rawValue)
                 return .json(201, .object(created), source: .endpoint)

@@ -47,19 +47,28 @@ extension SessionRegistry {
         let store = configuration.store
         var settings = configuration.settings
         let forwards = mode != .replayOnly || settings.missPolicy == .passthrough
-        let options = CassetteSession.Options(
-            cassette: cassette, mode: mode, matchingRules: configuration.matchingRules, redactor: configuration.redactor,
-            sequencePolicy: configuration.sequencePolicy, upstream: mode != .replayOnly ? settings.upstream : nil)
         let opened: CassetteSession
         var prepared = PreparedAnswers.empty
+        let ports = ListenerPorts()
+        let layout: UpstreamLayout
         do {
-            if settings.upstream == nil {
-                settings.upstream = try await store.cassette(named: cassette)?.upstream.flatMap { URL(string: $0) }
+            layout = try await Self.layout(of: cassette, configuration: configuration)
+            if !layout.isMultiHost { settings.upstream = layout.listeners[0].upstream }
+            var rules = configuration.matchingRules
+            if layout.isMultiHost && rules?.includeHost != true {
+                // Several hosts in one cassette: keys carry their origin, as on a multi-host proxy.
+                let saved = try await store.cassette(named: cassette)?.matchingRules
+                var multiHost = rules ?? saved ?? .default
+                multiHost.includeHost = true
+                rules = multiHost
             }
+            let options = CassetteSession.Options(
+                cassette: cassette, mode: mode, matchingRules: rules, redactor: configuration.redactor,
+                sequencePolicy: configuration.sequencePolicy, upstream: mode != .replayOnly && !layout.isMultiHost ? settings.upstream : nil)
             if settings.isReplayOnly(mode: mode) {
                 // Made for no fixed address: each answer leading back to the upstream is
                 // rewritten for the address its client used, this session's own or the main port.
-                let maker = Self.answerMaker(settings)
+                let maker = layout.answerMaker(layout.settings(settings, listener: 0), listener: 0, ports: ports, preparedBase: nil)
                 let result = try await CassetteSession.open(
                     store: store, options: options, upstream: configuration.upstream, preparing: ResponsePreparer(maker: maker))
                 opened = result.session
@@ -67,28 +76,51 @@ extension SessionRegistry {
             } else {
                 opened = try await CassetteSession.open(store: store, options: options, upstream: forwards ? configuration.upstream : nil)
             }
+            if forwards && layout.isMultiHost {
+                try await layout.remember(in: store, cassette: cassette)
+            }
         } catch let error as CassetteStoreError {
             throw ProxyRequestError(status: 500, code: "store_failed", message: "cassette \"\(cassette)\" could not be opened: \(error.message)")
         } catch {
             throw ProxyRequestError(status: 500, code: "store_failed", message: "cassette \"\(cassette)\" could not be opened: \(error)")
         }
-        try await checkUsable(opened, cassette: cassette, mode: mode, forwards: forwards, upstream: settings.upstream)
+        try await checkUsable(opened, cassette: cassette, mode: mode, forwards: forwards, upstream: layout.listeners[0].upstream)
 
         let id = newID()
         // A shard per event loop plus one, as the request log numbers them.
         let journal = SessionJournal(shards: max(1, settings.threads) + 1)
-        let pipeline = ProxyPipeline(
-            session: opened, settings: settings, prepared: prepared, maker: Self.answerMaker(settings), modeName: configuration.modeName,
+        let pipelines = layout.pipelines(
+            session: opened, served: settings, prepared: prepared, ports: ports, modeName: configuration.modeName,
             requestLog: configuration.requestLog, journal: journal, logLabel: "session \(id)")
         let server: ProxyServer
         do {
-            server = try await ProxyServer.start(pipeline: pipeline, host: settings.host, port: 0, group: group, ownsGroup: false)
+            server = try await ProxyServer.start(
+                listeners: pipelines.map { ProxyServer.Listener(pipeline: $0, host: settings.host, port: 0) }, group: group, ownsGroup: false)
         } catch {
             throw ProxyRequestError(status: 500, code: "listen_failed", message: "the session's listener could not start: \(error)")
         }
+        ports.set(server.ports)
+        let redactor = configuration.redactor
+        let listeners = layout.listeners.indices.map { position in
+            ProxySession.Listener(
+                upstream: layout.listeners[position].upstream.map { redactor.redact(url: $0) },
+                baseURL: Self.baseURL(host: settings.host, port: server.ports[position], proxyBase: proxyBase), parts: pipelines[position].parts)
+        }
         return ProxySession(
-            id: id, cassette: cassette, mode: mode, baseURL: Self.baseURL(host: settings.host, port: server.port, proxyBase: proxyBase), session: opened,
-            journal: journal, parts: pipeline.parts, server: server, group: group)
+            id: id, cassette: cassette, mode: mode, listeners: listeners, session: opened, journal: journal, server: server, group: group)
+    }
+
+    /// The listeners a session lays out: the proxy's when it was given upstreams, else the hosts
+    /// this cassette was recorded from (one, or one per host of a multi-host cassette), else the
+    /// proxy's own cassette's. Its base path decides the keys, so it is the cassette's own.
+    private static func layout(of cassette: String, configuration: Configuration) async throws -> UpstreamLayout {
+        let store = configuration.store
+        let saved = try await store.cassette(named: cassette)
+        let own = try await UpstreamLayout(settings: configuration.given, saved: saved) { try await store.recordedOrigins(cassette: cassette) }
+        if !own.isMultiHost && own.listeners[0].upstream == nil {
+            return UpstreamLayout(listeners: configuration.layout.listeners.map { UpstreamLayout.Listener(upstream: $0.upstream, port: 0, tls: $0.tls) })
+        }
+        return own
     }
 
     /// Refuses a cassette that has nothing to replay in a mode that only replays, and forwarding
@@ -109,10 +141,6 @@ extension SessionRegistry {
             message:
                 "cassette \"\(cassette)\" has no recordings in \(configuration.store.path) (\(known)); record it first with mode \"once\" or \"missing\" on a proxy that records, or check the name"
         )
-    }
-
-    private static func answerMaker(_ settings: ProxySettings) -> ReplayAnswerMaker {
-        ReplayAnswerMaker(settings: settings, upstreamURLs: UpstreamURLRewriter(settings: settings, upstream: settings.upstream), preparedBase: nil)
     }
 
     /// `http://HOST:PORT` for the session's listener: the proxy's host, or the one the caller

@@ -26,6 +26,11 @@ final class SessionRegistry: Sendable {
         /// `record` or `replay`, for the sessions' health endpoints.
         var modeName: String
         var requestLog: RequestLog?
+        /// The proxy's listeners (one per upstream).
+        var layout: UpstreamLayout
+        /// The settings as given, before the proxy's own cassette filled in its upstreams: a
+        /// session given none lays out the hosts its own cassette was recorded from.
+        var given: ProxySettings
     }
 
     private struct State {
@@ -50,9 +55,11 @@ final class SessionRegistry: Sendable {
     var maxSessions: Int { configuration.settings.maxSessions }
 
     /// Where a request for session `id` on the main port goes; `nil` for an id that is not live.
-    func route(_ id: String, on eventLoop: any EventLoop) -> SessionRoute? {
+    /// `listener`: the position of the main-port listener it arrived on.
+    /// `origin`: the upstream it stands in for.
+    func route(_ id: String, listener: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute? {
         guard let session = state.withLock({ $0.sessions[id] }) else { return nil }
-        return SessionRoute(parts: session.parts, targetCache: session.targetCache(on: eventLoop))
+        return session.route(listener: listener, origin: origin, on: eventLoop)
     }
 
     /// The live session `id`; `touching` counts the call as the session's activity.
@@ -101,7 +108,9 @@ final class SessionRegistry: Sendable {
             return true
         }
         if added {
-            note("session \(session.id) started: cassette \"\(session.cassette)\", mode \(session.mode.rawValue), \(session.baseURL)")
+            note(
+                "session \(session.id) started: cassette \"\(session.cassette)\", mode \(session.mode.rawValue), \(session.listeners.map(\.baseURL).joined(separator: " "))"
+            )
         }
         return added
     }

@@ -19,6 +19,10 @@ struct UpstreamLayout: Sendable {
     /// Several listeners: keys carry their origin and URLs lead from one listener to another.
     var isMultiHost: Bool { listeners.count > 1 }
 
+    init(listeners: [Listener]) {
+        self.listeners = listeners
+    }
+
     /// `saved`: the cassette as stored, if it exists; `recordedOrigins` reads its hosts in the
     /// order first recorded (asked only when nothing else says which listeners to open).
     init(settings: ProxySettings, saved: CassetteInfo?, recordedOrigins: () async throws -> [String]) async rethrows {

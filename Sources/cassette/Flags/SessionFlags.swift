@@ -18,9 +18,17 @@ struct SessionFlags: ParsableArguments {
             "Close a session that served no request for this long: seconds, or a number with ms, s, m or h (from 100ms to 24h).", valueName: "duration"))
     var sessionIdleTimeout: IdleTimeoutOption = IdleTimeoutOption(argument: "10m")!
 
+    @Flag(
+        help: ArgumentHelp(
+            "Serve sessions only: the main port answers X-Cassette-Session requests and /__cassette endpoints, and its own cassette need not exist."))
+    var sessionsOnly = false
+
     func validate() throws {
         guard (0...10_000).contains(maxSessions) else {
             throw ValidationError.outOfRange("--max-sessions", maxSessions, "a whole number from 0 to 10000")
+        }
+        if sessionsOnly && maxSessions == 0 {
+            throw ValidationError("--sessions-only with --max-sessions 0 would serve nothing; drop one of them")
         }
         guard sessionIdleTimeout.duration != nil else {
             throw ValidationError("--session-idle-timeout \(sessionIdleTimeout.argument) is not a duration from 100ms to 24h; \(IdleTimeoutOption.accepted)")
@@ -30,6 +38,7 @@ struct SessionFlags: ParsableArguments {
     func apply(to settings: inout ProxySettings) {
         settings.maxSessions = maxSessions
         settings.sessionIdleTimeout = sessionIdleTimeout.duration ?? .seconds(600)
+        settings.sessionsOnly = sessionsOnly
     }
 }
 
