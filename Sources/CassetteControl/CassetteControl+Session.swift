@@ -7,8 +7,19 @@ extension CassetteControl {
         struct Info: Codable, Sendable {
             let id: String
             let baseURL: URL
+            let listeners: [Listener]?
             let cassette: String?
             let mode: Mode?
+        }
+
+        /// One of the session's listeners: a proxy with several upstreams (`--upstream` given
+        /// twice) gives each session one per upstream, in the proxy's order.
+        public struct Listener: Codable, Sendable, Hashable {
+            /// The upstream it stands in for, as the proxy was given it (credentials redacted);
+            /// `nil` when the cassette does not say where it was recorded from.
+            public let upstream: String?
+            /// `http://HOST:PORT` of this listener.
+            public let baseURL: URL
         }
 
         /// The session's id, for `X-Cassette-Session` and the proxy's endpoints.
@@ -17,6 +28,9 @@ extension CassetteControl {
         /// A client that cannot change its base URL can send `X-Cassette-Session: ID` to the
         /// proxy's main port instead.
         public let baseURL: URL
+        /// Every listener of the session, one per upstream of the proxy; the first is at
+        /// ``baseURL``.
+        public let listeners: [Listener]
         /// The cassette the session serves.
         public let cassette: String
         /// The mode it was opened in (`none` on a proxy that records its misses opens as `missing`).
@@ -26,9 +40,23 @@ extension CassetteControl {
         init(info: Info, http: ControlHTTP) {
             id = info.id
             baseURL = info.baseURL
+            listeners = info.listeners ?? [Listener(upstream: nil, baseURL: info.baseURL)]
             cassette = info.cassette ?? ""
             mode = info.mode
             self.http = http
+        }
+
+        /// Where the app sends the requests it would send to `upstream` (its scheme, host and
+        /// port are compared): the session's listener for that host, `nil` for a host the proxy
+        /// does not stand in for.
+        public func baseURL(for upstream: URL) -> URL? {
+            func origin(_ url: URL) -> String? {
+                guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+                let port = url.port ?? (scheme == "https" ? 443 : 80)
+                return "\(scheme)://\(host):\(port)"
+            }
+            guard let wanted = origin(upstream) else { return nil }
+            return listeners.first { $0.upstream.flatMap(URL.init(string:)).flatMap(origin) == wanted }?.baseURL
         }
 
         private var path: String {

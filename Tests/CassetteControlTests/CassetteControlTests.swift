@@ -24,6 +24,28 @@ final class CassetteControlTests {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
+    @Test func aSessionOfAProxyWithTwoUpstreamsNamesItsListenerForEachHost() async throws {
+        let auth: [String: RoutedUpstream.Route] = ["GET /v1/me": .init(json: #"{"host": "auth"}"#)]
+        let api: [String: RoutedUpstream.Route] = ["GET /v1/me": .init(json: #"{"host": "api"}"#)]
+        try await RoutedUpstream.with(auth, name: "auth", in: workspace.directory.path) { authURL in
+            try await RoutedUpstream.with(api, name: "api", in: workspace.directory.path) { apiURL in
+                let arguments = ["record", "--upstream", apiURL.absoluteString, "--upstream", authURL.absoluteString, "--port", "0", "--db", store, "--sessions-only"]
+                try await withProxyListeners(arguments, count: 2) { proxy in
+                    let session = try await CassetteControl(url: proxy.listeners[1].url).startSession(cassette: "two-hosts", mode: .once)
+                    #expect(session.listeners.map(\.upstream) == [apiURL.absoluteString, authURL.absoluteString])
+                    #expect(session.baseURL == session.listeners[0].baseURL)
+                    let authBase = try #require(session.baseURL(for: authURL))
+                    #expect(try await Self.get(authBase.appending(path: "v1/me")).body.contains("auth"))
+                    let apiBase = try #require(session.baseURL(for: apiURL))
+                    #expect(try await Self.get(apiBase.appending(path: "v1/me")).body.contains("api"))
+                    #expect(session.baseURL(for: URL(string: "https://elsewhere.example")!) == nil)
+                    let summary = try await session.end()
+                    #expect(summary.recorded == 2)
+                }
+            }
+        }
+    }
+
     @Test func aSessionRecordsReplaysAndReportsWhatItServed() async throws {
         try await withSampleAPI { api async throws in
             try await withRecorder(upstream: api, store: store) { proxy async throws in
