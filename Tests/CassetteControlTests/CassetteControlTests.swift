@@ -29,7 +29,9 @@ final class CassetteControlTests {
         let api: [String: RoutedUpstream.Route] = ["GET /v1/me": .init(json: #"{"host": "api"}"#)]
         try await RoutedUpstream.with(auth, name: "auth", in: workspace.directory.path) { authURL in
             try await RoutedUpstream.with(api, name: "api", in: workspace.directory.path) { apiURL in
-                let arguments = ["record", "--upstream", apiURL.absoluteString, "--upstream", authURL.absoluteString, "--port", "0", "--db", store, "--sessions-only"]
+                let arguments = [
+                    "record", "--upstream", apiURL.absoluteString, "--upstream", authURL.absoluteString, "--port", "0", "--db", store, "--sessions-only",
+                ]
                 try await withProxyListeners(arguments, count: 2) { proxy in
                     let session = try await CassetteControl(url: proxy.listeners[1].url).startSession(cassette: "two-hosts", mode: .once)
                     #expect(session.listeners.map(\.upstream) == [apiURL.absoluteString, authURL.absoluteString])
