@@ -46,6 +46,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var machine: ProxyConnectionStateMachine
     /// The replay hot path's keys, shared by the connections of this event loop.
     let targetCache: NIOLoopBoundBox<ReplayTargetCache>
+    /// The session this connection's last `X-Cassette-Session` request went to: a test's app
+    /// sends every request with the same id, so the registry is asked once per connection.
+    private var sessionRoute: (id: String, route: SessionRoute)?
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
     private var loopExecutor: EventLoopTaskExecutor?
 
@@ -106,7 +109,14 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         if let sessions = parts.sessions, let id = head.headers.first(name: SessionHeader.name) {
             // A session's request on the main port: answered as on the session's own port. The
             // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
-            guard let route = sessions.route(id, listener: parts.listener, origin: parts.upstreamOrigin, on: context.eventLoop) else {
+            let route: SessionRoute
+            if let kept = sessionRoute, kept.id == id, kept.route.session.isLive {
+                route = kept.route
+            } else if let found = sessions.route(id, listener: parts.listener, origin: parts.upstreamOrigin, on: context.eventLoop) {
+                route = found
+                sessionRoute = (id, found)
+            } else {
+                sessionRoute = nil
                 send(SessionEndpoints.unknownSession(id), head: head, started: started, writer: parts.writer, context: context)
                 return
             }

@@ -2,6 +2,7 @@ import CassetteTools
 import Foundation
 import NIOCore
 import NIOPosix
+import Synchronization
 import WellPlateCore
 import WellPlateNetworking
 
@@ -35,6 +36,11 @@ final class ProxySession: Sendable {
     /// that reach it through the main port (its own listeners keep their own, `ProxyServer`).
     /// Per listener because the same target keys differently on two hosts.
     private let targetCaches: [[ObjectIdentifier: NIOLoopBoundBox<ReplayTargetCache>]]
+    /// False from the moment it begins closing: a connection that kept its route (`ProxyHandler`)
+    /// checks this instead of asking the registry again.
+    private let live = Atomic(true)
+
+    var isLive: Bool { live.load(ordering: .acquiring) }
 
     /// `http://HOST:PORT` of its first (on a single-upstream proxy, only) listener.
     var baseURL: String { listeners[0].baseURL }
@@ -65,7 +71,7 @@ final class ProxySession: Sendable {
             listeners.count == 1
             ? 0 : origin.flatMap { origin in listeners.firstIndex { $0.origin == origin } } ?? (listeners.indices.contains(position) ? position : 0)
         let cache = targetCaches[index][ObjectIdentifier(eventLoop)] ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop)
-        return SessionRoute(parts: listeners[index].parts, targetCache: cache)
+        return SessionRoute(session: self, parts: listeners[index].parts, targetCache: cache)
     }
 
     /// Empties the journal and starts every sequence again.
@@ -81,6 +87,7 @@ final class ProxySession: Sendable {
 
     /// Stops its listener, letting requests in flight finish (and go into the journal).
     func close() async {
+        live.store(false, ordering: .releasing)
         await server.shutdown()
     }
 
@@ -106,6 +113,7 @@ final class ProxySession: Sendable {
 
 /// Where a request with `X-Cassette-Session` goes.
 struct SessionRoute {
+    let session: ProxySession
     let parts: ProxyHandler.Parts
     let targetCache: NIOLoopBoundBox<ReplayTargetCache>
 }

@@ -44,7 +44,8 @@ final class ProxyLatencyTests {
             #expect(response.cassetteSource == "hit")
             #expect(slow >= .milliseconds(350), "took \(slow)")
             let (fast, _) = try await timed("/api/health", through: replayer)
-            #expect(fast < .milliseconds(350), "a fast recording stays fast (took \(fast))")
+            // Relative, not a wall-clock bound: a loaded machine slows both alike.
+            #expect(fast < slow, "a fast recording stays faster than the slow one (took \(fast), the slow one \(slow))")
         }
     }
 

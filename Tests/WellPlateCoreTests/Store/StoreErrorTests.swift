@@ -141,7 +141,9 @@ final class StoreErrorTests {
         let waited = clock.now - started
         #expect(error.kind == .locked)
         #expect(error.message == "\(store) is locked by another process; stop it")
-        #expect(waited >= .milliseconds(200) && waited < .seconds(15), "waited \(waited)")
+        // Only the lower bound is the timeout's; the upper one just catches a wait without end,
+        // loosely, as a loaded machine stretches every wall-clock time.
+        #expect(waited >= .milliseconds(200) && waited < .seconds(120), "waited \(waited)")
         try blocker.execute("ROLLBACK")
         try await writer.close()
         try blocker.close()

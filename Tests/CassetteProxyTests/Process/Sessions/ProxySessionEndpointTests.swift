@@ -100,6 +100,30 @@ final class ProxySessionEndpointTests {
         }
     }
 
+    /// One keep-alive connection keeps its route to a session, but never past the session's end,
+    /// and follows a new id at once.
+    @Test func aConnectionFollowsTheHeaderAcrossSessionsAndNeverServesAnEndedOne() async throws {
+        try await recordFixtures()
+        try await withReplayer(store: store) { proxy async throws in
+            let signup = try await proxy.openSession("signup")
+            let login = try await proxy.openSession("login")
+            let connection = try await proxy.connect()
+            func get(_ target: String, session: String) async throws -> RawHTTPResponse {
+                try await connection.send("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Cassette-Session: \(session)\r\n\r\n")
+                return try #require(try await connection.receiveResponses(1).first)
+            }
+            #expect(try await get("/api/users", session: signup.id).body == [UInt8](Self.body("signup")))
+            #expect(try await get("/api/users", session: login.id).body == [UInt8](Self.body("login")))
+            #expect(try await get("/api/users", session: signup.id).body == [UInt8](Self.body("signup")))
+            #expect(try await signup.end().statusCode == 200)
+            let ended = try await get("/api/users", session: signup.id)
+            #expect(ended.status == 404)
+            #expect(ended.bodyText.contains("unknown_session"), "\(ended.bodyText)")
+            #expect(try await get("/api/users", session: login.id).body == [UInt8](Self.body("login")))
+            #expect(try await login.requests().count == 2)
+        }
+    }
+
     @Test func theJournalListsRequestsInArrivalOrderWithFiltersCountsAndPositions() async throws {
         try await recordFixtures()
         try await withReplayer(store: store) { proxy async throws in
