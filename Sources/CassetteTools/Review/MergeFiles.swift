@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 #if canImport(Glibc)
 import Glibc
@@ -44,40 +45,14 @@ package enum MergeFiles {
     /// A new temporary file name beside `ours`, carrying this process's id, so a later merge can
     /// tell a killed merge's leftovers from a running one's.
     package static func temporaryPath(for ours: String) -> String {
-        temporaryPrefix(for: ours) + "\(getpid())-\(UUID().uuidString)"
+        StaleTemporaries.name(prefix: temporaryPrefix(for: ours))
     }
 
-    /// Removes what killed merges of `ours` left beside it: only files named as `temporaryPath`
-    /// names them (and their -wal, -shm and -journal files), whose process is gone. Returns the
+    /// Removes what killed merges of `ours` left beside it (`StaleTemporaries`); returns the
     /// names removed.
     @discardableResult
     package static func removeStaleTemporaries(for ours: String) -> [String] {
-        let prefix = temporaryPrefix(for: ours)
-        let directory = (prefix as NSString).deletingLastPathComponent
-        let namePrefix = (prefix as NSString).lastPathComponent
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.isEmpty ? "." : directory) else { return [] }
-        var removed: [String] = []
-        for name in names where name.hasPrefix(namePrefix) {
-            guard let owner = owner(ofTemporary: String(name.dropFirst(namePrefix.count))), !isRunning(owner) else { continue }
-            if (try? FileManager.default.removeItem(atPath: (directory as NSString).appendingPathComponent(name))) != nil { removed.append(name) }
-        }
-        return removed
-    }
-
-    /// The process id in `PID-UUID[-wal|-shm|-journal]`, or nil for a name merge did not make.
-    private static func owner(ofTemporary rest: String) -> pid_t? {
-        var rest = Substring(rest)
-        for suffix in ["-wal", "-shm", "-journal"] where rest.hasSuffix(suffix) {
-            rest = rest.dropLast(suffix.count)
-        }
-        guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid > 0,
-            UUID(uuidString: String(rest[rest.index(after: dash)...])) != nil
-        else { return nil }
-        return pid
-    }
-
-    private static func isRunning(_ pid: pid_t) -> Bool {
-        kill(pid, 0) == 0 || errno == EPERM
+        StaleTemporaries.remove(prefix: temporaryPrefix(for: ours))
     }
 
     /// Gives `temporary` the permissions and owner of `ours`, so the result replaces it as it was.

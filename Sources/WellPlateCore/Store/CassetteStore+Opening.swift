@@ -83,10 +83,14 @@ extension CassetteStore {
     /// store is built complete beside `path`, then hard-linked into place, which fails rather
     /// than replace a store another creator linked first; the temporary name goes either way.
     /// Where that cannot be done (no such directory, no hard links) the caller's ordinary open
-    /// creates the file and reports any error about `path` itself.
+    /// creates the file and reports any error about `path` itself. What killed creators left
+    /// beside `path` is removed first.
     private static func createAtomically(path: String, busyTimeout: Duration) {
         let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).creating-\(getpid())-\(UUID().uuidString)").path
+        let prefix = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).creating-").path
+        // A creator killed between building its file and linking it left the file behind.
+        StaleTemporaries.remove(prefix: prefix)
+        let temporary = StaleTemporaries.name(prefix: prefix)
         defer {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
         }

@@ -47,4 +47,24 @@ struct StoreCreationRaceTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".creating-") }
         #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
     }
+
+    /// A creator killed between building its file and linking it leaves `.NAME.creating-PID-UUID`
+    /// (and SQLite's files beside it); the next creation removes those of processes that are
+    /// gone, and nothing else.
+    @Test func leftoversOfAKilledCreatorAreRemovedByTheNextCreation() async throws {
+        let directory = try TemporaryDirectory(prefix: "create-leftovers")
+        // A child that has exited: its pid is known to be gone (unless reused at once, which
+        // would only keep its file).
+        let gone = try await runToCompletion("/bin/sh", ["-c", "echo $$"], cwd: directory.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let stale = ".c.db.creating-\(gone)-\(UUID().uuidString)"
+        let running = ".c.db.creating-\(getpid())-\(UUID().uuidString)"
+        let names = [stale, stale + "-wal", stale + "-journal", running, ".c.db.creating-notes", ".other.db.creating-\(gone)-\(UUID().uuidString)"]
+        for name in names {
+            try Data("x".utf8).write(to: directory.url.appendingPathComponent(name))
+        }
+        try await CassetteStore.open(path: directory.url.appendingPathComponent("c.db").path, access: .readWrite).close()
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path))
+        #expect(!left.contains(stale) && !left.contains(stale + "-wal") && !left.contains(stale + "-journal"), "\(left)")
+        #expect(left.isSuperset(of: [running, ".c.db.creating-notes", names[5], "c.db"]), "\(left)")
+    }
 }
