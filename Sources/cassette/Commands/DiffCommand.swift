@@ -47,7 +47,9 @@ struct DiffCommand: AsyncParsableCommand {
             recorded endpoints whose default fixture name it has: the endpoint's \
             (mock_api_users_id_get for GET /api/users/{id}) or that of a recorded path \
             (mock_api_users_1_get). Each comparison uses the schema of ALL recordings of the \
-            endpoint, so a field that is sometimes null or absent shows up.
+            endpoint, so a field that is sometimes null or absent shows up. A cassette recorded \
+            from several hosts whose fixtures are in DIR/HOST (as export --fixtures writes them) \
+            is checked host by host, each against its own fixtures.
 
             Two recordings (--against OTHER.db, or --cassette A --cassette B): the same comparison \
             endpoint by endpoint, so an API change shows before any fixture exists. The first \
@@ -194,22 +196,48 @@ struct DiffCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CLIError.usage("the fixtures directory \(directory) does not exist; pass --fixtures with the folder that holds your *.json fixtures")
         }
+        let recording = try await RecordingSource(path: storePath, cassette: cassette.first).load()
+        let hosts = RecordedHosts(recording.interactions)
+        if hosts.isMultiHost, hosts.hosts.contains(where: { Self.isDirectory(folder.appendingPathComponent($0.directoryName)) }) {
+            // `export --fixtures` of a multi-host cassette: DIR/HOST per host, each compared with
+            // its own host's recordings.
+            var sides: [DriftReport.HostFixtures] = []
+            for host in hosts.hosts {
+                let hostFolder = folder.appendingPathComponent(host.directoryName, isDirectory: true)
+                guard Self.isDirectory(hostFolder) else {
+                    sides.append(DriftReport.HostFixtures(host: host, fixtures: [], registry: nil))
+                    continue
+                }
+                let shown = (directory as NSString).appendingPathComponent(host.directoryName)
+                let (registry, files) = try Self.loadFixtures(hostFolder, shown: shown)
+                sides.append(DriftReport.HostFixtures(host: host, fixtures: files, registry: registry))
+            }
+            return (DriftReport.compare(hosts: sides, ignoring: ignores), DriftReportText(sides: nil))
+        }
+        let (registry, files) = try Self.loadFixtures(folder, shown: directory)
+        let recorded = EndpointSchemas(interactions: recording.interactions, registry: registry)
+        let report = DriftReport.compare(fixtures: files, recorded: recorded, ignoring: ignores)
+        return (report, DriftReportText(sides: nil))
+    }
+
+    private static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// The registry and fixtures of `folder`; `shown`: the folder as the user would write it.
+    private static func loadFixtures(_ folder: URL, shown: String) throws(CLIError) -> (MockResponseRegistry, [FixtureFile]) {
         let registry: MockResponseRegistry
         do {
             registry = try MockResponseRegistry.load(fixturesDirectory: folder)
         } catch {
             throw CLIError.usage(error.description)
         }
-        let files: [FixtureFile]
         do {
-            files = try FixtureFile.all(in: folder)
+            return (registry, try FixtureFile.all(in: folder))
         } catch {
-            throw CLIError.usage(Self.describe(error, directory: directory))
+            throw CLIError.usage(Self.describe(error, directory: shown))
         }
-        let recording = try await RecordingSource(path: storePath, cassette: cassette.first).load()
-        let recorded = EndpointSchemas(interactions: recording.interactions, registry: registry)
-        let report = DriftReport.compare(fixtures: files, recorded: recorded, ignoring: ignores)
-        return (report, DriftReportText(sides: nil))
     }
 
     private func compareRecordings(storePath: String, ignores: [DriftIgnore]) async throws(CLIError) -> (DriftReport, DriftReportText) {

@@ -104,6 +104,29 @@ final class MultiHostCommandTests {
         #expect(!result.stdout.contains("GET \(Self.auth)/v1/me:"), "\(result)")
     }
 
+    /// The fixtures `export --fixtures` writes for each host are checked against that host's
+    /// recordings only: the same path on two hosts answers differently, and neither is drift.
+    @Test func diffChecksEachHostsExportedFixturesAgainstItsOwnRecordings() async throws {
+        try await recordDev()
+        #expect(try await workspace.run("export", "--fixtures", "fixtures").status == 0)
+        let clean = try await workspace.run("diff", "--fixtures", "fixtures", "--format", "json")
+        #expect(clean.status == 0, "\(clean)")
+        let report = try JSONValue(parsing: Data(clean.stdout.utf8))
+        #expect(report["summary"]?["errors"] == 0 && report["summary"]?["warnings"] == 0, "\(clean.stdout)")
+        #expect(report["summary"]?["fixtures"] == 3, "\(clean.stdout)")
+        let endpoints = report["endpoints"]?.arrayValue?.compactMap { $0["endpoint"]?.stringValue } ?? []
+        #expect(Set(endpoints) == ["GET \(Self.api)/v1/me", "GET \(Self.auth)/v1/me", "GET \(Self.api)/v1/meals"], "\(clean.stdout)")
+
+        // The auth host's fixture drifts; the API's fixture of the same path does not.
+        try #"{"session": 1, "expires": 3600}"#.write(
+            toFile: workspace.path("fixtures/auth.example.com_8443/mock_v1_me_get.json"), atomically: true, encoding: .utf8)
+        let drifted = try await workspace.run("diff", "--fixtures", "fixtures")
+        #expect(drifted.status == 1, "\(drifted)")
+        #expect(drifted.stdout.contains("GET \(Self.auth)/v1/me"), "\(drifted)")
+        #expect(drifted.stdout.contains("auth.example.com_8443/mock_v1_me_get.json"), "\(drifted)")
+        #expect(!drifted.stdout.contains("GET \(Self.api)/v1/me ("), "\(drifted)")
+    }
+
     @Test func listAndShowNameTheHost() async throws {
         try await recordDev()
         let list = try await workspace.run("list")
