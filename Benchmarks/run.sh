@@ -211,6 +211,13 @@ fi
 # Written aside first: a report that fails leaves the last BENCHMARKS.md as it was.
 "$benchbin/bench-tool" report "$results" "$duration" "$rounds" >"$work/BENCHMARKS.md"
 cat Benchmarks/profiling.md >>"$work/BENCHMARKS.md"
+# Sections measured by their own scripts (sessions.sh, forward.sh, progress.sh, ...) stay as
+# they were: everything from the marker line on.
+marker='<!-- Sections below come from their own scripts'
+if [ -f "$root/BENCHMARKS.md" ] && grep -q "^$marker" "$root/BENCHMARKS.md"; then
+    echo >>"$work/BENCHMARKS.md"
+    sed -n "/^$marker/,\$p" "$root/BENCHMARKS.md" >>"$work/BENCHMARKS.md"
+fi
 mv "$work/BENCHMARKS.md" "$root/BENCHMARKS.md"
 echo
 cat "$root/BENCHMARKS.md"
