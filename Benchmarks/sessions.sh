@@ -7,6 +7,7 @@
 # writes nothing. Needs the machine to itself: no builds meanwhile.
 #   Benchmarks/sessions.sh                                   # release build, 9 rounds of 5 s
 #   CONFIGURATION=debug DURATION=2 ROUNDS=1 Benchmarks/sessions.sh   # smoke run
+#   CASSETTE_BIN=/path/to/old/cassette Benchmarks/sessions.sh      # another build's proxy
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${DURATION:-5}"
@@ -16,15 +17,16 @@ scripts/ensure-deps.sh wrk
 source scripts/lib.sh
 configuration="${CONFIGURATION:-release}"
 bin="$(CONFIGURATION="$configuration" build_products cassette bench-tool)"
+cassette="${CASSETTE_BIN:-$bin/cassette}"
 open_workspace
 
 "$bin/bench-tool" make-store "$work/replay.db" 300 mixed >/dev/null
-read -r proxy_pid main_url < <(start_server "$work/proxy.log" "$bin/cassette" replay --db "$work/replay.db" --cassette bench --port 0 --quiet)
+read -r proxy_pid main_url < <(start_server "$work/proxy.log" "$cassette" replay --db "$work/replay.db" --cassette bench --port 0 --quiet)
 pids+=("$proxy_pid")
 created="$(curl -s -X POST "$main_url/__cassette/sessions" -d '{"cassette": "bench"}')"
 session_url="$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["baseURL"])' "$created")"
 session_id="$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["id"])' "$created")"
-echo "proxy: $bin/cassette replay --db replay.db --cassette bench --port 0 --quiet ($main_url)"
+echo "proxy: $cassette replay --db replay.db --cassette bench --port 0 --quiet ($main_url)"
 echo "session $session_id: $session_url"
 
 rate() {  # NAME URL [HEADER]: one round of wrk, prints requests/s
