@@ -47,8 +47,9 @@ struct DiffCommand: AsyncParsableCommand {
             recorded endpoints whose default fixture name it has: the endpoint's \
             (mock_api_users_id_get for GET /api/users/{id}) or that of a recorded path \
             (mock_api_users_1_get). Each comparison uses the schema of ALL recordings of the \
-            endpoint, so a field that is sometimes null or absent shows up. A cassette recorded \
-            from several hosts whose fixtures are in DIR/HOST (as export --fixtures writes them) \
+            endpoint, so a field that is sometimes null or absent shows up.
+
+            A cassette recorded from several hosts whose fixtures are in DIR/HOST (as export --fixtures writes them) \
             is checked host by host, each against its own fixtures.
 
             Two recordings (--against OTHER.db, or --cassette A --cassette B): the same comparison \
