@@ -48,7 +48,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     let targetCache: NIOLoopBoundBox<ReplayTargetCache>
     /// The session this connection's last `X-Cassette-Session` request went to: a test's app
     /// sends every request with the same id, so the registry is asked once per connection.
-    private var sessionRoute: (id: String, route: SessionRoute)?
+    private var sessionRoute: SessionRoute?
+    private var sessionRouteID: String?
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
     private var loopExecutor: EventLoopTaskExecutor?
 
@@ -110,13 +111,15 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             // A session's request on the main port: answered as on the session's own port. The
             // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
             let route: SessionRoute
-            if let kept = sessionRoute, kept.id == id, kept.route.session.isLive {
-                route = kept.route
+            if let kept = sessionRoute, sessionRouteID == id, kept.liveness.isLive {
+                route = kept
             } else if let found = sessions.route(id, listener: parts.listener, origin: parts.upstreamOrigin, on: context.eventLoop) {
                 route = found
-                sessionRoute = (id, found)
+                sessionRoute = found
+                sessionRouteID = id
             } else {
                 sessionRoute = nil
+                sessionRouteID = nil
                 send(SessionEndpoints.unknownSession(id), head: head, started: started, writer: parts.writer, context: context)
                 return
             }

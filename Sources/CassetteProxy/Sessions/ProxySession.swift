@@ -32,15 +32,16 @@ final class ProxySession: Sendable {
     let session: CassetteSession
     let journal: SessionJournal
     let server: ProxyServer
-    /// Replay keys and slots of this session's index, per listener and event loop, for requests
-    /// that reach it through the main port (its own listeners keep their own, `ProxyServer`).
-    /// Per listener because the same target keys differently on two hosts.
-    private let targetCaches: [[ObjectIdentifier: NIOLoopBoundBox<ReplayTargetCache>]]
+    /// Where requests that reach it through the main port go, per listener and event loop, each
+    /// with replay keys and slots of its own (its own listeners keep theirs, `ProxyServer`): per
+    /// listener because the same target keys differently on two hosts. Made once: a route is
+    /// handed to every such request, and a class is one retain to hand on.
+    private let routes: [[ObjectIdentifier: SessionRoute]]
     /// False from the moment it begins closing: a connection that kept its route (`ProxyHandler`)
     /// checks this instead of asking the registry again.
-    private let live = Atomic(true)
+    private let liveness = SessionLiveness()
 
-    var isLive: Bool { live.load(ordering: .acquiring) }
+    var isLive: Bool { liveness.isLive }
 
     /// `http://HOST:PORT` of its first (on a single-upstream proxy, only) listener.
     var baseURL: String { listeners[0].baseURL }
@@ -56,10 +57,12 @@ final class ProxySession: Sendable {
         self.session = session
         self.journal = journal
         self.server = server
-        targetCaches = listeners.map { _ in
+        let liveness = liveness
+        routes = listeners.map { listener in
             Dictionary(
                 uniqueKeysWithValues: group.makeIterator().map { loop in
-                    (ObjectIdentifier(loop), NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop))
+                    let cache = NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop)
+                    return (ObjectIdentifier(loop), SessionRoute(liveness: liveness, parts: listener.parts, targetCache: cache))
                 })
         }
     }
@@ -70,8 +73,8 @@ final class ProxySession: Sendable {
         let index =
             listeners.count == 1
             ? 0 : origin.flatMap { origin in listeners.firstIndex { $0.origin == origin } } ?? (listeners.indices.contains(position) ? position : 0)
-        let cache = targetCaches[index][ObjectIdentifier(eventLoop)] ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop)
-        return SessionRoute(session: self, parts: listeners[index].parts, targetCache: cache)
+        return routes[index][ObjectIdentifier(eventLoop)]
+            ?? SessionRoute(liveness: liveness, parts: listeners[index].parts, targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop))
     }
 
     /// Empties the journal and starts every sequence again.
@@ -87,7 +90,7 @@ final class ProxySession: Sendable {
 
     /// Stops its listener, letting requests in flight finish (and go into the journal).
     func close() async {
-        live.store(false, ordering: .releasing)
+        liveness.end()
         await server.shutdown()
     }
 
@@ -112,8 +115,27 @@ final class ProxySession: Sendable {
 }
 
 /// Where a request with `X-Cassette-Session` goes.
-struct SessionRoute {
-    let session: ProxySession
+final class SessionRoute: Sendable {
+    /// Whether its session still serves; a route outlives neither its use nor this check.
+    let liveness: SessionLiveness
     let parts: ProxyHandler.Parts
     let targetCache: NIOLoopBoundBox<ReplayTargetCache>
+
+    init(liveness: SessionLiveness, parts: ProxyHandler.Parts, targetCache: NIOLoopBoundBox<ReplayTargetCache>) {
+        self.liveness = liveness
+        self.parts = parts
+        self.targetCache = targetCache
+    }
+}
+
+/// Whether a session still serves, shared by the session and its routes (a route kept by a
+/// connection must not keep the session itself alive).
+final class SessionLiveness: Sendable {
+    private let live = Atomic(true)
+
+    var isLive: Bool { live.load(ordering: .acquiring) }
+
+    func end() {
+        live.store(false, ordering: .releasing)
+    }
 }
