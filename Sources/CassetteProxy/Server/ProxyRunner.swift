@@ -231,8 +231,9 @@ package struct ProxyRunner {
 
     /// Adds this run's replays per recording to the store (opened for writing only now, so a
     /// replay without `--track-usage` never touches the file); returns the summary's phrase.
-    private func saveUsage(_ session: CassetteSession) async -> String {
-        let counts = session.index.replayCountsByRecording
+    private func saveUsage(_ session: CassetteSession, sessions: SessionRegistry) async -> String {
+        // The sessions' replays count too: a UI-test suite's recordings are served by sessions.
+        let counts = session.index.replayCountsByRecording.merging(sessions.usage, uniquingKeysWith: +)
         do throws(CassetteStoreError) {
             let store = try await CassetteStore.open(path: storePath, access: .readWrite)
             do throws(CassetteStoreError) {
@@ -275,7 +276,7 @@ package struct ProxyRunner {
         counters.missed += refused
         counters.replayed -= refused
         if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
-        if tracksUsage { summary += ", " + (await saveUsage(running.session)) }
+        if tracksUsage { summary += ", " + (await saveUsage(running.session, sessions: running.sessions)) }
         summary += ", unused recordings \(unused.count)"
         var lines = [summary]
         if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }

@@ -44,6 +44,8 @@ final class SessionRegistry: Sendable {
     let configuration: Configuration
     let group: MultiThreadedEventLoopGroup
     private let state = Mutex(State())
+    /// Replays per recording id of the sessions already closed, for `--track-usage`.
+    private let closedUsage = Mutex<[Int64: Int]>([:])
     private let log: ProxyLog
 
     init(_ configuration: Configuration, group: MultiThreadedEventLoopGroup) {
@@ -128,6 +130,7 @@ final class SessionRegistry: Sendable {
     func end(_ id: String) async -> (session: ProxySession, summary: SessionSummary)? {
         guard let session = state.withLock({ $0.sessions.removeValue(forKey: id) }) else { return nil }
         await session.close()
+        keepUsage(of: session)
         let summary = session.summary
         note("session \(id) ended: \(summary.line)")
         return (session, summary)
@@ -149,6 +152,7 @@ final class SessionRegistry: Sendable {
                 group.addTask { await session.close() }
             }
         }
+        for session in sessions { keepUsage(of: session) }
         for session in sessions.sorted(by: { $0.id < $1.id }) {
             note("session \(session.id) closed as the proxy stopped: \(session.summary.line)")
         }
@@ -176,10 +180,25 @@ final class SessionRegistry: Sendable {
         }
         for session in idle.sorted(by: { $0.id < $1.id }) {
             await session.close()
+            keepUsage(of: session)
             let milliseconds = Double(timeout.components.seconds) * 1000 + Double(timeout.components.attoseconds) / 1e15
             note(
                 "session \(session.id) closed after \(Formatting.duration(milliseconds: milliseconds)) without a request (--session-idle-timeout): \(session.summary.line)"
             )
+        }
+    }
+
+    /// Replays per recording id of every session closed so far (recording ids are the store's,
+    /// so sessions of different cassettes add up without clashing).
+    var usage: [Int64: Int] {
+        closedUsage.withLock { $0 }
+    }
+
+    private func keepUsage(of session: ProxySession) {
+        let counts = session.session.index.replayCountsByRecording
+        guard !counts.isEmpty else { return }
+        closedUsage.withLock { usage in
+            usage.merge(counts, uniquingKeysWith: +)
         }
     }
 
