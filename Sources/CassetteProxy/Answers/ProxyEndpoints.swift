@@ -17,12 +17,11 @@ struct ProxyEndpoints: Sendable {
     func answer(for head: HTTPRequestHead) -> ProxyAnswer {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         if path == SessionEndpoints.root || path.hasPrefix(SessionEndpoints.root + "/") {
-            // Only a reverse proxy's main port has sessions; this is a session's own port or a
-            // forward proxy.
+            // Only the proxy's main port has sessions; this is a session's own port.
             return .error(
                 404, code: "no_sessions_here",
                 message:
-                    "sessions are opened and managed on the main port of `cassette record`, `replay` or `run` without --forward; this port is a session's own or a forward proxy's"
+                    "this port is a session's own; sessions are opened and managed on the main port of `cassette record`, `replay` or `run`"
             )
         }
         guard head.method == .GET || head.method == .HEAD else {

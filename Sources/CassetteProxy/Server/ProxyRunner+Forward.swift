@@ -5,10 +5,9 @@ import WellPlateNetworking
 
 /// `--forward`: the forward proxy's listener, its authority and its hosts.
 extension ProxyRunner {
-    func forwardPipeline(
-        _ forward: ForwardOptions, session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers, maker: ReplayAnswerMaker,
-        requestLog: RequestLog?, store: CassetteStore
-    ) async throws -> ForwardPipeline {
+    /// The authority (made when missing, with a warning naming the certificate to trust) and
+    /// what the forward listener and its sessions share.
+    func forwardServing(_ forward: ForwardOptions, requestLog: RequestLog?) throws -> ForwardServing {
         let authority: CertificateAuthority
         if CertificateAuthority.exists(in: forward.caDirectory) {
             authority = try CertificateAuthority.load(from: forward.caDirectory)
@@ -24,21 +23,7 @@ extension ProxyRunner {
         } catch {
             throw CLIError("cannot use the certificate authority in \(forward.caDirectory): \(error)")
         }
-        let replayOnly = settings.isReplayOnly(mode: session.options.mode)
-        let origins = replayOnly ? Set((try? await store.recordedOrigins(cassette: cassette)) ?? []) : []
-        let base = ProxyPipeline(session: session, settings: settings, prepared: prepared, maker: maker, modeName: modeName, requestLog: requestLog)
-        let modeName = modeName
-        let router = ForwardRouter(
-            options: forward, leaves: leaves, replayOnly: replayOnly, recordedOrigins: origins, cassette: cassette, missStatus: settings.missStatus,
-            log: ProxyLog(requestLog: requestLog, stalePolicy: nil), base: base
-        ) { origin, records in
-            var hostSettings = settings
-            hostSettings.upstream = origin
-            return ProxyPipeline(
-                session: session, settings: hostSettings, prepared: prepared, maker: maker, modeName: modeName, requestLog: requestLog,
-                recordsForwarded: records)
-        }
-        return ForwardPipeline(router: router)
+        return ForwardServing(options: forward, leaves: leaves, modeName: modeName, requestLog: requestLog)
     }
 
     /// The second line of a forward proxy: how clients use it.

@@ -68,7 +68,9 @@ package struct ProxyRunner {
     /// Opens everything and starts listening; the `listening on` lines are printed once bound.
     package func start() async throws -> Running {
         if settings.sessionsOnly && settings.forward != nil {
-            throw CLIError.usage("--sessions-only needs a reverse proxy: sessions are not served by --forward; drop one of them")
+            throw CLIError.usage(
+                "--sessions-only is for a reverse proxy: a forward proxy's main port is the proxy its clients use (its sessions are served all the same); drop --sessions-only"
+            )
         }
         let recording = mode != .replayOnly || settings.missPolicy == .record
         let store: CassetteStore
@@ -133,17 +135,19 @@ package struct ProxyRunner {
         let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
         // Sessions listen on the main server's event loops.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, settings.threads))
+        let forward = try settings.forward.map { try forwardServing($0, requestLog: requestLog) }
         let sessions = SessionRegistry(
             SessionRegistry.Configuration(
                 store: store, upstream: upstream, settings: served, defaultMode: mode, matchingRules: rules, redactor: redactor,
                 sequencePolicy: sequencePolicy, modeName: modeName, requestLog: requestLog, layout: layout,
-                given: settings),
+                given: settings, forward: forward),
             group: group)
-        if let forward = settings.forward {
-            let pipeline = try await forwardPipeline(
-                forward, session: session, settings: served, prepared: prepared,
-                maker: layout.answerMaker(served, listener: 0, ports: ports, preparedBase: nil),
-                requestLog: requestLog, store: store)
+        if let forward {
+            let replayOnly = settings.isReplayOnly(mode: sessionMode)
+            let origins = replayOnly ? Set((try? await store.recordedOrigins(cassette: cassette)) ?? []) : []
+            let pipeline = forward.pipeline(
+                session: session, settings: served, prepared: prepared,
+                maker: layout.answerMaker(served, listener: 0, ports: ports, preparedBase: nil), recordedOrigins: origins, sessions: sessions)
             let server = try await ProxyServer.start(
                 listeners: [ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: settings.port)], group: group, ownsGroup: true)
             announce(server.addresses, upstreams: [])

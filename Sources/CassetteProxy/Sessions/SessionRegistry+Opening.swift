@@ -43,6 +43,9 @@ extension SessionRegistry {
     }
 
     private func start(cassette: String, mode: RecordMode, proxyBase: String) async throws(ProxyRequestError) -> ProxySession {
+        if let forward = configuration.forward {
+            return try await startForward(forward, cassette: cassette, mode: mode, proxyBase: proxyBase)
+        }
         let configuration = configuration
         let store = configuration.store
         var settings = configuration.settings
@@ -125,7 +128,7 @@ extension SessionRegistry {
 
     /// Refuses a cassette that has nothing to replay in a mode that only replays, and forwarding
     /// without an upstream.
-    private func checkUsable(_ session: CassetteSession, cassette: String, mode: RecordMode, forwards: Bool, upstream: URL?) async throws(ProxyRequestError) {
+    func checkUsable(_ session: CassetteSession, cassette: String, mode: RecordMode, forwards: Bool, upstream: URL?) async throws(ProxyRequestError) {
         if forwards && upstream == nil {
             throw ProxyRequestError(
                 status: 400, code: "no_upstream",

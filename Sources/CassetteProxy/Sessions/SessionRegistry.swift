@@ -31,6 +31,8 @@ final class SessionRegistry: Sendable {
         /// The settings as given, before the proxy's own cassette filled in its upstreams: a
         /// session given none lays out the hosts its own cassette was recorded from.
         var given: ProxySettings
+        /// A forward proxy's: each session is a forward proxy of its own.
+        var forward: ForwardServing?
     }
 
     private struct State {

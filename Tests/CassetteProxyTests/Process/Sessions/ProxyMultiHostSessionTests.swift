@@ -158,6 +158,6 @@ final class ProxyMultiHostSessionTests {
         #expect(none.stderr.contains("--sessions-only with --max-sessions 0 would serve nothing"), "\(none)")
         let forward = try await workspace.run("replay", "--port", "0", "--db", store, "--sessions-only", "--forward")
         #expect(forward.status == 2, "\(forward)")
-        #expect(forward.stderr.contains("--sessions-only needs a reverse proxy"), "\(forward)")
+        #expect(forward.stderr.contains("--sessions-only is for a reverse proxy"), "\(forward)")
     }
 }
