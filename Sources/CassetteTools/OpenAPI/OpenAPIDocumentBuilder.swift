@@ -33,7 +33,8 @@ package struct OpenAPIDocumentBuilder: Sendable {
 
     /// The document of a cassette recorded from several upstreams: one server entry per host,
     /// and each path naming the host(s) that serve it in its own `servers`. Two hosts recorded
-    /// with the same path and method share the path; its operation is the first host's.
+    /// with the same path and method share the operation (`OpenAPIOperationMerge`): a body schema
+    /// that differs between them is `anyOf` both, statuses and parameters are the union.
     package func document(hosts: [(server: URL?, operations: RecordedOperations)]) -> JSONValue {
         var paths = JSONObject()
         var pathServers: [String: [String]] = [:]
@@ -49,7 +50,11 @@ package struct OpenAPIDocumentBuilder: Sendable {
                 if !strip.isEmpty, path.hasPrefix(strip + "/") { path = String(path.dropFirst(strip.count)) }
                 var item: JSONObject = paths[path].flatMap { if case .object(let object) = $0 { object } else { nil } } ?? [:]
                 let method = endpoint.method.rawValue.lowercased()
-                if item[method] == nil || hosts.count == 1 {
+                if case .object(let existing)? = item[method], hosts.count > 1 {
+                    var ignoredIDs = operationIDs
+                    let added = self.operation(operation, path: path, ids: &ignoredIDs)
+                    item[method] = .object(OpenAPIOperationMerge.merge(existing, added, host: server?.absoluteString))
+                } else {
                     item[method] = .object(self.operation(operation, path: path, ids: &operationIDs))
                 }
                 if hosts.count > 1, let server, pathServers[path]?.contains(server.absoluteString) != true {

@@ -75,6 +75,12 @@ final class MultiHostCommandTests {
         #expect(document["servers"] == [["url": .string(Self.api)], ["url": .string(Self.auth)]])
         #expect(document["paths"]?["/v1/me"]?["servers"] == [["url": .string(Self.api)], ["url": .string(Self.auth)]])
         #expect(document["paths"]?["/v1/meals"]?["servers"] == [["url": .string(Self.api)]])
+        // One operation for GET /v1/me on both hosts: each host's answer is one of its schemas.
+        let schema = document["paths"]?["/v1/me"]?["get"]?["responses"]?["200"]?["content"]?["application/json"]?["schema"]
+        let alternatives = schema?["anyOf"]?.arrayValue ?? []
+        #expect(alternatives.count == 2, "\(String(describing: schema))")
+        #expect(alternatives.contains { $0["properties"]?["name"] != nil } && alternatives.contains { $0["properties"]?["session"] != nil })
+        #expect(document["paths"]?["/v1/me"]?["get"]?["description"]?.stringValue?.contains(Self.auth) == true)
         let validator = try await ExternalTool.openAPIValidator()
         let validated = try await ExternalTool.run(validator, [workspace.path("openapi.json")], cwd: workspace.directory)
         #expect(validated.status == 0, "\(validated)")
