@@ -10,9 +10,10 @@ import WellPlateNetworking
 package enum ForwardProxyClients {
     /// `curl -s -i -x PROXY [--cacert CA] URL`: the exit status, the response (head and body) and
     /// curl's error text.
-    package static func curl(_ url: String, proxy: URL, cacert: String?, in directory: URL) async throws -> CommandResult {
+    package static func curl(_ url: String, proxy: URL, cacert: String?, headers: [String] = [], in directory: URL) async throws -> CommandResult {
         var arguments = ["-s", "-S", "-i", "--max-time", "15", "-x", proxy.absoluteString]
         if let cacert { arguments += ["--cacert", cacert] }
+        for header in headers { arguments += ["-H", header] }
         return try await run(["curl"] + arguments + [url], in: directory)
     }
 

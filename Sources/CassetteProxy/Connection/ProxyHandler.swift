@@ -50,6 +50,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// sends every request with the same id, so the registry is asked once per connection.
     private var sessionRoute: SessionRoute?
     private var sessionRouteID: String?
+    /// The host the kept route serves: a forward proxy's plain-HTTP connection may ask several.
+    private var sessionRouteOrigin: String?
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
     private var loopExecutor: EventLoopTaskExecutor?
 
@@ -111,12 +113,13 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             // A session's request on the main port: answered as on the session's own port. The
             // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
             let route: SessionRoute
-            if let kept = sessionRoute, sessionRouteID == id, kept.liveness.isLive {
+            if let kept = sessionRoute, sessionRouteID == id, sessionRouteOrigin == parts.upstreamOrigin, kept.liveness.isLive {
                 route = kept
             } else if let found = sessions.route(id, listener: parts.listener, origin: parts.upstreamOrigin, on: context.eventLoop) {
                 route = found
                 sessionRoute = found
                 sessionRouteID = id
+                sessionRouteOrigin = parts.upstreamOrigin
             } else {
                 sessionRoute = nil
                 sessionRouteID = nil

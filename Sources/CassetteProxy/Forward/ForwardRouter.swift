@@ -99,6 +99,14 @@ final class ForwardRouter: Sendable {
         return pipeline(origin: origin, records: exclusion == nil).parts
     }
 
+    /// The parts serving `origin` (`https://host:port`) as a request of that host reaching this
+    /// router would be served: a session's, for a request routed to it by `X-Cassette-Session`
+    /// on the main forward proxy.
+    func parts(origin: String) -> ProxyHandler.Parts {
+        let host = URL(string: origin)?.host(percentEncoded: false) ?? ""
+        return pipeline(origin: origin, records: replayOnly || options.exclusion(of: host) == nil).parts
+    }
+
     /// A line on the request log, once per `key`.
     func note(_ line: String, once key: String) {
         guard noted.withLock({ $0.insert(key).inserted }) else { return }

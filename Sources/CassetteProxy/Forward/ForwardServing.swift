@@ -35,7 +35,7 @@ struct ForwardServing: Sendable {
             hostSettings.upstream = origin
             return ProxyPipeline(
                 session: session, settings: hostSettings, prepared: prepared, maker: maker, modeName: modeName, requestLog: requestLog,
-                recordsForwarded: records, journal: journal, logLabel: logLabel)
+                recordsForwarded: records, sessions: sessions, journal: journal, logLabel: logLabel)
         }
         return ForwardPipeline(router: router)
     }

@@ -32,6 +32,9 @@ final class ProxySession: Sendable {
     let session: CassetteSession
     let journal: SessionJournal
     let server: ProxyServer
+    /// A forward proxy's session: the hosts it serves, for `X-Cassette-Session` requests that
+    /// reach the main forward proxy (in a tunnel or as absolute-form requests).
+    let forwardRouter: ForwardRouter?
     /// Where requests that reach it through the main port go, per listener and event loop, each
     /// with replay keys and slots of its own (its own listeners keep theirs, `ProxyServer`): per
     /// listener because the same target keys differently on two hosts. Made once: a route is
@@ -48,8 +51,9 @@ final class ProxySession: Sendable {
 
     init(
         id: String, cassette: String, mode: RecordMode, listeners: [Listener], session: CassetteSession, journal: SessionJournal,
-        server: ProxyServer, group: MultiThreadedEventLoopGroup
+        server: ProxyServer, group: MultiThreadedEventLoopGroup, forwardRouter: ForwardRouter? = nil
     ) {
+        self.forwardRouter = forwardRouter
         self.id = id
         self.cassette = cassette
         self.mode = mode
@@ -70,6 +74,13 @@ final class ProxySession: Sendable {
     /// Where a request on the main port's listener `position` for upstream `origin` goes: this
     /// session's listener for the same upstream, else the one in the same position, else the first.
     func route(listener position: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute {
+        if let forwardRouter, let origin {
+            // Keys of a tunnel's requests are its host's: replay keys of their own for each route
+            // (a connection keeps its route, so they stay warm for the connection).
+            return SessionRoute(
+                liveness: liveness, parts: forwardRouter.parts(origin: origin),
+                targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop))
+        }
         let index =
             listeners.count == 1
             ? 0 : origin.flatMap { origin in listeners.firstIndex { $0.origin == origin } } ?? (listeners.indices.contains(position) ? position : 0)

@@ -51,6 +51,8 @@ extension SessionRegistry {
         }
         let listener = ProxySession.Listener(
             upstream: nil, baseURL: Self.baseURL(host: settings.host, port: server.port, proxyBase: proxyBase), parts: pipeline.router.base.parts)
-        return ProxySession(id: id, cassette: cassette, mode: mode, listeners: [listener], session: opened, journal: journal, server: server, group: group)
+        return ProxySession(
+            id: id, cassette: cassette, mode: mode, listeners: [listener], session: opened, journal: journal, server: server, group: group,
+            forwardRouter: pipeline.router)
     }
 }

@@ -55,10 +55,20 @@ final class ForwardProxySessionTests {
                 let again = try await curl(api.absoluteString + "/v1/cart", via: session.baseURL)
                 #expect(again.stdout.contains("X-Cassette: hit"), "\(again)")
 
+                // An app that must use the main proxy (the system's) adds the header instead: its
+                // requests inside the tunnel go to the session, and the header goes nowhere else.
+                let headed = try await ForwardProxyClients.curl(
+                    api.absoluteString + "/v1/me", proxy: proxy.url, cacert: cassetteCA, headers: ["X-Cassette-Session: \(session.id)"],
+                    in: workspace.directory)
+                #expect(headed.stdout.contains("X-Cassette: recorded") && headed.stdout.contains(#""me": 1"#), "\(headed)")
+
                 let journal = try await proxy.get("/__cassette/sessions/\(session.id)/requests").jsonObject()
                 let entries = journal["requests"] as? [[String: Any]] ?? []
-                #expect(entries.map { $0["key"] as? String } == ["GET \(api.absoluteString)/v1/cart", "GET \(api.absoluteString)/v1/cart"], "\(journal)")
-                #expect(entries.map { $0["source"] as? String } == ["recorded", "hit"], "\(journal)")
+                #expect(
+                    entries.map { $0["key"] as? String } == [
+                        "GET \(api.absoluteString)/v1/cart", "GET \(api.absoluteString)/v1/cart", "GET \(api.absoluteString)/v1/me",
+                    ], "\(journal)")
+                #expect(entries.map { $0["source"] as? String } == ["recorded", "hit", "recorded"], "\(journal)")
                 // The session's own port manages no sessions.
                 let nested = try await ProxyClient.send(.get, session.baseURL.appending(path: "__cassette/sessions"))
                 #expect(nested.statusCode == 404)
@@ -71,7 +81,8 @@ final class ForwardProxySessionTests {
             }
         }
         let inSession = try await StoreFiles.interactions(at: store, cassette: cassette)
-        #expect(inSession.map(\.key) == ["GET \(api.absoluteString)/v1/cart"])
+        #expect(Set(inSession.map(\.key)) == ["GET \(api.absoluteString)/v1/cart", "GET \(api.absoluteString)/v1/me"])
+        #expect(inSession.allSatisfy { !$0.requestHeaders.contains { $0.name.rawName.lowercased() == "x-cassette-session" } })
         #expect(try await StoreFiles.interactions(at: store, cassette: "dev").map(\.key) == ["GET \(api.absoluteString)/v1/me"])
 
         // The upstream is stopped: a replaying forward proxy's session serves the cassette and
@@ -80,8 +91,13 @@ final class ForwardProxySessionTests {
             let session = try await open(proxy, mode: "none")
             let hit = try await curl(api.absoluteString + "/v1/cart", via: session.baseURL)
             #expect(hit.stdout.contains("X-Cassette: hit") && hit.stdout.contains(#""items": 2"#), "\(hit)")
-            let notInSession = try await curl(api.absoluteString + "/v1/me", via: session.baseURL)
+            let notInSession = try await curl(api.absoluteString + "/v1/nothing", via: session.baseURL)
             #expect(notInSession.stdout.contains("X-Cassette: miss"), "\(notInSession)")
+            let headed = try await ForwardProxyClients.curl(
+                api.absoluteString + "/v1/me", proxy: proxy.url, cacert: cassetteCA, headers: ["X-Cassette-Session: \(session.id)"], in: workspace.directory)
+            #expect(headed.stdout.contains("X-Cassette: hit"), "\(headed)")
+            let replayed = try await proxy.get("/__cassette/sessions/\(session.id)/requests").jsonObject()["requests"] as? [[String: Any]] ?? []
+            #expect(replayed.last?["key"] as? String == "GET \(api.absoluteString)/v1/me", "\(replayed)")
             let unknown = try await curl("https://never.invalid/", via: session.baseURL)
             #expect(unknown.status != 0, "\(unknown)")
             let ended = try await proxy.send(.delete, "/__cassette/sessions/\(session.id)?strict=true")

@@ -70,7 +70,9 @@ final class ProxySessionEndpointTests {
             #expect(login["baseURL"] as? String == baseURL.absoluteString)
             #expect(login["requests"] as? Int == 1)
             // Its request lines name it; the main port's do not.
-            try await proxy.waitForLogLine(containing: "GET /api/users 200")
+            // Each shard's lines are written when its buffer flushes: wait for the main port's
+            // own line (it ends the line), not any line with its text.
+            try await proxy.waitForLogLine(containing: "ms replayed\n")
             try await proxy.waitForLogLine(containing: "replayed session \(id)")
             #expect(proxy.outputLines.contains { $0.hasPrefix("GET /api/users 200 ") && $0.hasSuffix("ms replayed") })
             #expect(proxy.outputLines.contains { $0.hasPrefix("session \(id) started: cassette \"login\", mode none, \(baseURL.absoluteString)") })
