@@ -19,6 +19,9 @@ extension CassetteControl {
     public struct JournalEntry: Sendable, Hashable, Codable {
         /// `GET`, `POST`, ...
         public let method: String
+        /// `scheme://host[:port]` of the upstream the request was for, on a proxy with several
+        /// upstreams or a forward proxy; `nil` on one with a single upstream.
+        public let origin: String?
         /// The path as sent, without the query.
         public let path: String
         /// The query as sent, without `?`; `nil` when there was none.

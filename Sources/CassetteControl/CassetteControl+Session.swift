@@ -63,15 +63,16 @@ extension CassetteControl {
             "/__cassette/sessions/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? id)
         }
 
-        /// The requests the session answered, in arrival order; `method` and `path` (exact, or
-        /// a prefix when it ends in `*`) narrow them.
-        public func requests(method: String? = nil, path requestPath: String? = nil) async throws -> [JournalEntry] {
+        /// The requests the session answered, in arrival order; `method`, `path` (exact, or a
+        /// prefix when it ends in `*`) and `host` (a name, or name:port) narrow them.
+        public func requests(method: String? = nil, path requestPath: String? = nil, host: String? = nil) async throws -> [JournalEntry] {
             struct Journal: Decodable {
                 let requests: [JournalEntry]
             }
             var query: [URLQueryItem] = []
             if let method { query.append(URLQueryItem(name: "method", value: method)) }
             if let requestPath { query.append(URLQueryItem(name: "path", value: requestPath)) }
+            if let host { query.append(URLQueryItem(name: "host", value: host)) }
             let journal: Journal = try await http.call("GET", path + "/requests", query: query)
             return journal.requests
         }

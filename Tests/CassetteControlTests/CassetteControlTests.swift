@@ -41,6 +41,9 @@ final class CassetteControlTests {
                     let apiBase = try #require(session.baseURL(for: apiURL))
                     #expect(try await Self.get(apiBase.appending(path: "v1/me")).body.contains("api"))
                     #expect(session.baseURL(for: URL(string: "https://elsewhere.example")!) == nil)
+                    let fromAuth = try await session.requests(host: "127.0.0.1:\(authURL.port!)")
+                    #expect(fromAuth.map(\.origin) == [authURL.absoluteString])
+                    #expect(fromAuth.map(\.path) == ["/v1/me"])
                     let summary = try await session.end()
                     #expect(summary.recorded == 2)
                 }

@@ -18,11 +18,13 @@ struct ProxyEndpoints: Sendable {
         let path = head.uri.split(separator: "?", maxSplits: 1).first.map(String.init) ?? head.uri
         if path == SessionEndpoints.root || path.hasPrefix(SessionEndpoints.root + "/") {
             // Only the proxy's main port has sessions; this is a session's own port.
-            return .error(
-                404, code: "no_sessions_here",
-                message:
-                    "this port is a session's own; sessions are opened and managed on the main port of `cassette record`, `replay` or `run`"
-            )
+            // An endpoint's answer: it stays out of a session's journal, as the others do.
+            return .json(
+                404,
+                [
+                    "error": "no_sessions_here",
+                    "message": "this port is a session's own; sessions are opened and managed on the main port of `cassette record`, `replay` or `run`",
+                ], source: .endpoint)
         }
         guard head.method == .GET || head.method == .HEAD else {
             return .json(405, ["error": "method_not_allowed", "message": "use GET"], source: .endpoint)

@@ -57,7 +57,9 @@ struct AnswerWriter: Sendable {
         }
         let target = request.logTarget ?? keyer.logTarget(of: head)
         if let notice = answer.staleNotice { log.stale(notice, method: head.method, target: target, shard: request.shard) }
-        journal?.add(method: head.method, target: target, key: request.key, answer: answer, started: request.started, shard: request.shard)
+        journal?.add(
+            method: head.method, origin: log.targetPrefix.isEmpty ? nil : log.targetPrefix, target: target, key: request.key, answer: answer,
+            started: request.started, shard: request.shard)
 
         var close = forceClose || !head.isKeepAlive
         var responseHead: HTTPResponseHead

@@ -80,8 +80,9 @@ extension SessionRegistry {
             }
         case (2, "requests"):
             guard method == .GET else { throw Self.methodNotAllowed(head, "GET", path) }
-            try Self.allow(["method", "path"], in: query)
-            let filter = SessionJournal.Filter(method: Self.value("method", in: query), path: Self.value("path", in: query))
+            try Self.allow(["method", "path", "host"], in: query)
+            let filter = SessionJournal.Filter(
+                method: Self.value("method", in: query), path: Self.value("path", in: query), host: Self.value("host", in: query))
             return .json(200, try live(rest[0]).journal.json(filter: filter), source: .endpoint)
         case (2, "reset"):
             guard method == .POST else { throw Self.methodNotAllowed(head, "POST", path) }
@@ -137,7 +138,9 @@ extension SessionRegistry {
     /// Refuses query parameters the endpoint does not take, so a misspelt filter is not ignored.
     private static func allow(_ names: Set<String>, in query: [URLQueryItem]) throws(ProxyRequestError) {
         guard let unknown = query.first(where: { !names.contains($0.name) }) else { return }
-        let accepted = names.isEmpty ? "this endpoint takes none" : "use " + names.sorted().joined(separator: " and ")
+        let sorted = names.sorted()
+        let listed = sorted.count > 2 ? sorted.dropLast().joined(separator: ", ") + " and " + sorted.last! : sorted.joined(separator: " and ")
+        let accepted = names.isEmpty ? "this endpoint takes none" : "use " + listed
         throw ProxyRequestError(status: 400, code: "unknown_parameter", message: "unknown query parameter \"\(unknown.name)\"; \(accepted)")
     }
 

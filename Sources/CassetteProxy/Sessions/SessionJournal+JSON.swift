@@ -6,13 +6,16 @@ import WellPlateNetworking
 
 /// The journal as `GET /__cassette/sessions/ID/requests` answers it.
 extension SessionJournal {
-    /// `?method=&path=`: which entries to show. A path ending in `*` matches every path it starts.
+    /// `?method=&path=&host=`: which entries to show. A path ending in `*` matches every path it
+    /// starts; a host is a name (`auth.example.com`) or a name and port (`127.0.0.1:8443`).
     struct Filter: Sendable, Equatable {
         var method: String?
         var path: String?
+        var host: String? = nil
 
         func matches(_ entry: Entry) -> Bool {
             if let method, method.uppercased() != entry.method { return false }
+            if let host, !Self.origin(entry.origin, isHost: host) { return false }
             guard let path else { return true }
             let entryPath = String(entry.path)
             // The filter arrives percent-decoded; the journal keeps the path as it was sent.
@@ -22,6 +25,14 @@ extension SessionJournal {
                 return candidates.contains { $0.hasPrefix(prefix) }
             }
             return candidates.contains(path)
+        }
+
+        /// Whether `origin` (`https://host:port`) is on `host`, given with or without its port.
+        static func origin(_ origin: String?, isHost host: String) -> Bool {
+            guard let origin, let url = URL(string: origin), let name = url.host(percentEncoded: false)?.lowercased() else { return false }
+            let wanted = host.lowercased()
+            let bracketed = name.contains(":") ? "[\(name)]" : name
+            return wanted == name || wanted == bracketed || url.port.map { wanted == "\(bracketed):\($0)" } == true
         }
     }
 
@@ -42,6 +53,7 @@ extension SessionJournal.Entry {
     func json(at date: Date, formatter: ISO8601DateFormatter) -> JSONValue {
         [
             "method": .string(method),
+            "origin": origin.map(JSONValue.string) ?? .null,
             "path": .string(String(path)),
             "query": query.map { .string(String($0)) } ?? .null,
             "key": key.map(JSONValue.string) ?? .null,

@@ -23,6 +23,9 @@ final class SessionJournal: Sendable {
 
     struct Entry: Sendable {
         let method: String
+        /// `scheme://host[:port]` of the upstream on a multi-host or forward proxy; `nil` on one
+        /// with a single upstream.
+        var origin: String? = nil
         /// Path and query, redacted.
         let target: String
         /// `nil` for a request refused before it had one (an unsupported method, a bad target).
@@ -93,7 +96,9 @@ final class SessionJournal: Sendable {
 
     /// Adds the answer to one request, in `shard` (the connection's event loop's); the proxy's own
     /// endpoint answers are not requests of the app under test and stay out.
-    func add(method: NIOHTTP1.HTTPMethod, target: String, key: String?, answer: ProxyAnswer, started: NIODeadline, shard: Int = 0) {
+    func add(
+        method: NIOHTTP1.HTTPMethod, origin: String? = nil, target: String, key: String?, answer: ProxyAnswer, started: NIODeadline, shard: Int = 0
+    ) {
         let source: Source
         switch answer.source {
         case .replayed: source = .hit
@@ -105,7 +110,8 @@ final class SessionJournal: Sendable {
         }
         let now = NIODeadline.now()
         let entry = Entry(
-            method: method.rawValue, target: target, key: key, status: answer.statusCode, source: source, arrived: started, duration: now - started)
+            method: method.rawValue, origin: origin, target: target, key: key, status: answer.statusCode, source: source, arrived: started,
+            duration: now - started)
         let limit = limit
         shards[shards.indices.contains(shard) ? shard : 0].state.withLock { state in
             state.tally.count(source, key: key, method: method, target: target, answer: answer, arrived: started)

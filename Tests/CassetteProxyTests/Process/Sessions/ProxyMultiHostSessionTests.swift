@@ -121,6 +121,12 @@ final class ProxyMultiHostSessionTests {
                 let keys = (journal["requests"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
                 #expect(keys.contains("GET http://127.0.0.1:\(auth.port!)/v1/me"), "\(keys)")
                 #expect(keys.contains("GET http://127.0.0.1:\(api.port!)/v1/me"), "\(keys)")
+                // ?host= narrows the journal to one upstream; each entry names its origin.
+                let authOnly = try await ProxyClient.send(.get, proxy.url(0, "/__cassette/sessions/\(session.id)/requests?host=127.0.0.1:\(auth.port!)"))
+                    .jsonObject()
+                let authEntries = authOnly["requests"] as? [[String: Any]] ?? []
+                #expect(authEntries.count == 3, "\(authOnly)")
+                #expect(authEntries.allSatisfy { $0["origin"] as? String == auth.absoluteString }, "\(authOnly)")
                 let ended = try await ProxyClient.send(.delete, proxy.url(0, "/__cassette/sessions/\(session.id)?strict=true"))
                 #expect(ended.statusCode == 200, "\(ended.bodyText)")
 

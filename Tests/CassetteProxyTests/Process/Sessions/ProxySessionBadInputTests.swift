@@ -86,7 +86,7 @@ final class ProxySessionBadInputTests {
                 (.post, base, 405, "method_not_allowed", "use GET (inspect) or DELETE (end)"),
                 (.post, base + "/requests", 405, "method_not_allowed", "use GET"),
                 (.get, base + "/reset", 405, "method_not_allowed", "use POST"),
-                (.get, base + "/requests?methd=GET", 400, "unknown_parameter", "use method and path"),
+                (.get, base + "/requests?methd=GET", 400, "unknown_parameter", "use host, method and path"),
                 (.delete, base + "?strict=maybe", 400, "bad_parameter", "strict=true or strict=false"),
                 (.delete, base + "?force=true", 400, "unknown_parameter", "use strict"),
             ]
