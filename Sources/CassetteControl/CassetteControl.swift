@@ -9,7 +9,7 @@ import FoundationNetworking
 ///
 /// Each test starts a session: the proxy opens the test's cassette in the test's record mode on a
 /// port of its own, the test hands ``Session/baseURL`` to the app, reads what the app asked in
-/// ``Session/requests(method:path:)``, and ends the session with ``Session/end(strict:failOnUnused:)``,
+/// ``Session/requests(method:path:host:)``, and ends the session with ``Session/end(strict:failOnUnused:)``,
 /// which throws when a request had no recording. Sessions run in parallel, each with its own
 /// sequence positions and journal.
 ///
