@@ -59,7 +59,6 @@ let package = Package(
             name: "WellPlateCore",
             dependencies: [
                 "CSQLite",
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -96,13 +95,14 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // The recording and replaying HTTP proxy (SwiftNIO).
+        // The recording and replaying HTTP proxy (SwiftNIO). No tool code: it reports through its
+        // request log and the `Logger` its caller passes in, and throws `ProxyError`.
         .target(
             name: "CassetteProxy",
             dependencies: [
                 "WellPlateCore",
                 "WellPlateNetworking",
-                "CassetteTools",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -126,7 +126,7 @@ let package = Package(
                 "CassetteTools",
                 "CassetteProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
@@ -199,6 +199,7 @@ let package = Package(
             dependencies: [
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),

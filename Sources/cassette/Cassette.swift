@@ -65,6 +65,10 @@ enum CassetteMain {
         } catch let error as CLIError {
             Terminal.printError(error.message)
             exit(error.exitStatus)
+        } catch let error as ProxyError {
+            let error = CLIError(error)
+            Terminal.printError(error.message)
+            exit(error.exitStatus)
         } catch let code as ExitCode where code != .validationFailure {
             // A command's own status (a wrapped child's, or `diff` finding drift): nothing to print.
             exit(code.rawValue)

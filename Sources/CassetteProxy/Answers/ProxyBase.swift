@@ -1,4 +1,3 @@
-import CassetteTools
 import NIOCore
 import NIOHTTP1
 import WellPlateCore

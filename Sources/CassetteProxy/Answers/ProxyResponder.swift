@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -18,6 +17,8 @@ struct ProxyResponder: Sendable {
     /// `false` for a host the forward proxy passes on as it is (`--passthrough-host`, outside
     /// `--host-filter`): forwarded, never recorded.
     var recordsForwarded = true
+    /// Where a failed recording is reported.
+    let log: ProxyLog
 
     /// The answer to `request`. With `streams`, a forwarded response the session's policy streams
     /// (Server-Sent Events, bodies of unknown or large size: `CassetteSession.StreamingPolicy`)
@@ -27,14 +28,6 @@ struct ProxyResponder: Sendable {
             if !recordsForwarded {
                 guard streams else { return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough) }
                 return answer(for: try await session.passthroughStreaming(request, policy: settings.streaming), request: request)
-            }
-            if session.options.mode == .replayOnly {
-                do {
-                    return replayed(try session.replay(request))
-                } catch is CassetteMiss where settings.missPolicy == .passthrough {
-                    guard streams else { return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough) }
-                    return answer(for: try await session.passthroughStreaming(request, policy: settings.streaming), request: request)
-                }
             }
             guard streams else { return answer(for: try await session.respond(to: request), request: request) }
             return answer(for: try await session.respondStreaming(to: request, policy: settings.streaming), request: request)
@@ -90,9 +83,9 @@ struct ProxyResponder: Sendable {
             return answer
         case let failure as RecordingFailure:
             // The upstream's answer still reaches the client; the failure is reported loudly.
-            Terminal.printError(failure.description)
+            log.error(failure.description)
             var fields = failure.response.headerFields
-            fields[ProxyHeaders.recordError] = failure.underlying.message
+            fields[ControlNames.recordErrorHeader] = failure.underlying.message
             return ProxyAnswer(statusCode: failure.response.statusCode, headerFields: fields, body: failure.response.body, source: .error)
         case let transport as TransportError:
             let upstream = upstreamDescription ?? "the upstream"
@@ -112,8 +105,4 @@ struct ProxyResponder: Sendable {
             return .error(500, code: "internal_error", message: (error as? LocalizedError)?.errorDescription ?? String(describing: error))
         }
     }
-}
-
-enum ProxyHeaders {
-    static let recordError = HTTPField.Name("X-Cassette-Record-Error")!
 }

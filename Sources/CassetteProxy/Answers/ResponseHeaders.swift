@@ -1,4 +1,3 @@
-import CassetteTools
 import HTTPTypes
 import NIOHTTP1
 import WellPlateCore

@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -80,7 +79,7 @@ struct StreamPump: Sendable {
             // Stored before the end goes out: once a client has the whole answer, so has the store.
             _ = try await exchange.finish()
         } catch {
-            if let failure = error as? RecordingFailure { Terminal.printError(failure.description) }
+            if let failure = error as? RecordingFailure { line.log.error(failure.description) }
             detail = "not recorded: \((error as? RecordingFailure)?.underlying.message ?? String(describing: error))"
         }
         line.write(detail: detail)
@@ -106,5 +105,5 @@ struct StreamPump: Sendable {
         loop.execute { context.value.close(promise: nil) }
     }
 
-    private static let aborted = Terminal.paint("aborted", .red)
+    private static let aborted = ANSIColor.red.paint("aborted")
 }

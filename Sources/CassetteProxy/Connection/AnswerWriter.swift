@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -92,7 +91,7 @@ struct AnswerWriter: Sendable {
             case .pieces(let buffer, _):
                 headers = ResponseHeaders.make(from: fields, bodyCount: buffer.readableBytes, requestMethod: head.method, statusCode: statusCode)
             }
-            headers.add(name: "X-Cassette", value: answer.source.headerValue)
+            headers.add(name: ControlNames.answerHeader, value: answer.source.headerValue)
             responseHead = HTTPResponseHead(
                 version: head.version, status: HTTPResponseStatus(statusCode: statusCode), headers: Self.connectionHeaders(headers, for: head, close: close))
         }

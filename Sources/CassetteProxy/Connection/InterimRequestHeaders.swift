@@ -1,4 +1,3 @@
-import CassetteTools
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
@@ -20,28 +19,47 @@ enum InterimRequestHeaders {
             && head.headers[canonicalForm: "expect"].contains { $0.lowercased() == "100-continue" }
     }
 
-    /// The 417 for an expectation other than `100-continue` (RFC 9110 §10.1.1), which neither the
-    /// proxy nor a replayed recording could meet; the 501 for a request to switch protocols, which
-    /// the proxy cannot record or replay; `nil` for none, or for `h2c`, which a server may ignore
-    /// (`withoutH2CUpgrade`).
-    static func refusal(of head: HTTPRequestHead) -> ProxyAnswer? {
+    /// What the proxy makes of a request's interim headers, decided once when its head arrives.
+    enum Decision: Equatable, Sendable {
+        /// Go on (an `h2c` upgrade is answered over HTTP/1.1: `withoutH2CUpgrade`).
+        case proceed
+        /// An expectation other than `100-continue` (RFC 9110 §10.1.1), which neither the proxy
+        /// nor a replayed recording could meet: 417.
+        case unmetExpectation(String)
+        /// A protocol switch that no upgrader of the pipeline's `UpgradeHook` took: 501.
+        case unsupportedUpgrade([String])
+    }
+
+    /// The decision for `head`; `h2c`, which a server may ignore, is never refused.
+    static func decision(for head: HTTPRequestHead) -> Decision {
         if let unknown = head.headers[canonicalForm: "expect"].first(where: { $0.lowercased() != "100-continue" }) {
+            return .unmetExpectation(String(unknown))
+        }
+        let protocols = head.headers[canonicalForm: "upgrade"].map { $0.lowercased() }
+        guard !protocols.isEmpty, !protocols.allSatisfy({ $0.hasPrefix("h2c") }) else { return .proceed }
+        return .unsupportedUpgrade(protocols)
+    }
+
+    /// The answer to a refusing decision.
+    static func refusal(_ decision: Decision) -> ProxyAnswer? {
+        switch decision {
+        case .proceed:
+            return nil
+        case .unmetExpectation(let unknown):
             return .error(
                 417, code: "expectation_failed",
                 message: "cassette meets only Expect: 100-continue, not \"\(unknown)\"; send the request without that expectation")
-        }
-        let protocols = head.headers[canonicalForm: "upgrade"].map { $0.lowercased() }
-        guard !protocols.isEmpty, !protocols.allSatisfy({ $0.hasPrefix("h2c") }) else { return nil }
-        if protocols.contains(where: { $0.hasPrefix("websocket") }) {
+        case .unsupportedUpgrade(let protocols) where protocols.contains(where: { $0.hasPrefix("websocket") }):
             return .error(
                 501, code: "websocket_unsupported",
                 message: "cassette does not record or replay WebSocket connections; connect the WebSocket client to the upstream directly")
+        case .unsupportedUpgrade(let protocols):
+            return .error(
+                501, code: "upgrade_unsupported",
+                message:
+                    "cassette does not switch protocols (Upgrade: \(protocols.joined(separator: ", "))); send the request without Upgrade, or to the upstream directly"
+            )
         }
-        return .error(
-            501, code: "upgrade_unsupported",
-            message:
-                "cassette does not switch protocols (Upgrade: \(protocols.joined(separator: ", "))); send the request without Upgrade, or to the upstream directly"
-        )
     }
 
     /// An `Upgrade: h2c` request answered over HTTP/1.1 as if it had no `Upgrade`: NIO's decoder

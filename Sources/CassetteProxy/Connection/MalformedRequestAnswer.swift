@@ -1,4 +1,3 @@
-import CassetteTools
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
@@ -24,7 +23,7 @@ enum MalformedRequestAnswer {
         let headers = HTTPHeaders([
             ("Content-Type", "application/json; charset=utf-8"),
             ("Content-Length", String(buffer.readableBytes)),
-            ("X-Cassette", ProxyAnswer.Source.error.headerValue),
+            (ControlNames.answerHeader, ProxyAnswer.Source.error.headerValue),
             ("Connection", "close"),
         ])
         context.write(ProxyHandler.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)

@@ -39,8 +39,8 @@ struct ProxyConnectionStateMachine {
     enum ProxyAnswerKind: Equatable {
         /// Its body is larger than the limit (413).
         case tooLarge
-        /// An expectation or upgrade the proxy cannot meet (417, 501): `InterimRequestHeaders.refusal`.
-        case interim
+        /// An expectation or upgrade the proxy cannot meet (417, 501), as decided when the head came.
+        case interim(InterimRequestHeaders.Decision)
     }
 
     private(set) var state = State.idle
@@ -54,9 +54,9 @@ struct ProxyConnectionStateMachine {
     mutating func head(_ head: HTTPRequestHead, now: NIODeadline) -> (head: HTTPRequestHead, action: Action) {
         guard state != .closed else { return (head, .none) }
         let plain = InterimRequestHeaders.absent(from: head)
-        if !plain, InterimRequestHeaders.refusal(of: head) != nil {
+        if !plain, case let decision = InterimRequestHeaders.decision(for: head), decision != .proceed {
             state = .discarding
-            return (head, .refuse(.interim, head, started: now))
+            return (head, .refuse(.interim(decision), head, started: now))
         }
         let head = plain ? head : InterimRequestHeaders.withoutH2CUpgrade(head)
         if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize {

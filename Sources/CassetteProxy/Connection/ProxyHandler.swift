@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -35,6 +34,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// `--sessions-only`: the main port answers only requests for a session and the
         /// endpoints; its own cassette is not served.
         var sessionsOnly = false
+
+        /// What routing needs to know of a connection with these parts.
+        var routeContext: RouteContext {
+            RouteContext(hasSessions: sessions != nil, sessionsOnly: sessionsOnly, replaysOnly: replayer != nil)
+        }
     }
 
     private(set) var parts: Parts
@@ -89,8 +93,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             break
         case .sendContinue(let version):
             context.writeAndFlush(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
-        case .refuse(.interim, let head, let started):
-            if let refusal = InterimRequestHeaders.refusal(of: head) {
+        case .refuse(.interim(let decision), let head, let started):
+            if let refusal = InterimRequestHeaders.refusal(decision) {
                 send(refusal, head: head, started: started, forceClose: true, writer: parts.writer, context: context)
             }
         case .refuse(.tooLarge, let head, let started):
@@ -109,59 +113,70 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func answer(head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, context: ChannelHandlerContext) {
-        if let sessions = parts.sessions, let id = head.headers.first(name: SessionHeader.name) {
-            // A session's request on the main port: answered as on the session's own port. The
-            // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
-            let route: SessionRoute
-            if let kept = sessionRoute, sessionRouteID == id, sessionRouteOrigin == parts.upstreamOrigin, kept.liveness.isLive {
-                route = kept
-            } else if let found = sessions.route(id, listener: parts.listener, origin: parts.upstreamOrigin, on: context.eventLoop) {
-                route = found
-                sessionRoute = found
-                sessionRouteID = id
-                sessionRouteOrigin = parts.upstreamOrigin
-            } else {
-                sessionRoute = nil
-                sessionRouteID = nil
-                send(SessionEndpoints.unknownSession(id), head: head, started: started, writer: parts.writer, context: context)
-                return
-            }
-            answer(head: head, body: body, started: started, parts: route.parts, cache: route.targetCache, context: context)
-            return
-        }
-        if parts.sessionsOnly && !head.uri.hasPrefix(ProxyEndpoints.prefix) {
-            // A miss for the summary and --strict: the app asked for something nobody answered.
-            parts.responder.session.countMiss()
-            send(SessionEndpoints.sessionRequired(head), head: head, started: started, writer: parts.writer, context: context)
-            return
-        }
         answer(head: head, body: body, started: started, parts: parts, cache: targetCache, context: context)
     }
 
+    /// Carries out the request's route (`ProxyRouter`) with `parts`: this listener's, or a session's.
     private func answer(
         head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, parts: Parts, cache: NIOLoopBoundBox<ReplayTargetCache>,
         context: ChannelHandlerContext
     ) {
-        if head.uri.hasPrefix(ProxyEndpoints.prefix) {
-            if let sessions = parts.sessions, SessionEndpoints.handles(head.uri) {
-                let proxyBase = ProxyBase.of(head, localAddress: context.channel.localAddress)
-                later(head: head, started: started, writer: parts.writer, context: context) {
-                    await sessions.answer(head: head, body: body, proxyBase: proxyBase)
-                }
-                return
-            }
-            send(parts.endpoints.answer(for: head), head: head, started: started, writer: parts.writer, context: context)
-            return
-        }
-        if let replayer = parts.replayer {
+        switch ProxyRouter.route(head, parts.routeContext) {
+        case .replay:
+            // The hot path: answered on the event loop from prepared bytes.
             do {
-                let (answer, logTarget, key) = try replayer.answer(head: head, body: body, cache: cache)
+                let (answer, logTarget, key) = try parts.replayer!.answer(head: head, body: body, cache: cache)
                 send(answer, head: head, started: started, logTarget: logTarget, key: key, writer: parts.writer, context: context)
             } catch {
                 send(parts.responder.answer(for: error), head: head, started: started, writer: parts.writer, context: context)
             }
-            return
+        case .forward:
+            forward(head: head, body: body, started: started, parts: parts, context: context)
+        case .session(let id):
+            // A session's request on the main port: answered as on the session's own port. The
+            // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
+            guard let route = sessionRoute(id, context: context) else {
+                send(SessionEndpoints.unknownSession(id), head: head, started: started, writer: parts.writer, context: context)
+                return
+            }
+            answer(head: head, body: body, started: started, parts: route.parts, cache: route.targetCache, context: context)
+        case .control(.sessions):
+            guard let sessions = parts.sessions else { return }
+            let proxyBase = ProxyBase.of(head, localAddress: context.channel.localAddress)
+            later(head: head, started: started, writer: parts.writer, context: context) {
+                await sessions.answer(head: head, body: body, proxyBase: proxyBase)
+            }
+        case .control(let endpoint):
+            send(parts.endpoints.answer(for: endpoint), head: head, started: started, writer: parts.writer, context: context)
+        case .refuse(.control(let refusal)):
+            send(refusal.answer, head: head, started: started, writer: parts.writer, context: context)
+        case .refuse(.sessionRequired):
+            // A miss for the summary and --strict: the app asked for something nobody answered.
+            parts.responder.session.countMiss()
+            send(SessionEndpoints.sessionRequired(head), head: head, started: started, writer: parts.writer, context: context)
         }
+    }
+
+    /// The session `id` routes to from this listener; the connection keeps it while the id and
+    /// the host stay the same and the session lives (a test's app sends every request with one id).
+    private func sessionRoute(_ id: String, context: ChannelHandlerContext) -> SessionRoute? {
+        if let kept = sessionRoute, sessionRouteID == id, sessionRouteOrigin == parts.upstreamOrigin, kept.liveness.isLive {
+            return kept
+        }
+        guard let sessions = parts.sessions, let found = sessions.route(id, listener: parts.listener, origin: parts.upstreamOrigin, on: context.eventLoop)
+        else {
+            sessionRoute = nil
+            sessionRouteID = nil
+            return nil
+        }
+        sessionRoute = found
+        sessionRouteID = id
+        sessionRouteOrigin = parts.upstreamOrigin
+        return found
+    }
+
+    /// A request that may go upstream: answered in a task, whole or streamed.
+    private func forward(head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, parts: Parts, context: ChannelHandlerContext) {
         let request: TransportRequest
         do {
             request = try parts.requestBuilder.transportRequest(head: head, body: body)

@@ -1,4 +1,3 @@
-import CassetteTools
 import HTTPTypes
 import NIOCore
 import WellPlateCore

@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -84,7 +83,7 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         headers.add(name: "Content-Length", value: String(body.readableBytes))
         headers.add(name: "Connection", value: "close")
-        headers.add(name: "X-Cassette", value: status == 502 ? "error" : "miss")
+        headers.add(name: ControlNames.answerHeader, value: status == 502 ? "error" : "miss")
         context.write(
             Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers))), promise: nil)
         context.write(Self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)

@@ -7,8 +7,14 @@ struct ForwardPipeline: ConnectionPipeline {
     let router: ForwardRouter
 
     func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
-        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
-        try pipeline.addHandler(ConnectHandler(router: router, logShard: logShard))
-        try pipeline.addHandler(ProxyHandler(parts: router.base.parts, logShard: logShard, targetCache: targetCache, forward: router))
+        // Without the byte-exact header handlers: a CONNECT turns this connection into a tunnel,
+        // and `ConnectHandler` removes the HTTP handlers it knows before TLS starts; the host's
+        // pipeline inside the tunnel (`ProxyPipeline`) adds them where they matter.
+        try ProxyPipeline.configureHTTP(
+            pipeline, restoresRawHeaderBytes: false, keepsRequestHeadBytes: false, upgrades: router.base.upgrades,
+            handlers: [
+                ConnectHandler(router: router, logShard: logShard),
+                ProxyHandler(parts: router.base.parts, logShard: logShard, targetCache: targetCache, forward: router),
+            ])
     }
 }

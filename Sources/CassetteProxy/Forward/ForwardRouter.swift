@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOHTTP1
 import Synchronization

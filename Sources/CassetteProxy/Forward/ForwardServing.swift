@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import WellPlateCore
 import WellPlateNetworking
@@ -9,33 +8,25 @@ import WellPlateNetworking
 struct ForwardServing: Sendable {
     let options: ForwardOptions
     let leaves: LeafCertificates
-    let modeName: String
-    let requestLog: RequestLog?
 
-    /// The listener serving `session`: its endpoints (with `sessions`, the main port's) and, per
-    /// host, a pipeline recording or replaying it. `recordedOrigins`: the hosts a replay-only
-    /// cassette has recordings of (CONNECT to any other is refused). `journal` and `logLabel`
-    /// are a session's.
+    /// The listener serving `served`: its endpoints (with `sessions`, the main port's) and, per
+    /// host, a pipeline recording or replaying it. `journal` and `logLabel` are a session's.
     func pipeline(
-        session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers, maker: ReplayAnswerMaker, recordedOrigins: Set<String>,
-        sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil
+        served: ServedCassette, maker: ReplayAnswerMaker, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil
     ) -> ForwardPipeline {
-        let replayOnly = settings.isReplayOnly(mode: session.options.mode)
-        let modeName = modeName
-        let requestLog = requestLog
-        let base = ProxyPipeline(
-            session: session, settings: settings, prepared: prepared, maker: maker, modeName: modeName, requestLog: requestLog, sessions: sessions,
-            journal: journal, logLabel: logLabel)
+        let settings = served.settings
+        let replayOnly = served.session.options.policy.isReplayOnly
+        let base = ProxyPipeline(served: served, settings: settings, maker: maker, sessions: sessions, journal: journal, logLabel: logLabel)
         let router = ForwardRouter(
-            options: options, leaves: leaves, replayOnly: replayOnly, recordedOrigins: replayOnly ? recordedOrigins : [],
-            cassette: session.options.cassette, missStatus: settings.missStatus,
-            log: ProxyLog(requestLog: requestLog, stalePolicy: nil, label: logLabel), base: base
+            options: options, leaves: leaves, replayOnly: replayOnly, recordedOrigins: replayOnly ? served.recordedOrigins : [],
+            cassette: served.name, missStatus: settings.missStatus,
+            log: ProxyLog(requestLog: served.context.requestLog, stalePolicy: nil, logger: served.context.logger, label: logLabel), base: base
         ) { origin, records in
             var hostSettings = settings
             hostSettings.upstream = origin
             return ProxyPipeline(
-                session: session, settings: hostSettings, prepared: prepared, maker: maker, modeName: modeName, requestLog: requestLog,
-                recordsForwarded: records, sessions: sessions, journal: journal, logLabel: logLabel)
+                served: served, settings: hostSettings, maker: maker, recordsForwarded: records, sessions: sessions, journal: journal,
+                logLabel: logLabel)
         }
         return ForwardPipeline(router: router)
     }

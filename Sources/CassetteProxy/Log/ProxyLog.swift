@@ -1,5 +1,5 @@
-import CassetteTools
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
@@ -7,16 +7,25 @@ import WellPlateNetworking
 
 /// Where the proxy reports what it served: one request-log line per answer, and the warnings that
 /// go with them (stale recordings, failed streams), in line with the log when requests are logged
-/// and on stderr when they are not.
+/// and through the caller's `Logger` when they are not. The proxy never prints.
 struct ProxyLog: Sendable {
     /// `nil` when requests are not logged (`--quiet`).
     let requestLog: RequestLog?
     let stalePolicy: StalePolicy?
+    /// The caller's: failures, and what the request log would have carried when there is none.
+    let logger: Logger
     /// Put before every target: the upstream's origin on a multi-host proxy, whose listeners
     /// serve the same paths for different hosts.
     var targetPrefix = ""
     /// `session ID` for a session's requests, at the end of their lines.
     var label: String?
+
+    init(requestLog: RequestLog?, stalePolicy: StalePolicy?, logger: Logger, label: String? = nil) {
+        self.requestLog = requestLog
+        self.stalePolicy = stalePolicy
+        self.logger = logger
+        self.label = label
+    }
 
     /// The line of one answered request: method, target (redacted), status, duration, outcome,
     /// and what went wrong when something did. `shard`: the connection's event loop's buffer
@@ -26,7 +35,7 @@ struct ProxyLog: Sendable {
     ) {
         let target = targetPrefix.isEmpty || !target.hasPrefix("/") ? target : targetPrefix + target
         guard let requestLog else {
-            if let detail { StandardStream.error.write("\(method.rawValue) \(target): \(detail)\n") }
+            if let detail { logger.notice("\(method.rawValue) \(target): \(detail)") }
             return
         }
         requestLog.log(shard: shard) { line in
@@ -49,7 +58,12 @@ struct ProxyLog: Sendable {
         if let requestLog {
             requestLog.log(shard: shard) { $0.append(contentsOf: line.utf8) }
         } else {
-            StandardStream.error.write(line + "\n")
+            logger.notice("\(line)")
         }
+    }
+
+    /// A failure the user must see even when requests are not logged (a recording that failed).
+    func error(_ message: String) {
+        logger.error("\(message)")
     }
 }

@@ -1,4 +1,3 @@
-import CassetteTools
 import Dispatch
 import Foundation
 import Synchronization

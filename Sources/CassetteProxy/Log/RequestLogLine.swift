@@ -1,4 +1,3 @@
-import CassetteTools
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
@@ -9,7 +8,7 @@ import WellPlateNetworking
 enum RequestLogLine {
     /// The status as printed: coloured by class on a terminal.
     static func status(_ code: Int) -> String {
-        Terminal.useColor ? Terminal.paint(String(code), code >= 500 ? .red : code >= 400 ? .yellow : .green) : String(code)
+        (code >= 500 ? ANSIColor.red : code >= 400 ? .yellow : .green).paint(String(code))
     }
 
     static func outcome(_ source: ProxyAnswer.Source) -> String {
@@ -24,13 +23,13 @@ enum RequestLogLine {
         }
     }
 
-    private static let replayed = Terminal.paint("replayed", .blue)
-    private static let recorded = Terminal.paint("recorded", .green)
-    private static let passthrough = Terminal.paint("passthrough", .yellow)
-    private static let miss = Terminal.paint("miss", .red)
-    private static let stale = Terminal.paint("stale", .red)
-    private static let error = Terminal.paint("error", .red)
-    private static let endpoint = Terminal.paint("cassette", .dim)
+    private static let replayed = ANSIColor.blue.paint("replayed")
+    private static let recorded = ANSIColor.green.paint("recorded")
+    private static let passthrough = ANSIColor.yellow.paint("passthrough")
+    private static let miss = ANSIColor.red.paint("miss")
+    private static let stale = ANSIColor.red.paint("stale")
+    private static let error = ANSIColor.red.paint("error")
+    private static let endpoint = ANSIColor.dim.paint("cassette")
 
     static func append(method: NIOHTTP1.HTTPMethod, target: String, status: String, started: NIODeadline, outcome: String, to line: inout [UInt8]) {
         // Hundredths of a millisecond by integer arithmetic: String(format:) costs more than the lookup.

@@ -1,4 +1,3 @@
-import CassetteTools
 import NIOHTTP1
 import WellPlateCore
 import WellPlateNetworking
@@ -29,7 +28,7 @@ final class PreparedHead: Sendable {
     convenience init(_ recording: Interaction, bodyCount: Int, source: ProxyAnswer.Source = .replayed) {
         let method: NIOHTTP1.HTTPMethod = recording.method == .head ? .HEAD : .GET
         var headers = ResponseHeaders.make(from: recording.responseHeaders, bodyCount: bodyCount, requestMethod: method, statusCode: recording.statusCode)
-        headers.add(name: "X-Cassette", value: source.headerValue)
+        headers.add(name: ControlNames.answerHeader, value: source.headerValue)
         self.init(statusCode: recording.statusCode, headers: headers)
     }
 }

@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import WellPlateCore

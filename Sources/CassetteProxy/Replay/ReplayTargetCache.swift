@@ -1,4 +1,3 @@
-import CassetteTools
 import WellPlateCore
 import WellPlateNetworking
 

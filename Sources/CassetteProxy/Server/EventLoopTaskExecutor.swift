@@ -1,4 +1,3 @@
-import CassetteTools
 import NIOCore
 import WellPlateCore
 import WellPlateNetworking

@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -17,49 +16,63 @@ struct ProxyPipeline: ConnectionPipeline {
     /// without it (two handlers fewer on every request): a head that is not UTF-8 keys to the same
     /// recording there, or to none, whether its bytes are kept or read as U+FFFD.
     let keepsRequestHeadBytes: Bool
+    /// The protocol switches its connections offer (none yet: `Upgrade` is refused).
+    var upgrades = UpgradeHook.none
 
-    /// A proxy serving `session` with `settings` (its upstream already settled, the recorded one
-    /// when none was given). `prepared`: the answers of a replay-only proxy, made while its
-    /// session opened with `maker`. `sessions`: the main port's sessions; `journal` and
-    /// `logLabel` (`session ID`, ending its request lines): set for a session's own pipeline.
-    /// `listener`: its position among the proxy's listeners (one per upstream).
+    /// A listener serving `served` with `settings` (its upstream and TLS). `maker` makes its
+    /// recordings into answers. `sessions`: the main port's sessions; `journal` and `logLabel`
+    /// (`session ID`, ending its request lines): set for a session's own pipeline. `listener`:
+    /// its position among the proxy's listeners (one per upstream).
     init(
-        session: CassetteSession, settings: ProxySettings, prepared: PreparedAnswers = .empty, maker: ReplayAnswerMaker, modeName: String,
-        requestLog: RequestLog?, recordsForwarded: Bool = true, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil,
-        logLabel: String? = nil, listener: Int = 0
+        served: ServedCassette, settings: ProxySettings, maker: ReplayAnswerMaker, recordsForwarded: Bool = true, sessions: SessionRegistry? = nil,
+        journal: SessionJournal? = nil, logLabel: String? = nil, listener: Int = 0
     ) {
-        let replayOnly = settings.isReplayOnly(mode: session.options.mode)
+        let session = served.session
+        let replayOnly = session.options.policy.isReplayOnly
         let redactor = session.options.redactor
         // A multi-host cassette's keys start with their origin, and so do its log lines.
         let keysIncludeOrigin = session.matchingRules.includeHost
         var requestBuilder = ProxyRequestBuilder(upstream: settings.upstream, keysIncludeOrigin: keysIncludeOrigin)
         requestBuilder.refusesOriginForm = settings.forward != nil && settings.upstream == nil
-        var log = ProxyLog(requestLog: requestLog, stalePolicy: settings.stalePolicy, label: logLabel)
+        var log = ProxyLog(requestLog: served.context.requestLog, stalePolicy: settings.stalePolicy, logger: served.context.logger, label: logLabel)
         if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
         parts = ProxyHandler.Parts(
-            replayer: replayOnly ? ProxyReplayer(session: session, answers: prepared, requestBuilder: requestBuilder) : nil,
+            replayer: replayOnly ? ProxyReplayer(session: session, answers: served.prepared, requestBuilder: requestBuilder) : nil,
             responder: ProxyResponder(
                 session: session, settings: settings, replays: maker, upstreamDescription: settings.upstream.map { redactor.redact(url: $0) },
-                recordsForwarded: recordsForwarded),
+                recordsForwarded: recordsForwarded, log: log),
             requestBuilder: requestBuilder,
-            endpoints: ProxyEndpoints(session: session, modeName: modeName, started: .now, insecure: settings.tls.insecure && !replayOnly),
+            endpoints: ProxyEndpoints(session: session, policy: served.policy, started: .now, insecure: settings.tls.insecure && !replayOnly),
             writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal),
             maxBodySize: settings.maxBodySize, sessions: sessions, listener: listener,
             upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)), sessionsOnly: settings.sessionsOnly && sessions != nil)
-        restoresRawHeaderBytes = !replayOnly || prepared.hasRawHeaderBytes
+        restoresRawHeaderBytes = !replayOnly || served.prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }
 
     func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
+        try Self.configureHTTP(
+            pipeline, restoresRawHeaderBytes: restoresRawHeaderBytes, keepsRequestHeadBytes: keepsRequestHeadBytes, upgrades: upgrades,
+            handlers: [ProxyHandler(parts: parts, logShard: logShard, targetCache: targetCache)])
+    }
+
+    /// The one HTTP/1.1 server pipeline of every connection the proxy serves (reverse and session
+    /// listeners, CONNECT tunnels after TLS, the forward listener): the byte-exact header
+    /// handlers where they are needed, NIO's HTTP server handlers with pipelining assistance and
+    /// `upgrades`, then `handlers`.
+    static func configureHTTP(
+        _ pipeline: ChannelPipeline.SynchronousOperations, restoresRawHeaderBytes: Bool, keepsRequestHeadBytes: Bool, upgrades: UpgradeHook,
+        handlers: [any ChannelHandler]
+    ) throws {
         // Byte-exact header handlers only where bytes that are not UTF-8 can occur and matter.
         if restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
         let requestHeadBytes = keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
         if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
-        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: false)
+        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withServerUpgrade: upgrades.configuration(), withErrorHandling: false)
         if let requestHeadBytes {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
         }
-        try pipeline.addHandler(ProxyHandler(parts: parts, logShard: logShard, targetCache: targetCache))
+        for handler in handlers { try pipeline.addHandler(handler) }
     }
 }

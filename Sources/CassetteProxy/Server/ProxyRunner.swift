@@ -1,50 +1,47 @@
-import CassetteTools
 import Foundation
+import Logging
 import NIOPosix
 import WellPlateCore
 import WellPlateNetworking
 
-/// Starts the proxy for `record`, `replay` and `run`: opens the store and the cassette, binds,
-/// prints `listening on`, and on shutdown lets in-flight requests finish, closes the store and
-/// prints what happened.
+/// Starts the proxy for `record`, `replay` and `run`: opens the store and the cassette, binds, and
+/// on shutdown lets in-flight requests finish and closes the store. What it has to say goes to
+/// its caller: the lines to announce (`Running.announcement`), the summary (`Stopped`), and
+/// warnings and failures through the `Logger` it is given; request lines go to `requestLogDescriptor`.
 package struct ProxyRunner {
     var storePath: String
     var cassette: String
-    /// The session's record mode; a replay that records its misses runs as `missing`.
-    var mode: RecordMode
+    var policy: ServingPolicy
     var settings: ProxySettings
     package var matchingRules: MatchingRules?
     package var redactor: Redactor = .default
     var sequencePolicy: SequencePolicy = .repeatLast
-    /// `record` or `replay`, for the health endpoint and messages.
-    var modeName: String
     /// `--track-usage`: add each recording's replays to the store on shutdown.
     var tracksUsage = false
-    /// Where request lines and the summary go: stdout for `record`/`replay`, stderr for `run`,
-    /// whose child owns stdout.
-    var outputDescriptor: Int32 = STDOUT_FILENO
+    /// Where request lines go: stdout for `record`/`replay`, stderr for `run`, whose child owns stdout.
+    var requestLogDescriptor: Int32 = STDOUT_FILENO
+    let logger: Logger
 
     package init(
-        storePath: String, cassette: String, mode: RecordMode, settings: ProxySettings, matchingRules: MatchingRules? = nil,
-        redactor: Redactor = .default, sequencePolicy: SequencePolicy = .repeatLast, modeName: String, tracksUsage: Bool = false,
-        outputDescriptor: Int32 = STDOUT_FILENO
+        storePath: String, cassette: String, policy: ServingPolicy, settings: ProxySettings, matchingRules: MatchingRules? = nil,
+        redactor: Redactor = .default, sequencePolicy: SequencePolicy = .repeatLast, tracksUsage: Bool = false,
+        requestLogDescriptor: Int32 = STDOUT_FILENO, logger: Logger
     ) {
         self.storePath = storePath
         self.cassette = cassette
-        self.mode = mode
+        self.policy = policy
         self.settings = settings
         self.matchingRules = matchingRules
         self.redactor = redactor
         self.sequencePolicy = sequencePolicy
-        self.modeName = modeName
         self.tracksUsage = tracksUsage
-        self.outputDescriptor = outputDescriptor
+        self.requestLogDescriptor = requestLogDescriptor
+        self.logger = logger
     }
 
     package struct Running {
         let server: ProxyServer
-        let session: CassetteSession
-        let store: CassetteStore
+        let served: ServedCassette
         let requestLog: RequestLog?
         let sessions: SessionRegistry
 
@@ -52,122 +49,107 @@ package struct ProxyRunner {
         package var address: String { server.address }
         /// Every listener's address, in upstream order.
         package var addresses: [String] { server.addresses }
+        /// What to tell the user once it listens: `listening on ADDRESS` per listener (on a
+        /// multi-host proxy with the upstream each stands in for), and how a forward proxy is used.
+        package let announcement: [String]
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops gracefully; `strict` turns misses into status 1.
-    package func serveUntilSignalled(strict: Bool = false) async throws {
-        let signals = SignalWaiter()
-        let running = try await start()
-        _ = await signals.next()
-        let counters = await stop(running)
-        if strict && counters.missed > 0 {
-            throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
-        }
+    /// What a stopped proxy served.
+    package struct Stopped {
+        package var counters: CassetteSession.Counters
+        /// `recorded N, replayed N, missed N, ...`, then warnings and unused recordings.
+        package var summary: [String]
     }
 
-    /// Opens everything and starts listening; the `listening on` lines are printed once bound.
-    package func start() async throws -> Running {
+    /// Opens everything and starts listening.
+    package func start() async throws(ProxyError) -> Running {
         if settings.sessionsOnly && settings.forward != nil {
-            throw CLIError.usage(
+            throw .usage(
                 "--sessions-only is for a reverse proxy: a forward proxy's main port is the proxy its clients use (its sessions are served all the same); drop --sessions-only"
             )
         }
-        let recording = mode != .replayOnly || settings.missPolicy == .record
         let store: CassetteStore
         do {
-            store = try await CassetteStore.open(path: storePath, access: recording ? .readWrite : .readOnly, durability: settings.durability)
+            store = try await CassetteStore.open(path: storePath, access: policy.records ? .readWrite : .readOnly, durability: settings.durability)
         } catch {
-            throw CLIError(error)
+            throw .store(error, cassette: cassette)
         }
-        // With --sessions-only the proxy's own cassette is only looked at, never served or written.
-        let sessionMode: RecordMode =
-            settings.sessionsOnly ? .replayOnly : settings.missPolicy == .record && mode == .replayOnly ? .missing : mode
-        let layout: UpstreamLayout
-        let saved: CassetteInfo?
         do {
-            saved = try await store.cassette(named: cassette)
-            layout = try await UpstreamLayout(settings: settings, saved: saved) { try await store.recordedOrigins(cassette: cassette) }
-        } catch let error as CassetteStoreError {
-            throw CLIError(error)
+            return try await start(store: store)
+        } catch {
+            try? await store.close()
+            throw error
         }
-        var upstream: (any HTTPTransport)?
-        if recording || settings.missPolicy == .passthrough {
-            upstream = try makeUpstream(layout)
-        }
-        var rules = matchingRules
-        if layout.isMultiHost || settings.forward != nil {
-            // Several hosts in one cassette: every key starts with its origin, so `GET /v1/me` on
-            // two hosts are two recordings. Recorded keys are rekeyed to match once.
-            var multiHost = matchingRules ?? saved?.matchingRules ?? .default
-            multiHost.includeHost = true
-            rules = multiHost
-        }
-        let options = CassetteSession.Options(
-            cassette: cassette, mode: sessionMode, matchingRules: rules, redactor: redactor,
-            sequencePolicy: sequencePolicy, upstream: recording && !layout.isMultiHost && settings.forward == nil ? settings.upstream : nil
-        )
-        let session: CassetteSession
-        var prepared = PreparedAnswers.empty
-        var served = settings
-        if served.upstream == nil { served.upstream = layout.listeners[0].upstream }
-        let ports = ListenerPorts()
-        do {
-            if settings.isReplayOnly(mode: sessionMode) {
-                // Replay only: every answer is made while the cassette loads; those that lead
-                // back to the upstream are made rewritten for the proxy's address (per request
-                // on a multi-host proxy, whose URLs lead to several listeners).
-                let preparedBase = layout.isMultiHost ? nil : ProxyBase.prepared(host: settings.host, port: settings.port)
-                let maker = layout.answerMaker(served, listener: 0, ports: ports, preparedBase: preparedBase)
-                let opened = try await CassetteSession.open(store: store, options: options, upstream: upstream, preparing: ResponsePreparer(maker: maker))
-                session = opened.session
-                prepared = PreparedAnswers(opened.answers, maker: maker)
-            } else {
-                session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
-            }
-            if recording && layout.isMultiHost && !settings.sessionsOnly {
-                try await layout.remember(in: store, cassette: cassette)
-            }
-        } catch let error as CassetteStoreError {
-            throw CLIError(error)
-        }
-        try await checkUsable(session: session, store: store, forwards: upstream != nil && served.upstream == nil && settings.forward == nil)
+    }
 
-        let requestLog = settings.logRequests ? RequestLog(descriptor: outputDescriptor, shards: max(1, settings.threads) + 1) : nil
+    private func start(store: CassetteStore) async throws(ProxyError) -> Running {
+        let requestLog = settings.logRequests ? RequestLog(descriptor: requestLogDescriptor, shards: max(1, settings.threads) + 1) : nil
+        var context = ServedCassette.Context(
+            store: store, upstream: nil, given: settings, matchingRules: matchingRules, redactor: redactor, sequencePolicy: sequencePolicy,
+            requestLog: requestLog, logger: logger)
+        if policy.forwards {
+            let layout: UpstreamLayout
+            do {
+                let saved = try await store.cassette(named: cassette)
+                layout = try await UpstreamLayout(settings: settings, saved: saved) { try await store.recordedOrigins(cassette: cassette) }
+            } catch let error as CassetteStoreError {
+                throw .store(error, cassette: cassette)
+            } catch {
+                throw .failure("cassette \"\(cassette)\" could not be opened: \(error)")
+            }
+            context.upstream = try makeUpstream(layout)
+        }
+        let served = try await ServedCassette.open(cassette, policy: policy, role: .proxy(sessionsOnly: settings.sessionsOnly), context: context)
+        // The sessions keep the rules the proxy's cassette settled (keys with their origin on several hosts).
+        context.matchingRules = served.session.options.matchingRules
         // Sessions listen on the main server's event loops.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, settings.threads))
-        let forward = try settings.forward.map { try forwardServing($0, requestLog: requestLog) }
+        let forward: ForwardServing?
+        do throws(ProxyError) {
+            forward = try settings.forward.map { options throws(ProxyError) in try forwardServing(options) }
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
         let sessions = SessionRegistry(
-            SessionRegistry.Configuration(
-                store: store, upstream: upstream, settings: served, defaultMode: mode, matchingRules: rules, redactor: redactor,
-                sequencePolicy: sequencePolicy, modeName: modeName, requestLog: requestLog, layout: layout,
-                given: settings, forward: forward),
+            SessionRegistry.Configuration(context: context, policy: policy, layout: served.layout, settings: served.settings, forward: forward),
             group: group)
+        let pipelines: [any ConnectionPipeline]
+        var ports = served.layout.listeners.map(\.port)
+        var authority: String?
         if let forward {
-            let replayOnly = settings.isReplayOnly(mode: sessionMode)
-            let origins = replayOnly ? Set((try? await store.recordedOrigins(cassette: cassette)) ?? []) : []
-            let pipeline = forward.pipeline(
-                session: session, settings: served, prepared: prepared,
-                maker: layout.answerMaker(served, listener: 0, ports: ports, preparedBase: nil), recordedOrigins: origins, sessions: sessions)
-            let server = try await ProxyServer.start(
-                listeners: [ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: settings.port)], group: group, ownsGroup: true)
-            announce(server.addresses, upstreams: [])
-            announceForward(server.address, authority: pipeline.router.leaves.authority)
-            return Running(server: server, session: session, store: store, requestLog: requestLog, sessions: sessions)
+            let pipeline = served.forwardPipeline(forward, sessions: sessions)
+            pipelines = [pipeline]
+            ports = [settings.port]
+            authority = pipeline.router.leaves.authority.certificatePath
+        } else {
+            pipelines = served.reversePipelines(sessions: sessions)
         }
-        let pipelines = layout.pipelines(
-            session: session, served: served, prepared: prepared, ports: ports, modeName: modeName, requestLog: requestLog, sessions: sessions)
-        let listeners = zip(pipelines, layout.listeners).map { pipeline, listener in
-            ProxyServer.Listener(pipeline: pipeline, host: settings.host, port: listener.port)
+        let server: ProxyServer
+        do {
+            server = try await ProxyServer.start(
+                listeners: zip(pipelines, ports).map { ProxyServer.Listener(pipeline: $0, host: settings.host, port: $1) }, group: group,
+                ownsGroup: true)
+        } catch {
+            throw error as? ProxyError ?? .failure("\(error)")
         }
-        let server = try await ProxyServer.start(listeners: listeners, group: group, ownsGroup: true)
-        ports.set(server.ports)
-        announce(server.addresses, upstreams: layout.isMultiHost ? layout.listeners.map(\.upstream) : [])
-        return Running(server: server, session: session, store: store, requestLog: requestLog, sessions: sessions)
+        served.ports.set(server.ports)
+        let upstreams = served.layout.isMultiHost && forward == nil ? served.layout.listeners.map(\.upstream) : []
+        for warning in warnings { logger.warning("\(warning)") }
+        var lines = server.addresses.enumerated().map { position, address in
+            let upstream = position < upstreams.count ? upstreams[position].map { redactor.redact(url: $0) } : nil
+            return "listening on \(address)" + (upstream.map { " for \($0)" } ?? "")
+        }
+        if let authority {
+            lines.append(
+                "forward proxy: set HTTPS_PROXY and HTTP_PROXY to \(server.address); clients must trust \(authority) (`cassette ca path`)")
+        }
+        return Running(server: server, served: served, requestLog: requestLog, sessions: sessions, announcement: lines)
     }
 
     /// The transport forwarded requests take: libcurl with the listener's TLS settings, one per
     /// upstream when they differ (`UpstreamRouter`).
-    private func makeUpstream(_ layout: UpstreamLayout) throws -> any HTTPTransport {
+    private func makeUpstream(_ layout: UpstreamLayout) throws(ProxyError) -> any HTTPTransport {
         var transports: [String: CurlTransport] = [:]
         var byTLS: [(TLSConfiguration, CurlTransport)] = []
         var first: CurlTransport?
@@ -183,54 +165,33 @@ package struct ProxyRunner {
                 do {
                     transport = try CurlTransport(configuration: transportConfiguration)
                 } catch  where error.kind == .tls {
-                    throw CLIError.usage(TLSHint.message(error))
+                    throw .usage(TLSHint.message(error))
                 } catch {
-                    throw CLIError("libcurl could not start: \(error)")
+                    throw .failure("libcurl could not start: \(error)")
                 }
                 byTLS.append((listener.tls, transport))
             }
             first = first ?? transport
             if let origin = listener.upstream.flatMap(CassetteInfo.origin(of:)) { transports[origin] = transport }
         }
-        guard let first else { throw CLIError("no upstream to forward to") }
+        guard let first else { throw .usage("no upstream to forward to") }
         return byTLS.count == 1 ? first : UpstreamRouter(routes: transports, fallback: first)
-    }
-
-    private func checkUsable(session: CassetteSession, store: CassetteStore, forwards: Bool) async throws {
-        if forwards && (settings.upstream ?? session.recordedUpstream) == nil {
-            throw CLIError.usage(
-                "no upstream to forward to: pass --upstream URL or --env NAME (cassette \"\(cassette)\" does not say where it was recorded from)")
-        }
-        guard mode == .replayOnly, settings.missPolicy != .record, !settings.sessionsOnly, session.index.interactionCount == 0 else { return }
-        let others = (try? await store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)) ?? []
-        throw CLIError(CassetteStoreError.missingCassette(cassette, path: storePath, available: others))
     }
 
     /// Whether forwarded requests skip certificate checks (warned about at start, in the summary and health).
     private var skipsVerification: Bool {
-        settings.tls.insecure && !settings.isReplayOnly(mode: mode)
+        settings.tls.insecure && !policy.isReplayOnly
     }
 
-    /// `listening on http://HOST:PORT`, one line per listener; on a multi-host proxy each line
-    /// names its upstream (`... for https://api.example.com`), in upstream order, flushed at once.
-    private func announce(_ addresses: [String], upstreams: [URL?]) {
-        if skipsVerification {
-            Terminal.printWarning(TLSHint.insecureWarning)
-        }
+    /// What to warn about as the proxy starts: unverified upstreams, and a listener the network reaches.
+    private var warnings: [String] {
+        var warnings: [String] = []
+        if skipsVerification { warnings.append(TLSHint.insecureWarning) }
         if !Self.isLoopback(settings.host) {
-            Terminal.printWarning(
+            warnings.append(
                 "listening on \(settings.host): recordings and any secrets in them are reachable from the network; use --host 127.0.0.1 to keep them local")
         }
-        let lines = addresses.enumerated().map { position, address in
-            let upstream = position < upstreams.count ? upstreams[position].map { redactor.redact(url: $0) } : nil
-            return "listening on \(address)" + (upstream.map { " for \($0)" } ?? "")
-        }
-        let text = lines.joined(separator: "\n")
-        if outputDescriptor == STDOUT_FILENO {
-            Terminal.printLine(text)
-        } else {
-            StandardStream.error.write(text + "\n")
-        }
+        return warnings
     }
 
     /// Adds this run's replays per recording to the store (opened for writing only now, so a
@@ -249,7 +210,7 @@ package struct ProxyRunner {
             try await store.close()
             return "usage saved for \(Formatting.count(counts.count, "recording"))"
         } catch {
-            Terminal.printError("could not save usage: \(error.message)")
+            logger.error("could not save usage: \(error.message)")
             return "usage not saved"
         }
     }
@@ -258,19 +219,20 @@ package struct ProxyRunner {
         host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
     }
 
-    /// Graceful stop: no new connections, in-flight requests answered, store closed, summary printed.
-    package func stop(_ running: Running) async -> CassetteSession.Counters {
+    /// Graceful stop: no new connections, in-flight requests answered, store closed; returns the summary.
+    package func stop(_ running: Running) async -> Stopped {
         // Sessions first: their requests in flight are answered while the event loops still run.
         await running.sessions.closeAll()
         await running.server.shutdown()
         running.requestLog?.close()
+        let session = running.served.session
         do {
-            try await running.store.close()
+            try await running.served.context.store.close()
         } catch {
-            Terminal.printError(error.message)
+            logger.error("\(error.message)")
         }
-        var counters = running.session.statistics
-        let unused = settings.sessionsOnly ? [] : running.session.index.statistics.unusedKeys
+        var counters = session.statistics
+        let unused = settings.sessionsOnly ? [] : session.index.statistics.unusedKeys
         let refused = settings.stalePolicy.map { $0.fails ? $0.count : 0 } ?? 0
         var summary = "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed)"
         if let stale = settings.stalePolicy, stale.count > 0 {
@@ -280,20 +242,14 @@ package struct ProxyRunner {
         counters.missed += refused
         counters.replayed -= refused
         if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
-        if tracksUsage { summary += ", " + (await saveUsage(running.session, sessions: running.sessions)) }
+        if tracksUsage { summary += ", " + (await saveUsage(session, sessions: running.sessions)) }
         summary += ", unused recordings \(unused.count)"
         var lines = [summary]
         if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
-        if !unused.isEmpty && mode == .replayOnly {
+        if !unused.isEmpty && policy.requestedMode == .replayOnly {
             lines += unused.prefix(10).map { "  unused: \($0)" }
             if unused.count > 10 { lines.append("  … and \(unused.count - 10) more") }
         }
-        let text = lines.joined(separator: "\n") + "\n"
-        if outputDescriptor == STDOUT_FILENO {
-            Terminal.write(Data(text.utf8))
-        } else {
-            StandardStream.error.write(text)
-        }
-        return counters
+        return Stopped(counters: counters, summary: lines)
     }
 }

@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import NIOExtras
@@ -65,7 +64,7 @@ final class ProxyServer: Sendable {
         do {
             return try await bindAll(listeners, group: group, ownsGroup: ownsGroup)
         } catch let failure as ListenerFailure where !ownsGroup {
-            throw CLIError(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
+            throw ProxyError.failure(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
         } catch let failure as ListenerFailure {
             // The quiescing helper's deinit completes a promise on these loops, so it must be gone
             // before they stop: `bindAll` has returned, and one task on every loop waits out the
@@ -74,7 +73,7 @@ final class ProxyServer: Sendable {
                 try? await loop.submit {}.get()
             }
             try? await group.shutdownGracefully()
-            throw CLIError(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
+            throw ProxyError.failure(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
         }
     }
 

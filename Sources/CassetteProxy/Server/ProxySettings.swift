@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import WellPlateCore
@@ -7,16 +6,6 @@ import WellPlateNetworking
 /// Everything the proxy server needs to serve: the configuration file's values with the command's
 /// flags applied (`ProxyFlags.settings(from:)`, `ReplayFlags.apply(to:)`).
 package struct ProxySettings: Sendable {
-    /// What a replay does when no recording matches.
-    package enum MissPolicy: String, Sendable, CaseIterable {
-        /// Answer with an error status and an explanation.
-        case error
-        /// Forward upstream without recording.
-        case passthrough
-        /// Forward upstream and record.
-        case record
-    }
-
     /// Extra time before a replayed response is sent.
     package enum Latency: Sendable, Equatable {
         case none
@@ -37,7 +26,6 @@ package struct ProxySettings: Sendable {
     /// `--forward`: a forward proxy for every host its clients call, instead of a reverse proxy
     /// for `upstream`.
     package var forward: ForwardOptions?
-    package var missPolicy: MissPolicy = .error
     /// The status of a miss response.
     package var missStatus: Int = 404
     package var latency: Latency = .none
@@ -68,10 +56,4 @@ package struct ProxySettings: Sendable {
     package var sessionsOnly = false
     /// Event-loop threads; one per core by default.
     package var threads: Int = System.coreCount
-
-    /// Whether a proxy in `mode` never contacts the upstream: it only replays, and a miss is
-    /// answered with an error. Such a proxy answers from bytes prepared at start-up.
-    package func isReplayOnly(mode: RecordMode) -> Bool {
-        mode == .replayOnly && missPolicy == .error
-    }
 }

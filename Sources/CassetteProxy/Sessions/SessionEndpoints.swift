@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -8,12 +7,7 @@ import WellPlateNetworking
 /// `/__cassette/sessions` on the main port: open, list, inspect, reset and end sessions. Every
 /// bad input gets a JSON error with a 4xx status that says what to do, and the proxy goes on.
 enum SessionEndpoints {
-    static let root = "/__cassette/sessions"
-
-    static func handles(_ uri: String) -> Bool {
-        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return path == root || path.hasPrefix(root + "/")
-    }
+    static let root = ControlNames.sessions
 
     static func unknownSession(_ id: String) -> ProxyAnswer {
         .error(404, code: "unknown_session", message: unknownSessionMessage(id))

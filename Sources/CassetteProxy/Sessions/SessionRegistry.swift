@@ -1,4 +1,3 @@
-import CassetteTools
 import Foundation
 import NIOCore
 import NIOPosix
@@ -12,25 +11,14 @@ import WellPlateNetworking
 final class SessionRegistry: Sendable {
     /// What every session of this proxy shares with it.
     struct Configuration: Sendable {
-        var store: CassetteStore
-        /// The proxy's upstream client; `nil` for a proxy that never forwards.
-        var upstream: (any HTTPTransport)?
-        /// The proxy's settings; each session settles its own upstream (the cassette's recorded one
-        /// when none was given).
-        var settings: ProxySettings
-        /// The mode of a session that does not name one.
-        var defaultMode: RecordMode
-        var matchingRules: MatchingRules?
-        var redactor: Redactor
-        var sequencePolicy: SequencePolicy
-        /// `record` or `replay`, for the sessions' health endpoints.
-        var modeName: String
-        var requestLog: RequestLog?
-        /// The proxy's listeners (one per upstream).
+        /// The store, the upstream client, the settings as given, rules and the request log.
+        var context: ServedCassette.Context
+        /// The proxy's own: a session that names no mode opens in its mode, and every session
+        /// has its `--on-miss`.
+        var policy: ServingPolicy
+        /// The proxy's listeners (one per upstream) and settings (its upstream settled).
         var layout: UpstreamLayout
-        /// The settings as given, before the proxy's own cassette filled in its upstreams: a
-        /// session given none lays out the hosts its own cassette was recorded from.
-        var given: ProxySettings
+        var settings: ProxySettings
         /// A forward proxy's: each session is a forward proxy of its own.
         var forward: ForwardServing?
     }
@@ -53,7 +41,7 @@ final class SessionRegistry: Sendable {
     init(_ configuration: Configuration, group: MultiThreadedEventLoopGroup) {
         self.configuration = configuration
         self.group = group
-        log = ProxyLog(requestLog: configuration.requestLog, stalePolicy: nil)
+        log = ProxyLog(requestLog: configuration.context.requestLog, stalePolicy: nil, logger: configuration.context.logger)
     }
 
     var maxSessions: Int { configuration.settings.maxSessions }

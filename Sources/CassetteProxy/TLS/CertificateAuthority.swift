@@ -1,4 +1,3 @@
-import CassetteTools
 import Crypto
 import Foundation
 import SwiftASN1
@@ -39,9 +38,10 @@ package struct CertificateAuthority: Sendable {
     }
 
     /// Loads the authority in `directory`.
-    package static func load(from directory: String) throws(CLIError) -> CertificateAuthority {
+    package static func load(from directory: String) throws(ProxyError) -> CertificateAuthority {
         guard exists(in: directory) else {
-            throw CLIError.usage("no certificate authority in \(directory); create one with `cassette ca init --dir \(directory)` (or pass the right --ca-dir)")
+            throw ProxyError.usage(
+                "no certificate authority in \(directory); create one with `cassette ca init --dir \(directory)` (or pass the right --ca-dir)")
         }
         let certificateText: String
         let keyText: String
@@ -49,30 +49,30 @@ package struct CertificateAuthority: Sendable {
             certificateText = try String(contentsOfFile: certificatePath(in: directory), encoding: .utf8)
             keyText = try String(contentsOfFile: keyPath(in: directory), encoding: .utf8)
         } catch {
-            throw CLIError.usage("cannot read the certificate authority in \(directory) (\(error.localizedDescription)); check its permissions")
+            throw ProxyError.usage("cannot read the certificate authority in \(directory) (\(error.localizedDescription)); check its permissions")
         }
         do {
             let certificate = try Certificate(pemEncoded: certificateText)
             let key = try P256.Signing.PrivateKey(pemRepresentation: keyText)
             guard Certificate.PublicKey(key.publicKey) == certificate.publicKey else {
-                throw CLIError.usage(
+                throw ProxyError.usage(
                     "\(keyPath(in: directory)) is not the key of \(certificatePath(in: directory)); remove the directory and run `cassette ca init` again")
             }
             return CertificateAuthority(directory: directory, certificate: certificate, privateKey: key)
-        } catch let error as CLIError {
+        } catch let error as ProxyError {
             throw error
         } catch {
             // Never the key's text: only which file failed.
-            throw CLIError.usage(
+            throw ProxyError.usage(
                 "the certificate authority in \(directory) is not a PEM certificate and P-256 key made by `cassette ca init`; remove the directory and run it again"
             )
         }
     }
 
     /// Creates an authority in `directory` (made owner-only when missing); refuses to replace one.
-    package static func create(in directory: String, now: Date = Date()) throws(CLIError) -> CertificateAuthority {
+    package static func create(in directory: String, now: Date = Date()) throws(ProxyError) -> CertificateAuthority {
         guard !exists(in: directory) else {
-            throw CLIError.usage("\(directory) already holds a certificate authority (\(certificatePath(in: directory))); use it, or remove it first")
+            throw ProxyError.usage("\(directory) already holds a certificate authority (\(certificatePath(in: directory))); use it, or remove it first")
         }
         let key = P256.Signing.PrivateKey()
         let certificate: Certificate
@@ -94,7 +94,7 @@ package struct CertificateAuthority: Sendable {
                 extensions: extensions, issuerPrivateKey: Certificate.PrivateKey(key))
             pem = try certificate.serializeAsPEM().pemString
         } catch {
-            throw CLIError("cannot make the certificate authority: \(error)")
+            throw ProxyError.failure("cannot make the certificate authority: \(error)")
         }
         let manager = FileManager.default
         do {
@@ -102,13 +102,13 @@ package struct CertificateAuthority: Sendable {
             // Created owner-only: the key is never readable by anyone else, not even for a moment.
             guard manager.createFile(atPath: keyPath(in: directory), contents: Data(key.pemRepresentation.utf8), attributes: [.posixPermissions: 0o600])
             else {
-                throw CLIError("cannot write \(keyPath(in: directory)); check that \(directory) is writable")
+                throw ProxyError.failure("cannot write \(keyPath(in: directory)); check that \(directory) is writable")
             }
             try Data((pem + "\n").utf8).write(to: URL(fileURLWithPath: certificatePath(in: directory)))
-        } catch let error as CLIError {
+        } catch let error as ProxyError {
             throw error
         } catch {
-            throw CLIError("cannot write the certificate authority into \(directory) (\(error.localizedDescription)); check that it is writable")
+            throw ProxyError.failure("cannot write the certificate authority into \(directory) (\(error.localizedDescription)); check that it is writable")
         }
         return CertificateAuthority(directory: directory, certificate: certificate, privateKey: key)
     }

@@ -28,22 +28,6 @@ extension UpstreamLayout {
         return ReplayAnswerMaker(settings: settings, upstreamURLs: rewriter, preparedBase: preparedBase)
     }
 
-    /// One pipeline per listener serving `session`; `ports`: where the other listeners of the
-    /// same set are bound, for URLs that lead from one upstream to another. `journal` and
-    /// `logLabel` are a session's; `sessions` the main port's registry.
-    func pipelines(
-        session: CassetteSession, served: ProxySettings, prepared: PreparedAnswers, ports: ListenerPorts, modeName: String,
-        requestLog: RequestLog?, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil
-    ) -> [ProxyPipeline] {
-        listeners.indices.map { position in
-            let settings = settings(served, listener: position)
-            return ProxyPipeline(
-                session: session, settings: settings, prepared: prepared,
-                maker: answerMaker(settings, listener: position, ports: ports, preparedBase: nil), modeName: modeName,
-                requestLog: requestLog, sessions: sessions, journal: journal, logLabel: logLabel, listener: position)
-        }
-    }
-
     /// A multi-host recording keeps every upstream with the cassette (`CassetteInfo.upstreams`),
     /// so a later replay lays out the same listeners with the same base paths.
     func remember(in store: CassetteStore, cassette: String) async throws {

@@ -20,18 +20,22 @@ extension CassetteSession {
 
     private func respondUnexplained(to request: TransportRequest) async throws -> Exchange {
         let (redacted, key, secrets) = redactedWithKey(request)
-        switch options.mode {
-        case .replayOnly:
-            return try replay(key: key)
-        case .once:
-            if index.contains(key.rawValue) { return try replay(key: key) }
-            return try await record(request, redacted: redacted, key: key, secrets: secrets)
-        case .missing:
-            if index.hasUnservedRecording(for: key.rawValue) { return try replay(key: key) }
-            return try await record(request, redacted: redacted, key: key, secrets: secrets)
-        case .all:
+        switch step(for: key) {
+        case .replay(let orPassthrough):
+            do {
+                return try replay(key: key)
+            } catch is CassetteMiss where orPassthrough {
+                return try await passthrough(request, key: key)
+            }
+        case .record:
             return try await record(request, redacted: redacted, key: key, secrets: secrets)
         }
+    }
+
+    /// The serving policy's step for `key`, given what the cassette holds.
+    func step(for key: RequestKey) -> ServingPolicy.Step {
+        options.policy.step(
+            isRecorded: { index.contains(key.rawValue) }, hasUnservedRecording: { index.hasUnservedRecording(for: key.rawValue) })
     }
 
     /// Answers from the cassette only, whatever the mode.
@@ -45,10 +49,14 @@ extension CassetteSession {
 
     /// Forwards without recording (a replay miss the user chose to let through).
     package func passthrough(_ request: TransportRequest) async throws -> Exchange {
+        try await passthrough(request, key: key(for: request))
+    }
+
+    private func passthrough(_ request: TransportRequest, key: RequestKey) async throws -> Exchange {
         let upstream = try requireUpstream()
         let response = try await upstream.send(request)
         passthroughCount.add(1, ordering: .relaxed)
-        return Exchange(response: response, outcome: .passthrough, key: key(for: request), interaction: nil)
+        return Exchange(response: response, outcome: .passthrough, key: key, interaction: nil)
     }
 
     /// The key a request gets in this session (after redaction), for logs and explanations.

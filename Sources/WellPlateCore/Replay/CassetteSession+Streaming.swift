@@ -37,14 +37,14 @@ extension CassetteSession {
 
     private func respondStreamingUnexplained(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
         let (redacted, key, secrets) = redactedWithKey(request)
-        switch options.mode {
-        case .replayOnly:
-            return .whole(try replay(key: key))
-        case .once where index.contains(key.rawValue):
-            return .whole(try replay(key: key))
-        case .missing where index.hasUnservedRecording(for: key.rawValue):
-            return .whole(try replay(key: key))
-        default:
+        switch step(for: key) {
+        case .replay(let orPassthrough):
+            do {
+                return .whole(try replay(key: key))
+            } catch is CassetteMiss where orPassthrough {
+                return try await forward(request, redacted: request, key: key, secrets: SecretValues(), records: false, policy: policy)
+            }
+        case .record:
             return try await forward(request, redacted: redacted, key: key, secrets: secrets, records: true, policy: policy)
         }
     }

@@ -20,6 +20,11 @@ public final class CassetteSession: Sendable {
         public var sequencePolicy: SequencePolicy
         /// Remembered with the cassette so replay knows what it stood in for.
         public var upstream: URL?
+        /// What a request with no recording gets when `mode` only replays (the proxy's `--on-miss`).
+        package var onMiss: ServingPolicy.OnMiss = .error
+
+        /// `mode` and `onMiss` as one policy.
+        package var policy: ServingPolicy { ServingPolicy(mode: mode, onMiss: onMiss) }
 
         /// Options that default to replaying cassette `dev` only (`mode: .replayOnly`), with default redaction and `SequencePolicy.repeatLast`.
         public init(

@@ -74,12 +74,12 @@ struct RecordCommand: AsyncParsableCommand {
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
-            mode: mode.mode,
+            policy: ServingPolicy(mode: mode.mode),
             settings: settings,
             matchingRules: configFile.explicitMatchingRules,
             redactor: configFile.redactor,
-            modeName: "record"
+            logger: TerminalLogHandler.logger
         )
-        try await runner.serveUntilSignalled()
+        try await ProxyLifecycle(runner: runner).serveUntilSignalled()
     }
 }

@@ -62,14 +62,14 @@ struct ReplayCommand: AsyncParsableCommand {
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
-            mode: .replayOnly,
+            policy: replayFlags.policy(),
             settings: settings,
             matchingRules: configFile.explicitMatchingRules,
             redactor: configFile.redactor,
             sequencePolicy: replayFlags.sequence.policy,
-            modeName: "replay",
-            tracksUsage: freshnessFlags.tracksUsage(configFile: configFile)
+            tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),
+            logger: TerminalLogHandler.logger
         )
-        try await runner.serveUntilSignalled(strict: replayFlags.strict)
+        try await ProxyLifecycle(runner: runner).serveUntilSignalled(strict: replayFlags.strict)
     }
 }

@@ -28,6 +28,15 @@ struct RunCommand: AsyncParsableCommand {
 
     enum Mode: String, ExpressibleByArgument, CaseIterable {
         case replay, record, missing
+
+        /// The record mode each name stands for.
+        var recordMode: RecordMode {
+            switch self {
+            case .replay: .replayOnly
+            case .record: .all
+            case .missing: .missing
+            }
+        }
     }
 
     @OptionGroup var store: StoreOptions
@@ -69,26 +78,21 @@ struct RunCommand: AsyncParsableCommand {
             try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         }
         if proxyFlags.port == nil { settings.port = 0 }
-        let sessionMode: RecordMode =
-            switch mode {
-            case .replay: .replayOnly
-            case .record: .all
-            case .missing: .missing
-            }
         let runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
-            mode: sessionMode,
+            policy: replayFlags.policy(mode: mode.recordMode),
             settings: settings,
             matchingRules: configFile.explicitMatchingRules,
             redactor: configFile.redactor,
             sequencePolicy: replayFlags.sequence.policy,
-            modeName: mode == .replay ? "replay" : "record",
             tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),
-            outputDescriptor: STDERR_FILENO
+            requestLogDescriptor: STDERR_FILENO,
+            logger: TerminalLogHandler.logger
         )
+        let lifecycle = ProxyLifecycle(runner: runner, toStandardError: true)
         let signals = SignalWaiter()
-        let running = try await runner.start()
+        let running = try await lifecycle.start()
         var environment = [
             "CASSETTE_URL": running.address,
             "API_BASE_URL": running.address,
@@ -101,7 +105,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let status = await ChildCommand.run(command, environment: environment, forwarding: signals)
         signals.cancel()
-        let counters = await runner.stop(running)
+        let counters = await lifecycle.stop(running)
         if status != 0 {
             throw ExitCode(status)
         }

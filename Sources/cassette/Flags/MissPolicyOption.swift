@@ -8,7 +8,7 @@ import WellPlateNetworking
 enum MissPolicyOption: String, ExpressibleByArgument, CaseIterable {
     case error, passthrough, record
 
-    var policy: ProxySettings.MissPolicy {
+    var policy: ServingPolicy.OnMiss {
         switch self {
         case .error: .error
         case .passthrough: .passthrough

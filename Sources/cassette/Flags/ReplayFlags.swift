@@ -36,8 +36,12 @@ struct ReplayFlags: ParsableArguments {
         }
     }
 
+    /// Serving `mode` (`none` for `replay`) with this `--on-miss`.
+    func policy(mode: RecordMode = .replayOnly) -> ServingPolicy {
+        ServingPolicy(mode: mode, onMiss: onMiss.policy)
+    }
+
     func apply(to settings: inout ProxySettings) {
-        settings.missPolicy = onMiss.policy
         settings.latency = latency.latency ?? ProxySettings.Latency.none
         settings.missStatus = missStatus
     }

@@ -63,7 +63,8 @@ struct ProxyConnectionStateMachineTests {
     func anUpgradeOrExpectationTheProxyCannotMeetIsRefused(header: String, value: String) {
         var machine = ProxyConnectionStateMachine(maxBodySize: 100)
         let request = head(.GET, "/socket", [(header, value), ("Connection", "Upgrade")])
-        #expect(machine.head(request, now: now).1 == .refuse(.interim, request, started: now))
+        #expect(machine.head(request, now: now).1 == .refuse(.interim(InterimRequestHeaders.decision(for: request)), request, started: now))
+        #expect(InterimRequestHeaders.decision(for: request) != .proceed)
         #expect(machine.end() == .none)
     }
 

@@ -28,16 +28,15 @@ final class ProxyHandlerEmbeddedTests {
     /// A channel whose pipeline replays `interactions`, as `cassette replay` would serve them.
     func replayChannel(_ interactions: [Interaction], maxBodySize: Int = 1024) async throws -> EmbeddedChannel {
         let store = try await CassetteStore.open(path: directory.path(), access: .readWrite)
-        try await store.record(batch: interactions)
+        // A cassette with no recording is refused as `cassette replay` refuses it.
+        try await store.record(batch: interactions.isEmpty ? [Self.recording("/other", body: "")] : interactions)
         var settings = ProxySettings()
         settings.maxBodySize = maxBodySize
         settings.logRequests = false
-        let options = CassetteSession.Options(cassette: "dev", mode: .replayOnly)
-        let maker = ReplayAnswerMaker(settings: settings, upstreamURLs: nil)
-        let opened = try await CassetteSession.open(store: store, options: options, upstream: nil, preparing: ResponsePreparer(maker: maker))
-        let pipeline = ProxyPipeline(
-            session: opened.session, settings: settings, prepared: PreparedAnswers(opened.answers, maker: maker), maker: maker, modeName: "replay",
-            requestLog: nil)
+        settings.port = 0
+        let served = try await ServedCassette.open(
+            "dev", policy: ServingPolicy(mode: .replayOnly), role: .proxy(sessionsOnly: false), context: .testing(store: store, settings: settings))
+        let pipeline = served.reversePipelines()[0]
         let channel = EmbeddedChannel()
         try pipeline.configure(
             channel.pipeline.syncOperations, logShard: 0,

@@ -27,10 +27,11 @@ final class ProxyHandlerRecordingTests {
         var settings = ProxySettings()
         settings.logRequests = false
         settings.upstream = URL(string: "http://upstream.test")
-        let options = CassetteSession.Options(cassette: "dev", mode: .missing, upstream: settings.upstream)
-        let session = try await CassetteSession.open(store: store, options: options, upstream: upstream)
-        let pipeline = ProxyPipeline(
-            session: session, settings: settings, maker: ReplayAnswerMaker(settings: settings, upstreamURLs: nil), modeName: "record", requestLog: nil)
+        settings.port = 0
+        let served = try await ServedCassette.open(
+            "dev", policy: ServingPolicy(mode: .missing), role: .proxy(sessionsOnly: false),
+            context: .testing(store: store, settings: settings, upstream: upstream))
+        let pipeline = served.reversePipelines()[0]
         let channel = NIOAsyncTestingChannel()
         let loop = channel.testingEventLoop
         try await loop.executeInContext {

@@ -1,5 +1,3 @@
-import WellPlateCore
-
 /// What to do about a TLS failure, in the command line's words.
 package enum TLSHint {
     package static let insecureWarning = "--insecure: the upstream's certificate is not verified; anyone on the network path can read and change the traffic"

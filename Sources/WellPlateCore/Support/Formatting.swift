@@ -1,6 +1,4 @@
 import Foundation
-import WellPlateCore
-import WellPlateNetworking
 
 /// How sizes, times and durations are written, the same way in every command.
 package enum Formatting {

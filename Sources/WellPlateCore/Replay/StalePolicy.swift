@@ -1,7 +1,5 @@
 import Foundation
 import Synchronization
-import WellPlateCore
-import WellPlateNetworking
 
 /// `--max-age`: replies from recordings older than this carry a warning, or are refused like a
 /// miss (`--stale fail`). Decided per recording when the proxy starts, so requests pay nothing
