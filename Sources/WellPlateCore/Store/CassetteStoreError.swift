@@ -40,8 +40,21 @@ public struct CassetteStoreError: Error, Sendable, Equatable, CustomStringConver
         /// The store has recordings, but not in the cassette asked for.
         public static let missingCassette = Kind(.missingCassette)
 
-        /// The kind's name, as written in code (`missingFile`, `locked`).
-        public var description: String { "\(code)" }
+        /// The kind's name, as written in code; spelled out, since an app may build without the
+        /// reflection metadata that `String(describing:)` of the code would need.
+        public var description: String {
+            switch code {
+            case .missingFile: "missingFile"
+            case .notACassetteStore: "notACassetteStore"
+            case .corrupt: "corrupt"
+            case .readOnly: "readOnly"
+            case .locked: "locked"
+            case .schemaTooNew: "schemaTooNew"
+            case .io: "io"
+            case .noRecordings: "noRecordings"
+            case .missingCassette: "missingCassette"
+            }
+        }
     }
 
     /// What went wrong.

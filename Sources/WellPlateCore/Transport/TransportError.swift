@@ -45,8 +45,23 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
         /// Anything else (libcurl out of memory, an unexpected libcurl error: `curlCode` says which).
         public static let other = Kind(.other)
 
-        /// The kind's name, as written in code (`timeout`, `cannotConnect`).
-        public var description: String { "\(code)" }
+        /// The kind's name, as written in code; spelled out, since an app may build without the
+        /// reflection metadata that `String(describing:)` of the code would need.
+        public var description: String {
+            switch code {
+            case .timeout: "timeout"
+            case .cannotConnect: "cannotConnect"
+            case .dnsFailure: "dnsFailure"
+            case .tls: "tls"
+            case .connectionLost: "connectionLost"
+            case .invalidURL: "invalidURL"
+            case .invalidRequest: "invalidRequest"
+            case .responseTooLarge: "responseTooLarge"
+            case .tooManyRedirects: "tooManyRedirects"
+            case .shutdown: "shutdown"
+            case .other: "other"
+            }
+        }
     }
 
     /// What kind of failure it was.

@@ -33,8 +33,17 @@ public struct MockDataError: Error, Sendable, CustomStringConvertible, Localized
         /// The name cannot be a fixture file name.
         public static let invalidName = Kind(.invalidName)
 
-        /// The kind's name, as written in code (`notFound`, `invalidJSON`).
-        public var description: String { "\(code)" }
+        /// The kind's name, as written in code; spelled out, since an app may build without the
+        /// reflection metadata that `String(describing:)` of the code would need.
+        public var description: String {
+            switch code {
+            case .notFound: "notFound"
+            case .unreadable: "unreadable"
+            case .invalidJSON: "invalidJSON"
+            case .typeMismatch: "typeMismatch"
+            case .invalidName: "invalidName"
+            }
+        }
     }
 
     /// Why the fixture could not be served.
