@@ -84,7 +84,7 @@ extension CassetteURLProtocol {
             info[NSLocalizedDescriptionKey] = MissExplanation(miss).text
             code = .resourceUnavailable
         case let transport as TransportError:
-            switch transport.kind {
+            switch transport.kind.code {
             case .timeout: code = .timedOut
             case .cannotConnect: code = .cannotConnectToHost
             case .dnsFailure: code = .cannotFindHost

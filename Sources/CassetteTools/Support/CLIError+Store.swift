@@ -9,7 +9,7 @@ extension CLIError {
     }
 
     private static func hint(for kind: CassetteStoreError.Kind, storeFlag: String, cassetteFlag: String) -> String {
-        switch kind {
+        switch kind.code {
         case .missingFile, .noRecordings: " (`cassette record`) or pass \(storeFlag) with the right path"
         case .notACassetteStore: " or pass the right \(storeFlag)"
         case .readOnly: " or pass another \(storeFlag)"

@@ -1,20 +1,60 @@
 import Foundation
 
 /// A cassette store that cannot be used as asked: names the file and says what to do.
-public struct CassetteStoreError: Error, Sendable, CustomStringConvertible, LocalizedError {
-    /// What went wrong, for code that reacts to some failures differently.
-    public enum Kind: String, Sendable {
-        case missingFile
-        case notACassetteStore
-        case corrupt
-        case readOnly
-        case locked
-        case schemaTooNew
-        case io
+public struct CassetteStoreError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// What went wrong, for code that reacts to some failures differently: a struct over a code, as
+    /// async-http-client's `HTTPClientError` is, so that adding a kind does not break an app's
+    /// `switch`. Compare with `==` or switch with a `default`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The kinds themselves; `package` so that the package's own mappings (the CLI's hints)
+        /// switch over it exhaustively, while apps see only the static members.
+        package enum Code: Sendable, Hashable, CaseIterable {
+            case missingFile, notACassetteStore, corrupt, readOnly, locked, schemaTooNew, io, noRecordings, missingCassette
+        }
+
+        /// The code behind the kind.
+        package let code: Code
+
+        /// The kind with `code`.
+        package init(_ code: Code) {
+            self.code = code
+        }
+
+        /// The file does not exist (or, when creating it, its directory does not).
+        public static let missingFile = Kind(.missingFile)
+        /// The file is not a cassette store: a directory, an empty file, another application's
+        /// database, or a store too old to read without opening it for writing first.
+        public static let notACassetteStore = Kind(.notACassetteStore)
+        /// The file is damaged.
+        public static let corrupt = Kind(.corrupt)
+        /// The file, its directory or the store as opened cannot be written, so nothing can be recorded into it.
+        public static let readOnly = Kind(.readOnly)
+        /// Another process holds the store.
+        public static let locked = Kind(.locked)
+        /// A newer version of `cassette` wrote the store.
+        public static let schemaTooNew = Kind(.schemaTooNew)
+        /// Any other failure to use the file (permissions, a full disk, a store already closed).
+        public static let io = Kind(.io)
         /// The store holds no recordings at all.
-        case noRecordings
+        public static let noRecordings = Kind(.noRecordings)
         /// The store has recordings, but not in the cassette asked for.
-        case missingCassette
+        public static let missingCassette = Kind(.missingCassette)
+
+        /// The kind's name, as written in code; spelled out, since an app may build without the
+        /// reflection metadata that `String(describing:)` of the code would need.
+        public var description: String {
+            switch code {
+            case .missingFile: "missingFile"
+            case .notACassetteStore: "notACassetteStore"
+            case .corrupt: "corrupt"
+            case .readOnly: "readOnly"
+            case .locked: "locked"
+            case .schemaTooNew: "schemaTooNew"
+            case .io: "io"
+            case .noRecordings: "noRecordings"
+            case .missingCassette: "missingCassette"
+            }
+        }
     }
 
     /// What went wrong.

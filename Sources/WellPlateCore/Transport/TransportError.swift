@@ -1,33 +1,67 @@
 import Foundation
 
 /// A request that produced no HTTP response: the kind of failure, a message for people and the
-/// libcurl code behind it. `kind` is a plain enum: a switch over it needs a `default` to keep
-/// compiling when a kind is added.
+/// libcurl code behind it. New kinds may be added, so a `switch` over `kind` needs a `default`.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The kinds of failure; new ones may be added.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The kind of failure: a struct over a code, as async-http-client's `HTTPClientError` is, so that
+    /// adding a kind does not break an app's `switch`. Compare with `==` or switch with a `default`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The kinds themselves. `package` rather than `private` (as `HTTPClientError`'s is): apps see only
+        /// the static members, while the package's own mappings (`APIError.category`, URLError codes)
+        /// switch over the code exhaustively, so the compiler names each of them when a kind is added.
+        package enum Code: Sendable, Hashable, CaseIterable {
+            case timeout, cannotConnect, dnsFailure, tls, connectionLost, invalidURL, invalidRequest
+            case responseTooLarge, tooManyRedirects, shutdown, other
+        }
+
+        /// The code behind the kind.
+        package let code: Code
+
+        /// The kind with `code`.
+        package init(_ code: Code) {
+            self.code = code
+        }
+
         /// The request did not finish within its timeout.
-        case timeout
+        public static let timeout = Kind(.timeout)
         /// Nothing accepted the connection (refused, unreachable, no route).
-        case cannotConnect
+        public static let cannotConnect = Kind(.cannotConnect)
         /// The host name did not resolve.
-        case dnsFailure
+        public static let dnsFailure = Kind(.dnsFailure)
         /// The TLS handshake or certificate check failed.
-        case tls
+        public static let tls = Kind(.tls)
         /// The connection broke before a complete response arrived.
-        case connectionLost
+        public static let connectionLost = Kind(.connectionLost)
         /// The URL cannot be sent (malformed, unsupported scheme).
-        case invalidURL
+        public static let invalidURL = Kind(.invalidURL)
         /// The request cannot be sent as given (a header name or value, or no upstream to send to).
-        case invalidRequest
+        public static let invalidRequest = Kind(.invalidRequest)
         /// The response was larger than the configured limit.
-        case responseTooLarge
+        public static let responseTooLarge = Kind(.responseTooLarge)
         /// Following redirects was asked for and the chain exceeded the limit.
-        case tooManyRedirects
+        public static let tooManyRedirects = Kind(.tooManyRedirects)
         /// The transport was shut down before the request finished.
-        case shutdown
+        public static let shutdown = Kind(.shutdown)
         /// Anything else (libcurl out of memory, an unexpected libcurl error: `curlCode` says which).
-        case other
+        public static let other = Kind(.other)
+
+        /// The kind's name, as written in code; spelled out, since an app may build without the
+        /// reflection metadata that `String(describing:)` of the code would need.
+        public var description: String {
+            switch code {
+            case .timeout: "timeout"
+            case .cannotConnect: "cannotConnect"
+            case .dnsFailure: "dnsFailure"
+            case .tls: "tls"
+            case .connectionLost: "connectionLost"
+            case .invalidURL: "invalidURL"
+            case .invalidRequest: "invalidRequest"
+            case .responseTooLarge: "responseTooLarge"
+            case .tooManyRedirects: "tooManyRedirects"
+            case .shutdown: "shutdown"
+            case .other: "other"
+            }
+        }
     }
 
     /// What kind of failure it was.
@@ -49,9 +83,9 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// Kinds where a new attempt may succeed: the server may have been briefly away.
     public var isTransient: Bool {
-        switch kind {
+        switch kind.code {
         case .timeout, .cannotConnect, .connectionLost: true
-        default: false
+        case .dnsFailure, .tls, .invalidURL, .invalidRequest, .responseTooLarge, .tooManyRedirects, .shutdown, .other: false
         }
     }
 

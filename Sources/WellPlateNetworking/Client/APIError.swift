@@ -60,14 +60,14 @@ public enum APIError: Error {
         case .serverError(let statusCode, _): return Category(statusCode: statusCode)
         case .networkError(let error):
             guard let transport = error as? TransportError else { return .network }
-            switch transport.kind {
+            switch transport.kind.code {
             case .timeout: return .timeout
             case .cannotConnect: return .cannotConnect
             case .dnsFailure: return .dnsFailure
             case .tls: return .tls
             case .connectionLost: return .connectionLost
             case .invalidURL: return .invalidURL
-            default: return .network
+            case .invalidRequest, .responseTooLarge, .tooManyRedirects, .shutdown, .other: return .network
             }
         }
     }

@@ -4,18 +4,46 @@ import WellPlateCore
 /// A fixture that cannot be served: names the fixture, the file (or every place searched), and,
 /// for a bad file, where in it and why.
 public struct MockDataError: Error, Sendable, CustomStringConvertible, LocalizedError {
-    /// Why the fixture could not be served.
-    public enum Kind: String, Sendable, Hashable {
+    /// Why the fixture could not be served: a struct over a code, as async-http-client's
+    /// `HTTPClientError` is, so that adding a kind does not break an app's `switch`. Compare with
+    /// `==` or switch with a `default`.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        /// The kinds themselves; `package` so that the package's own code (the message below)
+        /// switches over it exhaustively, while apps see only the static members.
+        package enum Code: Sendable, Hashable, CaseIterable {
+            case notFound, unreadable, invalidJSON, typeMismatch, invalidName
+        }
+
+        /// The code behind the kind.
+        package let code: Code
+
+        /// The kind with `code`.
+        package init(_ code: Code) {
+            self.code = code
+        }
+
         /// No file for the fixture in any of the places searched.
-        case notFound
+        public static let notFound = Kind(.notFound)
         /// The file exists but could not be read.
-        case unreadable
+        public static let unreadable = Kind(.unreadable)
         /// The file is not valid JSON; `line` and `column` say where.
-        case invalidJSON
+        public static let invalidJSON = Kind(.invalidJSON)
         /// The file is JSON but not the shape of the requested type; `jsonPath` says where.
-        case typeMismatch
+        public static let typeMismatch = Kind(.typeMismatch)
         /// The name cannot be a fixture file name.
-        case invalidName
+        public static let invalidName = Kind(.invalidName)
+
+        /// The kind's name, as written in code; spelled out, since an app may build without the
+        /// reflection metadata that `String(describing:)` of the code would need.
+        public var description: String {
+            switch code {
+            case .notFound: "notFound"
+            case .unreadable: "unreadable"
+            case .invalidJSON: "invalidJSON"
+            case .typeMismatch: "typeMismatch"
+            case .invalidName: "invalidName"
+            }
+        }
     }
 
     /// Why the fixture could not be served.
@@ -68,7 +96,7 @@ public struct MockDataError: Error, Sendable, CustomStringConvertible, Localized
         let prefix = request.map { "\($0): " } ?? ""
         let name = PathPattern.quoted(fixture)
         let filePath = file ?? "?"
-        switch kind {
+        switch kind.code {
         case .notFound:
             let places =
                 searched.isEmpty
