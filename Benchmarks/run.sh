@@ -16,7 +16,8 @@ scales="${SCALES:-10000 100000 1000000}"
 sections="${SECTIONS:-1 2 3 4 5 6 7 8}"
 runs() { [[ " $sections " == *" $1 "* ]]; }
 
-scripts/ensure-deps.sh wrk
+# nginx: section 2's reverse-proxy baseline (skipped when it is missing).
+scripts/ensure-deps.sh wrk nginx
 
 source scripts/lib.sh
 

@@ -3,6 +3,8 @@
 #   1. start the sample API and record a realistic session through the `cassette` proxy
 #   2. stop the sample API, replay the same session offline, every answer from the cassette
 #   3. show what a miss looks like, and the CI one-liner (`cassette run --strict`)
+# It installs only what the build needs (scripts/ensure-deps.sh); the test suite's peers are
+# scripts/test.sh's to install.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh

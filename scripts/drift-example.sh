@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates the "Catching drift" example of README.md: records the sample API through the
+# Regenerates the example of docs/drift.md ("Catching drift"): records the sample API through the
 # cassette proxy, writes fixtures from the recorded bodies with one deliberately drifted, and runs
-# `cassette diff` on them. Prints the commands and their real output; paste it into the README.
+# `cassette diff` on them. Prints the commands and their real output; paste it into docs/drift.md.
 #
 # Fixtures are written with python3 from `cassette show --json`, so the script needs nothing but
 # the two binaries; `cassette export` would harvest the same files.

@@ -1,26 +1,32 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs, only when they are missing, so the README's
-# commands work on a fresh machine with nothing but Swift installed.
+# Installs the Debian packages the build needs (pkg-config, libcurl4-openssl-dev, libsqlite3-dev),
+# only when they are missing, so the README's first command (scripts/demo.sh) works on a fresh
+# machine with nothing but Swift installed. The test suite's peers (nginx, mitmproxy, ...) are
+# not build dependencies: scripts/ensure-test-peers.sh installs them, for scripts/test.sh.
+#   scripts/ensure-deps.sh [COMMAND...]
+# Each COMMAND is also installed when it is not found (on PATH, or in /usr/sbin or /sbin, where
+# Debian puts nginx), from the Debian package of the same name, except where package_of says
+# otherwise. Benchmarks and scripts name what they use beyond the build (wrk, sqlite3, nginx).
 set -euo pipefail
 
 missing=()
 have_header() { printf '#include <%s>\n' "$1" | cc -E -x c - >/dev/null 2>&1; }
+have_command() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]; }
+# The Debian package that provides a command, where its name differs.
+package_of() {
+    case "$1" in
+        # Debian's nginx with HTTP/2 built in: the tests' HTTPS upstream that offers HTTP/2.
+        nginx) echo nginx-light ;;
+        pip3) echo python3-pip ;;
+        *) echo "$1" ;;
+    esac
+}
 
-command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+have_command pkg-config || missing+=(pkg-config)
 have_header curl/curl.h || missing+=(libcurl4-openssl-dev)
 have_header sqlite3.h || missing+=(libsqlite3-dev)
-# nginx (Debian's, HTTP/2 built in) is the tests' HTTPS upstream that offers HTTP/2; it lives in
-# /usr/sbin, which is not on every user's PATH.
-command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 for extra in "$@"; do
-    command -v "$extra" >/dev/null 2>&1 || missing+=("$extra")
-done
-
-# Real peers the tests compare against (PyPI; mitmproxy takes about two minutes to install on
-# a busy two-core machine); each test also installs its own on demand.
-for tool in openapi-spec-validator:openapi-spec-validator detect-secrets:detect-secrets mitmdump:mitmproxy; do
-    "$(dirname "$0")/ensure-pip-tool.sh" "${tool%%:*}" "${tool#*:}" \
-        || echo "warning: could not install ${tool#*:} now; its tests will try again" >&2
+    have_command "$extra" || missing+=("$(package_of "$extra")")
 done
 
 [ ${#missing[@]} -eq 0 ] && exit 0

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs beyond the build, only when it is missing: the build's own
+# packages (scripts/ensure-deps.sh), the Debian tools the tests start (nginx, the HTTPS upstream
+# that offers HTTP/2; openssl for test certificates; python3 and its pip; curl), and the real peers
+# the tests compare against, from PyPI (openapi-spec-validator, detect-secrets, mitmproxy's
+# mitmdump). scripts/test.sh calls it; the demo needs none of these.
+#   scripts/ensure-test-peers.sh [COMMAND...]   (more Debian packages, as ensure-deps.sh takes them)
+set -euo pipefail
+here="$(dirname "$0")"
+
+"$here/ensure-deps.sh" nginx openssl python3 pip3 curl "$@"
+
+# mitmproxy takes about two minutes to install on a busy two-core machine. A failure here is not
+# fatal: each test that needs a peer installs it again on demand (ExternalTool.ensure).
+for tool in openapi-spec-validator:openapi-spec-validator detect-secrets:detect-secrets mitmdump:mitmproxy; do
+    "$here/ensure-pip-tool.sh" "${tool%%:*}" "${tool#*:}" \
+        || echo "warning: could not install ${tool#*:} now; its tests will try again" >&2
+done
