@@ -149,17 +149,28 @@ package final class ChildProcess: Sendable {
 
     /// SIGTERM, then SIGKILL if the child is still running after `gracePeriod`. Not affected by
     /// the calling task's cancellation: the child is always gone when this returns.
+    ///
+    /// The SIGKILL is armed on a thread of its own, not with `Task.sleep`: on a loaded two-core
+    /// machine the cooperative pool has two threads, and tests that hold them in blocking calls
+    /// delayed a sleeping timer until the child had finished on its own (a `sleep 30` child ignoring
+    /// SIGTERM exited 0 fifty seconds in, instead of being killed after 300 ms).
     @discardableResult
     package func terminate(gracePeriod: Duration = .seconds(5)) async -> ExitStatus {
         if let status = exitStatus { return status }
         send(signal: SIGTERM)
-        let graceful = await Task { try? await waitForExit(timeout: gracePeriod) }.value
-        if let graceful { return graceful }
-        send(signal: SIGKILL)
+        let microseconds = gracePeriod.components.seconds * 1_000_000 + gracePeriod.components.attoseconds / 1_000_000_000_000
+        let killer = Thread { [self] in
+            usleep(UInt32(clamping: microseconds))
+            // A no-op once the child is reaped, so never a pid the kernel handed on.
+            send(signal: SIGKILL)
+        }
+        killer.start()
         let termination = self.termination
         // SIGKILL cannot be caught, so this wait ends.
-        let status = await Task { try? await termination.wait() }.value
-        return status ?? .signalled(SIGKILL)
+        let status = await Task { try? await termination.wait() }.value ?? .signalled(SIGKILL)
+        // Output written just before exiting is still in the pipes; read it to the end.
+        _ = await Task { try? await waitForExit(timeout: .seconds(30)) }.value
+        return status
     }
 
     private func reap() {
