@@ -209,7 +209,10 @@ let package = Package(
         ),
         .testTarget(
             name: "cassetteTests",
-            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "cassette", "SampleAPI"]
+            dependencies: [
+                "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy", "cassette", "SampleAPI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "CassetteControlTests",

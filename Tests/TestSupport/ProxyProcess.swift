@@ -9,19 +9,13 @@ import WellPlateNetworking
 import Glibc
 #endif
 
-/// A running `cassette record` or `cassette replay` and the address from its `listening on` line.
-package struct ProxyProcess: Sendable {
-    package init(process: ChildProcess, url: URL) {
-        self.process = process
-        self.url = url
-    }
+/// A proxy a test talks to over loopback, in a child process (`ProxyProcess`) or in the test's
+/// own process: its port, and requests to it.
+package protocol RunningProxy: Sendable {
+    var port: Int { get }
+}
 
-    package let process: ChildProcess
-    /// As printed: `http://HOST:PORT`.
-    package let url: URL
-
-    package var port: Int { url.port ?? 0 }
-
+extension RunningProxy {
     /// The proxy's URL for `pathAndQuery`, over loopback also when it listens on 0.0.0.0.
     package func url(_ pathAndQuery: String) -> URL {
         URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!
@@ -44,6 +38,20 @@ package struct ProxyProcess: Sendable {
     package func connect() async throws -> RawConnection {
         try await RawConnection.connect(port: port)
     }
+}
+
+/// A running `cassette record` or `cassette replay` and the address from its `listening on` line.
+package struct ProxyProcess: RunningProxy {
+    package init(process: ChildProcess, url: URL) {
+        self.process = process
+        self.url = url
+    }
+
+    package let process: ChildProcess
+    /// As printed: `http://HOST:PORT`.
+    package let url: URL
+
+    package var port: Int { url.port ?? 0 }
 
     /// SIGTERM, then the exit status; stdout and stderr are complete when this returns.
     package func stop() async throws -> ExitStatus {

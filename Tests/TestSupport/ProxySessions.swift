@@ -8,13 +8,13 @@ import WellPlateNetworking
 /// A session opened on a running proxy (`POST /__cassette/sessions`), as a test drives it with
 /// plain HTTP: its id, its own address, and its endpoints on the proxy's main port.
 package struct OpenedSession: Sendable {
-    package init(proxy: ProxyProcess, id: String, baseURL: URL) {
+    package init(proxy: any RunningProxy, id: String, baseURL: URL) {
         self.proxy = proxy
         self.id = id
         self.baseURL = baseURL
     }
 
-    package let proxy: ProxyProcess
+    package let proxy: any RunningProxy
     package let id: String
     /// `http://HOST:PORT` as the proxy answered it.
     package let baseURL: URL
@@ -59,7 +59,7 @@ package struct OpenedSession: Sendable {
     }
 }
 
-extension ProxyProcess {
+extension RunningProxy {
     /// `POST /__cassette/sessions` with `body`, as sent.
     package func postSession(_ body: String) async throws -> TransportResponse {
         try await send(.post, "/__cassette/sessions", json: body)

@@ -2,6 +2,7 @@ import ArgumentParser
 import CassetteProxy
 import CassetteTools
 import Foundation
+import Logging
 import WellPlateCore
 import WellPlateNetworking
 
@@ -61,7 +62,9 @@ struct RecordCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    /// The proxy these flags describe; it reports through `logger` and writes its request
+    /// lines to `requestLogDescriptor`. Tests start it in their own process with it.
+    func makeRunner(logger: Logger = TerminalLogHandler.logger, requestLogDescriptor: Int32 = STDOUT_FILENO) throws -> ProxyRunner {
         let configFile = try store.loadConfig()
         var settings = proxyFlags.settings(from: configFile)
         sessionFlags.apply(to: &settings)
@@ -71,15 +74,19 @@ struct RecordCommand: AsyncParsableCommand {
         } else {
             try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         }
-        let runner = ProxyRunner(
+        return ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
             policy: ServingPolicy(mode: mode.mode),
             settings: settings,
             matchingRules: configFile.explicitMatchingRules,
             redactor: configFile.redactor,
-            logger: TerminalLogHandler.logger
+            requestLogDescriptor: requestLogDescriptor,
+            logger: logger
         )
-        try await ProxyLifecycle(runner: runner).serveUntilSignalled()
+    }
+
+    func run() async throws {
+        try await ProxyLifecycle(runner: makeRunner()).serveUntilSignalled()
     }
 }

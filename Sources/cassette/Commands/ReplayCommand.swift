@@ -2,6 +2,7 @@ import ArgumentParser
 import CassetteProxy
 import CassetteTools
 import Foundation
+import Logging
 import WellPlateCore
 import WellPlateNetworking
 
@@ -47,7 +48,9 @@ struct ReplayCommand: AsyncParsableCommand {
         try forwardFlags.validate(upstreams: upstreamFlags)
     }
 
-    func run() async throws {
+    /// The proxy these flags describe; it reports through `logger` and writes its request
+    /// lines to `requestLogDescriptor`. Tests start it in their own process with it.
+    func makeRunner(logger: Logger = TerminalLogHandler.logger, requestLogDescriptor: Int32 = STDOUT_FILENO) throws -> ProxyRunner {
         let configFile = try store.loadConfig()
         var settings = proxyFlags.settings(from: configFile)
         sessionFlags.apply(to: &settings)
@@ -59,7 +62,7 @@ struct ReplayCommand: AsyncParsableCommand {
         } else {
             try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         }
-        let runner = ProxyRunner(
+        return ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
             policy: replayFlags.policy(),
@@ -68,8 +71,12 @@ struct ReplayCommand: AsyncParsableCommand {
             redactor: configFile.redactor,
             sequencePolicy: replayFlags.sequence.policy,
             tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),
-            logger: TerminalLogHandler.logger
+            requestLogDescriptor: requestLogDescriptor,
+            logger: logger
         )
-        try await ProxyLifecycle(runner: runner).serveUntilSignalled(strict: replayFlags.strict)
+    }
+
+    func run() async throws {
+        try await ProxyLifecycle(runner: makeRunner()).serveUntilSignalled(strict: replayFlags.strict)
     }
 }

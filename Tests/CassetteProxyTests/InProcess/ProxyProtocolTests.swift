@@ -32,7 +32,7 @@ final class ProxyProtocolTests {
 
     @Test func garbageGets400AndOtherConnectionsKeepWorking() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let keptOpen = try await replayer.connect()
             try await keptOpen.send(RawConnection.get("/api/first"))
             #expect(try await keptOpen.receiveResponses(1).first?.status == 200)
@@ -60,7 +60,7 @@ final class ProxyProtocolTests {
 
     @Test func aBodyOverTheLimitGets413WithAnExplanation() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store, arguments: ["--max-body-size", "100"]) { replayer async throws in
+        try await withInProcessReplayer(store: store, arguments: ["--max-body-size", "100"]) { replayer async throws in
             let declared = try await replayer.connect()
             try await declared.send(RawConnection.post("/api/small", json: "[" + String(repeating: "1,", count: 100) + "1]"))
             let tooLarge = try #require(RawHTTPResponse.parseAll(try await declared.receiveUntilClosed()).first)
@@ -85,7 +85,7 @@ final class ProxyProtocolTests {
 
     @Test func severalRequestsShareOneKeepAliveConnection() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let connection = try await replayer.connect()
             for (target, body) in [("/api/first", #"{"n":1}"#), ("/api/second", #"{"n":2}"#), ("/api/first", #"{"n":1}"#), ("/api/third", #"{"n":3}"#)] {
                 try await connection.send(RawConnection.get(target))
@@ -99,7 +99,7 @@ final class ProxyProtocolTests {
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let connection = try await replayer.connect()
             try await connection.send(RawConnection.get("/api/second") + RawConnection.get("/api/first") + RawConnection.post("/api/small", json: #"{"a":1}"#))
             let responses = try await connection.receiveResponses(3)
@@ -109,7 +109,7 @@ final class ProxyProtocolTests {
 
     @Test func pipelinedRequestsAreAnsweredInOrderWhileRecording() async throws {
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: workspace.path("r.db")) { recorder async throws in
+            try await withInProcessRecorder(upstream: api, store: workspace.path("r.db")) { recorder async throws in
                 let connection = try await recorder.connect()
                 // The answers keep the order of the requests, although the first one is slow.
                 try await connection.send(RawConnection.get("/api/slow?ms=300") + RawConnection.get("/api/health"))
@@ -126,7 +126,7 @@ final class ProxyProtocolTests {
             Recordings.make(.head, "/api/first", responseHeaders: [.contentType: "application/json", .contentLength: "7"], body: Data()),
             Recordings.make(.get, "/api/second", body: Recordings.json(#"{"n":2}"#)),
         ])
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let connection = try await replayer.connect()
             try await connection.send("HEAD /api/first HTTP/1.1\r\nHost: localhost\r\n\r\n" + RawConnection.get("/api/second"))
             let bytes = try await connection.receive { $0.text.hasSuffix(#"{"n":2}"#) }

@@ -41,7 +41,7 @@ final class ProxySessionParallelTests {
 
     @Test func fiftySessionsInParallelKeepToTheirOwnCassettesSequencesAndJournals() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store, arguments: ["--quiet"]) { proxy async throws in
+        try await withInProcessReplayer(store: store, arguments: ["--quiet"]) { proxy async throws in
             let sessions = try await withThrowingTaskGroup(of: (Int, OpenedSession).self) { group in
                 for number in 0..<Self.count {
                     group.addTask { (number, try await proxy.openSession("c\(number)")) }

@@ -34,7 +34,7 @@ final class ProxyRawHeaderBytesTests {
             let note = try #require(direct.headerFields.first { $0.name.canonicalName == "x-note" })
             #expect(note.withUnsafeBytesOfValue { Array($0) } == Array("caf".utf8) + [0xE9])
 
-            try await withRecorder(upstream: base, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder async throws in
                 let bytes = try await rawHead(port: recorder.port)
                 #expect(bytes.contains(subsequence: Self.latin1Note), "\(bytes.text)")
                 #expect(!bytes.contains(subsequence: Self.utf8Note))
@@ -45,7 +45,7 @@ final class ProxyRawHeaderBytesTests {
         #expect(
             field.withUnsafeBytesOfValue { Array($0) } == Array("attachment; filename=\"r".utf8) + [0xE9] + Array("sum".utf8) + [0xE9] + Array(".txt\"".utf8))
 
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let bytes = try await rawHead(port: replayer.port)
             #expect(bytes.contains(subsequence: Self.latin1Note), "\(bytes.text)")
             #expect(bytes.contains(subsequence: Array("X-Cassette: hit".utf8)))

@@ -26,7 +26,7 @@ final class ProxyEndpointTests {
 
     @Test func healthReportsTheModeTheCassetteAndItsSize() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let response = try await replayer.get("/__cassette/health")
             #expect(response.statusCode == 200)
             #expect(response.cassetteSource == "endpoint")
@@ -40,7 +40,7 @@ final class ProxyEndpointTests {
 
     @Test func statsCountHitsMissesAndHitsPerKey() async throws {
         try await recordFixtures()
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             for target in ["/api/users", "/api/users", "/api/health", "/api/nowhere"] {
                 _ = try await replayer.get(target)
             }
@@ -57,7 +57,7 @@ final class ProxyEndpointTests {
 
     @Test func statsCountRecordingsWhileRecording() async throws {
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: api, store: store) { recorder async throws in
                 _ = try await recorder.get("/api/health")
                 _ = try await recorder.get("/api/users")
                 let stats = try await recorder.get("/__cassette/stats").jsonObject()
@@ -70,7 +70,7 @@ final class ProxyEndpointTests {
 
     @Test func endpointsAreNeverRecorded() async throws {
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: api, store: store) { recorder async throws in
                 #expect(try await recorder.get("/__cassette/health").cassetteSource == "endpoint")
                 #expect(try await recorder.get("/__cassette/nothing-here").statusCode == 404)
             }

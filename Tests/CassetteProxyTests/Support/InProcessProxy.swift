@@ -1,0 +1,204 @@
+import Foundation
+import HTTPTypes
+import Logging
+import Synchronization
+import TestSupport
+import WellPlateCore
+import WellPlateNetworking
+
+@testable import CassetteProxy
+@testable import cassette
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A proxy started inside the test process from a `cassette record` or `replay` command line:
+/// the command's own flag parsing and `ProxyRunner`, the same server, without a process to
+/// spawn. What only a process shows (signals, exit statuses, terminal output) is tested over
+/// the binary instead (`withProxy`).
+final class InProcessProxy: RunningProxy {
+    /// As announced: `http://HOST:PORT`.
+    let url: URL
+    private let runner: ProxyRunner
+    private let running: ProxyRunner.Running
+    private let requestLog: PipeLines
+    private let log: CapturedLog
+    private let stopped = Mutex<ProxyRunner.Stopped?>(nil)
+
+    fileprivate init(runner: ProxyRunner, running: ProxyRunner.Running, requestLog: PipeLines, log: CapturedLog) {
+        self.runner = runner
+        self.running = running
+        self.requestLog = requestLog
+        self.log = log
+        url = URL(string: running.address)!
+    }
+
+    var port: Int { url.port ?? 0 }
+
+    /// Stops it as SIGTERM would: requests in flight answered, the store closed; once only.
+    @discardableResult
+    func stop() async -> ProxyRunner.Stopped {
+        if let done = stopped.withLock({ $0 }) { return done }
+        let result = await runner.stop(running)
+        stopped.withLock { $0 = result }
+        await requestLog.finish()
+        return result
+    }
+
+    /// What `cassette` would print on stdout, colour removed: the `listening on` lines, the request
+    /// lines, and (once stopped) the summary.
+    var outputLines: [String] {
+        running.announcement + requestLog.lines + (stopped.withLock { $0 }?.summary ?? [])
+    }
+
+    /// The `recorded N, replayed N, missed N, ...` line, once stopped.
+    var summaryLine: String? {
+        stopped.withLock { $0 }?.summary.first
+    }
+
+    /// What `cassette` would print on stderr: warnings and errors.
+    var standardError: String { log.text }
+
+    /// Waits until a request line containing `fragment` was logged (lines are written after the
+    /// answer, from the request log's thread).
+    func waitForLogLine(containing fragment: String, timeout: Duration = .seconds(10)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        // Matched against the text as printed, so a fragment may end with the line's newline.
+        while !requestLog.text.contains(fragment) {
+            guard ContinuousClock.now < deadline else {
+                throw ChildProcessError("no request line containing \"\(fragment)\" within \(timeout); lines: \(requestLog.lines)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// Starts the proxy `cassette ARGUMENTS` describes (`record …` or `replay …`) in this process,
+/// runs `body` and always stops it afterwards.
+func withInProcessProxy<Result>(_ arguments: [String], _ body: (InProcessProxy) async throws -> Result) async throws -> Result {
+    let command = try Cassette.parseAsRoot(arguments)
+    let log = CapturedLog()
+    let logger = Logger(label: "test") { _ in log }
+    let requestLog = try PipeLines()
+    let runner: ProxyRunner
+    switch command {
+    case let record as RecordCommand:
+        runner = try record.makeRunner(logger: logger, requestLogDescriptor: requestLog.writeDescriptor)
+    case let replay as ReplayCommand:
+        runner = try replay.makeRunner(logger: logger, requestLogDescriptor: requestLog.writeDescriptor)
+    default:
+        throw ChildProcessError("withInProcessProxy starts `record` or `replay`, not \(arguments.first ?? "nothing")")
+    }
+    let running: ProxyRunner.Running
+    do {
+        running = try await runner.start()
+    } catch {
+        await requestLog.finish()
+        throw error
+    }
+    let proxy = InProcessProxy(runner: runner, running: running, requestLog: requestLog, log: log)
+    do {
+        let result = try await body(proxy)
+        await proxy.stop()
+        return result
+    } catch {
+        await proxy.stop()
+        throw error
+    }
+}
+
+/// `cassette replay --port 0 --db STORE ARGUMENTS`, in this process, around `body`.
+func withInProcessReplayer<Result>(
+    store: String, arguments: [String] = [], _ body: (InProcessProxy) async throws -> Result
+) async throws
+    -> Result
+{
+    try await withInProcessProxy(["replay", "--port", "0", "--db", store] + arguments, body)
+}
+
+/// `cassette record --upstream UPSTREAM --port 0 --db STORE ARGUMENTS`, in this process, around `body`.
+func withInProcessRecorder<Result>(
+    upstream: URL, store: String, arguments: [String] = [], _ body: (InProcessProxy) async throws -> Result
+) async throws -> Result {
+    try await withInProcessProxy(["record", "--upstream", upstream.absoluteString, "--port", "0", "--db", store] + arguments, body)
+}
+
+/// The lines written to a pipe, read by a thread of its own (the request log writes from its
+/// thread and must never block on a reader), colour codes removed.
+private final class PipeLines: Sendable {
+    let writeDescriptor: Int32
+    private let readDescriptor: Int32
+    private let received = Mutex("")
+    private let done = Atomic(false)
+    private let drained = OneShot<Void>()
+
+    init() throws {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { throw ChildProcessError("pipe failed: \(String(cString: strerror(errno)))") }
+        readDescriptor = descriptors[0]
+        writeDescriptor = descriptors[1]
+        let thread = Thread { [self] in drain() }
+        thread.start()
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(readDescriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            let chunk = String(decoding: buffer[0..<count], as: UTF8.self)
+            received.withLock { $0 += chunk }
+        }
+        close(readDescriptor)
+        drained.fulfil(())
+    }
+
+    /// Ends the pipe, and waits until the reader has taken everything written to it.
+    func finish() async {
+        if !done.exchange(true, ordering: .acquiringAndReleasing) { close(writeDescriptor) }
+        try? await drained.wait()
+    }
+
+    /// Everything read so far, colour removed.
+    var text: String {
+        received.withLock { $0 }.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+    }
+
+    var lines: [String] {
+        text.split(separator: "\n").map(String.init)
+    }
+}
+
+/// A `LogHandler` that keeps what the proxy reports, as `cassette` would print it on stderr.
+private final class CapturedLog: LogHandler, Sendable {
+    private let lines = Mutex("")
+
+    var text: String { lines.withLock { $0 } }
+
+    var logLevel: Logger.Level {
+        get { .notice }
+        set {}
+    }
+
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+
+    func log(event: LogEvent) {
+        let prefix =
+            switch event.level {
+            case .error, .critical: "error: "
+            case .warning: "warning: "
+            default: ""
+            }
+        lines.withLock { $0 += prefix + "\(event.message)\n" }
+    }
+}
