@@ -10,6 +10,13 @@ struct ProxyRequestError: Error {
     let status: Int
     let code: String
     let message: String
+    /// The methods the endpoint takes, for `Allow` on a 405.
+    var allow: [String] = []
+
+    /// The proxy's JSON error answer for it.
+    var answer: ProxyAnswer {
+        ControlRefusal(status: status, code: code, message: message, allow: allow).answer(source: .error)
+    }
 }
 
 /// Maps an incoming request onto the upstream: the path and query are appended to the upstream

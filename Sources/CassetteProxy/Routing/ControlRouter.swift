@@ -76,7 +76,11 @@ struct ControlRefusal: Equatable, Sendable {
 
     /// As the proxy answers it: an endpoint's answer, which stays out of a session's journal.
     var answer: ProxyAnswer {
-        var answer = ProxyAnswer.json(status, ["error": .string(code), "message": .string(message)], source: .endpoint)
+        answer(source: .endpoint)
+    }
+
+    func answer(source: ProxyAnswer.Source) -> ProxyAnswer {
+        var answer = ProxyAnswer.error(status, code: code, message: message, source: source)
         if !allow.isEmpty, case .fields(let status, var fields) = answer.head {
             fields[.allow] = allow.joined(separator: ", ")
             answer.head = .fields(statusCode: status, fields)

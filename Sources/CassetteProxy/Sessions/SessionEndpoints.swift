@@ -33,7 +33,7 @@ extension SessionRegistry {
         do {
             return try await routed(head: head, body: body, proxyBase: proxyBase)
         } catch {
-            return .error(error.status, code: error.code, message: error.message)
+            return error.answer
         }
     }
 
@@ -58,7 +58,7 @@ extension SessionRegistry {
                 created["mode"] = .string(session.mode.rawValue)
                 return .json(201, .object(created), source: .endpoint)
             default:
-                throw Self.methodNotAllowed(head, "GET (list) or POST (open)", SessionEndpoints.root)
+                throw Self.methodNotAllowed(head, "GET (list) or POST (open)", SessionEndpoints.root, allow: ["GET", "HEAD", "POST"])
             }
         case (1, let id?):
             switch method {
@@ -70,16 +70,16 @@ extension SessionRegistry {
                 let strict = try Self.flag("strict", in: query)
                 return try await endAnswer(id, strict: strict)
             default:
-                throw Self.methodNotAllowed(head, "GET (inspect) or DELETE (end)", "\(SessionEndpoints.root)/\(id)")
+                throw Self.methodNotAllowed(head, "GET (inspect) or DELETE (end)", "\(SessionEndpoints.root)/\(id)", allow: ["GET", "HEAD", "DELETE"])
             }
         case (2, "requests"):
-            guard method == .GET else { throw Self.methodNotAllowed(head, "GET", path) }
+            guard method == .GET else { throw Self.methodNotAllowed(head, "GET", path, allow: ["GET", "HEAD"]) }
             try Self.allow(["method", "path", "host"], in: query)
             let filter = SessionJournal.Filter(
                 method: Self.value("method", in: query), path: Self.value("path", in: query), host: Self.value("host", in: query))
             return .json(200, try live(rest[0]).journal.json(filter: filter), source: .endpoint)
         case (2, "reset"):
-            guard method == .POST else { throw Self.methodNotAllowed(head, "POST", path) }
+            guard method == .POST else { throw Self.methodNotAllowed(head, "POST", path, allow: ["POST"]) }
             try Self.allow([], in: query)
             let session = try live(rest[0])
             session.reset()
@@ -125,8 +125,10 @@ extension SessionRegistry {
         ]
     }
 
-    private static func methodNotAllowed(_ head: HTTPRequestHead, _ allowed: String, _ path: String) -> ProxyRequestError {
-        ProxyRequestError(status: 405, code: "method_not_allowed", message: "\(path) does not take \(head.method.rawValue); use \(allowed)")
+    private static func methodNotAllowed(_ head: HTTPRequestHead, _ allowed: String, _ path: String, allow: [String]) -> ProxyRequestError {
+        var error = ProxyRequestError(status: 405, code: "method_not_allowed", message: "\(path) does not take \(head.method.rawValue); use \(allowed)")
+        error.allow = allow
+        return error
     }
 
     /// Refuses query parameters the endpoint does not take, so a misspelt filter is not ignored.

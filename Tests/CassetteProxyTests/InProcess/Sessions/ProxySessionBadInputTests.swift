@@ -97,6 +97,16 @@ final class ProxySessionBadInputTests {
                 #expect(error["error"] as? String == code, "\(method) \(target)")
                 #expect((error["message"] as? String)?.contains(advice) == true, "\(method) \(target): \(response.bodyText)")
             }
+            // A 405 names the methods the endpoint takes, as the proxy's other endpoints do.
+            let allowed: [(HTTPMethod, String, String)] = [
+                (.put, "/__cassette/sessions", "GET, HEAD, POST"), (.post, base, "GET, HEAD, DELETE"), (.post, base + "/requests", "GET, HEAD"),
+                (.get, base + "/reset", "POST"), (.post, "/__cassette/health", "GET, HEAD"),
+            ]
+            for (method, target, allow) in allowed {
+                let response = try await proxy.send(method, target)
+                #expect(response.statusCode == 405, "\(method) \(target)")
+                #expect(response.headerFields[.allow] == allow, "\(method) \(target)")
+            }
             // None of it ended the session.
             #expect(try await session.get("/api/users").statusCode == 200)
             #expect(try await session.end().statusCode == 200)
