@@ -8,7 +8,7 @@
 #    upstream, plus the added p50 at one connection.
 # Needs the machine to itself: no builds meanwhile.
 #   CASSETTE_OLD=/path/to/old/cassette Benchmarks/compare.sh             # 10 rounds of 5 s
-#   CASSETTE_OLD=... CASSETTE_NEW=... DURATION=3 ROUNDS=2 RECORD=0 Benchmarks/compare.sh
+#   CASSETTE_OLD=... CASSETTE_NEW=... BENCH_BIN_DIR=... DURATION=3 ROUNDS=2 RECORD=0 Benchmarks/compare.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${DURATION:-5}"
@@ -16,7 +16,8 @@ rounds="${ROUNDS:-10}"
 
 scripts/ensure-deps.sh wrk
 source scripts/lib.sh
-bin="$(CONFIGURATION=release build_products bench-tool bench-baseline)"
+# BENCH_BIN_DIR and CASSETTE_NEW: binaries built before (say, while nothing else builds).
+bin="${BENCH_BIN_DIR:-$(CONFIGURATION=release build_products bench-tool bench-baseline)}"
 new="${CASSETTE_NEW:-$(CONFIGURATION=release build_products cassette)/cassette}"
 old="${CASSETTE_OLD:?set CASSETTE_OLD to the old cassette binary}"
 open_workspace
