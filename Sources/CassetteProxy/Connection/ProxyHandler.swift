@@ -34,6 +34,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// `--sessions-only`: the main port answers only requests for a session and the
         /// endpoints; its own cassette is not served.
         var sessionsOnly = false
+        /// The web UI (`/__cassette/ui/`), on the main port.
+        var ui: UIEndpoints?
 
         /// What routing needs to know of a connection with these parts.
         var routeContext: RouteContext {
@@ -145,6 +147,22 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             let proxyBase = ProxyBase.of(head, localAddress: context.channel.localAddress)
             later(head: head, started: started, writer: parts.writer, context: context) {
                 await sessions.answer(head: head, body: body, proxyBase: proxyBase)
+            }
+        case .control(.ui):
+            guard let ui = parts.ui else {
+                send(parts.endpoints.answer(for: .ui), head: head, started: started, writer: parts.writer, context: context)
+                return
+            }
+            switch ui.decide(head) {
+            case .answer(let answer):
+                send(answer, head: head, started: started, writer: parts.writer, context: context)
+            case .later(let make):
+                later(head: head, started: started, writer: parts.writer, context: context, make)
+            case .follow(let live):
+                // The stream stays open: this connection answers nothing else (a browser gives an
+                // EventSource a connection of its own).
+                context.writeAndFlush(Self.wrapOutboundOut(.head(UIEndpoints.eventStreamHead(for: head))), promise: nil)
+                live.follow(context.channel)
             }
         case .control(let endpoint):
             send(parts.endpoints.answer(for: endpoint), head: head, started: started, writer: parts.writer, context: context)
