@@ -161,7 +161,9 @@ package struct ProxyRunner {
             let upstream = position < upstreams.count ? upstreams[position].map { redactor.redact(url: $0) } : nil
             return "listening on \(address)" + (upstream.map { " for \($0)" } ?? "")
         }
-        lines.append("ui on \(server.address)\(ControlNames.ui)/\(uiAccess.query)")
+        // Only off loopback, where the token must be given once: the output scripts parse on
+        // loopback stays as it was (the UI is at /__cassette/ui/ on the main port all the same).
+        if uiAccess.token != nil { lines.append("ui on \(server.address)\(ControlNames.ui)/\(uiAccess.query)") }
         if let authority {
             lines.append(
                 "forward proxy: set HTTPS_PROXY and HTTP_PROXY to \(server.address); clients must trust \(authority) (`cassette ca path`)")

@@ -36,8 +36,8 @@ extension UIAssets {
         .tag { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; background: #e3e6eb; margin-right: 6px; text-decoration: none; color: #1d2330; }
         .tag.hit { background: #d5f2df; } .tag.recorded { background: #dbe8ff; } .tag.miss { background: #ffd9d4; }
         .tag.passthrough { background: #fff1c2; } .tag.error { background: #f5c6cb; } .tag.active { outline: 2px solid #6aa6ff; }
-        .miss { background: #fff; border: 1px solid #f0b4ab; border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
-        .miss h3 { font-size: 14px; margin: 0 0 4px; }
+        div.miss { background: #fff; border: 1px solid #f0b4ab; border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
+        div.miss h3 { font-size: 14px; margin: 0 0 4px; }
         .why-not li { font-family: ui-monospace, monospace; }
         .error { color: #c0392b; }
         """##

@@ -18,10 +18,12 @@ package enum UIAssets {
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'"
 
     /// The served page: the stylesheet and the script are files of their own (`app.css`, `app.js`).
+    /// The empty icon keeps the browser from asking the proxy for `/favicon.ico`, which would be
+    /// served (or missed, and counted against `--strict`) as the app's own traffic.
     package static let indexHTML = """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-        <title>cassette</title><link rel="stylesheet" href="app.css"><script src="app.js" defer></script></head>
+        <title>cassette</title><link rel="icon" href="data:,"><link rel="stylesheet" href="app.css"><script src="app.js" defer></script></head>
         <body>
         \(body)
         </body></html>
