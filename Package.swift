@@ -95,6 +95,16 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // The web UI's pages (compiled in as Swift constants), the JSON it reads from a store, and
+        // the self-contained HTML report: Foundation, the core and a SHA-256 for the report's policy.
+        .target(
+            name: "CassetteUI",
+            dependencies: [
+                "WellPlateCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The recording and replaying HTTP proxy (SwiftNIO). No tool code: it reports through its
         // request log and the `Logger` its caller passes in, and throws `ProxyError`.
         .target(
@@ -102,6 +112,7 @@ let package = Package(
             dependencies: [
                 "WellPlateCore",
                 "WellPlateNetworking",
+                "CassetteUI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -125,6 +136,7 @@ let package = Package(
                 "WellPlateNetworking",
                 "CassetteTools",
                 "CassetteProxy",
+                "CassetteUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -206,6 +218,17 @@ let package = Package(
                 // Listed so `swift test` builds the binaries the tests start as child processes.
                 "cassette", "SampleAPI",
             ]
+        ),
+        .testTarget(
+            name: "CassetteUITests",
+            dependencies: [
+                "TestSupport", "WellPlateCore", "CassetteUI",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                // Listed so `swift test` builds the binaries the browser tests start as child processes.
+                "cassette", "SampleAPI",
+            ],
+            // The selenium script the browser tests run with python3.
+            exclude: ["Browser"]
         ),
         .testTarget(
             name: "cassetteTests",

@@ -18,6 +18,7 @@ package_of() {
         # Debian's nginx with HTTP/2 built in: the tests' HTTPS upstream that offers HTTP/2.
         nginx) echo nginx-light ;;
         pip3) echo python3-pip ;;
+        chromedriver) echo chromium-driver ;;
         *) echo "$1" ;;
     esac
 }

@@ -16,3 +16,6 @@ for tool in openapi-spec-validator:openapi-spec-validator detect-secrets:detect-
     "$here/ensure-pip-tool.sh" "${tool%%:*}" "${tool#*:}" \
         || echo "warning: could not install ${tool#*:} now; its tests will try again" >&2
 done
+
+# The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium.
+"$here/ensure-browser.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2

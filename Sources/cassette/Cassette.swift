@@ -40,7 +40,7 @@ struct Cassette: AsyncParsableCommand {
             DiffCommand.self, SchemaCommand.self,
             CodegenCommand.self, OpenAPICommand.self, VerifyCommand.self,
             RequestCommand.self, ConfigCommand.self, CACommand.self,
-            AuditCommand.self, RedactCommand.self,
+            AuditCommand.self, RedactCommand.self, UICommand.self, ReportCommand.self,
         ]
     )
 }

@@ -29,6 +29,9 @@ struct ProxyEndpoints: Sendable {
         case .sessions:
             // The main port's `SessionRegistry` answers these; a port without one has none.
             return ControlRouter.noSessionsHere.answer
+        case .ui:
+            // The main port's `UIEndpoints` answers these (`ProxyHandler`).
+            return .error(404, code: "no_ui_here", message: "the UI is on the main port of `cassette record`, `replay` or `run`", source: .endpoint)
         }
     }
 

@@ -15,6 +15,10 @@ struct AnswerWriter: Sendable {
     let upstreamURLs: UpstreamURLRewriter?
     /// A session's journal (`nil` on the main port): each answer goes in before it goes out.
     var journal: SessionJournal?
+    /// The UI's Live view: told of every answer but the proxy's own endpoints'.
+    var live: LiveFeed?
+    /// The session's id in live events (`nil` on the main port).
+    var liveSession: String?
 
     /// One request being answered: what the writer needs to know about it.
     struct Request: Sendable {
@@ -60,6 +64,14 @@ struct AnswerWriter: Sendable {
             method: head.method, origin: log.targetPrefix.isEmpty ? nil : log.targetPrefix, target: target, key: request.key, answer: answer,
             started: request.started, shard: request.shard)
 
+        if let live, answer.source != .endpoint {
+            live.publish(isMiss: answer.miss != nil) {
+                LiveEvent(
+                    at: Date(), method: head.method.rawValue, target: target, status: answer.statusCode, tag: answer.source.headerValue,
+                    durationMilliseconds: Double((NIODeadline.now() - request.started).nanoseconds) / 1_000_000, session: liveSession,
+                    miss: answer.miss?.miss)
+            }
+        }
         var close = forceClose || !head.isKeepAlive
         var responseHead: HTTPResponseHead
         let status: String

@@ -36,12 +36,15 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// `--sessions-only`: the main port answers only requests for a session and the
         /// endpoints; its own cassette is not served.
         let sessionsOnly: Bool
+        /// The web UI (`/__cassette/ui/`), on the main port.
+        let ui: UIEndpoints?
         /// What routing needs to know of a connection with these parts.
         let routeContext: RouteContext
 
         init(
             replayer: ProxyReplayer?, responder: ProxyResponder, requestBuilder: ProxyRequestBuilder, endpoints: ProxyEndpoints, writer: AnswerWriter,
-            maxBodySize: Int, sessions: SessionRegistry? = nil, listener: Int = 0, upstreamOrigin: String? = nil, sessionsOnly: Bool = false
+            maxBodySize: Int, sessions: SessionRegistry? = nil, listener: Int = 0, upstreamOrigin: String? = nil, sessionsOnly: Bool = false,
+            ui: UIEndpoints? = nil
         ) {
             self.replayer = replayer
             self.responder = responder
@@ -53,6 +56,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.listener = listener
             self.upstreamOrigin = upstreamOrigin
             self.sessionsOnly = sessionsOnly
+            self.ui = ui
             routeContext = RouteContext(hasSessions: sessions != nil, sessionsOnly: sessionsOnly, replaysOnly: replayer != nil)
         }
     }
@@ -161,6 +165,22 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             let proxyBase = ProxyBase.of(head, localAddress: context.channel.localAddress)
             later(head: head, started: started, writer: parts.writer, context: context) {
                 await sessions.answer(head: head, body: body, proxyBase: proxyBase)
+            }
+        case .control(.ui):
+            guard let ui = parts.ui else {
+                send(parts.endpoints.answer(for: .ui), head: head, started: started, writer: parts.writer, context: context)
+                return
+            }
+            switch ui.decide(head) {
+            case .answer(let answer):
+                send(answer, head: head, started: started, writer: parts.writer, context: context)
+            case .later(let make):
+                later(head: head, started: started, writer: parts.writer, context: context, make)
+            case .follow(let live):
+                // The stream stays open: this connection answers nothing else (a browser gives an
+                // EventSource a connection of its own).
+                context.writeAndFlush(Self.wrapOutboundOut(.head(UIEndpoints.eventStreamHead(for: head))), promise: nil)
+                live.follow(context.channel)
             }
         case .control(let endpoint):
             send(parts.endpoints.answer(for: endpoint), head: head, started: started, writer: parts.writer, context: context)

@@ -8,6 +8,8 @@ enum ControlNames {
     static let health = "/__cassette/health"
     static let stats = "/__cassette/stats"
     static let sessions = "/__cassette/sessions"
+    /// The web UI and its data (`/__cassette/ui/`, `.../api/...`).
+    static let ui = "/__cassette/ui"
 
     /// `X-Cassette: hit|recorded|passthrough|miss|stale|error|endpoint` on every answer.
     static let answerHeader = "X-Cassette"

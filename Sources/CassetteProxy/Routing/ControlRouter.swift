@@ -10,6 +10,8 @@ enum ControlRouter {
         case stats
         /// `/__cassette/sessions` and below: its own methods per path (`SessionEndpoints`).
         case sessions
+        /// `/__cassette/ui` and below: the web UI, its data and its live feed (`UIEndpoints`).
+        case ui
     }
 
     struct Route: Sendable {
@@ -27,6 +29,9 @@ enum ControlRouter {
         Route(path: ControlNames.health, endpoint: .health, methods: [.GET, .HEAD]),
         Route(path: ControlNames.stats, endpoint: .stats, methods: [.GET, .HEAD]),
         Route(path: ControlNames.sessions, endpoint: .sessions, methods: nil, includesBelow: true, mainPortOnly: true),
+        // Served on the main port (its Live view follows the whole proxy); a session's port
+        // answers 404 naming the main port (`ProxyEndpoints`).
+        Route(path: ControlNames.ui, endpoint: .ui, methods: [.GET, .HEAD], includesBelow: true),
     ]
 
     /// Sessions asked for on a session's own port.

@@ -43,9 +43,12 @@ struct ProxyPipeline: ConnectionPipeline {
                 recordsForwarded: recordsForwarded, log: log),
             requestBuilder: requestBuilder,
             endpoints: ProxyEndpoints(session: session, policy: served.policy, started: .now, insecure: settings.tls.insecure && !replayOnly),
-            writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal),
+            writer: AnswerWriter(
+                log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal, live: served.context.live,
+                liveSession: logLabel.map { $0.hasPrefix("session ") ? String($0.dropFirst(8)) : $0 }),
             maxBodySize: settings.maxBodySize, sessions: sessions, listener: listener,
-            upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)), sessionsOnly: settings.sessionsOnly && sessions != nil)
+            upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)), sessionsOnly: settings.sessionsOnly && sessions != nil,
+            ui: sessions == nil ? nil : served.context.ui)
         restoresRawHeaderBytes = !replayOnly || served.prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }

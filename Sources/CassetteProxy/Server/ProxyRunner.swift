@@ -1,3 +1,4 @@
+import CassetteUI
 import Foundation
 import Logging
 import NIOPosix
@@ -52,6 +53,22 @@ package struct ProxyRunner {
         /// What to tell the user once it listens: `listening on ADDRESS` per listener (on a
         /// multi-host proxy with the upstream each stands in for), and how a forward proxy is used.
         package let announcement: [String]
+
+        /// Keeps every request the proxy answers from now on, for `cassette run --report`.
+        package func keepRequests() {
+            served.context.live?.startCollecting()
+        }
+
+        /// The requests kept since `keepRequests()`, as the UI's Live view shows them, and how
+        /// many did not fit.
+        package var keptRequests: (requests: [JSONValue], dropped: Int) {
+            served.context.live?.collected() ?? ([], 0)
+        }
+
+        /// The keys of the served cassette that nothing replayed so far.
+        package var unusedKeys: [String] {
+            served.session.index.statistics.unusedKeys
+        }
     }
 
     /// What a stopped proxy served.
@@ -99,7 +116,11 @@ package struct ProxyRunner {
             }
             context.upstream = try makeUpstream(layout)
         }
-        let served = try await ServedCassette.open(cassette, policy: policy, role: .proxy(sessionsOnly: settings.sessionsOnly), context: context)
+        let live = LiveFeed()
+        context.live = live
+        var served = try await ServedCassette.open(cassette, policy: policy, role: .proxy(sessionsOnly: settings.sessionsOnly), context: context)
+        let uiAccess = UIAccess.forHost(settings.host)
+        served.context.ui = UIEndpoints(catalog: Self.catalog(store: store, serving: served.session), access: uiAccess, live: live)
         // The sessions keep the rules the proxy's cassette settled (keys with their origin on several hosts).
         context.matchingRules = served.session.options.matchingRules
         // Sessions listen on the main server's event loops.
@@ -140,11 +161,21 @@ package struct ProxyRunner {
             let upstream = position < upstreams.count ? upstreams[position].map { redactor.redact(url: $0) } : nil
             return "listening on \(address)" + (upstream.map { " for \($0)" } ?? "")
         }
+        // Only off loopback, where the token must be given once: the output scripts parse on
+        // loopback stays as it was (the UI is at /__cassette/ui/ on the main port all the same).
+        if uiAccess.token != nil { lines.append("ui on \(server.address)\(ControlNames.ui)/\(uiAccess.query)") }
         if let authority {
             lines.append(
                 "forward proxy: set HTTPS_PROXY and HTTP_PROXY to \(server.address); clients must trust \(authority) (`cassette ca path`)")
         }
         return Running(server: server, served: served, requestLog: requestLog, sessions: sessions, announcement: lines)
+    }
+
+    /// The UI's view of `store`: the served cassette's unused recordings as the proxy counts them.
+    private static func catalog(store: CassetteStore, serving session: CassetteSession) -> UICatalog {
+        var catalog = UICatalog(store: store)
+        catalog.unusedByCassette = { [session.options.cassette: session.index.statistics.unusedKeys.count] }
+        return catalog
     }
 
     /// The transport forwarded requests take: libcurl with the listener's TLS settings, one per

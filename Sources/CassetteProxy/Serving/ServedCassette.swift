@@ -22,6 +22,10 @@ struct ServedCassette: Sendable {
         var requestLog: RequestLog?
         /// The caller's: what the proxy reports outside the request log.
         var logger: Logger
+        /// Every answer the proxy and its sessions write, for the UI's Live view and a run's report.
+        var live: LiveFeed?
+        /// The web UI on the main port.
+        var ui: UIEndpoints?
     }
 
     /// Who serves the cassette.
@@ -46,7 +50,7 @@ struct ServedCassette: Sendable {
     let ports: ListenerPorts
     /// The hosts a replay-only forward cassette has recordings of (CONNECT to others is refused).
     let recordedOrigins: Set<String>
-    let context: Context
+    var context: Context
 
     var isForward: Bool { settings.forward != nil }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CassetteProxy
 import CassetteTools
+import CassetteUI
 import Foundation
 import WellPlateCore
 import WellPlateNetworking
@@ -17,6 +18,8 @@ struct RunCommand: AsyncParsableCommand {
             in upstream order (several with --upstream repeated). With --forward, also HTTP_PROXY, \
             HTTPS_PROXY (and their lower-case forms) set to the proxy and CASSETTE_CA_CERT to the \
             certificate its clients must trust. The proxy's lines go to stderr so the command owns stdout. \
+            --report FILE writes an HTML report of the run (see `cassette report`).
+
             The exit status is COMMAND's, or 1 when --strict saw a miss and COMMAND succeeded.
 
             Examples:
@@ -51,6 +54,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
     var mode: Mode = .replay
+
+    @Option(help: ArgumentHelp("Write an HTML report of the run: every request, misses with their nearest recordings, unused recordings.", valueName: "file"))
+    var report: String?
 
     @Argument(parsing: .postTerminator, help: "The command to run, after --.")
     var command: [String] = []
@@ -93,6 +99,7 @@ struct RunCommand: AsyncParsableCommand {
         let lifecycle = ProxyLifecycle(runner: runner, toStandardError: true)
         let signals = SignalWaiter()
         let running = try await lifecycle.start()
+        if report != nil { running.keepRequests() }
         var environment = [
             "CASSETTE_URL": running.address,
             "API_BASE_URL": running.address,
@@ -105,7 +112,23 @@ struct RunCommand: AsyncParsableCommand {
         }
         let status = await ChildCommand.run(command, environment: environment, forwarding: signals)
         signals.cancel()
+        let (requests, unused) = (running.keptRequests, running.unusedKeys)
         let counters = await lifecycle.stop(running)
+        if let report {
+            // The store is closed with the proxy: the report reads it again, as it now is.
+            let opened = try await store.openStore(configFile, access: .readOnly)
+            let run = HTMLReport.Run(command: command.joined(separator: " "), requests: requests.requests, unused: unused)
+            do {
+                try await ReportFile.write(HTMLReport(catalog: UICatalog(store: opened), run: run), to: report)
+            } catch {
+                try? await opened.close()
+                throw error
+            }
+            try? await opened.close()
+            StandardStream.error.write(
+                "report of the run written to \(report)\(requests.dropped > 0 ? " (the first \(requests.requests.count) requests; \(requests.dropped) more left out)" : "")\n"
+            )
+        }
         if status != 0 {
             throw ExitCode(status)
         }

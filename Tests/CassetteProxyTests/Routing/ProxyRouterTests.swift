@@ -41,6 +41,19 @@ struct ProxyRouterTests {
         #expect(ProxyRouter.route(head(.DELETE, "/__cassette/sessions/abc"), Self.mainRecord) == .control(.sessions))
     }
 
+    @Test func theWebUIAndItsDataAreOneEndpointThatTakesOnlyGET() throws {
+        for path in ["/__cassette/ui", "/__cassette/ui/", "/__cassette/ui/app.js", "/__cassette/ui/api/interactions?status=404", "/__cassette/ui/api/live"] {
+            #expect(ProxyRouter.route(head(.GET, path), Self.mainReplay) == .control(.ui), "\(path)")
+        }
+        #expect(ProxyRouter.route(head(.GET, "/__cassette/uix"), Self.mainReplay).isRefusal)
+        guard case .refuse(.control(let refusal)) = ProxyRouter.route(head(.POST, "/__cassette/ui/api/cassettes"), Self.mainReplay) else {
+            Issue.record("expected a refusal")
+            return
+        }
+        #expect(refusal.status == 405)
+        #expect(refusal.allow == ["GET", "HEAD"])
+    }
+
     @Test func anUnknownControlPathIs404NamingTheEndpoints() throws {
         let route = ProxyRouter.route(head(.GET, "/__cassette/nothing"), Self.mainReplay)
         guard case .refuse(.control(let refusal)) = route else {

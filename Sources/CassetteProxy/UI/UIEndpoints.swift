@@ -1,0 +1,136 @@
+import CassetteUI
+import Foundation
+import HTTPTypes
+import NIOHTTP1
+import WellPlateCore
+
+/// The web UI under `/__cassette/ui/`: its page, its JSON data (`api/...`, read from the store
+/// off the event loop) and, on a proxy, the Live view's event stream.
+struct UIEndpoints: Sendable {
+    let catalog: UICatalog
+    let access: UIAccess
+    /// The proxy's feed; `nil` for `cassette ui`, which serves a store and no traffic.
+    let live: LiveFeed?
+
+    init(catalog: UICatalog, access: UIAccess, live: LiveFeed?) {
+        self.catalog = catalog
+        self.access = access
+        self.live = live
+    }
+
+    /// How one UI request is answered.
+    enum Decision: Sendable {
+        case answer(ProxyAnswer)
+        /// Read from the store, in a task.
+        case later(@Sendable () async -> ProxyAnswer)
+        /// The Live view's event stream: kept open, fed by `LiveFeed`.
+        case follow(LiveFeed)
+    }
+
+    static let root = ControlNames.ui + "/"
+
+    func decide(_ head: HTTPRequestHead) -> Decision {
+        let request = UIRequest(target: head.uri, root: Self.root)
+        guard head.uri.hasPrefix(Self.root) else {
+            // `/__cassette/ui` (or `/` of `cassette ui`): the page lives one slash further, so its
+            // relative links resolve below it.
+            return .answer(Self.redirect(to: Self.root + (request.query["token"].map { "?token=\($0)" } ?? "")))
+        }
+        guard access.allows(head, queryToken: request.query["token"]) else {
+            return .answer(
+                Self.error(
+                    401, "ui_token_required",
+                    "open the UI with the URL cassette printed at start (it ends in ?token=...); the UI is bound to a non-loopback address"))
+        }
+        switch request.path {
+        case "api/cassettes":
+            let catalog = self.catalog
+            return .later { await Self.json { try await catalog.cassettes() } }
+        case "api/interactions":
+            if let status = request.query["status"], !status.isEmpty, Int(status) == nil {
+                return .answer(Self.error(400, "bad_filter", "status must be a number such as 404, not \"\(status)\""))
+            }
+            let (catalog, query) = (self.catalog, request.browseQuery)
+            return .later { await Self.json { try await catalog.interactions(query) } }
+        case "api/interaction":
+            guard let id = request.query["id"].flatMap({ Int64($0) }) else {
+                return .answer(Self.error(400, "bad_id", "give the recording's id: api/interaction?id=N"))
+            }
+            let catalog = self.catalog
+            return .later {
+                await Self.json {
+                    guard let found = try await catalog.interaction(id: id) else { throw NotFound(id: id) }
+                    return found
+                }
+            }
+        case "api/live":
+            guard let live else {
+                return .answer(
+                    Self.error(404, "no_live_view", "cassette ui serves a store; the Live view is on a running proxy's /__cassette/ui/"))
+            }
+            return .follow(live)
+        default:
+            guard let asset = UIAssets.asset(named: request.path) else {
+                return .answer(Self.error(404, "not_found", "the UI has no \(request.path); open \(Self.root)"))
+            }
+            var answer = Self.page(200, contentType: asset.contentType, body: asset.bytes)
+            if request.query["token"] != nil, let cookie = access.cookie(path: Self.root), case .fields(let status, var fields) = answer.head {
+                fields[.setCookie] = cookie
+                answer.head = .fields(statusCode: status, fields)
+            }
+            return .answer(answer)
+        }
+    }
+
+    /// The head of the Live view's event stream (no length: it never ends by itself).
+    static func eventStreamHead(for request: HTTPRequestHead) -> HTTPResponseHead {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/event-stream; charset=utf-8")
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        headers.add(name: ControlNames.answerHeader, value: ProxyAnswer.Source.endpoint.headerValue)
+        return HTTPResponseHead(version: request.version, status: .ok, headers: headers)
+    }
+
+    private struct NotFound: Error {
+        let id: Int64
+    }
+
+    private static func json(_ make: () async throws -> JSONValue) async -> ProxyAnswer {
+        do {
+            let value = try await make()
+            return page(200, contentType: "application/json; charset=utf-8", body: Data((value.compactJSON + "\n").utf8))
+        } catch let missing as NotFound {
+            return error(404, "not_found", "the store has no recording \(missing.id); it may have been deleted")
+        } catch let store as CassetteStoreError {
+            return error(500, "store_failed", store.message)
+        } catch {
+            return Self.error(500, "ui_failed", "\(error)")
+        }
+    }
+
+    /// Every UI answer carries the policy: no inline script, no eval, no other origin.
+    static func page(_ status: Int, contentType: String, body: Data) -> ProxyAnswer {
+        var fields = HTTPFields()
+        fields[.contentType] = contentType
+        fields[.contentSecurityPolicy] = UIAssets.contentSecurityPolicy
+        fields[.xContentTypeOptions] = "nosniff"
+        fields[.cacheControl] = "no-store"
+        fields[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return ProxyAnswer(statusCode: status, headerFields: fields, body: body, source: .endpoint)
+    }
+
+    static func error(_ status: Int, _ code: String, _ message: String) -> ProxyAnswer {
+        let body = JSONValue.object(["error": .string(code), "message": .string(message)]).compactJSON + "\n"
+        return page(status, contentType: "application/json; charset=utf-8", body: Data(body.utf8))
+    }
+
+    static func redirect(to location: String) -> ProxyAnswer {
+        var answer = page(302, contentType: "text/plain; charset=utf-8", body: Data("see \(location)\n".utf8))
+        if case .fields(let status, var fields) = answer.head {
+            fields[.location] = location
+            answer.head = .fields(statusCode: status, fields)
+        }
+        return answer
+    }
+}

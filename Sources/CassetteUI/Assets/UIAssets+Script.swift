@@ -1,0 +1,332 @@
+extension UIAssets {
+    /// The page's one script (`app.js`): views, filters in the URL, the live feed; recorded text only ever goes in through `textContent`.
+    static let script = ##"""
+        "use strict";
+        // The cassette UI: one script for the page a proxy or `cassette ui` serves (data fetched from
+        // api/...) and for the HTML report (data read from the inline JSON block). Everything recorded is
+        // put into the page with textContent or attributes, never parsed as HTML.
+        (function () {
+          const PAGE = 100;
+          const inline = document.getElementById("cassette-data");
+          const report = inline ? JSON.parse(inline.textContent) : null;
+          const main = document.getElementById("main");
+          let liveSource = null;
+
+          function el(tag, attrs, children) {
+            const node = document.createElement(tag);
+            for (const [name, value] of Object.entries(attrs || {})) {
+              if (name === "text") node.textContent = value;
+              else if (name === "cls") node.className = value;
+              else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+              else node.setAttribute(name, value);
+            }
+            for (const child of children || []) if (child) node.appendChild(child);
+            return node;
+          }
+          function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+          function size(bytes) {
+            if (bytes < 1024) return bytes + " B";
+            if (bytes < 1048576) return (bytes / 1024).toFixed(1) + " KiB";
+            return (bytes / 1048576).toFixed(1) + " MiB";
+          }
+          function age(iso) {
+            if (!iso) return "";
+            const seconds = Math.max(0, (Date.now() - Date.parse(iso)) / 1000);
+            if (seconds < 60) return Math.round(seconds) + " s ago";
+            if (seconds < 3600) return Math.round(seconds / 60) + " min ago";
+            if (seconds < 86400) return Math.round(seconds / 3600) + " h ago";
+            return Math.round(seconds / 86400) + " d ago";
+          }
+          function statusClass(status) { return "status s" + String(status).charAt(0); }
+
+          // Where the data comes from: the server's api/, or the report's inline block.
+          const data = report ? {
+            cassettes: () => Promise.resolve({ cassettes: report.cassettes }),
+            interactions(filter) {
+              const rows = report.interactions.filter((row) => matches(row, filter));
+              const offset = filter.offset || 0;
+              return Promise.resolve({ total: rows.length, offset: offset, rows: rows.slice(offset, offset + PAGE) });
+            },
+            interaction(id) {
+              const found = report.interactions.find((row) => String(row.id) === String(id));
+              return found ? Promise.resolve(found) : Promise.reject(new Error("no recording " + id + " in this report"));
+            },
+          } : {
+            cassettes: () => getJSON("api/cassettes"),
+            interactions: (filter) => getJSON("api/interactions?" + new URLSearchParams(clean(filter)).toString()),
+            interaction: (id) => getJSON("api/interaction?id=" + encodeURIComponent(id)),
+          };
+          function getJSON(url) {
+            return fetch(url, { credentials: "same-origin" }).then((response) =>
+              response.json().then((body) => {
+                if (!response.ok) throw new Error(body.message || response.statusText);
+                return body;
+              }));
+          }
+          function clean(filter) {
+            const out = {};
+            for (const [name, value] of Object.entries(filter)) if (value !== "" && value !== undefined && value !== null) out[name] = value;
+            return out;
+          }
+          function matches(row, filter) {
+            if (filter.cassette && row.cassette !== filter.cassette) return false;
+            if (filter.method && row.method !== filter.method.toUpperCase()) return false;
+            if (filter.status && String(row.status) !== String(filter.status)) return false;
+            if (filter.host && row.url.toLowerCase().indexOf("://" + filter.host.toLowerCase()) < 0) return false;
+            if (filter.path && row.url.indexOf(filter.path) < 0) return false;
+            if (filter.text) {
+              const bodies = [row.requestBody, row.responseBody].filter(Boolean).map((body) => body.text || "");
+              if (!bodies.some((text) => text.indexOf(filter.text) >= 0)) return false;
+            }
+            return true;
+          }
+
+          // The view and its filter live in the URL's hash, so a link shows the same thing.
+          function route() {
+            const hash = location.hash.replace(/^#\/?/, "");
+            const [view, query] = hash.split("?");
+            return { view: view || (report && report.run ? "live" : "cassettes"), params: new URLSearchParams(query || "") };
+          }
+          function go(view, params) {
+            const query = params ? new URLSearchParams(clean(params)).toString() : "";
+            location.hash = "#/" + view + (query ? "?" + query : "");
+          }
+
+          function render() {
+            if (liveSource) { liveSource.close(); liveSource = null; }
+            const { view, params } = route();
+            for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.view === view.split("/")[0]);
+            clear(main);
+            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, live: liveView }[view] || cassettesView;
+            show(params).catch((error) => main.appendChild(el("p", { cls: "error", text: String(error.message || error) })));
+          }
+
+          function cassettesView() {
+            return data.cassettes().then((body) => {
+              const rows = body.cassettes.map((cassette) => el("tr", {}, [
+                el("td", {}, [el("a", { href: "#/interactions?cassette=" + encodeURIComponent(cassette.name), text: cassette.name })]),
+                el("td", { cls: "num", text: String(cassette.interactions) }),
+                el("td", { text: (cassette.hosts || []).join(", ") }),
+                el("td", { text: cassette.lastRecorded ? cassette.lastRecorded + " (" + age(cassette.lastRecorded) + ")" : "" }),
+                el("td", { cls: "num", text: size(cassette.size) }),
+                el("td", { cls: "num", text: cassette.unused === null || cassette.unused === undefined ? "n/a" : String(cassette.unused) }),
+              ]));
+              main.appendChild(el("h1", { text: "Cassettes" }));
+              main.appendChild(table(["Name", "Interactions", "Hosts", "Last recorded", "Size", "Unused"], rows, "cassettes"));
+            });
+          }
+
+          function table(headings, rows, id) {
+            return el("table", { id: id }, [
+              el("thead", {}, [el("tr", {}, headings.map((heading) => el("th", { text: heading })))]),
+              el("tbody", {}, rows),
+            ]);
+          }
+
+          function interactionsView(params) {
+            const filter = {};
+            for (const name of ["cassette", "method", "status", "host", "path", "text"]) filter[name] = params.get(name) || "";
+            filter.offset = Number(params.get("offset") || 0);
+            const form = el("form", { id: "filter", onsubmit(event) {
+              event.preventDefault();
+              const next = { cassette: filter.cassette };
+              for (const input of form.querySelectorAll("input")) next[input.name] = input.value.trim();
+              go("interactions", next);
+            } }, ["method", "status", "host", "path", "text"].map((name) =>
+              el("label", {}, [el("span", { text: name === "text" ? "body text" : name }), el("input", { name: name, value: filter[name] })]))
+              .concat([el("button", { type: "submit", text: "Filter" })]));
+            main.appendChild(el("h1", { text: filter.cassette ? "Interactions of " + filter.cassette : "Interactions" }));
+            main.appendChild(form);
+            return data.interactions(filter).then((body) => {
+              const rows = body.rows.map((row) => el("tr", { cls: "row", "data-id": String(row.id), onclick() { go("interaction", { id: row.id }); } }, [
+                el("td", { text: row.method }),
+                el("td", { cls: statusClass(row.status), text: String(row.status) }),
+                el("td", { cls: "url", text: row.url }),
+                el("td", { cls: "num", text: size(row.size) }),
+                el("td", { text: age(row.recordedAt) }),
+                el("td", { cls: "num", text: row.durationMs.toFixed(1) + " ms" }),
+              ]));
+              const last = Math.min(body.offset + body.rows.length, body.total);
+              const pager = el("p", { cls: "pager" }, [
+                el("span", { id: "count", "data-total": String(body.total), text: body.total === 0 ? "no interactions match" : (body.offset + 1) + "–" + last + " of " + body.total }),
+                body.offset > 0 ? el("button", { text: "Previous", onclick() { go("interactions", Object.assign({}, filter, { offset: Math.max(0, body.offset - PAGE) })); } }) : null,
+                last < body.total ? el("button", { text: "Next", onclick() { go("interactions", Object.assign({}, filter, { offset: body.offset + PAGE })); } }) : null,
+              ]);
+              main.appendChild(pager);
+              main.appendChild(table(["Method", "Status", "URL", "Size", "Age", "Time"], rows, "interactions"));
+            });
+          }
+
+          function detailView(params) {
+            return data.interaction(params.get("id")).then((item) => {
+              main.appendChild(el("h1", {}, [el("span", { text: item.method + " " }), el("span", { cls: "url", text: item.url })]));
+              main.appendChild(el("p", { id: "summary", text: "status " + item.status + " · " + item.durationMs.toFixed(1) + " ms upstream · recorded " + item.recordedAt + " · cassette " + item.cassette + " · key " + item.key + " #" + item.sequence }));
+              const curl = curlCommand(item);
+              main.appendChild(el("p", {}, [
+                el("button", { id: "copy-curl", text: "Copy as curl", onclick() {
+                  if (navigator.clipboard) navigator.clipboard.writeText(curl).catch(() => {});
+                  curlBox.hidden = false;
+                } }),
+                el("button", { id: "download", text: "Download response body", onclick() { download(item); } }),
+              ]));
+              const curlBox = el("pre", { id: "curl", text: curl });
+              curlBox.hidden = true;
+              main.appendChild(curlBox);
+              main.appendChild(el("h2", { text: "Request" }));
+              main.appendChild(headersTable(item.requestHeaders));
+              if (item.requestBody) main.appendChild(bodyView(item.requestBody, "request-body"));
+              main.appendChild(el("h2", { text: "Response" }));
+              main.appendChild(headersTable(item.responseHeaders));
+              main.appendChild(bodyView(item.responseBody, "response-body"));
+            });
+          }
+
+          function headersTable(headers) {
+            return el("table", { cls: "headers" }, [el("tbody", {}, headers.map(([name, value]) => el("tr", {}, [el("th", { text: name }), el("td", { text: value })])))]);
+          }
+
+          function bytesOf(body) {
+            if (body.encoding !== "base64") return new TextEncoder().encode(body.text);
+            const binary = atob(body.text);
+            const bytes = new Uint8Array(binary.length);
+            for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+            return bytes;
+          }
+
+          function bodyView(body, id) {
+            const box = el("section", { id: id, cls: "body" });
+            const note = body.size + " bytes" + (body.contentType ? " · " + body.contentType : "") + (body.truncated ? " · shown up to " + body.shown + " bytes" : "");
+            box.appendChild(el("p", { cls: "note", text: note }));
+            if (body.size === 0) return box;
+            if (body.encoding === "base64" && /^image\//.test(body.contentType || "") && !/svg/.test(body.contentType)) {
+              box.appendChild(el("img", { src: "data:" + body.contentType + ";base64," + body.text, alt: "response image" }));
+              return box;
+            }
+            if (body.encoding === "base64") {
+              box.appendChild(el("pre", { cls: "hex", text: hex(bytesOf(body)) }));
+              return box;
+            }
+            let parsed;
+            try { parsed = JSON.parse(body.text); } catch (error) { parsed = undefined; }
+            if (parsed !== undefined && typeof parsed === "object" && parsed !== null) {
+              box.appendChild(jsonTree(parsed, 0));
+            } else {
+              box.appendChild(el("pre", { cls: "text", text: body.text }));
+            }
+            return box;
+          }
+
+          function jsonTree(value, depth) {
+            if (value === null || typeof value !== "object") {
+              return el("span", { cls: "json-" + (value === null ? "null" : typeof value), text: JSON.stringify(value) });
+            }
+            const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item]) : Object.entries(value);
+            const details = el("details", { cls: "json" });
+            if (depth < 2) details.open = true;
+            details.appendChild(el("summary", { text: Array.isArray(value) ? "[" + entries.length + "]" : "{" + entries.length + "}" }));
+            for (const [key, item] of entries) {
+              details.appendChild(el("div", { cls: "json-entry" }, [el("span", { cls: "json-key", text: key + ": " }), jsonTree(item, depth + 1)]));
+            }
+            return details;
+          }
+
+          function hex(bytes) {
+            const lines = [];
+            for (let offset = 0; offset < bytes.length; offset += 16) {
+              const slice = Array.from(bytes.slice(offset, offset + 16));
+              lines.push(offset.toString(16).padStart(8, "0") + "  " + slice.map((b) => b.toString(16).padStart(2, "0")).join(" ").padEnd(48) + "  " +
+                slice.map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join(""));
+            }
+            return lines.join("\n");
+          }
+
+          function quote(text) { return "'" + String(text).replace(/'/g, "'\\''") + "'"; }
+          function curlCommand(item) {
+            const parts = ["curl", "-X", item.method, quote(item.url)];
+            for (const [name, value] of item.requestHeaders) parts.push("-H", quote(name + ": " + value));
+            if (item.requestBody && item.requestBody.encoding !== "base64") parts.push("--data-binary", quote(item.requestBody.text));
+            return parts.join(" ");
+          }
+
+          function download(item) {
+            const blob = new Blob([bytesOf(item.responseBody)], { type: item.responseBody.contentType || "application/octet-stream" });
+            const url = URL.createObjectURL(blob);
+            const link = el("a", { href: url, download: "interaction-" + item.id + ".body" });
+            document.body.appendChild(link);
+            link.click();
+            link.remove();
+            setTimeout(() => URL.revokeObjectURL(url), 1000);
+          }
+
+          // Live: each request the proxy serves, pushed over Server-Sent Events; the report shows its run.
+          function liveView(params) {
+            const tag = params.get("tag") || "";
+            main.appendChild(el("h1", { text: report ? "Requests of the run" : "Live" }));
+            const tags = el("p", { id: "tags" }, ["", "hit", "recorded", "miss", "passthrough", "error"].map((name) =>
+              el("a", { href: "#/live" + (name ? "?tag=" + name : ""), cls: "tag " + (name || "all") + (name === tag ? " active" : ""), text: name || "all" })));
+            main.appendChild(tags);
+            const status = el("p", { id: "live-status", cls: "note" });
+            main.appendChild(status);
+            const list = el("tbody");
+            main.appendChild(el("table", { id: "live" }, [el("thead", {}, [el("tr", {}, ["Time", "Tag", "Method", "Target", "Status", "Session"].map((h) => el("th", { text: h })))]), list]));
+            const misses = el("section", { id: "misses" });
+            main.appendChild(misses);
+            function add(event) {
+              if (tag && event.tag !== tag) return;
+              list.insertBefore(el("tr", { cls: "live-row " + event.tag }, [
+                el("td", { text: (event.at || "").slice(11, 23) }),
+                el("td", {}, [el("span", { cls: "tag " + event.tag, text: event.tag })]),
+                el("td", { text: event.method }),
+                el("td", { cls: "url", text: event.target }),
+                el("td", { cls: statusClass(event.status), text: String(event.status) }),
+                el("td", { text: event.session || "" }),
+              ]), list.firstChild);
+              if (event.miss) misses.insertBefore(missView(event), misses.firstChild);
+            }
+            if (report) {
+              const run = report.run || { requests: [], unused: [] };
+              status.textContent = run.requests.length + " requests" + (run.command ? " made by " + run.command : "");
+              run.requests.forEach(add);
+              if (run.unused && run.unused.length) {
+                main.appendChild(el("h2", { text: "Unused recordings (" + run.unused.length + ")" }));
+                main.appendChild(el("ul", { id: "unused" }, run.unused.map((key) => el("li", { text: key }))));
+              }
+              return Promise.resolve();
+            }
+            status.textContent = "connecting…";
+            liveSource = new EventSource("api/live");
+            liveSource.onopen = () => { status.textContent = "following the proxy's requests as they are served"; };
+            liveSource.onerror = () => { status.textContent = "disconnected; retrying…"; };
+            liveSource.addEventListener("request", (message) => add(JSON.parse(message.data)));
+            liveSource.addEventListener("dropped", (message) => {
+              status.textContent = JSON.parse(message.data).count + " updates were dropped because this page fell behind";
+            });
+            return Promise.resolve();
+          }
+
+          function missView(event) {
+            const box = el("div", { cls: "miss" }, [
+              el("h3", {}, [el("span", { cls: "tag miss", text: "miss" }), el("span", { cls: "url", text: " " + event.method + " " + event.target })]),
+              el("p", { cls: "note", text: event.miss.summary }),
+            ]);
+            for (const nearest of event.miss.nearest) {
+              box.appendChild(el("div", { cls: "nearest" }, [
+                el("p", {}, [el("span", { text: "nearest recording: " }), el("code", { cls: "nearest-key", text: nearest.key })]),
+                el("ul", { cls: "why-not" }, nearest.differences.map((difference) => el("li", { text: difference }))),
+              ]));
+            }
+            return box;
+          }
+
+          for (const link of document.querySelectorAll("nav a")) {
+            if (report && link.dataset.view === "live" && !report.run) link.hidden = true;
+          }
+          if (report) {
+            const banner = document.getElementById("source");
+            banner.textContent = "report of " + report.store + " made " + report.generated;
+          }
+          window.addEventListener("hashchange", render);
+          render();
+        })();
+        """##
+}

@@ -1,0 +1,44 @@
+extension UIAssets {
+    /// The page's stylesheet (`app.css`).
+    static let stylesheet = ##"""
+        body { font: 14px/1.4 system-ui, sans-serif; margin: 0; color: #1d2330; background: #f6f7f9; }
+        header { display: flex; align-items: center; gap: 24px; padding: 8px 16px; background: #1d2330; color: #fff; }
+        header strong { font-size: 16px; }
+        nav a { color: #c9d1e0; margin-right: 16px; text-decoration: none; }
+        nav a.active { color: #fff; border-bottom: 2px solid #6aa6ff; }
+        #source { margin-left: auto; color: #9aa5b8; font-size: 12px; }
+        main { padding: 16px; }
+        h1 { font-size: 20px; margin: 4px 0 12px; }
+        h2 { font-size: 16px; margin: 20px 0 6px; }
+        table { border-collapse: collapse; width: 100%; background: #fff; }
+        th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #e3e6eb; vertical-align: top; }
+        th { background: #eef1f5; font-weight: 600; }
+        td.num { text-align: right; font-variant-numeric: tabular-nums; }
+        td.url, span.url { font-family: ui-monospace, monospace; word-break: break-all; }
+        tr.row { cursor: pointer; }
+        tr.row:hover { background: #eef4ff; }
+        table.headers th { width: 240px; font-family: ui-monospace, monospace; font-weight: normal; }
+        table.headers td { font-family: ui-monospace, monospace; word-break: break-all; }
+        .status.s2 { color: #17803d; } .status.s3 { color: #8a6d00; } .status.s4, .status.s5 { color: #c0392b; }
+        form#filter { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin-bottom: 8px; }
+        form#filter label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
+        input { padding: 4px 6px; border: 1px solid #c5ccd6; border-radius: 4px; }
+        button { padding: 4px 10px; border: 1px solid #8da2c0; border-radius: 4px; background: #fff; cursor: pointer; margin-right: 8px; }
+        .pager { display: flex; gap: 12px; align-items: center; }
+        pre { background: #fff; border: 1px solid #e3e6eb; padding: 8px; overflow: auto; max-height: 480px; white-space: pre-wrap; word-break: break-all; }
+        pre.hex { white-space: pre; }
+        .note { color: #667085; font-size: 12px; margin: 4px 0; }
+        .body img { max-width: 100%; border: 1px solid #e3e6eb; }
+        details.json { margin-left: 14px; font-family: ui-monospace, monospace; }
+        details.json > summary { cursor: pointer; color: #667085; }
+        .json-entry { margin-left: 14px; }
+        .json-key { color: #7a3e9d; } .json-string { color: #17803d; } .json-number { color: #1f5fbf; } .json-boolean, .json-null { color: #c0392b; }
+        .tag { display: inline-block; padding: 0 6px; border-radius: 8px; font-size: 12px; background: #e3e6eb; margin-right: 6px; text-decoration: none; color: #1d2330; }
+        .tag.hit { background: #d5f2df; } .tag.recorded { background: #dbe8ff; } .tag.miss { background: #ffd9d4; }
+        .tag.passthrough { background: #fff1c2; } .tag.error { background: #f5c6cb; } .tag.active { outline: 2px solid #6aa6ff; }
+        div.miss { background: #fff; border: 1px solid #f0b4ab; border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
+        div.miss h3 { font-size: 14px; margin: 0 0 4px; }
+        .why-not li { font-family: ui-monospace, monospace; }
+        .error { color: #c0392b; }
+        """##
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Drives the cassette web UI in headless Chromium (Debian's chromium + chromium-driver, PyPI
+selenium) against a real `cassette replay`, then opens a `cassette report` from file:// with the
+network off. Started by CassetteUITests/BrowserTests.swift; prints `ok: ...` lines and
+`measured: ...` figures, and exits 1 with `FAILED: ...` on the first check that does not hold."""
+import argparse
+import json
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--proxy", required=True, help="http://127.0.0.1:PORT of cassette replay")
+parser.add_argument("--count", type=int, required=True, help="recordings in the store")
+parser.add_argument("--report", required=True, help="the HTML report file")
+parser.add_argument("--screenshots", required=True, help="directory for the PNGs")
+args = parser.parse_args()
+os.makedirs(args.screenshots, exist_ok=True)
+# Generous: the machine is shared; the figures printed are what matters, not these limits.
+PATIENCE = 20
+
+
+def fail(message):
+    print("FAILED: " + message, flush=True)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    print("ok: " + message, flush=True)
+
+
+def browser():
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, what, predicate):
+    try:
+        return WebDriverWait(driver, PATIENCE, poll_frequency=0.02).until(lambda d: predicate(d))
+    except Exception:
+        fail("timed out waiting for " + what + "; page text: " + driver.find_element(By.TAG_NAME, "body").text[:600])
+
+
+def total(driver):
+    spans = driver.find_elements(By.ID, "count")
+    return int(spans[0].get_attribute("data-total")) if spans else None
+
+
+def shot(driver, name):
+    driver.save_screenshot(os.path.join(args.screenshots, name + ".png"))
+
+
+def fetch(path):
+    try:
+        with urllib.request.urlopen(args.proxy + path, timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+driver = browser()
+try:
+    ui = args.proxy + "/__cassette/ui/"
+    status, headers, _ = fetch("/__cassette/ui/")
+    check(status == 200 and "script-src 'self'" in headers.get("Content-Security-Policy", ""), "the page is served with a CSP allowing only its own script")
+
+    # Cassettes, then the list: the store's count.
+    driver.get(ui + "#/cassettes")
+    wait(driver, "the cassettes table", lambda d: d.find_elements(By.CSS_SELECTOR, "#cassettes tbody tr"))
+    shot(driver, "cassettes")
+    driver.get(ui + "#/interactions")
+    wait(driver, "the list's count", lambda d: total(d) is not None)
+    check(total(driver) == args.count, "the list shows the store's %d recordings (shows %s)" % (args.count, total(driver)))
+    shot(driver, "interactions")
+
+    # The filter narrows the list and is kept in the URL.
+    driver.find_element(By.NAME, "path").send_keys("/items/1")
+    driver.find_element(By.CSS_SELECTOR, "#filter button").click()
+    wait(driver, "the filtered count", lambda d: "path=%2Fitems%2F1" in d.current_url and total(d) is not None and total(d) < args.count)
+    narrowed = total(driver)
+    rows = driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr")
+    check(0 < narrowed < args.count and all("/items/1" in row.text for row in rows), "the path filter narrows the list to %d and keeps it in the URL" % narrowed)
+    shared = driver.current_url
+    driver.get("about:blank")
+    driver.get(shared)
+    wait(driver, "the shared link's count", lambda d: total(d) is not None)
+    check(total(driver) == narrowed, "a link with the filter shows the same %d rows" % narrowed)
+
+    # A detail opens with the right body (a JSON tree).
+    driver.get(ui + "#/interactions?path=/items/12")
+    wait(driver, "the row of /items/12", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr"))
+    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr")[0].click()
+    wait(driver, "the response body", lambda d: d.find_elements(By.CSS_SELECTOR, "#response-body .json-key"))
+    body = driver.find_element(By.ID, "response-body").text
+    check('"item 12"' in body and "id:" in body, "the detail of /items/12 shows its JSON body as a tree")
+    driver.find_element(By.ID, "copy-curl").click()
+    check("curl -X GET" in driver.find_element(By.ID, "curl").text, "copy as curl shows the command")
+    shot(driver, "detail")
+
+    # A body holding <script> and <img onerror> is shown, never run.
+    driver.get(ui + "#/interactions?path=/page")
+    wait(driver, "the row of /page", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr"))
+    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr")[0].click()
+    wait(driver, "the HTML body as text", lambda d: "<script>" in d.find_element(By.ID, "response-body").text)
+    time.sleep(0.5)
+    check(driver.execute_script("return window.__pwned === undefined") and not driver.find_elements(By.CSS_SELECTOR, "#response-body img"),
+          "a <script> and an <img onerror> body are displayed as text and do not run")
+
+    # Live: a request served while the page is open appears; the figure is measured, not asserted.
+    driver.get(ui + "#/live")
+    wait(driver, "the live feed to connect", lambda d: "following" in d.find_element(By.ID, "live-status").text)
+    shot_rows = len(driver.find_elements(By.CSS_SELECTOR, "#live tbody tr"))
+    sent = time.monotonic()
+    fetch("/items/7")
+    wait(driver, "the live row of /items/7", lambda d: any("/items/7" in r.text and "hit" in r.text for r in d.find_elements(By.CSS_SELECTOR, "#live tbody tr")))
+    latency = time.monotonic() - sent
+    print("measured: live row %.0f ms after the request was sent" % (latency * 1000), flush=True)
+    check(len(driver.find_elements(By.CSS_SELECTOR, "#live tbody tr")) > shot_rows, "a request served while the page is open appears live, tagged hit")
+
+    # A miss shows its nearest recording and the field that differs.
+    status, _, _ = fetch("/items/7?color=red")
+    check(status == 404, "a request with an unrecorded query is a miss")
+    def the_miss(d):
+        for box in d.find_elements(By.CSS_SELECTOR, "#misses > div.miss"):
+            if "/items/7" in box.find_element(By.TAG_NAME, "h3").text and box.find_elements(By.CSS_SELECTOR, ".why-not li"):
+                return box
+        return None
+    miss = wait(driver, "the miss's explanation", the_miss)
+    others = [m.find_element(By.TAG_NAME, "h3").text for m in driver.find_elements(By.CSS_SELECTOR, "#misses > div.miss") if m != miss]
+    check(not others, "the page itself caused no miss (no favicon request reached the proxy): %s" % others)
+    nearest = miss.find_element(By.CSS_SELECTOR, ".nearest-key").text
+    reasons = miss.find_element(By.CSS_SELECTOR, ".why-not").text
+    check("/items/7" in nearest and "color" in reasons, "the miss shows its nearest recording (%s) and the differing field (%s)" % (nearest, reasons))
+    shot(driver, "live")
+
+    # The report opens from file:// with the network off.
+    driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+    driver.get("file://" + os.path.abspath(args.report) + "#/interactions")
+    wait(driver, "the report's count", lambda d: total(d) is not None)
+    check(total(driver) == args.count, "the report opened from file:// offline lists the %d recordings" % args.count)
+    driver.get("file://" + os.path.abspath(args.report) + "#/interactions?path=/page")
+    wait(driver, "the report's /page row", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr"))
+    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr")[0].click()
+    wait(driver, "the report's HTML body as text", lambda d: "<script>" in d.find_element(By.ID, "response-body").text)
+    check(driver.execute_script("return window.__pwned === undefined"), "in the report too, a <script> body is text and does not run")
+    errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE" and "Content Security Policy" in entry.get("message", "")]
+    check(not errors, "the report's CSP allows its one script and style by hash (no violations: %s)" % errors[:1])
+    driver.get("file://" + os.path.abspath(args.report) + "#/interactions")
+    wait(driver, "the report's list again", lambda d: total(d) is not None)
+    shot(driver, "report")
+finally:
+    driver.quit()
+print("ok: all browser checks passed", flush=True)

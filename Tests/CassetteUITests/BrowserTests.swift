@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import TestSupport
+import Testing
+import WellPlateCore
+
+/// The web UI in a real browser: headless Chromium driven by selenium from
+/// `Browser/ui_browser_test.py`, against a real `cassette replay` and a real `cassette report`.
+/// The screenshots it takes are the ones docs/ui.md shows.
+@Suite(.serialized) struct BrowserTests {
+    /// 25 JSON items, a user, an HTML page whose body tries to run script, and a PNG.
+    static func recordings() -> [Interaction] {
+        var recordings = (1...25).map { number in
+            Interaction(
+                cassette: "dev", method: .get, url: "http://api.example.test/items/\(number)", key: "GET /items/\(number)", statusCode: 200,
+                responseHeaders: [.contentType: "application/json"],
+                responseBody: Data(#"{"id":\#(number),"name":"item \#(number)","tags":["a","b"],"price":{"amount":\#(number * 100),"currency":"EUR"}}"#.utf8))
+        }
+        recordings.append(
+            Interaction(
+                cassette: "dev", method: .get, url: "http://api.example.test/users/me", key: "GET /users/me", statusCode: 200,
+                responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"name":"Ada"}"#.utf8)))
+        recordings.append(
+            Interaction(
+                cassette: "dev", method: .get, url: "http://api.example.test/page", key: "GET /page", statusCode: 200,
+                responseHeaders: [.contentType: "text/html"],
+                responseBody: Data(#"<script>window.__pwned = 1</script><img src="x" onerror="window.__pwned = 2">"#.utf8)))
+        recordings.append(
+            Interaction(
+                cassette: "dev", method: .get, url: "http://api.example.test/logo.png", key: "GET /logo.png", statusCode: 200,
+                responseHeaders: [.contentType: "image/png"], responseBody: Self.png))
+        return recordings
+    }
+
+    /// A 1x1 PNG.
+    static let png = Data(
+        base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+
+    @Test func theUIWorksInChromiumAgainstAReplayAndItsReportOffline() async throws {
+        let ensure = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
+        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        let workspace = try CLIWorkspace()
+        let recordings = Self.recordings()
+        try await workspace.record(recordings)
+        let report = try await workspace.run("report", "--html", "report.html")
+        try #require(report.status == 0, "\(report)")
+
+        let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_browser_test.py").path
+        let screenshots = ExternalTool.packageRoot.appendingPathComponent("docs/ui").path
+        let result = try await withReplayer(store: workspace.storePath) { proxy in
+            try await ExternalTool.run(
+                [
+                    "python3", script, "--proxy", "http://127.0.0.1:\(proxy.port)", "--count", String(recordings.count),
+                    "--report", workspace.path("report.html"), "--screenshots", screenshots,
+                ], cwd: workspace.directory)
+        }
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("ok: all browser checks passed"), "\(result.stdout)")
+        for line in result.stdout.split(separator: "\n") where line.hasPrefix("measured:") {
+            print(line)
+        }
+    }
+}
