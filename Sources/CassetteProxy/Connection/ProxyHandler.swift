@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 import WellPlateCore
 import WellPlateNetworking
 
@@ -34,6 +35,10 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         /// `--sessions-only`: the main port answers only requests for a session and the
         /// endpoints; its own cassette is not served.
         var sessionsOnly = false
+        /// WebSocket conversations, where the listener offers them: a handshake its upgrader
+        /// declined is an ordinary request, or refused here when the client does not offer the
+        /// recorded subprotocol.
+        var webSockets: WebSocketService?
 
         /// What routing needs to know of a connection with these parts.
         var routeContext: RouteContext {
@@ -64,7 +69,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.forward = forward
         self.logShard = logShard
         self.targetCache = targetCache
-        machine = ProxyConnectionStateMachine(maxBodySize: parts.maxBodySize)
+        machine = ProxyConnectionStateMachine(maxBodySize: parts.maxBodySize, answersWebSocketsOverHTTP: parts.webSockets != nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -73,6 +78,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             // One request at a time reaches this handler (`HTTPServerPipelineHandler`), so the
             // parts can change between requests.
             if let forward { parts = forward.parts(for: head) }
+            if let webSockets = parts.webSockets, head.headers.contains(name: "upgrade"), let refusal = webSockets.refusal(for: head) {
+                machine.discardRequest()
+                send(refusal, head: head, started: .now(), forceClose: true, writer: parts.writer, context: context)
+                return
+            }
             perform(machine.head(head, now: .now()).action, context: context)
         case .body(let chunk):
             perform(machine.body(chunk), context: context)
@@ -82,6 +92,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The WebSocket upgrader declined the handshake (no conversation to serve, no key): the
+        // request comes next and is answered over HTTP.
+        if error is NIOWebSocketUpgradeError { return }
         // One broken connection never affects the others: this one closes, after a 400 for a
         // request that is not HTTP/1.1.
         perform(machine.error(error), context: context)

@@ -7,7 +7,7 @@ import WellPlateNetworking
 /// The handlers of one client connection, in order, and the parts they are given. The server and
 /// the tests (over an `EmbeddedChannel`) set connections up the same way.
 struct ProxyPipeline: ConnectionPipeline {
-    let parts: ProxyHandler.Parts
+    private(set) var parts: ProxyHandler.Parts
     /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose recordings'
     /// headers are all UTF-8 does without it (one handler fewer on every write).
     let restoresRawHeaderBytes: Bool
@@ -16,7 +16,7 @@ struct ProxyPipeline: ConnectionPipeline {
     /// without it (two handlers fewer on every request): a head that is not UTF-8 keys to the same
     /// recording there, or to none, whether its bytes are kept or read as U+FFFD.
     let keepsRequestHeadBytes: Bool
-    /// The protocol switches its connections offer (none yet: `Upgrade` is refused).
+    /// The protocol switches its connections offer: WebSocket on reverse and session listeners.
     var upgrades = UpgradeHook.none
 
     /// A listener serving `served` with `settings` (its upstream and TLS). `maker` makes its
@@ -46,6 +46,15 @@ struct ProxyPipeline: ConnectionPipeline {
             writer: AnswerWriter(log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal),
             maxBodySize: settings.maxBodySize, sessions: sessions, listener: listener,
             upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)), sessionsOnly: settings.sessionsOnly && sessions != nil)
+        // The forward proxy's tunnels do not switch protocols yet: their `Upgrade` is refused.
+        if settings.forward == nil {
+            let webSockets = WebSocketService(
+                session: session, policy: ServingPolicy(mode: session.options.mode, onMiss: session.options.onMiss),
+                conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
+                writers: served.context.conversationWriters)
+            parts.webSockets = webSockets
+            upgrades = webSockets.hook
+        }
         restoresRawHeaderBytes = !replayOnly || served.prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }
@@ -68,7 +77,8 @@ struct ProxyPipeline: ConnectionPipeline {
         if restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
         let requestHeadBytes = keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
         if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
-        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withServerUpgrade: upgrades.configuration(), withErrorHandling: false)
+        try pipeline.configureHTTPServerPipeline(
+            withPipeliningAssistance: true, withServerUpgrade: upgrades.leavingHTTP().configuration(), withErrorHandling: false)
         if let requestHeadBytes {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
