@@ -30,13 +30,16 @@ enum InterimRequestHeaders {
         case unsupportedUpgrade([String])
     }
 
-    /// The decision for `head`; `h2c`, which a server may ignore, is never refused.
-    static func decision(for head: HTTPRequestHead) -> Decision {
+    /// The decision for `head`; `h2c`, which a server may ignore, is never refused, nor is
+    /// `websocket` where `webSocketsOverHTTP` (its upgrader declined it: it is an HTTP request).
+    static func decision(for head: HTTPRequestHead, webSocketsOverHTTP: Bool = false) -> Decision {
         if let unknown = head.headers[canonicalForm: "expect"].first(where: { $0.lowercased() != "100-continue" }) {
             return .unmetExpectation(String(unknown))
         }
         let protocols = head.headers[canonicalForm: "upgrade"].map { $0.lowercased() }
-        guard !protocols.isEmpty, !protocols.allSatisfy({ $0.hasPrefix("h2c") }) else { return .proceed }
+        guard !protocols.isEmpty, !protocols.allSatisfy({ $0.hasPrefix("h2c") || (webSocketsOverHTTP && $0.hasPrefix("websocket")) }) else {
+            return .proceed
+        }
         return .unsupportedUpgrade(protocols)
     }
 
@@ -64,7 +67,8 @@ enum InterimRequestHeaders {
 
     /// An `Upgrade: h2c` request answered over HTTP/1.1 as if it had no `Upgrade`: NIO's decoder
     /// stops parsing the connection after an upgrade request, so it is closed after the answer.
-    static func withoutH2CUpgrade(_ head: HTTPRequestHead) -> HTTPRequestHead {
+    /// `orWebSocket`: a declined WebSocket handshake too.
+    static func withoutH2CUpgrade(_ head: HTTPRequestHead, orWebSocket: Bool = false) -> HTTPRequestHead {
         guard head.headers.contains(name: "upgrade") else { return head }
         var head = head
         head.headers.remove(name: "upgrade")

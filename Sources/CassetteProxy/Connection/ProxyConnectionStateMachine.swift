@@ -45,20 +45,29 @@ struct ProxyConnectionStateMachine {
 
     private(set) var state = State.idle
     let maxBodySize: Int
+    /// Whether the pipeline offers WebSocket upgrades: a WebSocket handshake that reaches this
+    /// machine was declined by the upgrader and is answered over HTTP (a recorded refusal, a miss).
+    let answersWebSocketsOverHTTP: Bool
 
-    init(maxBodySize: Int) {
+    init(maxBodySize: Int, answersWebSocketsOverHTTP: Bool = false) {
         self.maxBodySize = maxBodySize
+        self.answersWebSocketsOverHTTP = answersWebSocketsOverHTTP
+    }
+
+    /// The request was answered when its head came (a refused WebSocket handshake): the rest is dropped.
+    mutating func discardRequest() {
+        if state != .closed { state = .discarding }
     }
 
     /// A request's head. `head` may come back changed (an `h2c` upgrade answered over HTTP/1.1).
     mutating func head(_ head: HTTPRequestHead, now: NIODeadline) -> (head: HTTPRequestHead, action: Action) {
         guard state != .closed else { return (head, .none) }
         let plain = InterimRequestHeaders.absent(from: head)
-        if !plain, case let decision = InterimRequestHeaders.decision(for: head), decision != .proceed {
+        if !plain, case let decision = InterimRequestHeaders.decision(for: head, webSocketsOverHTTP: answersWebSocketsOverHTTP), decision != .proceed {
             state = .discarding
             return (head, .refuse(.interim(decision), head, started: now))
         }
-        let head = plain ? head : InterimRequestHeaders.withoutH2CUpgrade(head)
+        let head = plain ? head : InterimRequestHeaders.withoutH2CUpgrade(head, orWebSocket: answersWebSocketsOverHTTP)
         if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize {
             state = .discarding
             return (head, .refuse(.tooLarge, head, started: now))

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import NIOHTTP1
+import NIOWebSocket
 import WellPlateCore
 import WellPlateNetworking
 
@@ -38,13 +39,17 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         let sessionsOnly: Bool
         /// The web UI (`/__cassette/ui/`), on the main port.
         let ui: UIEndpoints?
+        /// WebSocket conversations, where the listener offers them: a handshake its upgrader
+        /// declined is an ordinary request, or refused here when the client does not offer the
+        /// recorded subprotocol.
+        let webSockets: WebSocketService?
         /// What routing needs to know of a connection with these parts.
         let routeContext: RouteContext
 
         init(
             replayer: ProxyReplayer?, responder: ProxyResponder, requestBuilder: ProxyRequestBuilder, endpoints: ProxyEndpoints, writer: AnswerWriter,
             maxBodySize: Int, sessions: SessionRegistry? = nil, listener: Int = 0, upstreamOrigin: String? = nil, sessionsOnly: Bool = false,
-            ui: UIEndpoints? = nil
+            ui: UIEndpoints? = nil, webSockets: WebSocketService? = nil
         ) {
             self.replayer = replayer
             self.responder = responder
@@ -57,6 +62,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.upstreamOrigin = upstreamOrigin
             self.sessionsOnly = sessionsOnly
             self.ui = ui
+            self.webSockets = webSockets
             routeContext = RouteContext(hasSessions: sessions != nil, sessionsOnly: sessionsOnly, replaysOnly: replayer != nil)
         }
     }
@@ -84,7 +90,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.forward = forward
         self.logShard = logShard
         self.targetCache = targetCache
-        machine = ProxyConnectionStateMachine(maxBodySize: parts.maxBodySize)
+        machine = ProxyConnectionStateMachine(maxBodySize: parts.maxBodySize, answersWebSocketsOverHTTP: parts.webSockets != nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -93,6 +99,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             // One request at a time reaches this handler (`HTTPServerPipelineHandler`), so the
             // parts can change between requests.
             if let forward { parts = forward.parts(for: head) }
+            if let webSockets = parts.webSockets, head.headers.contains(name: "upgrade"), let refusal = webSockets.refusal(for: head) {
+                machine.discardRequest()
+                send(refusal, head: head, started: .now(), forceClose: true, writer: parts.writer, context: context)
+                return
+            }
             perform(machine.head(head, now: .now()).action, context: context)
         case .body(let chunk):
             perform(machine.body(chunk), context: context)
@@ -102,6 +113,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // The WebSocket upgrader declined the handshake (no conversation to serve, no key): the
+        // request comes next and is answered over HTTP.
+        if error is NIOWebSocketUpgradeError { return }
         // One broken connection never affects the others: this one closes, after a 400 for a
         // request that is not HTTP/1.1.
         perform(machine.error(error), context: context)

@@ -22,4 +22,21 @@ struct UpgradeHook: Sendable {
         let upgraders = makeUpgraders()
         return upgraders.isEmpty ? nil : (upgraders: upgraders, completionHandler: upgraded)
     }
+
+    /// The same hook, first taking out of a switched connection the handlers that only HTTP
+    /// needs: NIO removes its own, but the header-byte handlers would escape the new protocol's
+    /// bytes, and `ProxyHandler` reads HTTP parts only.
+    func leavingHTTP() -> UpgradeHook {
+        var hook = self
+        let next = upgraded
+        hook.upgraded = { context in
+            let pipeline = context.pipeline.syncOperations
+            if let handler = try? pipeline.handler(type: ProxyHandler.self) { _ = pipeline.removeHandler(handler) }
+            if let handler = try? pipeline.handler(type: RequestHeadBytesHandler.Observer.self) { _ = pipeline.removeHandler(handler) }
+            if let handler = try? pipeline.handler(type: RequestHeadBytesHandler.self) { _ = pipeline.removeHandler(handler) }
+            if let handler = try? pipeline.handler(type: RawHeaderBytesHandler.self) { _ = pipeline.removeHandler(handler) }
+            next(context)
+        }
+        return hook
+    }
 }

@@ -7,7 +7,7 @@ import WellPlateNetworking
 /// The handlers of one client connection, in order, and the parts they are given. The server and
 /// the tests (over an `EmbeddedChannel`) set connections up the same way.
 struct ProxyPipeline: ConnectionPipeline {
-    let parts: ProxyHandler.Parts
+    private(set) var parts: ProxyHandler.Parts
     /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose recordings'
     /// headers are all UTF-8 does without it (one handler fewer on every write).
     let restoresRawHeaderBytes: Bool
@@ -16,7 +16,7 @@ struct ProxyPipeline: ConnectionPipeline {
     /// without it (two handlers fewer on every request): a head that is not UTF-8 keys to the same
     /// recording there, or to none, whether its bytes are kept or read as U+FFFD.
     let keepsRequestHeadBytes: Bool
-    /// The protocol switches its connections offer (none yet: `Upgrade` is refused).
+    /// The protocol switches its connections offer: WebSocket on reverse and session listeners.
     var upgrades = UpgradeHook.none
 
     /// A listener serving `served` with `settings` (its upstream and TLS). `maker` makes its
@@ -36,6 +36,16 @@ struct ProxyPipeline: ConnectionPipeline {
         requestBuilder.refusesOriginForm = settings.forward != nil && settings.upstream == nil
         var log = ProxyLog(requestLog: served.context.requestLog, stalePolicy: settings.stalePolicy, logger: served.context.logger, label: logLabel)
         if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
+        // The forward proxy's tunnels do not switch protocols yet: their `Upgrade` is refused.
+        var webSockets: WebSocketService?
+        if settings.forward == nil {
+            let service = WebSocketService(
+                session: session, policy: ServingPolicy(mode: session.options.mode, onMiss: session.options.onMiss),
+                conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
+                writers: served.context.conversationWriters)
+            webSockets = service
+            upgrades = service.hook
+        }
         parts = ProxyHandler.Parts(
             replayer: replayOnly ? ProxyReplayer(session: session, answers: served.prepared, requestBuilder: requestBuilder) : nil,
             responder: ProxyResponder(
@@ -48,7 +58,7 @@ struct ProxyPipeline: ConnectionPipeline {
                 liveSession: logLabel.map { $0.hasPrefix("session ") ? String($0.dropFirst(8)) : $0 }),
             maxBodySize: settings.maxBodySize, sessions: sessions, listener: listener,
             upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)), sessionsOnly: settings.sessionsOnly && sessions != nil,
-            ui: sessions == nil ? nil : served.context.ui)
+            ui: sessions == nil ? nil : served.context.ui, webSockets: webSockets)
         restoresRawHeaderBytes = !replayOnly || served.prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }
@@ -71,7 +81,8 @@ struct ProxyPipeline: ConnectionPipeline {
         if restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
         let requestHeadBytes = keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
         if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
-        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withServerUpgrade: upgrades.configuration(), withErrorHandling: false)
+        try pipeline.configureHTTPServerPipeline(
+            withPipeliningAssistance: true, withServerUpgrade: upgrades.leavingHTTP().configuration(), withErrorHandling: false)
         if let requestHeadBytes {
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))

@@ -255,6 +255,8 @@ package struct ProxyRunner {
         // Sessions first: their requests in flight are answered while the event loops still run.
         await running.sessions.closeAll()
         await running.server.shutdown()
+        // Conversations cut by the shutdown write what they received, and their end, first.
+        await running.served.context.conversationWriters.finishAll()
         running.requestLog?.close()
         let session = running.served.session
         do {

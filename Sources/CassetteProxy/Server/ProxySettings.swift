@@ -54,6 +54,8 @@ package struct ProxySettings: Sendable {
     /// `--sessions-only`: the main port serves sessions (`X-Cassette-Session`) and the control
     /// endpoints only; its own cassette is neither served nor needed.
     package var sessionsOnly = false
+    /// WebSocket conversations: replay timing and the largest message accepted.
+    package var webSocket = WebSocketOptions()
     /// Event-loop threads; one per core by default.
     package var threads: Int = System.coreCount
 }

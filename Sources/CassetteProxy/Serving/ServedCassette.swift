@@ -26,6 +26,8 @@ struct ServedCassette: Sendable {
         var live: LiveFeed?
         /// The web UI on the main port.
         var ui: UIEndpoints?
+        /// The writing tasks of WebSocket conversations being recorded, by the proxy and its sessions.
+        var conversationWriters = ConversationWriters()
     }
 
     /// Who serves the cassette.
@@ -50,6 +52,8 @@ struct ServedCassette: Sendable {
     let ports: ListenerPorts
     /// The hosts a replay-only forward cassette has recordings of (CONNECT to others is refused).
     let recordedOrigins: Set<String>
+    /// Its WebSocket conversations, loaded with it.
+    let conversations: RecordedConversations
     var context: Context
 
     var isForward: Bool { settings.forward != nil }
@@ -121,9 +125,10 @@ struct ServedCassette: Sendable {
             try await layout.remember(in: store, cassette: name)
         }
         let origins = forward && served.isReplayOnly ? Set(try await store.recordedOrigins(cassette: name)) : []
+        let conversations = RecordedConversations(try await store.conversations(cassette: name))
         let opened = ServedCassette(
             name: name, policy: policy, session: session, prepared: prepared, layout: layout, settings: settings, ports: ports,
-            recordedOrigins: origins, context: context)
+            recordedOrigins: origins, conversations: conversations, context: context)
         try await opened.checkUsable(served, sessionsOnly: sessionsOnly)
         return opened
     }
@@ -154,7 +159,7 @@ struct ServedCassette: Sendable {
                     "cassette \"\(name)\" does not say where it was recorded from and the proxy has no --upstream, so the session cannot forward; start the proxy with --upstream URL"
             )
         }
-        guard served.mode == .replayOnly, !sessionsOnly, session.index.interactionCount == 0 else { return }
+        guard served.mode == .replayOnly, !sessionsOnly, session.index.interactionCount == 0, conversations.isEmpty else { return }
         let store = context.store
         let others = ((try? await store.cassettes()) ?? []).filter { $0.interactionCount > 0 }.map(\.name)
         let known = others.isEmpty ? "the store holds no recordings" : "cassettes with recordings: \(others.prefix(20).joined(separator: ", "))"

@@ -20,7 +20,7 @@ public struct Redactor: Sendable, Equatable {
     ]
     /// Lower-cased JSON object keys every redactor treats as secret.
     public static let defaultJSONFields: Set<String> = [
-        "password", "access_token", "refresh_token", "client_secret",
+        "password", "access_token", "refresh_token", "client_secret", "token",
     ]
 
     /// A redactor with the default names only.

@@ -58,6 +58,7 @@ enum CassetteSchema {
                     """),
             responseBodyLast,
             learnedSecrets,
+            conversations,
         ])
 
     /// The oldest schema that opens read-only without upgrading: later migrations only add

@@ -8,7 +8,13 @@ extension CassetteStore {
         try writing { connection in
             try connection.transaction {
                 try connection.prepare("DELETE FROM interactions WHERE request_key = ?1 AND (?2 IS NULL OR cassette = ?2)").run(key, cassette)
-                return connection.changes
+                let removed = connection.changes
+                // A WebSocket handshake keys like the `GET` of its URL: its conversations go too.
+                if try connection.tableNames().contains("conversations") {
+                    try connection.prepare("DELETE FROM conversations WHERE request_key = ?1 AND (?2 IS NULL OR cassette = ?2)").run(key, cassette)
+                    return removed + connection.changes
+                }
+                return removed
             }
         }
     }
@@ -19,7 +25,11 @@ extension CassetteStore {
         try writing { connection in
             try connection.transaction {
                 try connection.prepare("DELETE FROM interactions WHERE cassette = ?").run(cassette)
-                let removed = connection.changes
+                var removed = connection.changes
+                if try connection.tableNames().contains("conversations") {
+                    try connection.prepare("DELETE FROM conversations WHERE cassette = ?").run(cassette)
+                    removed += connection.changes
+                }
                 try connection.prepare("DELETE FROM cassettes WHERE name = ?").run(cassette)
                 return removed
             }
@@ -33,7 +43,13 @@ extension CassetteStore {
             try connection.transaction {
                 try connection.prepare("DELETE FROM interactions WHERE recorded_at < ?1 AND (?2 IS NULL OR cassette = ?2)")
                     .run(date.timeIntervalSince1970, cassette)
-                return connection.changes
+                let removed = connection.changes
+                if try connection.tableNames().contains("conversations") {
+                    try connection.prepare("DELETE FROM conversations WHERE recorded_at < ?1 AND (?2 IS NULL OR cassette = ?2)")
+                        .run(date.timeIntervalSince1970, cassette)
+                    return removed + connection.changes
+                }
+                return removed
             }
         }
     }

@@ -67,8 +67,12 @@ struct ListCommand: AsyncParsableCommand {
         let opened = try await store.openStore(configFile, access: .readOnly)
         let filter = store.cassette
         let wantsRecordings = !cassettes
-        let (allSummaries, cassetteList, usage) = try await opened.use { store throws(CassetteStoreError) in
-            (wantsRecordings ? try store.summaries(cassette: filter) : [], try store.cassettes(), wantsRecordings ? try store.usage(cassette: filter) : [:])
+        let wantsConversations = wantsRecordings && !json
+        let (allSummaries, cassetteList, usage, conversations) = try await opened.use { store throws(CassetteStoreError) in
+            (
+                wantsRecordings ? try store.summaries(cassette: filter) : [], try store.cassettes(),
+                wantsRecordings ? try store.usage(cassette: filter) : [:], wantsConversations ? try store.conversations(cassette: filter) : []
+            )
         }
         let now = Date()
         let ages = RecordingAge(now: now, usage: usage)
@@ -88,7 +92,12 @@ struct ListCommand: AsyncParsableCommand {
         if cassettes {
             printCassettes(shown, path: path)
         } else {
-            printRecordings(summaries, of: allSummaries, cassettes: shown, path: path, ages: ages)
+            if !(summaries.isEmpty && !conversations.isEmpty) {
+                printRecordings(summaries, of: allSummaries, cassettes: shown, path: path, ages: ages)
+            }
+            if !conversations.isEmpty && olderThan == nil && unusedSince == nil {
+                Terminal.printLine(ConversationReport.table(conversations).joined(separator: "\n"))
+            }
         }
     }
 

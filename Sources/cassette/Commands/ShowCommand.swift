@@ -64,7 +64,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     /// What the store said, sent back from its queue.
     enum Outcome: Sendable {
-        case found([Interaction], recordingsPerKey: [String: Int])
+        case found([Interaction], recordingsPerKey: [String: Int], conversations: [Conversation] = [])
         case noSuchID(Int64)
         case notFound(String, KeyLookup.Resolution, storedKeys: Set<String>)
     }
@@ -84,10 +84,13 @@ struct ShowCommand: AsyncParsableCommand {
                 let found = try store.interactions(key: row.key, cassette: row.cassette).filter { $0.id == id }
                 return .found(found, recordingsPerKey: perKey)
             case .key(let text):
-                let keys = Set(summaries.map(\.key))
+                // A WebSocket handshake keys like the GET of its URL: its conversations are shown with it.
+                let conversations = try store.conversations(cassette: filter)
+                let keys = Set(summaries.map(\.key)).union(conversations.map(\.key))
                 let resolution = KeyLookup.resolve(text, among: keys)
                 guard case .found(let key) = resolution else { return .notFound(text, resolution, storedKeys: keys) }
-                return .found(try store.interactions(key: key, cassette: filter), recordingsPerKey: perKey)
+                return .found(
+                    try store.interactions(key: key, cassette: filter), recordingsPerKey: perKey, conversations: conversations.filter { $0.key == key })
             }
         }
         let scope = KeyLookup.scope(path: configFile.databasePath, cassette: filter)
@@ -96,7 +99,7 @@ struct ShowCommand: AsyncParsableCommand {
             throw CLIError("no recording has id \(id) in \(scope); the ID column of `cassette list` shows the ids")
         case let .notFound(text, resolution, keys):
             throw KeyLookup.notFoundError(text, resolution, storedKeys: keys, scope: scope)
-        case let .found(interactions, perKey):
+        case let .found(interactions, perKey, conversations):
             let reports = interactions.map {
                 InteractionReport(interaction: $0, recordingsOfKey: perKey["\($0.cassette) \($0.key)"] ?? 1)
             }
@@ -104,7 +107,8 @@ struct ShowCommand: AsyncParsableCommand {
                 Terminal.printLine(JSONValue.array(reports.map(\.jsonValue)).prettyJSON)
                 return
             }
-            Terminal.printLine(reports.map { $0.lines.joined(separator: "\n") }.joined(separator: "\n\n"))
+            let blocks = reports.map { $0.lines.joined(separator: "\n") } + conversations.map { ConversationReport.lines($0).joined(separator: "\n") }
+            Terminal.printLine(blocks.joined(separator: "\n\n"))
         }
     }
 

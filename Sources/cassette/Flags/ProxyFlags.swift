@@ -41,7 +41,25 @@ struct ProxyFlags: ParsableArguments {
         ))
     var rewriteBodyURLs = false
 
+    @Option(
+        name: .customLong("ws-timing"),
+        help: ArgumentHelp(
+            "How a replayed WebSocket conversation paces the server's messages: recorded (the recorded delays), fast (at once), or a factor such as 0.5 (half the recorded delays).",
+            valueName: "recorded|fast|factor"))
+    var webSocketTiming = "recorded"
+
+    @Option(
+        name: .customLong("ws-max-message"),
+        help: ArgumentHelp("The largest WebSocket message accepted, in bytes; a larger one closes the connection with 1009.", valueName: "bytes"))
+    var webSocketMaxMessage = 16 * 1024 * 1024
+
     func validate() throws {
+        if WebSocketOptions.timingScale(parsing: webSocketTiming) == nil {
+            throw ValidationError.outOfRange("--ws-timing", webSocketTiming, "recorded, fast or a factor of 0 or more such as 0.5")
+        }
+        if webSocketMaxMessage <= 0 {
+            throw ValidationError("--ws-max-message must be a positive number of bytes, got \(webSocketMaxMessage)")
+        }
         if let port, !(0...65535).contains(port) {
             throw ValidationError("--port must be between 0 and 65535, got \(port)")
         }
@@ -63,6 +81,8 @@ struct ProxyFlags: ParsableArguments {
         settings.rewritesUpstreamURLs = !noRewriteURLs && configFile.rewritesURLs
         settings.rewritesBodyURLs = rewriteBodyURLs || configFile.rewritesBodyURLs
         settings.durability = durability?.durability ?? configFile.durability
+        settings.webSocket.timingScale = WebSocketOptions.timingScale(parsing: webSocketTiming) ?? 1
+        settings.webSocket.maxMessageSize = webSocketMaxMessage
         return settings
     }
 }

@@ -110,7 +110,10 @@ final class CassetteStoreTests {
         let connection = try SQLiteConnection(path: store, mode: .readOnly)
         #expect(try connection.userVersion == CassetteSchema.migrator.latestVersion)
         #expect(CassetteSchema.migrator.latestVersion >= 1)
-        #expect(try connection.tableNames() == ["cassettes", "interaction_chunks", "interaction_usage", "interactions", "learned_secrets"])
+        #expect(
+            try connection.tableNames() == [
+                "cassettes", "conversation_messages", "conversations", "interaction_chunks", "interaction_usage", "interactions", "learned_secrets",
+            ])
         try connection.close()
     }
 

@@ -1,0 +1,99 @@
+import Foundation
+import Synchronization
+import WellPlateCore
+
+/// Stores one conversation as it passes: the handshake once the upstream has switched, then the
+/// messages in batches (what arrived while the previous batch was being written goes in the next
+/// transaction), then its end. The relay only appends under a lock, on the event loop; one task
+/// does the writing, on the store's own queue. A conversation whose end never came stays marked
+/// `cut` in the store with every message appended before.
+final class ConversationRecorder: Sendable {
+    private struct State {
+        var conversation: Conversation
+        var pending: [ConversationMessage] = []
+        var end: ConversationEnd?
+        /// Values found in the handshake and earlier messages, scrubbed from later ones.
+        var secrets: SecretValues
+        /// When the upstream switched: offsets count from it.
+        var opened = ContinuousClock.now
+    }
+
+    private let state: Mutex<State>
+    private let wake: AsyncStream<Void>.Continuation
+    private let stream: AsyncStream<Void>
+    private let keyer: ReplayKeyer
+    private let store: CassetteStore
+    private let log: ProxyLog
+    private let writers: ConversationWriters
+
+    init(store: CassetteStore, conversation: Conversation, secrets: SecretValues, keyer: ReplayKeyer, log: ProxyLog, writers: ConversationWriters) {
+        state = Mutex(State(conversation: conversation, secrets: secrets))
+        self.keyer = keyer
+        self.store = store
+        self.log = log
+        self.writers = writers
+        (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// The upstream switched with `subprotocol` and `extensions`: the conversation is stored from now on.
+    func start(subprotocol: String?, extensions: String?) {
+        let conversation = state.withLock { state in
+            state.conversation.subprotocol = subprotocol
+            state.conversation.extensions = extensions
+            state.opened = .now
+            return state.conversation
+        }
+        writers.run { [self] in
+            do {
+                let stored = try await store.beginConversation(conversation)
+                guard let id = stored.id else { return }
+                var position = 0
+                var ended = false
+                for await _ in stream {
+                    (position, ended) = try await drain(id: id, position: position, ended: ended)
+                }
+                _ = try await drain(id: id, position: position, ended: ended)
+            } catch {
+                log.error("the WebSocket conversation \(conversation.url) could not be stored completely: \(error)")
+            }
+        }
+    }
+
+    /// The upstream refused: nothing is stored.
+    func abandon() {
+        wake.finish()
+    }
+
+    /// Writes what waits; returns the next position and whether the end is written.
+    private func drain(id: Int64, position: Int, ended: Bool) async throws -> (Int, Bool) {
+        let (batch, end) = state.withLock { state in
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return (state.pending, state.end)
+        }
+        try await store.appendMessages(batch, toConversation: id, from: position)
+        guard let end, !ended else { return (position + batch.count, ended) }
+        try await store.endConversation(id, end)
+        return (position + batch.count, true)
+    }
+
+    /// Adds one message, redacted as it will be stored.
+    func add(_ side: ConversationSide, _ kind: ConversationMessage.Kind, _ payload: Data, fragments: [Int]) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            let elapsed = now - state.opened
+            let offset = max(0, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            let stored = kind == .text || kind == .binary ? keyer.redactedMessage(payload, secrets: &state.secrets) : payload
+            state.pending.append(ConversationMessage(direction: side, kind: kind, payload: stored, fragments: fragments, offsetMilliseconds: offset))
+        }
+        wake.yield()
+    }
+
+    /// Records how the conversation ended (the first end reported wins) and lets the writer finish.
+    func finish(_ end: ConversationEnd) {
+        state.withLock { state in
+            if state.end == nil { state.end = end }
+        }
+        wake.yield()
+        wake.finish()
+    }
+}

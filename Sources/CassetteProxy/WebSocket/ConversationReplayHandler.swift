@@ -1,0 +1,173 @@
+import Foundation
+import NIOCore
+import NIOWebSocket
+import WellPlateCore
+
+/// Plays a recorded conversation to a live client, offline: it performs the actions of a
+/// `ConversationReplay` in order, each after its recorded delay (times `--ws-timing`) from the
+/// one before, or from the client message that prompted it. Pings get pongs; a client message
+/// that is not the recorded one closes with 1008 and is reported as a miss.
+final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    struct Parts: Sendable {
+        let keyer: ReplayKeyer
+        let session: CassetteSession
+        let options: WebSocketOptions
+        let log: ProxyLog
+        /// The handshake's target, as logged.
+        let logTarget: String
+        /// The secrets of the live handshake: a message that repeats one matches its redacted recording.
+        let secrets: SecretValues
+    }
+
+    private var replay: ConversationReplay
+    private let parts: Parts
+    private var assembler: MessageAssembler
+    private var queue: [ConversationReplay.Action] = []
+    /// Whether an action is waiting for its time.
+    private var scheduled = false
+    /// When the last action was performed, or the client message that prompted the next arrived.
+    private var anchor = NIODeadline.now()
+    private var closeSent = false
+    private var context: ChannelHandlerContext?
+
+    init(_ conversation: Conversation, parts: Parts) {
+        replay = ConversationReplay(conversation)
+        self.parts = parts
+        assembler = MessageAssembler(maxMessageSize: parts.options.maxMessageSize)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        anchor = .now()
+        enqueue(replay.start(), context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = Self.unwrapInboundIn(data)
+        switch assembler.add(frame) {
+        case .partial:
+            return
+        case .tooLarge:
+            close(code: 1009, reason: "message larger than --ws-max-message", context: context)
+        case .outOfOrder:
+            close(code: 1002, reason: "continuation frame out of order", context: context)
+        case .message(.ping, let payload, _):
+            var data = context.channel.allocator.buffer(capacity: payload.count)
+            data.writeBytes(payload)
+            context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: .pong, data: data)), promise: nil)
+        case .message(.pong, _, _):
+            return
+        case .message(.close, let payload, _):
+            if closeSent {
+                context.close(promise: nil)
+            } else {
+                let (code, reason) = ConversationReplay.closeFields(payload)
+                close(code: code, reason: reason, context: context)
+            }
+        case .message(let kind, let payload, _):
+            if queue.isEmpty && !scheduled { anchor = .now() }
+            do {
+                let keyer = parts.keyer
+                let secrets = parts.secrets
+                let actions = try replay.receive(kind: kind) { keyer.messageMatches(live: payload, recorded: $0, secrets: secrets) }
+                enqueue(actions, context: context)
+            } catch {
+                miss(error, received: ConversationMessage(direction: .client, kind: kind, payload: payload, offsetMilliseconds: 0), context: context)
+            }
+        }
+    }
+
+    private func miss(_ mismatch: ConversationReplay.Mismatch, received: ConversationMessage, context: ChannelHandlerContext) {
+        parts.session.countMiss()
+        let expected = mismatch.expected.map { "\($0.kind.rawValue) \($0.preview(limit: 200))" } ?? "nothing (the recording has no more client messages)"
+        parts.log.warn(
+            "MISS WebSocket \(parts.logTarget): expected \(expected), received \(received.kind.rawValue) \(received.preview(limit: 200)); closed with 1008")
+        queue.removeAll()
+        close(code: 1008, reason: mismatch.reason, context: context)
+    }
+
+    private func enqueue(_ actions: [ConversationReplay.Action], context: ChannelHandlerContext) {
+        queue.append(contentsOf: actions)
+        runNext(context: context)
+    }
+
+    /// Performs the next action once its delay from the one before has passed.
+    private func runNext(context: ChannelHandlerContext) {
+        guard !scheduled, !queue.isEmpty, !closeSent else { return }
+        let action = queue.removeFirst()
+        let delay: Double
+        switch action {
+        case .send(_, let milliseconds), .close(_, _, let milliseconds), .drop(let milliseconds): delay = milliseconds
+        }
+        let due = anchor + .nanoseconds(Int64(delay * parts.options.timingScale * 1_000_000))
+        guard due > .now() else {
+            perform(action, context: context)
+            return
+        }
+        scheduled = true
+        let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(deadline: due) {
+            let handler = loopBound.value
+            handler.scheduled = false
+            guard let context = handler.context else { return }
+            handler.perform(action, context: context)
+        }
+    }
+
+    private func perform(_ action: ConversationReplay.Action, context: ChannelHandlerContext) {
+        anchor = .now()
+        switch action {
+        case .send(let message, _):
+            var data = context.channel.allocator.buffer(capacity: message.payload.count)
+            data.writeBytes(message.payload)
+            let opcode: WebSocketOpcode = message.kind == .text ? .text : message.kind == .ping ? .ping : .binary
+            context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
+        case .close(let code, let reason, _):
+            close(code: code, reason: reason, context: context)
+        case .drop:
+            context.close(promise: nil)
+        }
+        runNext(context: context)
+    }
+
+    /// Sends a close frame, then closes once the client answers it (or after a grace period).
+    private func close(code: Int?, reason: String, context: ChannelHandlerContext) {
+        guard !closeSent else { return }
+        closeSent = true
+        let frame = WebSocketFrame.close(code: code, reason: reason, allocator: context.channel.allocator)
+        context.writeAndFlush(Self.wrapOutboundOut(frame), promise: nil)
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        // The proxy is stopping.
+        queue.removeAll()
+        closeSent = false
+        close(code: 1001, reason: "cassette is stopping", context: context)
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .milliseconds(100)) { channel.close(promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let refused = error as? NIOWebSocketError else {
+            context.close(promise: nil)
+            return
+        }
+        // A frame the decoder refused (too large, malformed): the close frame says why, and the
+        // connection reads on until the client answers, so a client still sending is not reset.
+        queue.removeAll()
+        close(code: refused.closeCode, reason: refused == .invalidFrameLength ? "message larger than --ws-max-message" : "protocol error", context: context)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import WellPlateCore
+
+/// The upstream side of a recorded conversation: SwiftNIO's WebSocket client upgrader over a
+/// `ClientBootstrap` on the client connection's event loop, with swift-nio-ssl for `wss` under
+/// the listener's TLS settings. libcurl is not used: Debian's 7.88 is built without WebSocket.
+enum UpstreamWebSocket {
+    enum Outcome: Sendable {
+        /// The upstream switched: its channel (with a `WebSocketRelay` for the server side
+        /// already in place, holding frames until the client side is attached) and its `101`.
+        case upgraded(Channel, NIOLoopBound<WebSocketRelay>, HTTPResponseHead)
+        /// The upstream answered without switching (401, 403, 426, …).
+        case refused(HTTPResponseStatus?)
+    }
+
+    /// Opens the upstream WebSocket for a client's handshake `head` with `headers` (the client's,
+    /// hop-by-hop ones and its key dropped). Throws when the upstream cannot be reached.
+    static func connect(
+        url: URL, headers: HTTPHeaders, eventLoop: any EventLoop, tls: WellPlateCore.TLSConfiguration, maxMessageSize: Int,
+        recorder: ConversationRecorder?
+    ) async throws -> Outcome {
+        guard let host = url.host, let scheme = url.scheme?.lowercased() else { throw UpstreamWebSocketError.badURL(url.absoluteString) }
+        let secure = scheme == "https" || scheme == "wss"
+        let port = url.port ?? (secure ? 443 : 80)
+        var target = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { target += "?" + query }
+        var requestHeaders = headers
+        requestHeaders.replaceOrAdd(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+        let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: requestHeaders)
+        let sslContext = secure ? try NIOSSLContext(configuration: clientTLS(tls)) : nil
+        let frameLimit = min(maxMessageSize, Int(UInt32.max))
+        let result: EventLoopFuture<Outcome> = try await ClientBootstrap(group: eventLoop)
+            .connectTimeout(.seconds(10))
+            .connect(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: host))
+                    }
+                    let upgrader = NIOTypedWebSocketClientUpgrader<Outcome>(maxFrameSize: frameLimit, enableAutomaticErrorHandling: false) {
+                        channel, response in
+                        channel.eventLoop.makeCompletedFuture {
+                            let relay = WebSocketRelay(side: .server, recorder: recorder, maxMessageSize: maxMessageSize)
+                            try channel.pipeline.syncOperations.addHandler(relay)
+                            return .upgraded(channel, NIOLoopBound(relay, eventLoop: channel.eventLoop), response)
+                        }
+                    }
+                    let configuration = NIOTypedHTTPClientUpgradeConfiguration<Outcome>(
+                        upgradeRequestHead: head, upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            channel.eventLoop.makeCompletedFuture {
+                                channel.close(promise: nil)
+                                return .refused(nil)
+                            }
+                        })
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    // A server may send its first message in the same read as its `101`: those
+                    // bytes go on to the frame decoder instead of being dropped (NIO's default).
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
+                }
+            }
+        return try await result.get()
+    }
+
+    private static func clientTLS(_ settings: WellPlateCore.TLSConfiguration) -> NIOSSL.TLSConfiguration {
+        var configuration = NIOSSL.TLSConfiguration.makeClientConfiguration()
+        if settings.insecure { configuration.certificateVerification = .none }
+        if let path = settings.additionalCACertificatesPath {
+            configuration.additionalTrustRoots = [.file(path)]
+        }
+        if let certificate = settings.clientCertificatePath, let key = settings.clientKeyPath,
+            let chain = try? NIOSSLCertificate.fromPEMFile(certificate), let privateKey = try? NIOSSLPrivateKey(file: key, format: .pem)
+        {
+            configuration.certificateChain = chain.map { .certificate($0) }
+            configuration.privateKey = .privateKey(privateKey)
+        }
+        return configuration
+    }
+}
+
+/// Why the upstream WebSocket could not be opened.
+enum UpstreamWebSocketError: Error, CustomStringConvertible {
+    case badURL(String)
+
+    var description: String {
+        switch self {
+        case .badURL(let url): "the upstream WebSocket URL \(url) has no host; check --upstream"
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import NIOCore
+import NIOWebSocket
+import WellPlateCore
+
+/// One side of a relayed conversation: frames read from this side's channel are written to the
+/// other side's as they arrive (unmasked from the client, masked again towards the upstream),
+/// and, when recording, joined into messages for the `ConversationRecorder`. Both channels live on
+/// the same event loop (the upstream is dialled from the client's), so each side writes to the
+/// other directly.
+final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias OutboundOut = WebSocketFrame
+
+    let side: ConversationSide
+    private let recorder: ConversationRecorder?
+    private var assembler: MessageAssembler
+    /// The other side's channel; frames that arrive before it is attached wait here (an upstream
+    /// may push as soon as its handshake completes, before the client has its `101`).
+    private var peer: Channel?
+    private var waiting: [WebSocketFrame] = []
+    private var context: ChannelHandlerContext?
+    /// Whether this side was sent a close for a message the proxy will not relay.
+    private var refused = false
+
+    init(side: ConversationSide, recorder: ConversationRecorder?, maxMessageSize: Int) {
+        self.side = side
+        self.recorder = recorder
+        assembler = MessageAssembler(maxMessageSize: maxMessageSize)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    /// Joins this side to the other's channel and writes what waited for it.
+    func attach(_ peer: Channel) {
+        self.peer = peer
+        for frame in waiting { relay(frame) }
+        waiting.removeAll()
+        if !(context?.channel.isActive ?? false) { peer.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !refused else { return }
+        let frame = Self.unwrapInboundIn(data)
+        switch assembler.add(frame) {
+        case .partial:
+            break
+        case .message(let kind, let payload, let fragments):
+            recorder?.add(side, kind, payload, fragments: fragments)
+            if kind == .close {
+                let (code, reason) = ConversationReplay.closeFields(payload)
+                recorder?.finish(.closed(by: side, code: code, reason: reason))
+            }
+        case .tooLarge:
+            refuse(code: 1009, reason: "message larger than --ws-max-message", context: context)
+            return
+        case .outOfOrder:
+            refuse(code: 1002, reason: "continuation frame out of order", context: context)
+            return
+        }
+        guard peer != nil else {
+            waiting.append(frame)
+            return
+        }
+        relay(frame)
+    }
+
+    private func relay(_ frame: WebSocketFrame) {
+        guard let peer else { return }
+        // Towards the upstream every frame is masked anew (RFC 6455 §5.3); towards the client never.
+        let out = WebSocketFrame(
+            fin: frame.fin, rsv1: frame.rsv1, rsv2: frame.rsv2, rsv3: frame.rsv3, opcode: frame.opcode,
+            maskKey: side == .client ? .random() : nil, data: frame.unmaskedData)
+        peer.writeAndFlush(out, promise: nil)
+    }
+
+    /// Closes both sides with `code`: a message this proxy will not relay.
+    private func refuse(code: Int, reason: String, context: ChannelHandlerContext) {
+        guard !refused else { return }
+        refused = true
+        let close = WebSocketFrame.close(code: code, reason: reason, allocator: context.channel.allocator, masked: side == .server)
+        let channel = context.channel
+        // Reading goes on for a moment after the close frame, so a peer still sending sees it
+        // instead of a reset.
+        context.writeAndFlush(Self.wrapOutboundOut(close), promise: nil)
+        context.eventLoop.scheduleTask(in: .seconds(2)) { channel.close(promise: nil) }
+        if let peer {
+            peer.writeAndFlush(WebSocketFrame.close(code: 1001, reason: "", allocator: peer.allocator, masked: side == .client), promise: nil)
+            peer.close(promise: nil)
+        }
+        // The proxy closed it, standing for the side that did not send the message.
+        recorder?.finish(.closed(by: side == .client ? .server : .client, code: code, reason: reason))
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        // The proxy is stopping: the conversation is cut here, both sides told it is going away.
+        recorder?.finish(.cut)
+        let close = WebSocketFrame.close(code: 1001, reason: "cassette is stopping", allocator: context.channel.allocator, masked: side == .server)
+        let channel = context.channel
+        context.writeAndFlush(Self.wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
+        if let peer {
+            peer.writeAndFlush(WebSocketFrame.close(code: 1001, reason: "", allocator: peer.allocator, masked: side == .client), promise: nil)
+            peer.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        recorder?.finish(.dropped(by: side))
+        peer?.close(promise: nil)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let frameError = error as? NIOWebSocketError else {
+            context.close(promise: nil)
+            return
+        }
+        refuse(
+            code: frameError.closeCode, reason: frameError == .invalidFrameLength ? "message larger than --ws-max-message" : "protocol error", context: context)
+    }
+}

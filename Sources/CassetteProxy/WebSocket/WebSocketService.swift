@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+import WellPlateCore
+
+/// WebSocket conversations on one listener: whether a handshake is replayed from the cassette,
+/// relayed to the upstream and recorded, relayed only, or declined (then it is an ordinary HTTP
+/// request: an upstream's refusal is recorded and replayed as one), decided by the serving policy
+/// as for any request. It offers `NIOWebSocketServerUpgrader` through the pipeline's `UpgradeHook`.
+struct WebSocketService: Sendable {
+    let session: CassetteSession
+    let policy: ServingPolicy
+    let conversations: RecordedConversations
+    let requestBuilder: ProxyRequestBuilder
+    let settings: ProxySettings
+    let log: ProxyLog
+    /// The proxy's recorders' writing tasks, awaited before its store closes.
+    let writers: ConversationWriters
+
+    var keyer: ReplayKeyer { session.keyer }
+
+    /// What a handshake gets.
+    enum Plan {
+        case replay(Conversation)
+        /// Relay to the upstream; `records`: and store the conversation.
+        case relay(records: Bool)
+        /// Not taken: answered as an ordinary HTTP request.
+        case decline
+    }
+
+    func key(of head: HTTPRequestHead) -> String? {
+        guard let target = try? requestBuilder.upstreamTarget(head.uri) else { return nil }
+        return keyer.key(method: .get, target: target, contentType: nil, body: nil, secretHeaders: keyer.secretHeaders(of: head)).rawValue
+    }
+
+    func plan(for head: HTTPRequestHead) -> Plan {
+        guard head.method == .GET, let key = key(of: head) else { return .decline }
+        let step = policy.step(isRecorded: { conversations.contains(key) }, hasUnservedRecording: { conversations.hasUntaken(key) })
+        switch step {
+        case .replay(let orPassthrough):
+            if conversations.contains(key) {
+                guard subprotocolRefusal(head, recorded: conversations.peek(key)) == nil, let conversation = conversations.take(key) else {
+                    return .decline
+                }
+                return .replay(conversation)
+            }
+            return orPassthrough && settings.upstream != nil ? .relay(records: false) : .decline
+        case .record:
+            return settings.upstream != nil ? .relay(records: true) : .decline
+        }
+    }
+
+    /// The answer to a handshake whose recorded subprotocol the client does not offer: a 400
+    /// that names it. `nil` when there is nothing to refuse.
+    func refusal(for head: HTTPRequestHead) -> ProxyAnswer? {
+        guard policy.step(isRecorded: { true }, hasUnservedRecording: { true }) != .record, let key = key(of: head) else { return nil }
+        return subprotocolRefusal(head, recorded: conversations.peek(key))
+    }
+
+    private func subprotocolRefusal(_ head: HTTPRequestHead, recorded: Conversation?) -> ProxyAnswer? {
+        guard let recorded, let subprotocol = recorded.subprotocol else { return nil }
+        let offered = Self.offeredSubprotocols(head)
+        guard !offered.contains(subprotocol) else { return nil }
+        let list = offered.isEmpty ? "none" : offered.joined(separator: ", ")
+        return .error(
+            400, code: "websocket_subprotocol",
+            message:
+                "the recorded conversation used subprotocol \"\(subprotocol)\" and the client offered \(list); offer \"\(subprotocol)\" in Sec-WebSocket-Protocol or record again"
+        )
+    }
+
+    static func offeredSubprotocols(_ head: HTTPRequestHead) -> [String] {
+        head.headers[canonicalForm: "sec-websocket-protocol"].map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The hook that offers WebSocket upgrades to each connection of the listener.
+    var hook: UpgradeHook {
+        let service = self
+        return UpgradeHook(makeUpgraders: { [WebSocketUpgrade(service: service).upgrader()] })
+    }
+}

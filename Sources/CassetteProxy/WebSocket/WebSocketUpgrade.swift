@@ -1,0 +1,116 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+import Synchronization
+import WellPlateCore
+import WellPlateNetworking
+
+/// One connection's WebSocket upgrader: `shouldUpgrade` decides (and, to record, opens the
+/// upstream WebSocket first, so the client's `101` carries the upstream's subprotocol, and a
+/// refusal leaves the request to be answered over HTTP); `upgradePipelineHandler` then puts the
+/// replay or the relay on the switched connection.
+struct WebSocketUpgrade: Sendable {
+    let service: WebSocketService
+
+    /// What `shouldUpgrade` settled, for `upgradePipelineHandler` on the same connection.
+    private enum Settled: Sendable {
+        case replay(Conversation)
+        case relay(Channel, NIOLoopBound<WebSocketRelay>, ConversationRecorder?)
+    }
+
+    /// One connection's `Settled`: written when the upstream answers (in a task), read on the loop.
+    private final class SettledBox: Sendable {
+        let value = Mutex<Settled?>(nil)
+    }
+
+    func upgrader() -> NIOWebSocketServerUpgrader {
+        let settled = SettledBox()
+        let service = self.service
+        let options = service.settings.webSocket
+        return NIOWebSocketServerUpgrader(
+            maxFrameSize: min(options.maxMessageSize, Int(UInt32.max)), automaticErrorHandling: false,
+            shouldUpgrade: { channel, head in
+                switch service.plan(for: head) {
+                case .decline:
+                    return channel.eventLoop.makeSucceededFuture(nil)
+                case .replay(let conversation):
+                    settled.value.withLock { $0 = .replay(conversation) }
+                    var headers = HTTPHeaders()
+                    if let subprotocol = conversation.subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+                    return channel.eventLoop.makeSucceededFuture(headers)
+                case .relay(let records):
+                    let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
+                    let eventLoop = channel.eventLoop
+                    promise.completeWithTask {
+                        try await Self.openUpstream(service: service, head: head, records: records, eventLoop: eventLoop, settled: settled)
+                    }
+                    // An upstream that cannot be reached: the request goes on as HTTP and gets its 502.
+                    return promise.futureResult.flatMapErrorThrowing { _ in nil }
+                }
+            },
+            upgradePipelineHandler: { channel, head in
+                channel.eventLoop.makeCompletedFuture {
+                    switch settled.value.withLock({ $0 }) {
+                    case .replay(let conversation):
+                        let logTarget = service.keyer.logTarget(of: head)
+                        service.log.warn("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)")
+                        let parts = ConversationReplayHandler.Parts(
+                            keyer: service.keyer, session: service.session, options: options, log: service.log, logTarget: logTarget,
+                            secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)))
+                        try channel.pipeline.syncOperations.addHandler(ConversationReplayHandler(conversation, parts: parts))
+                    case .relay(let upstream, let upstreamRelay, let recorder):
+                        let relay = WebSocketRelay(side: .client, recorder: recorder, maxMessageSize: options.maxMessageSize)
+                        try channel.pipeline.syncOperations.addHandler(relay)
+                        relay.attach(upstream)
+                        upstreamRelay.value.attach(channel)
+                        service.log.warn("GET \(service.keyer.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")")
+                    case nil:
+                        channel.close(promise: nil)
+                    }
+                }
+            })
+    }
+
+    /// Dials the upstream for `head`; the client's `101` headers when it switched, `nil` when it refused.
+    private static func openUpstream(
+        service: WebSocketService, head: HTTPRequestHead, records: Bool, eventLoop: any EventLoop, settled: SettledBox
+    ) async throws -> HTTPHeaders? {
+        let request = try service.requestBuilder.transportRequest(head: head, body: nil)
+        let redacted = service.keyer.redactedWithKey(request)
+        var headers = HTTPHeaders()
+        for field in request.headerFields {
+            // The upgrader writes its own key, version, Upgrade and Connection; extensions are not
+            // negotiated (no permessage-deflate): payloads pass and are stored as sent.
+            switch field.name.canonicalName {
+            case "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "host", "upgrade", "connection": continue
+            default: headers.add(name: field.name.rawName, value: field.value)
+            }
+        }
+        var recorder: ConversationRecorder?
+        if records {
+            let conversation = Conversation(
+                cassette: service.session.options.cassette, url: redacted.redacted.url.absoluteString, key: service.key(of: head) ?? redacted.key.rawValue,
+                requestHeaders: redacted.redacted.headerFields, subprotocol: nil, extensions: nil)
+            recorder = ConversationRecorder(
+                store: service.session.store, conversation: conversation, secrets: redacted.secrets, keyer: service.keyer, log: service.log,
+                writers: service.writers)
+        }
+        let outcome = try await UpstreamWebSocket.connect(
+            url: request.url, headers: headers, eventLoop: eventLoop, tls: service.settings.tls,
+            maxMessageSize: service.settings.webSocket.maxMessageSize, recorder: recorder)
+        switch outcome {
+        case .refused:
+            recorder?.abandon()
+            return nil
+        case .upgraded(let channel, let relay, let response):
+            let subprotocol = response.headers.first(name: "sec-websocket-protocol")
+            recorder?.start(subprotocol: subprotocol, extensions: response.headers.first(name: "sec-websocket-extensions"))
+            settled.value.withLock { $0 = .relay(channel, relay, recorder) }
+            var headers = HTTPHeaders()
+            if let subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+            return headers
+        }
+    }
+}

@@ -1,0 +1,48 @@
+"""A WebSocket client for cassette's tests, on the PyPI `websockets` package.
+
+usage: websocket_client.py URL [script]
+Scripts: "chat" (hello, auth with a token, an add request, an echo, three ticks, bye),
+"changed" (the add request with other parameters), "large N" (one text message of N bytes).
+Prints one JSON line per message received, then {"closed": CODE, "reason": REASON}.
+"""
+import json
+import sys
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+url = sys.argv[1]
+script = sys.argv[2] if len(sys.argv) > 2 else "chat"
+
+
+def show(message):
+    print(json.dumps({"recv": message}), flush=True)
+
+
+def receive_until(connection, predicate):
+    while True:
+        message = connection.recv(timeout=10)
+        show(message)
+        if predicate(message):
+            return
+
+
+with connect(url, subprotocols=["chat.v1"], compression=None, max_size=None, open_timeout=10) as connection:
+    try:
+        receive_until(connection, lambda m: "hello" in m)
+        if script.startswith("large"):
+            connection.send("x" * int(script.split()[1]))
+            receive_until(connection, lambda m: False)
+        connection.send(json.dumps({"type": "auth", "token": "sk-live-token-1234567890"}))
+        receive_until(connection, lambda m: "authed" in m)
+        params = [1, 3] if script == "changed" else [1, 2]
+        connection.send(json.dumps({"id": 7, "method": "add", "params": params}))
+        receive_until(connection, lambda m: '"id": 7' in m)
+        connection.send("echo me")
+        receive_until(connection, lambda m: m == "echo me")
+        receive_until(connection, lambda m: '"n": 3' in m)
+        connection.send("bye")
+        receive_until(connection, lambda m: False)
+    except ConnectionClosed as closed:
+        frame = closed.rcvd
+        print(json.dumps({"closed": frame.code if frame else None, "reason": frame.reason if frame else None}), flush=True)

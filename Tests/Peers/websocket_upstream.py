@@ -1,0 +1,49 @@
+"""A WebSocket upstream for cassette's tests, on the PyPI `websockets` package.
+
+/chat (subprotocol chat.v1): says hello on open; answers JSON requests {"id", "method": "add",
+"params"} with {"id", "result"}; acknowledges {"type": "auth"}; echoes any other message; pushes
+{"type": "tick", "n": N} every 200 ms (three of them) from the client's first echo on; closes with
+4000 "server says bye" when the client sends "bye".
+Prints "listening on ws://127.0.0.1:PORT" once it listens.
+"""
+import asyncio
+import json
+
+from websockets.asyncio.server import serve
+
+
+async def chat(connection):
+    ticking = None
+
+    async def ticks():
+        for n in range(1, 4):
+            await asyncio.sleep(0.2)
+            await connection.send(json.dumps({"type": "tick", "n": n}))
+
+    await connection.send(json.dumps({"type": "hello"}))
+    async for message in connection:
+        if message == "bye":
+            await connection.close(4000, "server says bye")
+            return
+        try:
+            request = json.loads(message) if isinstance(message, str) else None
+        except ValueError:
+            request = None
+        if isinstance(request, dict) and request.get("method") == "add":
+            await connection.send(json.dumps({"id": request["id"], "result": sum(request["params"])}))
+        elif isinstance(request, dict) and request.get("type") == "auth":
+            await connection.send(json.dumps({"type": "authed"}))
+        else:
+            await connection.send(message)
+            if ticking is None:
+                ticking = asyncio.ensure_future(ticks())
+
+
+async def main():
+    async with serve(chat, "127.0.0.1", 0, subprotocols=["chat.v1"], compression=None, max_size=None) as server:
+        port = server.sockets[0].getsockname()[1]
+        print("listening on ws://127.0.0.1:%d" % port, flush=True)
+        await asyncio.get_running_loop().create_future()
+
+
+asyncio.run(main())

@@ -1,0 +1,31 @@
+import Foundation
+
+/// The real WebSocket peers of the proxy's tests, both on the PyPI `websockets` package (installed
+/// on first use): the upstream `Tests/Peers/websocket_upstream.py` and the client
+/// `Tests/Peers/websocket_client.py`, each described in its file.
+package enum WebSocketPeers {
+    static var peers: URL { ExternalTool.packageRoot.appendingPathComponent("Tests/Peers") }
+
+    /// Installs `websockets` from PyPI when it is missing.
+    package static func ensureInstalled() async throws {
+        try await ExternalTool.ensure("websockets")
+    }
+
+    /// Runs the upstream for `body` (its `http://127.0.0.1:PORT` base) and always stops it.
+    package static func withUpstream<Result>(_ body: (_ base: URL) async throws -> Result) async throws -> Result {
+        try await ensureInstalled()
+        let script = peers.appendingPathComponent("websocket_upstream.py").path
+        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script]) { process in
+            let url = try await process.listeningURL()
+            return try await body(URL(string: "http://127.0.0.1:\(url.port ?? 0)")!)
+        }
+    }
+
+    /// What the client received running `script` against `url`: one JSON line per message, then
+    /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
+    package static func client(_ url: String, script: String = "chat") async throws -> [String] {
+        let result = try await ExternalTool.run(["python3", peers.appendingPathComponent("websocket_client.py").path, url, script], cwd: peers)
+        guard result.status == 0 else { throw ChildProcessError("the WebSocket client failed: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import TestSupport
+import Testing
+import WellPlateCore
+
+/// WebSocket conversations through `cassette record` and `cassette replay` (child processes),
+/// between real peers on the PyPI `websockets` package: recorded from a live upstream, then
+/// replayed turn by turn with the upstream stopped.
+@Suite("WebSocket conversations through the proxy")
+final class ProxyWebSocketTests {
+    let workspace: CLIWorkspace
+    var store: String { workspace.path("ws.db") }
+    static let token = "sk-live-token-1234567890"
+
+    init() throws {
+        workspace = try CLIWorkspace()
+    }
+
+    /// Records the client's chat through the proxy and returns what the client received.
+    private func recordChat() async throws -> [String] {
+        try await WebSocketPeers.withUpstream { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat")
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+                return received
+            }
+        }
+    }
+
+    @Test func aRecordedConversationReplaysOfflineWithTheSameMessagesInOrderAndTheSameClose() async throws {
+        let recorded = try await recordChat()
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        #expect(recorded.count == 8, "\(recorded)")
+        // The upstream is stopped: the replay has only the store.
+        let replayed = try await withReplayer(store: store) { replayer in
+            try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
+        }
+        #expect(replayed == recorded)
+    }
+
+    @Test func aTokenInAMessageNeverReachesTheStoreAndTheLiveTokenStillMatches() async throws {
+        _ = try await recordChat()
+        #expect(try StoreFiles.files(at: store, containing: Self.token).isEmpty)
+        let opened = try await CassetteStore.open(path: store)
+        let conversations = try await opened.conversations(cassette: nil)
+        try await opened.close()
+        let conversation = try #require(conversations.first)
+        #expect(conversation.key == "GET /chat")
+        #expect(conversation.subprotocol == "chat.v1")
+        #expect(conversation.end == .closed(by: .server, code: 4000, reason: "server says bye"))
+        let auth = try #require(conversation.messages.first { $0.direction == .client && $0.kind == .text })
+        #expect(String(decoding: auth.payload, as: UTF8.self) == #"{"type": "auth", "token": "REDACTED"}"#)
+        let replayed = try await withReplayer(store: store) { replayer in
+            try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
+        }
+        #expect(replayed.contains(#"{"recv": "{\"type\": \"authed\"}"}"#), "\(replayed)")
+    }
+
+    @Test func aChangedClientMessageClosesWith1008NamingTheExpectedMessageAndIsAMissForStrict() async throws {
+        _ = try await recordChat()
+        try await withReplayer(store: store, arguments: ["--strict", "--ws-timing", "fast"]) { replayer in
+            let received = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "changed")
+            let last = try #require(received.last)
+            #expect(last.hasPrefix(#"{"closed": 1008, "reason": "expected text message: {\"id\": 7, \"method\": \"add\", \"params\": [1, 2]}"#), "\(received)")
+            try await replayer.waitForLogLine(containing: "MISS WebSocket /chat")
+            #expect(try await replayer.stop() == .exited(1))
+        }
+    }
+
+    @Test func aMessageOverWsMaxMessageClosesWith1009() async throws {
+        _ = try await recordChat()
+        try await withReplayer(store: store, arguments: ["--ws-max-message", "1024"]) { replayer in
+            let received = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "large 3000")
+            #expect(received.last?.hasPrefix(#"{"closed": 1009"#) == true, "\(received)")
+            // The proxy goes on serving: a new connection replays the whole conversation.
+            let again = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
+            #expect(again.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(again)")
+        }
+    }
+
+    @Test func listAndShowPrintTheConversationWithItsMessages() async throws {
+        _ = try await recordChat()
+        let list = try await runCassette(["list", "--db", store], cwd: workspace.directory)
+        #expect(list.status == 0, "\(list)")
+        #expect(list.stdout.contains("GET /chat"), "\(list)")
+        #expect(list.stdout.contains("server closed 4000"), "\(list)")
+        let show = try await runCassette(["show", "GET /chat", "--db", store], cwd: workspace.directory)
+        #expect(show.status == 0, "\(show)")
+        #expect(show.stdout.contains(#"-> text   {"type": "auth", "token": "REDACTED"}"#), "\(show)")
+        #expect(show.stdout.contains(#"<- text   {"type": "tick", "n": 3}"#), "\(show)")
+        #expect(show.stdout.contains("ended: server closed 4000 \"server says bye\""), "\(show)")
+    }
+}
