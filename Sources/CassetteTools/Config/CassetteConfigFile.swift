@@ -23,6 +23,7 @@ import WellPlateNetworking
 ///   "ignoredBodyFields": [],
 ///   "matchBodies": true,
 ///   "matchHeaders": ["Accept-Language"],
+///   "graphql": {"paths": ["/graphql"]},
 ///   "redact": {"headers": ["X-Session"], "queryParameters": ["session"], "jsonFields": ["ssn"]},
 ///   "host": "127.0.0.1",
 ///   "port": 8080
@@ -146,6 +147,7 @@ package struct CassetteConfigFile: Sendable, Equatable {
             "ignoredBodyFields": [],
             "matchBodies": true,
             "matchHeaders": ["Accept", "Accept-Language"],
+            "graphql": {"paths": ["/graphql"]},
             "redact": {
               "headers": ["X-Session"],
               "queryParameters": ["session"],
@@ -166,7 +168,8 @@ package struct CassetteConfigFile: Sendable, Equatable {
         in addition to the system's CAs. "upstreams": one listener per host, each with its own "port" and "tls". \
         "upstreamTimeout" is in seconds (0.1 to 3600). "durability" (normal or \
         full) is what --durability defaults to. "matchHeaders" \
-        puts those request headers in the key (see docs/matching.md). "maxAge" (days), "stale" (warn \
+        puts those request headers in the key (see docs/matching.md). "graphql" "paths" (default \
+        /graphql) key requests there by GraphQL operation and variables (docs/graphql.md). "maxAge" (days), "stale" (warn \
         or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to. \
         "rewriteURLs" (default true) points upstream URLs in Location, Content-Location, Link and \
         Refresh at the proxy; "rewriteBodyURLs" (default false) also in JSON bodies (docs/urls.md).
