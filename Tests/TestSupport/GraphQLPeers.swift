@@ -18,11 +18,12 @@ package enum GraphQLPeers {
         }
     }
 
-    /// Runs the GraphQL upstream for `body` and always stops it.
-    package static func withUpstream<Result>(_ body: (_ baseURL: URL) async throws -> Result) async throws -> Result {
+    /// Runs the GraphQL upstream for `body` and always stops it; with `drifted`, users' emails
+    /// are null (an API change only GetUser sees).
+    package static func withUpstream<Result>(drifted: Bool = false, _ body: (_ baseURL: URL) async throws -> Result) async throws -> Result {
         try await ensureInstalled()
         let script = peers.appendingPathComponent("graphql_upstream.py").path
-        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script]) { process in
+        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script] + (drifted ? ["--drift"] : [])) { process in
             try await body(try await process.listeningURL())
         }
     }

@@ -168,10 +168,13 @@ package struct CassetteConfigFile: Sendable, Equatable {
         in addition to the system's CAs. "upstreams": one listener per host, each with its own "port" and "tls". \
         "upstreamTimeout" is in seconds (0.1 to 3600). "durability" (normal or \
         full) is what --durability defaults to. "matchHeaders" \
-        puts those request headers in the key (see docs/matching.md). "graphql" "paths" (default \
-        /graphql) key requests there by GraphQL operation and variables (docs/graphql.md). "maxAge" (days), "stale" (warn \
+        puts those request headers in the key (see docs/matching.md). "maxAge" (days), "stale" (warn \
         or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to. \
         "rewriteURLs" (default true) points upstream URLs in Location, Content-Location, Link and \
         Refresh at the proxy; "rewriteBodyURLs" (default false) also in JSON bodies (docs/urls.md).
+
+        "graphql": {"paths": [...]} (default ["/graphql"]): requests to those paths that carry a \
+        GraphQL operation are keyed by operation and variables; --graphql-path overrides it \
+        (docs/graphql.md).
         """
 }

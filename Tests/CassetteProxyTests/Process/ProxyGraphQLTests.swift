@@ -15,10 +15,10 @@ final class ProxyGraphQLTests {
         workspace = try CLIWorkspace()
     }
 
-    private func record() async throws -> [GraphQLPeers.Step] {
-        try await GraphQLPeers.withUpstream { base in
+    private func record(into store: String? = nil, drifted: Bool = false) async throws -> [GraphQLPeers.Step] {
+        try await GraphQLPeers.withUpstream(drifted: drifted) { base in
             try await withProxy(
-                ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path
+                ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store ?? self.store], workingDirectory: workspace.directory.path
             ) { recorder in
                 try await GraphQLPeers.runClients("record", against: recorder.url)
             }
@@ -58,6 +58,47 @@ final class ProxyGraphQLTests {
             // The nearest is a recording of the same operation, id "1" or "2" alike.
             #expect(text.contains(#"GetUser: variables differ at $.id: recorded \""#) && text.contains(#"got \"3\""#), "\(text)")
             try await replayer.waitForLogLine(containing: "/graphql query GetUser")
+        }
+    }
+
+    @Test func listShowFixturesAndDriftGoOperationByOperation() async throws {
+        _ = try await record()
+        let list = try await workspace.run("list", "--db", store)
+        #expect(list.status == 0, "\(list)")
+        for operation in ["query GetUser", "query ListUsers", "mutation RenameUser", "query Broken", "persisted ListUsers"] {
+            #expect(list.stdout.contains(operation), "\(operation) in \(list.stdout)")
+        }
+        let show = try await workspace.run("show", "--db", store, "GetUser")
+        #expect(show.status == 0, "\(show)")
+        #expect(show.stdout.components(separatedBy: "key:          POST /graphql gql:query:GetUser").count - 1 == 3, "\(show.stdout)")
+        #expect(!show.stdout.contains("ListUsers"))
+
+        let export = try await workspace.run("export", "--db", store, "--fixtures", "Fixtures")
+        #expect(export.status == 0, "\(export)")
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: workspace.path("Fixtures")).sorted()
+        #expect(
+            fixtures == [
+                "mock_graphql_post_mutation_renameuser.json", "mock_graphql_post_query_broken.json", "mock_graphql_post_query_getuser.json",
+                "mock_graphql_post_query_listusers.json",
+            ], "one fixture per operation, none made of PersistedQueryNotFound: \(export.stdout)")
+
+        // The API changed for GetUser only: a user's email is null now.
+        let drifted = workspace.path("drifted.db")
+        _ = try await record(into: drifted, drifted: true)
+        let diff = try await workspace.run("diff", "--db", drifted, "--fixtures", "Fixtures", "--format", "json")
+        #expect(diff.status == 1, "\(diff)")
+        let report = try JSONValue(parsing: diff.stdout)
+        var findingsByEndpoint: [String: [String]] = [:]
+        for entry in report["endpoints"]?.arrayValue ?? report["entries"]?.arrayValue ?? [] {
+            let endpoint = entry["endpoint"]?.stringValue ?? "-"
+            findingsByEndpoint[endpoint, default: []] += (entry["findings"]?.arrayValue ?? []).map {
+                "\($0["severity"]?.stringValue ?? "") \($0["rule"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "")"
+            }
+        }
+        #expect(findingsByEndpoint["POST /graphql query GetUser"] == ["error apiSendsNull $.user.email"], "\(diff.stdout)")
+        #expect(findingsByEndpoint["POST /graphql query Broken"] == ["note graphQLErrors $.errors"], "\(diff.stdout)")
+        for endpoint in ["POST /graphql query ListUsers", "POST /graphql mutation RenameUser"] {
+            #expect(findingsByEndpoint[endpoint] == [], "no false alarm for \(endpoint): \(diff.stdout)")
         }
     }
 }
