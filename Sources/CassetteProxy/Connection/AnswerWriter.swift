@@ -114,7 +114,8 @@ struct AnswerWriter: Sendable {
         }
 
         let line = LogLine(
-            log: log, method: head.method, target: target, status: status, outcome: RequestLogLine.outcome(answer.source), started: request.started)
+            log: log, method: head.method, target: GraphQLKeyPart.loggedTarget(target, key: request.key), status: status,
+            outcome: RequestLogLine.outcome(answer.source), started: request.started)
         let sendsBody = head.method != .HEAD && HTTPFraming.statusAllowsBody(answer.statusCode)
         switch answer.body {
         case .bytes(let bytes):

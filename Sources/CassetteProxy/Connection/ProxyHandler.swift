@@ -234,8 +234,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             send(parts.responder.answer(for: error), head: head, started: started, writer: parts.writer, context: context)
             return
         }
-        // Only a session's journal needs the key here; the session works it out again as it answers.
-        let key = parts.writer.journal == nil ? nil : parts.responder.session.key(for: request).rawValue
+        // Only a session's journal, and the log line of a GraphQL request (which names its
+        // operation), need the key here; the session works it out again as it answers.
+        let graphQLPaths = parts.responder.session.matchingRules.graphQLPaths
+        let namesOperation = !graphQLPaths.isEmpty && graphQLPaths.contains(String(head.uri.prefix { $0 != "?" }))
+        let key = parts.writer.journal == nil && !namesOperation ? nil : parts.responder.session.key(for: request).rawValue
         let responder = parts.responder
         // HEAD answers have no body to stream.
         let streams = head.method != .HEAD

@@ -67,8 +67,11 @@ struct ProxyReplayer: Sendable {
     {
         let cacheKey = CachedTarget.Key(method: method, uri: uri)
         if let cached = cache.value[cacheKey] { return cached }
-        let keyText = keyer.keyText(method: method, target: try requestBuilder.upstreamTarget(uri))
-        let cached = CachedTarget(keyText: keyText, slot: session.index.slot(for: keyText), logTarget: keyer.redactedTarget(uri))
+        let key = keyer.key(method: method, target: try requestBuilder.upstreamTarget(uri), contentType: nil, body: nil)
+        // A GraphQL GET keeps its key: its variables, not in the key text, explain a miss.
+        let cached = CachedTarget(
+            keyText: key.rawValue, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri),
+            key: key.graphQL == nil ? nil : key)
         cache.value.insert(cached, for: cacheKey)
         return cached
     }

@@ -13,7 +13,7 @@ struct CachedTarget: Sendable {
     let slot: ReplayIndex.Slot?
     let logTarget: String
     /// The whole key of a request keyed each time, whose body explains a miss better than the
-    /// key text; `nil` for cached targets.
+    /// key text; `nil` for cached targets but a GraphQL GET.
     var key: RequestKey? = nil
 }
 

@@ -6,10 +6,11 @@ import WellPlateNetworking
 extension CassetteConfigFile {
     static let fileKeys = [
         "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders",
-        "redact", "host", "port", "upstreamTimeout", "durability", "maxAge", "stale", "trackUsage", "rewriteURLs", "rewriteBodyURLs",
+        "redact", "host", "port", "upstreamTimeout", "durability", "maxAge", "stale", "trackUsage", "rewriteURLs", "rewriteBodyURLs", "graphql",
     ]
     static let environmentKeys = ["upstream", "upstreams", "tls"]
     static let redactKeys = ["headers", "queryParameters", "jsonFields"]
+    static let graphQLKeys = ["paths"]
 
     /// Parses the text of a configuration file; `source` (its path) is named in every error.
     init(parsing data: Data, source: String) throws(ConfigError) {
@@ -76,8 +77,16 @@ extension CassetteConfigFile {
             }
             rules.matchedHeaders = Set(names)
         }
+        if let value = object["graphql"] {
+            let fields = try reader.object(value, at: "graphql", keys: Self.graphQLKeys)
+            if let paths = fields["paths"] {
+                rules.graphQLPaths = Set(try Self.graphQLPaths(try reader.strings(paths, at: "graphql.paths"), source: source))
+            }
+        }
         matchingRules = rules
-        matchingRulesAreExplicit = ["ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders"].contains { object[$0] != nil }
+        matchingRulesAreExplicit = ["ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders", "graphql"].contains {
+            object[$0] != nil
+        }
 
         if let value = object["redact"] {
             let lists = try reader.object(value, at: "redact", keys: Self.redactKeys)
@@ -126,6 +135,18 @@ extension CassetteConfigFile {
         }
         if let value = object["upstreamTimeout"] {
             upstreamTimeout = try reader.seconds(value, at: "upstreamTimeout", range: Self.upstreamTimeoutRange)
+        }
+    }
+
+    /// GraphQL paths as keys spell paths (normalized), each starting with `/`.
+    package static func graphQLPaths(_ paths: [String], source: String) throws(ConfigError) -> [String] {
+        try paths.enumerated().map { (index, path) throws(ConfigError) -> String in
+            guard path.hasPrefix("/"), !path.contains("?") else {
+                throw ConfigError(
+                    source: source, key: "graphql.paths[\(index)]", problem: "\"\(path)\" is not a path",
+                    accepted: "paths such as \"/graphql\" (no host, no query)")
+            }
+            return URLNormalizer.normalize(target: path).path
         }
     }
 }

@@ -23,6 +23,7 @@ import WellPlateNetworking
 ///   "ignoredBodyFields": [],
 ///   "matchBodies": true,
 ///   "matchHeaders": ["Accept-Language"],
+///   "graphql": {"paths": ["/graphql"]},
 ///   "redact": {"headers": ["X-Session"], "queryParameters": ["session"], "jsonFields": ["ssn"]},
 ///   "host": "127.0.0.1",
 ///   "port": 8080
@@ -146,6 +147,7 @@ package struct CassetteConfigFile: Sendable, Equatable {
             "ignoredBodyFields": [],
             "matchBodies": true,
             "matchHeaders": ["Accept", "Accept-Language"],
+            "graphql": {"paths": ["/graphql"]},
             "redact": {
               "headers": ["X-Session"],
               "queryParameters": ["session"],
@@ -170,5 +172,9 @@ package struct CassetteConfigFile: Sendable, Equatable {
         or fail) and "trackUsage" are what replay's --max-age, --stale and --track-usage default to. \
         "rewriteURLs" (default true) points upstream URLs in Location, Content-Location, Link and \
         Refresh at the proxy; "rewriteBodyURLs" (default false) also in JSON bodies (docs/urls.md).
+
+        "graphql": {"paths": [...]} (default ["/graphql"]): requests to those paths that carry a \
+        GraphQL operation are keyed by operation and variables; --graphql-path overrides it \
+        (docs/graphql.md).
         """
 }

@@ -97,6 +97,15 @@ package struct FixtureHarvester: Sendable {
     }
 
     private func place(_ interaction: Interaction) -> Placement {
+        if GraphQLKeyPart(inKey: interaction.key) != nil, let endpoint = Endpoint.of(recording: interaction) {
+            // One fixture per GraphQL operation; registry routes (a path each) cannot tell them apart.
+            guard !interaction.isPersistedQueryNotFound else {
+                return Placement(
+                    endpoint: endpoint,
+                    problem: Unusable(reason: "a PersistedQueryNotFound answer: the server asked for the document, which the client sent next"))
+            }
+            return Placement(endpoint: endpoint)
+        }
         guard let url = URL(string: interaction.url) else {
             let endpoint = Endpoint(method: interaction.method, pattern: interaction.url)
             return Placement(endpoint: endpoint, problem: Unusable(reason: "the recorded URL cannot be parsed"))
@@ -202,8 +211,9 @@ package struct HarvestedFixture: Sendable, Equatable {
     package var fileName: String { fixture + ".json" }
 
     /// The registry routes that answer with this fixture.
+    /// GraphQL operations get none: a route is a method and a path, which all operations share.
     package var routes: [MockRoute] {
-        endpoints.compactMap { try? MockRoute(method: $0.method, path: $0.pattern, fixture: fixture) }
+        endpoints.filter { $0.operation == nil }.compactMap { try? MockRoute(method: $0.method, path: $0.pattern, fixture: fixture) }
     }
 }
 

@@ -37,8 +37,9 @@ extension DriftReport {
                 entries.append(Entry(endpoint: nil, fixture: fixture.fileName, recordings: 0, findings: filter([note], of: nil, ignoring)))
                 continue
             }
-            let fixtureSchema = InferredSchema(samples: [fixture.value])
             for endpoint in Set(targets).sorted() {
+                // A GraphQL operation's recorded schema is its `data`; so is its fixture's.
+                let fixtureSchema = InferredSchema(samples: [endpoint.operation != nil ? fixture.value["data"] ?? fixture.value : fixture.value])
                 covered.insert(endpoint)
                 guard let samples = recorded[endpoint] else {
                     let note = SchemaFinding(
@@ -49,7 +50,10 @@ extension DriftReport {
                     continue
                 }
                 let findings = diff(for: endpoint, ignoring, sides: .fixtureAndAPI).compare(fixture: fixtureSchema, api: samples.schema)
-                entries.append(Entry(endpoint: endpoint, fixture: fixture.fileName, recordings: samples.recordings, findings: findings))
+                entries.append(
+                    Entry(
+                        endpoint: endpoint, fixture: fixture.fileName, recordings: samples.recordings,
+                        findings: findings + filter(graphQLErrorNotes(samples), of: endpoint, ignoring)))
             }
         }
         for endpoint in recorded.endpoints where !covered.contains(endpoint) {
@@ -76,7 +80,9 @@ extension DriftReport {
         for endpoint in endpoints {
             switch (baseline[endpoint], current[endpoint]) {
             case (let old?, let new?):
-                let findings = diff(for: endpoint, ignoring, sides: sides).compare(fixture: old.schema, api: new.schema)
+                let findings =
+                    diff(for: endpoint, ignoring, sides: sides).compare(fixture: old.schema, api: new.schema)
+                    + filter(graphQLErrorNotes(new), of: endpoint, ignoring)
                 entries.append(Entry(endpoint: endpoint, fixture: nil, baselineRecordings: old.recordings, recordings: new.recordings, findings: findings))
             case (let old?, nil):
                 let note = SchemaFinding(
@@ -99,6 +105,19 @@ extension DriftReport {
             }
         }
         return DriftReport(entries: entries, fixtures: nil, baselineEndpoints: baseline.samples.count, recordedEndpoints: current.samples.count)
+    }
+
+    /// The note that a GraphQL operation's answers carried `errors`, which are not its schema.
+    static func graphQLErrorNotes(_ samples: EndpointSchemas.Samples) -> [SchemaFinding] {
+        guard samples.graphQLErrors > 0 else { return [] }
+        let messages = samples.graphQLErrorMessages.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        return [
+            SchemaFinding(
+                path: JSONPath.root.appending(key: "errors"), rule: .graphQLErrors, expected: "absent", actual: "present",
+                message:
+                    "GraphQL errors in \(samples.graphQLErrors) of \(samples.recordings) answers (\(messages)): the API's answer, not drift; data is compared without them"
+            )
+        ]
     }
 
     private static func diff(for endpoint: Endpoint, _ ignoring: [DriftIgnore], sides: SchemaDiff.Sides) -> SchemaDiff {

@@ -20,6 +20,9 @@ package struct EndpointSchemas: Sendable {
         package internal(set) var recordings = 0
         /// The concrete request paths recorded, which give the design's fallback fixture names.
         package internal(set) var paths: Set<RequestPath> = []
+        /// GraphQL answers with an `errors` array, and up to three of their first messages.
+        package internal(set) var graphQLErrors = 0
+        package internal(set) var graphQLErrorMessages: Set<String> = []
     }
 
     /// The registry whose patterns group the recordings, when there is one.
@@ -42,9 +45,27 @@ package struct EndpointSchemas: Sendable {
     /// URL that parses).
     @discardableResult
     package mutating func add(_ interaction: Interaction) -> Bool {
-        guard let body = JSONBodies.successBody(of: interaction), let url = URL(string: interaction.url) else { return false }
-        let endpoint = Endpoint.of(method: interaction.method, url: url, registry: registry)
-        samples[endpoint, default: Samples()].add(body, path: RequestPath(url: url))
+        guard let body = JSONBodies.successBody(of: interaction), let url = URL(string: interaction.url),
+            let endpoint = Endpoint.of(recording: interaction, registry: registry)
+        else { return false }
+        guard endpoint.operation != nil else {
+            samples[endpoint, default: Samples()].add(body, path: RequestPath(url: url))
+            return true
+        }
+        // A GraphQL answer's shape is its `data`; an `errors` array is counted, not inferred, so
+        // a field that failed is reported as an error rather than as drift.
+        var entry = samples[endpoint, default: Samples()]
+        if let errors = body["errors"]?.arrayValue, !errors.isEmpty {
+            entry.graphQLErrors += 1
+            if entry.graphQLErrorMessages.count < 3, let message = errors.first?["message"]?.stringValue {
+                entry.graphQLErrorMessages.insert(message)
+            }
+        }
+        if let data = body["data"], data.objectValue != nil {
+            entry.add(data, path: RequestPath(url: url))
+        }
+        guard entry.recordings > 0 else { return false }
+        samples[endpoint] = entry
         return true
     }
 
@@ -60,6 +81,8 @@ package struct EndpointSchemas: Sendable {
     /// (`mock_api_users_id_get`, `mock_api_users_1_get`).
     package func fallbackFixtureNames(for endpoint: Endpoint) -> Set<String> {
         var names: Set<String> = [endpoint.fixtureName]
+        // The path's name is every operation's: only the operation's own name picks its fixture.
+        if endpoint.operation != nil { return names }
         for path in samples[endpoint]?.paths ?? [] {
             names.insert(MockResponseRegistry.defaultFixtureName(for: path, method: endpoint.method))
         }

@@ -55,12 +55,15 @@ package struct SchemaFinding: Sendable, Hashable, Codable, Comparable, CustomStr
         case fixtureWithoutRecording
         /// A recorded endpoint that no fixture covers. Reported at `$` by `DriftReport`. Note.
         case endpointWithoutFixture
+        /// A GraphQL operation answered with an `errors` array in some recordings: the API's
+        /// answer, reported at `$.errors` as such rather than as drift of `data`. Note.
+        case graphQLErrors
 
         package var severity: Severity {
             switch self {
             case .fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch, .statusClassChanged: .error
             case .fieldMissingInFixture, .fixtureHasNull, .formatChanged: .warning
-            case .fieldOptionalInAPI, .fixtureWithoutRecording, .endpointWithoutFixture: .note
+            case .fieldOptionalInAPI, .fixtureWithoutRecording, .endpointWithoutFixture, .graphQLErrors: .note
             }
         }
     }

@@ -23,6 +23,8 @@ enum BodyDifference {
             return formDifference(request.text, recorded.text)
         case .multipart:
             return multipartDifference(request.text, recorded.text)
+        case .graphql:
+            return GraphQLDifference.describe(request: request, recorded: recorded)
         }
     }
 

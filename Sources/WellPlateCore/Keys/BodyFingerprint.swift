@@ -109,6 +109,8 @@ package struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvert
 package struct CanonicalBody: Sendable, Hashable, Codable {
     package enum Kind: String, Sendable, Hashable, Codable {
         case json, form, multipart
+        /// A GraphQL request's operations (`GraphQLRequest`): document hash and variables.
+        case graphql
     }
 
     /// Longer canonical bodies are hashed but not kept: explanations are for people, not bulk storage.

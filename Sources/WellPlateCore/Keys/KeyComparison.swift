@@ -6,6 +6,7 @@ struct KeyComparison {
     let sameOrigin: Bool
     let differingQueryParameters: Int
     let bodyDiffers: Bool
+    let sameOperation: Bool
 
     init(request: RequestKey, recorded: RequestKey) {
         var items = [KeyDifference.Item]()
@@ -15,6 +16,9 @@ struct KeyComparison {
         if !sameOrigin { items.append(.origin(request: request.origin, recorded: recorded.origin)) }
         samePath = request.path == recorded.path
         if !samePath { items.append(.path(request: request.path, recorded: recorded.path)) }
+
+        sameOperation = request.graphQL == recorded.graphQL
+        if !sameOperation { items.append(.operation(request: request.graphQL?.label, recorded: recorded.graphQL?.label)) }
 
         let queryItems = Self.queryDifferences(request.query, recorded.query)
         differingQueryParameters = queryItems.count
@@ -31,7 +35,15 @@ struct KeyComparison {
             items.append(.bodyNotRecorded)
         case let (left?, right?):
             bodyDiffers = left != right
-            if bodyDiffers {
+            if bodyDiffers, sameOperation, let operation = request.graphQL {
+                var detail: String?
+                if let requestBody = request.canonicalBody, let recordedBody = recorded.canonicalBody {
+                    detail = GraphQLDifference.describe(request: requestBody, recorded: recordedBody)
+                }
+                items.append(.graphQL(operation: operation.name, detail: detail))
+            } else if bodyDiffers, !sameOperation, request.graphQL != nil || recorded.graphQL != nil {
+                // Another operation's body says nothing the operation item does not.
+            } else if bodyDiffers {
                 var detail: String?
                 if let requestBody = request.canonicalBody, let recordedBody = recorded.canonicalBody {
                     detail = BodyDifference.describe(request: requestBody, recorded: recordedBody)

@@ -23,6 +23,11 @@ public struct KeyDifference: Sendable, Equatable, CustomStringConvertible {
         /// The recorded response says it varies on these request headers (`Vary`), which the key
         /// does not include: the cause when the request differs only there.
         case recordingVaries(on: String)
+        /// The GraphQL operations differ (`query GetUser` vs `query GetPost`); `nil` where one is not GraphQL.
+        case operation(request: String?, recorded: String?)
+        /// The same GraphQL operation with other variables or another document; `detail` names the
+        /// first difference (`variables differ at $.id: recorded 1, got 2`) when both are known.
+        case graphQL(operation: String, detail: String?)
 
         /// The difference in words, as listed in docs/matching.md.
         public var description: String {
@@ -40,6 +45,8 @@ public struct KeyDifference: Sendable, Equatable, CustomStringConvertible {
             case let .header(name, request?, recorded?): "header \(name): \(request) vs \(recorded)"
             case let .header(name, nil, _): "header \(name) missing"
             case let .header(name, _, nil): "header \(name) not recorded"
+            case let .operation(request, recorded): "operation \(request ?? "(none)") vs \(recorded ?? "(none)")"
+            case let .graphQL(operation, detail): "\(operation): \(detail ?? "variables or document differ")"
             case let .recordingVaries(names): "the recorded response has Vary: \(names); add those headers to matchHeaders to record one answer per value"
             }
         }

@@ -38,6 +38,13 @@ public struct MatchingRules: Sendable, Equatable, Codable {
         didSet { matchedHeaders = Self.lowercased(matchedHeaders) }
     }
 
+    /// The paths (normalized, as in a key) where requests carrying a GraphQL operation are keyed
+    /// by the operation and its canonical variables rather than by their raw body (docs/graphql.md).
+    public var graphQLPaths: Set<String>
+
+    /// Where GraphQL operations are recognized unless configured otherwise.
+    public static let defaultGraphQLPaths: Set<String> = ["/graphql"]
+
     /// Rules that ignore the given query parameters and body fields and key on the given headers (names compared ignoring case);
     /// the defaults match `MatchingRules.default`.
     public init(
@@ -45,8 +52,10 @@ public struct MatchingRules: Sendable, Equatable, Codable {
         ignoredBodyFields: some Sequence<String> = [String](),
         includeBodyFingerprint: Bool = true,
         includeHost: Bool = false,
-        matchedHeaders: some Sequence<String> = [String]()
+        matchedHeaders: some Sequence<String> = [String](),
+        graphQLPaths: some Sequence<String> = MatchingRules.defaultGraphQLPaths
     ) {
+        self.graphQLPaths = Set(graphQLPaths)
         self.ignoredQueryParameters = Self.lowercased(ignoredQueryParameters)
         self.ignoredBodyFields = Self.lowercased(ignoredBodyFields)
         self.includeBodyFingerprint = includeBodyFingerprint
@@ -60,7 +69,7 @@ public struct MatchingRules: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignoredQueryParameters, ignoredBodyFields, includeBodyFingerprint, includeHost, matchedHeaders
+        case ignoredQueryParameters, ignoredBodyFields, includeBodyFingerprint, includeHost, matchedHeaders, graphQLPaths
     }
 
     /// Missing keys take their defaults, so a configuration file only names what it changes.
@@ -71,7 +80,8 @@ public struct MatchingRules: Sendable, Equatable, Codable {
             ignoredBodyFields: try container.decodeIfPresent([String].self, forKey: .ignoredBodyFields) ?? [],
             includeBodyFingerprint: try container.decodeIfPresent(Bool.self, forKey: .includeBodyFingerprint) ?? true,
             includeHost: try container.decodeIfPresent(Bool.self, forKey: .includeHost) ?? false,
-            matchedHeaders: try container.decodeIfPresent([String].self, forKey: .matchedHeaders) ?? []
+            matchedHeaders: try container.decodeIfPresent([String].self, forKey: .matchedHeaders) ?? [],
+            graphQLPaths: try container.decodeIfPresent([String].self, forKey: .graphQLPaths) ?? Array(Self.defaultGraphQLPaths)
         )
     }
 
@@ -84,6 +94,10 @@ public struct MatchingRules: Sendable, Equatable, Codable {
         try container.encode(includeHost, forKey: .includeHost)
         if !matchedHeaders.isEmpty {
             try container.encode(matchedHeaders.sorted(), forKey: .matchedHeaders)
+        }
+        // Left out at the default, so rules stored before GraphQL keying read back equal.
+        if graphQLPaths != Self.defaultGraphQLPaths {
+            try container.encode(graphQLPaths.sorted(), forKey: .graphQLPaths)
         }
     }
 

@@ -1,7 +1,7 @@
 extension RequestKey {
     /// The stored keys most like `key`, best first, each with what differs, for explaining a replay miss.
     ///
-    /// Ranked by: same method and path first, then same path, then the edit distance between the
+    /// Ranked by: same method, path and GraphQL operation first, then same path, then the edit distance between the
     /// paths counted in segments, then the number of differing query parameters, then host, method
     /// and body; remaining ties by key text, so the order is deterministic. Duplicate keys appear once.
     /// The ranking and the wording of differences are described in docs/matching.md.
@@ -21,7 +21,8 @@ extension RequestKey {
         let requestSegments = segments(key.path)
         let ranked = distinct.map { candidate -> (rank: [Int], comparison: KeyComparison, candidate: RequestKey) in
             let comparison = KeyComparison(request: key, recorded: candidate)
-            let tier = comparison.samePath ? (comparison.sameMethod ? 0 : 1) : 2
+            // Recordings of the same GraphQL operation explain a miss first.
+            let tier = comparison.samePath ? (comparison.sameMethod ? (comparison.sameOperation ? 0 : 1) : 2) : 3
             let candidateSegments = segments(candidate.path)
             let distance = comparison.samePath ? 0 : editDistance(requestSegments, candidateSegments)
             // Among equally distant paths, one of the same depth (another id) is the likelier intent.

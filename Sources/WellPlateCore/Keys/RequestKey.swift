@@ -11,7 +11,8 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// Bumped whenever a rule change gives an existing request a different key. Cassettes remember
     /// the version of their keys (`CassetteInfo.keyFormat`) and are rekeyed when it differs.
     /// 3: multipart bodies keyed by parts; conditional and `matchedHeaders` headers in the key.
-    public static let formatVersion = 3
+    /// 4: requests to `MatchingRules.graphQLPaths` keyed by their GraphQL operation.
+    public static let formatVersion = 4
 
     /// One `name=value` pair of a normalized query (or form body): percent-encoding normalized,
     /// `+` written as `%20`, and a name without `=` given the empty value.
@@ -48,6 +49,8 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     package let canonicalBody: CanonicalBody?
     /// The conditional headers and `MatchingRules.matchedHeaders` the request carried, by name.
     package let headers: [KeyedHeader]
+    /// The GraphQL operation the request carried (`MatchingRules.graphQLPaths`), else `nil`.
+    package let graphQL: GraphQLKeyPart?
 
     /// The key text (`rawValue`).
     public var description: String { rawValue }
@@ -68,6 +71,12 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
         rules: MatchingRules = .default
     ) {
         let normalized = URLNormalizer.normalize(target: target, rules: rules)
+        if !rules.graphQLPaths.isEmpty, rules.graphQLPaths.contains(normalized.path),
+            let graphQL = method == .get ? GraphQLRequest(query: normalized.query) : (method.carriesBody ? body.flatMap(GraphQLRequest.init(body:)) : nil)
+        {
+            self.init(graphQL: graphQL, normalized: normalized, headerFields: headerFields, rules: rules)
+            return
+        }
         var fingerprint: (fingerprint: BodyFingerprint, canonicalBody: CanonicalBody?)?
         if rules.includeBodyFingerprint, method.carriesBody {
             fingerprint = BodyFingerprint.make(body: body, contentType: headerFields[.contentType], rules: rules)
@@ -75,6 +84,31 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
         self.init(
             method: method, normalized: normalized, includeOrigin: rules.includeHost,
             bodyFingerprint: fingerprint?.fingerprint, canonicalBody: fingerprint?.canonicalBody,
+            headers: KeyedHeader.make(from: headerFields, names: rules.keyedHeaderNames)
+        )
+    }
+
+    /// The key of a GraphQL request: keyed as `POST` whichever method carried it (a GET and a POST
+    /// of one operation are the same request), without the GET form's parameters, and with the
+    /// operation's canonical identity as its body (docs/graphql.md).
+    package init(graphQL: GraphQLRequest, normalized: NormalizedTarget, headerFields: HTTPFields, rules: MatchingRules) {
+        var target = normalized
+        target.query.removeAll { GraphQLRequest.parameterNames.contains($0.name) }
+        if target.query.count != normalized.query.count {
+            target.pathAndQuery = target.path + (target.query.isEmpty ? "" : "?" + target.query.map(\.description).joined(separator: "&"))
+        }
+        var fingerprint: BodyFingerprint?
+        var canonicalBody: CanonicalBody?
+        if rules.includeBodyFingerprint {
+            let text = graphQL.canonicalText(rules: rules)
+            fingerprint = BodyFingerprint(canonicalText: String(decoding: text, as: UTF8.self))
+            if text.count <= CanonicalBody.retainedLengthLimit {
+                canonicalBody = CanonicalBody(kind: .graphql, text: String(decoding: text, as: UTF8.self))
+            }
+        }
+        self.init(
+            method: .post, normalized: target, includeOrigin: rules.includeHost, graphQL: graphQL.keyPart,
+            bodyFingerprint: fingerprint, canonicalBody: canonicalBody,
             headers: KeyedHeader.make(from: headerFields, names: rules.keyedHeaderNames)
         )
     }
@@ -97,6 +131,14 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
             }
             headers.insert(header, at: 0)
             parts.removeLast()
+        }
+        var graphQL: GraphQLKeyPart?
+        if parts.count > 2, parts[2].hasPrefix(GraphQLKeyPart.prefix) {
+            guard let part = GraphQLKeyPart(parsing: parts[2]) else {
+                throw RequestKeyError(key: text, problem: "\(parts[2]) is not an operation part (gql:type:name)")
+            }
+            graphQL = part
+            parts.remove(at: 2)
         }
         guard parts.count == 2 || parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
             throw RequestKeyError(key: text, problem: "expected a method, one space and a target")
@@ -131,15 +173,16 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
             }
         }
         self.init(
-            method: method, normalized: normalized, includeOrigin: hasOrigin,
+            method: method, normalized: normalized, includeOrigin: hasOrigin, graphQL: graphQL,
             bodyFingerprint: fingerprint, canonicalBody: canonicalBody, headers: headers
         )
     }
 
     private init(
-        method: HTTPMethod, normalized: NormalizedTarget, includeOrigin: Bool,
+        method: HTTPMethod, normalized: NormalizedTarget, includeOrigin: Bool, graphQL: GraphQLKeyPart? = nil,
         bodyFingerprint: BodyFingerprint?, canonicalBody: CanonicalBody?, headers: [KeyedHeader]
     ) {
+        self.graphQL = graphQL
         self.method = method
         origin = includeOrigin ? normalized.origin : nil
         path = normalized.path
@@ -150,6 +193,7 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
         text += " "
         if let origin { text += origin }
         text += normalized.pathAndQuery
+        if let graphQL { text += " \(graphQL)" }
         if let bodyFingerprint { text += " body:\(bodyFingerprint)" }
         self.headers = headers
         for header in headers { text += " \(header)" }

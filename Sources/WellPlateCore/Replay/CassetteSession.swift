@@ -127,8 +127,9 @@ public final class CassetteSession: Sendable {
     /// Loads the cassette into memory (the only time replay reads SQLite) and, when recording,
     /// remembers its upstream and matching rules.
     public static func open(store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil) async throws -> CassetteSession {
-        try await open(store: store, options: options, upstream: upstream) { rekeying in
-            try await store.replayIndex(cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying)
+        try await open(store: store, options: options, upstream: upstream) { rekeying, rules in
+            try await store.replayIndex(
+                cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying, rules: rules)
         }
     }
 
@@ -139,9 +140,9 @@ public final class CassetteSession: Sendable {
         store: CassetteStore, options: Options, upstream: (any HTTPTransport)? = nil, preparing preparer: Preparer
     ) async throws -> (session: CassetteSession, answers: [Preparer.Answer]) {
         var answers: [Preparer.Answer] = []
-        let session = try await open(store: store, options: options, upstream: upstream) { rekeying in
+        let session = try await open(store: store, options: options, upstream: upstream) { rekeying, rules in
             let loaded = try await store.replayIndex(
-                cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying, preparing: preparer)
+                cassette: options.cassette, sequencePolicy: options.sequencePolicy, rekeyingWith: rekeying, rules: rules, preparing: preparer)
             answers = loaded.answers
             return loaded.index
         }
@@ -149,7 +150,7 @@ public final class CassetteSession: Sendable {
     }
 
     private static func open(
-        store: CassetteStore, options: Options, upstream: (any HTTPTransport)?, loadIndex: (MatchingRules?) async throws -> ReplayIndex
+        store: CassetteStore, options: Options, upstream: (any HTTPTransport)?, loadIndex: (MatchingRules?, MatchingRules) async throws -> ReplayIndex
     ) async throws -> CassetteSession {
         if options.mode != .replayOnly && store.access != .readWrite {
             throw CassetteStoreError(
@@ -173,7 +174,7 @@ public final class CassetteSession: Sendable {
             // Unchanged, it is not written: a test run that records nothing leaves the file alone.
             if info != saved { try await store.saveCassette(info) }
         }
-        let index = try await loadIndex(rekeying)
+        let index = try await loadIndex(rekeying, rules)
         let rowsBeforeSession = try await store.maxRowID()
         let recordedUpstream = options.upstream ?? saved?.upstream.flatMap { URL(string: $0) }
         // Learned from every cassette's responses: a session token is as secret in a cassette

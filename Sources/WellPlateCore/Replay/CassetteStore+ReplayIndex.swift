@@ -5,31 +5,40 @@ extension CassetteStore {
     /// Loads a cassette straight into a replay index, row by row, so the cassette is never held
     /// twice in memory. With `rekeyingWith`, keys are recomputed from the stored requests (the
     /// cassette was recorded with other matching rules).
+    /// `rules`: the rules the keys are (or are rekeyed to be) made with, for GraphQL hash-only
+    /// aliases (`LoadedRecordings.addGraphQLAliases`).
     package func replayIndex(
-        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil
+        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, rules current: MatchingRules? = nil
     ) throws(CassetteStoreError) -> ReplayIndex {
-        try replayIndex(cassette: cassette, sequencePolicy: sequencePolicy, rekeyingWith: rules, parallelFrom: Self.parallelLoadThreshold)
+        try replayIndex(
+            cassette: cassette, sequencePolicy: sequencePolicy, rekeyingWith: rules, rules: current, parallelFrom: Self.parallelLoadThreshold)
     }
 
     /// `parallelFrom`: the number of recordings from which a second thread reads half of them.
     func replayIndex(
-        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, parallelFrom: Int
+        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, rules current: MatchingRules? = nil,
+        parallelFrom: Int
     ) throws(CassetteStoreError) -> ReplayIndex {
         let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: true, parallelFrom: parallelFrom) { _, _ in }
-        return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, loaded: builder.build())
+        var loaded = builder.build()
+        if let aliasing = rules ?? current { loaded.addGraphQLAliases(rules: aliasing) }
+        return ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, loaded: loaded)
     }
 
     /// `replayIndex(cassette:sequencePolicy:rekeyingWith:)`, with every recording also turned
     /// into `preparer`'s answer: the answers come back at the index's positions, and each body is
     /// copied once, into the preparer's storage.
     package func replayIndex<Preparer: ReplayAnswerPreparer & Sendable>(
-        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, preparing preparer: Preparer
+        cassette: String, sequencePolicy: SequencePolicy, rekeyingWith rules: MatchingRules? = nil, rules current: MatchingRules? = nil,
+        preparing preparer: Preparer
     ) throws(CassetteStoreError) -> (index: ReplayIndex, answers: [Preparer.Answer]) {
         var preparer = preparer
         let builder = try loadRecordings(cassette: cassette, rekeyingWith: rules, packsBodies: false, parallelFrom: .max) { row, number in
             row.withBlobBytes(InteractionColumn.responseBody) { preparer.storeBody($0, number: number) }
         }
-        let (loaded, answers) = builder.build(preparing: &preparer)
+        var (loaded, answers) = builder.build(preparing: &preparer)
+        // After preparing: the bodies are in the recordings again, to tell a PersistedQueryNotFound.
+        if let aliasing = rules ?? current { loaded.addGraphQLAliases(rules: aliasing) }
         return (ReplayIndex(cassette: cassette, sequencePolicy: sequencePolicy, loaded: loaded), answers)
     }
 

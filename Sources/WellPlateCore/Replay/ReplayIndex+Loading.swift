@@ -9,8 +9,33 @@ extension ReplayIndex {
         var starts: [Int] = [0]
         /// No key holds a byte outside ASCII, raw or percent-encoded (`Builder.isASCIIKey`).
         var keysAreASCII = true
+        /// Other keys that lead to a slot: a GraphQL operation's hash-only key leads to the
+        /// recordings made with its document (`addGraphQLAliases`). Looked up before `positions`.
+        var aliases: [String: Int] = [:]
 
         var slotCount: Int { starts.count - 1 }
+
+        /// Lets a hash-only GraphQL request (automatic persisted queries) find the recordings made
+        /// with the document of that hash, unless the hash-only key has answers of its own that
+        /// are not `PersistedQueryNotFound`: such an answer is never chosen over a real one.
+        mutating func addGraphQLAliases(rules: MatchingRules) {
+            guard !rules.graphQLPaths.isEmpty else { return }
+            let marker = " \(GraphQLKeyPart.prefix)"
+            // Every recording of a key: clients that print one document differently (gql prints
+            // it from its syntax tree) send other texts, so other hashes, for the same key.
+            for (key, slot) in positions where key.contains(marker) {
+                for recording in recordings[range(of: slot)] {
+                    guard
+                        let alias = RequestKey.graphQLHashOnly(
+                            method: recording.method, target: recording.url, headerFields: recording.requestHeaders,
+                            body: recording.requestBody, rules: rules)?.rawValue,
+                        alias != key, aliases[alias] == nil
+                    else { continue }
+                    if let own = positions[alias], !recordings[range(of: own)].allSatisfy(\.isPersistedQueryNotFound) { continue }
+                    aliases[alias] = slot
+                }
+            }
+        }
 
         func range(of slot: Int) -> Range<Int> {
             starts[slot]..<starts[slot + 1]

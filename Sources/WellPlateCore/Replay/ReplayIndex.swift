@@ -71,6 +71,7 @@ package final class ReplayIndex: Sendable {
 
     /// The slot of `key`, or `nil` while it has no recordings.
     package func slot(for key: String) -> Slot? {
+        if !loaded.aliases.isEmpty, let position = loaded.aliases[key] { return Slot(position: position) }
         if let position = loaded.positions[key] { return Slot(position: position) }
         guard hasAdditions.load(ordering: .acquiring) else { return nil }
         return additions.withLock { $0.newPositions[key].map { Slot(position: loaded.slotCount + $0) } }

@@ -8,26 +8,48 @@ public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible 
     public let method: HTTPMethod
     /// A `MockResponseRegistry` pattern such as `/api/users/{id}`.
     public let pattern: String
+    /// The GraphQL operation (`query GetUser`) of requests to a GraphQL path: one URL serves many
+    /// operations, and each is an endpoint of its own. `nil` for every other request.
+    public let operation: String?
 
-    /// An endpoint from a method and a pattern, taken as written.
-    public init(method: HTTPMethod, pattern: String) {
+    /// An endpoint from a method and a pattern (and a GraphQL operation), taken as written.
+    public init(method: HTTPMethod, pattern: String, operation: String? = nil) {
         self.method = method
         self.pattern = pattern
+        self.operation = operation
     }
 
-    /// `METHOD /pattern`, such as `GET /api/users/{id}`.
-    public var description: String { "\(method.rawValue) \(pattern)" }
+    /// `METHOD /pattern`, such as `GET /api/users/{id}`, followed by the operation for GraphQL
+    /// (`POST /graphql query GetUser`).
+    public var description: String {
+        operation.map { "\(method.rawValue) \(pattern) \($0)" } ?? "\(method.rawValue) \(pattern)"
+    }
 
     /// The fixture name harvesting gives this endpoint: the design documents' default name, with
-    /// parameters written without braces (`GET /api/users/{id}` is `mock_api_users_id_get`).
+    /// parameters written without braces (`GET /api/users/{id}` is `mock_api_users_id_get`), and
+    /// a GraphQL operation's type and name after it (`mock_graphql_post_query_getuser`).
     public var fixtureName: String {
         let plain = pattern.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "")
-        return MockResponseRegistry.defaultFixtureName(for: RequestPath(percentEncodedPath: plain), method: method)
+        let name = MockResponseRegistry.defaultFixtureName(for: RequestPath(percentEncodedPath: plain), method: method)
+        guard let operation else { return name }
+        return name + "_" + operation.lowercased().replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: "+", with: "_")
     }
 
-    /// Orders by pattern, then method.
+    /// Orders by pattern, then method, then operation.
     public static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
-        (lhs.pattern, lhs.method.rawValue) < (rhs.pattern, rhs.method.rawValue)
+        (lhs.pattern, lhs.method.rawValue, lhs.operation ?? "") < (rhs.pattern, rhs.method.rawValue, rhs.operation ?? "")
+    }
+
+    /// The endpoint of a recording: `of(method:url:registry:)`, and for a request keyed by its
+    /// GraphQL operation (docs/graphql.md) that operation, with `POST` whichever method carried it,
+    /// as its key has. `nil` when the recorded URL does not parse.
+    public static func of(recording interaction: Interaction, registry: MockResponseRegistry? = nil) -> Endpoint? {
+        guard let url = URL(string: interaction.url) else { return nil }
+        guard let operation = GraphQLKeyPart(inKey: interaction.key) else {
+            return of(method: interaction.method, url: url, registry: registry)
+        }
+        // A registry route names one fixture per path; GraphQL operations share the path.
+        return Endpoint(method: .post, pattern: derivePattern(RequestPath(url: url)), operation: operation.label)
     }
 
     /// The endpoint of a recorded request: the registry's route when one matches, otherwise a

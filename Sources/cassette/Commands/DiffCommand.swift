@@ -30,12 +30,15 @@ struct DiffCommand: AsyncParsableCommand {
             email, uri, ...). The rules (the JSON output's "rule") by severity:
               error    fieldNotInAPI, typeMismatch, rootTypeMismatch, apiSendsNull
               warning  fieldMissingInFixture, fixtureHasNull, formatChanged
-              note     fieldOptionalInAPI, fixtureWithoutRecording, endpointWithoutFixture
+              note     fieldOptionalInAPI, fixtureWithoutRecording, endpointWithoutFixture,
+                       graphQLErrors
 
             Errors break a model written from the fixture: a field the API never sends, a changed \
             type, null where the fixture never has it. Warnings are gaps: a field the fixture lacks, \
             null the API never sends, a changed string format. Notes: the API sometimes omits a \
-            field, a fixture that nothing recorded matches, a recorded endpoint without a fixture.
+            field, a fixture that nothing recorded matches, a recorded endpoint without a fixture, \
+            a GraphQL operation whose answers carried an errors array (each GraphQL operation is an \
+            endpoint of its own, compared by its data: docs/graphql.md).
 
             Fixtures against a recording (--fixtures DIR): the recorded side is every 2xx response \
             with a JSON body (a JSON Content-Type, or none and a body that parses) in the cassette, \

@@ -11,7 +11,8 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "list",
         abstract: "List the recordings in a cassette store.",
         discussion: """
-            One line per recording: id, cassette, method, key, sequence (when a key was recorded more \
+            One line per recording: id, cassette, method, the GraphQL operation (when any request \
+            carried one: query GetUser), key, sequence (when a key was recorded more \
             than once), status, response body size and when it was recorded (ISO 8601, UTC), then one \
             summary line per cassette with the age of its oldest and newest recording. AGE is whole \
             days since recording. On a terminal the key column is cut with "…" to fit the width; \
@@ -25,7 +26,8 @@ struct ListCommand: AsyncParsableCommand {
             recording counts as unused.
 
             --json prints an array of objects with the keys ageDays, cassette, durationMs, id, key, \
-            lastReplayedAt, method, recordedAt, replayCount, sequence, size (bytes) and status, sorted by cassette, key and sequence; with \
+            lastReplayedAt, method, recordedAt, replayCount, sequence, size (bytes) and status (and operation, \
+            `query GetUser`, for a GraphQL request), sorted by cassette, key and sequence; with \
             --cassettes, objects with count, lastRecordedAt, name, size and upstream.
 
             Examples:
@@ -119,18 +121,24 @@ struct ListCommand: AsyncParsableCommand {
             return
         }
         let showSequence = summaries.contains { $0.sequence > 0 }
+        // A GraphQL app's rows all share one URL: the operation tells them apart.
+        let operations = summaries.map { GraphQLKeyPart(inKey: $0.key)?.label }
+        let showOperation = operations.contains { $0 != nil }
         var columns: [TextTable.Column] = [
             .init(title: "ID", alignment: .right), .init(title: "CASSETTE"), .init(title: "METHOD"),
-            .init(title: "KEY", shrinks: true),
         ]
+        if showOperation { columns.append(.init(title: "OPERATION")) }
+        columns.append(.init(title: "KEY", shrinks: true))
         if showSequence { columns.append(.init(title: "SEQ", alignment: .right)) }
         columns += [
             .init(title: "STATUS", alignment: .right), .init(title: "SIZE", alignment: .right), .init(title: "RECORDED AT"),
             .init(title: "AGE", alignment: .right),
         ]
         var table = TextTable(columns)
-        for summary in summaries {
-            var row = [String(summary.id), summary.cassette, summary.method, summary.key]
+        for (summary, operation) in zip(summaries, operations) {
+            var row = [String(summary.id), summary.cassette, summary.method]
+            if showOperation { row.append(operation ?? "-") }
+            row.append(summary.key)
             if showSequence { row.append(String(summary.sequence)) }
             row += [String(summary.statusCode), Formatting.byteCount(summary.bodySize), Formatting.timestamp(summary.recordedAt), "\(ages.days(summary))d"]
             table.append(row)
@@ -190,7 +198,7 @@ struct ListCommand: AsyncParsableCommand {
 
     static func json(_ summary: InteractionSummary, ages: RecordingAge) -> JSONValue {
         let usage = ages.usage[summary.id]
-        return [
+        let base: JSONValue = [
             "cassette": .string(summary.cassette),
             "method": .string(summary.method),
             "key": .string(summary.key),
@@ -204,6 +212,9 @@ struct ListCommand: AsyncParsableCommand {
             "replayCount": .integer(Int64(usage?.replayCount ?? 0)),
             "lastReplayedAt": usage.map { .string(Formatting.timestamp($0.lastReplayedAt)) } ?? .null,
         ]
+        guard let operation = GraphQLKeyPart(inKey: summary.key), case .object(var object) = base else { return base }
+        object["operation"] = .string(operation.label)
+        return .object(object)
     }
 
     static func json(_ cassette: CassetteSummary) -> JSONValue {

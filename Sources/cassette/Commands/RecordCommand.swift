@@ -79,7 +79,7 @@ struct RecordCommand: AsyncParsableCommand {
             cassette: store.cassetteName(environment: upstreamFlags.env),
             policy: ServingPolicy(mode: mode.mode),
             settings: settings,
-            matchingRules: configFile.explicitMatchingRules,
+            matchingRules: try proxyFlags.matchingRules(from: configFile),
             redactor: configFile.redactor,
             requestLogDescriptor: requestLogDescriptor,
             logger: logger

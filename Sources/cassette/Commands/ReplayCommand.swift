@@ -67,7 +67,7 @@ struct ReplayCommand: AsyncParsableCommand {
             cassette: store.cassetteName(environment: upstreamFlags.env),
             policy: replayFlags.policy(),
             settings: settings,
-            matchingRules: configFile.explicitMatchingRules,
+            matchingRules: try proxyFlags.matchingRules(from: configFile),
             redactor: configFile.redactor,
             sequencePolicy: replayFlags.sequence.policy,
             tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),

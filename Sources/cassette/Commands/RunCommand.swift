@@ -89,7 +89,7 @@ struct RunCommand: AsyncParsableCommand {
             cassette: store.cassetteName(environment: upstreamFlags.env),
             policy: replayFlags.policy(mode: mode.recordMode),
             settings: settings,
-            matchingRules: configFile.explicitMatchingRules,
+            matchingRules: try proxyFlags.matchingRules(from: configFile),
             redactor: configFile.redactor,
             sequencePolicy: replayFlags.sequence.policy,
             tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),

@@ -17,7 +17,8 @@ struct ShowCommand: AsyncParsableCommand {
             pretty-printed with sorted keys, text is shown as it is, and anything else as its size and \
             a hex dump of its first 64 bytes.
 
-            KEY is the key `cassette list` prints, in quotes or as separate words. A key that is not \
+            KEY is the key `cassette list` prints, in quotes or as separate words, or a GraphQL \
+            operation's name (GetUser, or 'query GetUser'), which shows every recording of it. A key that is not \
             stored exactly is normalized the way keys are (method upper-cased, query sorted, escapes \
             normalized) and looked up again; if that finds nothing either, the error lists the nearest \
             stored keys and what differs. --id ID (or '#ID', quoted because the shell treats # as a \
@@ -88,6 +89,11 @@ struct ShowCommand: AsyncParsableCommand {
                 let conversations = try store.conversations(cassette: filter)
                 let keys = Set(summaries.map(\.key)).union(conversations.map(\.key))
                 let resolution = KeyLookup.resolve(text, among: keys)
+                if case .operation(let operationKeys) = resolution {
+                    var found: [Interaction] = []
+                    for key in operationKeys { found += try store.interactions(key: key, cassette: filter) }
+                    return .found(found, recordingsPerKey: perKey)
+                }
                 guard case .found(let key) = resolution else { return .notFound(text, resolution, storedKeys: keys) }
                 return .found(
                     try store.interactions(key: key, cassette: filter), recordingsPerKey: perKey, conversations: conversations.filter { $0.key == key })

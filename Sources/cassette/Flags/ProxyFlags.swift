@@ -53,7 +53,27 @@ struct ProxyFlags: ParsableArguments {
         help: ArgumentHelp("The largest WebSocket message accepted, in bytes; a larger one closes the connection with 1009.", valueName: "bytes"))
     var webSocketMaxMessage = 16 * 1024 * 1024
 
+    @Option(
+        name: .customLong("graphql-path"),
+        help: ArgumentHelp(
+            "A path where requests carrying a GraphQL operation are keyed by operation and variables; repeat for several (default: \"graphql.paths\" from the configuration file, else /graphql).",
+            valueName: "path"))
+    var graphQLPaths: [String] = []
+
+    /// The matching rules to open the cassette with: the configuration file's when it sets any,
+    /// and with `--graphql-path` the file's (or the default) rules with those GraphQL paths; `nil`
+    /// keeps the rules the cassette was recorded with.
+    func matchingRules(from configFile: CassetteConfigFile) throws -> MatchingRules? {
+        guard !graphQLPaths.isEmpty else { return configFile.explicitMatchingRules }
+        var rules = configFile.matchingRules
+        rules.graphQLPaths = Set(try CassetteConfigFile.graphQLPaths(graphQLPaths, source: "--graphql-path"))
+        return rules
+    }
+
     func validate() throws {
+        for path in graphQLPaths where !path.hasPrefix("/") || path.contains("?") {
+            throw ValidationError("--graphql-path needs a path such as /graphql (no host, no query), got \"\(path)\"")
+        }
         if WebSocketOptions.timingScale(parsing: webSocketTiming) == nil {
             throw ValidationError.outOfRange("--ws-timing", webSocketTiming, "recorded, fast or a factor of 0 or more such as 0.5")
         }

@@ -14,6 +14,9 @@ enum KeyLookup {
         case unparsable(RequestKeyError)
         /// A well-formed key with no recording.
         case missing(RequestKey)
+        /// A GraphQL operation's name (`GetUser`) or label (`query GetUser`): every stored key of
+        /// that operation, one per variables variant, sorted.
+        case operation([String])
     }
 
     /// How many near misses an error lists.
@@ -26,6 +29,11 @@ enum KeyLookup {
 
     static func resolve(_ text: String, among storedKeys: Set<String>) -> Resolution {
         if storedKeys.contains(text) { return .found(text) }
+        let operationKeys = storedKeys.filter { key in
+            guard let operation = GraphQLKeyPart(inKey: key) else { return false }
+            return operation.name == text || operation.label == text
+        }
+        if !operationKeys.isEmpty { return .operation(operationKeys.sorted()) }
         let key: RequestKey
         do {
             key = try RequestKey(parsing: text)
@@ -44,6 +52,10 @@ enum KeyLookup {
         switch resolution {
         case .found(let key):
             return CLIError("\"\(key)\" has no recording in \(scope)")
+        case .operation(let keys):
+            return CLIError(
+                "\"\(text)\" names the GraphQL operation of \(keys.count) stored keys; give one of them: \(keys.prefix(suggestionLimit).map { "\"\($0)\"" }.joined(separator: ", "))"
+            )
         case .unparsable(let error):
             let containing = storedKeys.filter { $0.localizedCaseInsensitiveContains(text) }.sorted().prefix(suggestionLimit)
             let hint = containing.isEmpty ? "" : "; stored keys containing it: " + containing.map { "\"\($0)\"" }.joined(separator: ", ")

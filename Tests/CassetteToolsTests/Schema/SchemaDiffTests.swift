@@ -362,6 +362,6 @@ struct SchemaDiffTests {
         let notes = SchemaFinding.Rule.allCases.filter { $0.severity == .note }
         #expect(errors == [.fieldNotInAPI, .typeMismatch, .apiSendsNull, .rootTypeMismatch, .statusClassChanged])
         #expect(warnings == [.fieldMissingInFixture, .fixtureHasNull, .formatChanged])
-        #expect(notes == [.fieldOptionalInAPI, .fixtureWithoutRecording, .endpointWithoutFixture])
+        #expect(notes == [.fieldOptionalInAPI, .fixtureWithoutRecording, .endpointWithoutFixture, .graphQLErrors])
     }
 }

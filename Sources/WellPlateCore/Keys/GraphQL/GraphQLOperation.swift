@@ -1,0 +1,99 @@
+import Foundation
+
+/// One GraphQL operation as a request carries it (a POST body, one element of a batch, or the
+/// parameters of a GET): what keys it and what names it.
+package struct GraphQLOperation: Sendable, Equatable {
+    /// `nil` when only a persisted-query hash was sent: the type is in a document the request lacks.
+    package let type: GraphQLOperationType?
+    /// `operationName`, else the document's single (or first) operation's name, else a stable
+    /// name from the hash of the normalized document (`anonymous_1a2b3c4d`).
+    package let name: String
+    /// `nil` for a hash-only request (automatic persisted queries).
+    package let document: GraphQLDocument?
+    /// The SHA-256 (64 lower-case hex digits) of the document text exactly as sent, which is what
+    /// automatic persisted queries send instead of it; or the hash a hash-only request names.
+    package let persistedHash: String?
+    /// The variables as sent, `nil` when absent, `null` or `{}` (all the same to a server).
+    package let variables: JSONValue?
+
+    /// The operation in `object` (`query`, `operationName`, `variables`, `extensions`), or `nil`
+    /// when it carries neither a document nor a persisted-query hash.
+    package init?(_ object: JSONObject) {
+        let documentText = object["query"]?.stringValue
+        let extensions = Self.object(object["extensions"])
+        let sentHash = extensions?["persistedQuery"]?.objectValue?["sha256Hash"]?.stringValue?.lowercased()
+        guard documentText != nil || sentHash != nil else { return nil }
+        let document = documentText.map(GraphQLDocument.init)
+        let operationName = object["operationName"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let chosen = document.flatMap { document in
+            document.operations.first { $0.name != nil && $0.name == operationName } ?? document.operations.first
+        }
+        self.document = document
+        persistedHash = documentText.map { SHA256.hexPrefix(of: SHA256.digest(Array($0.utf8)), length: 64) } ?? sentHash
+        type = document == nil ? nil : (chosen?.type ?? .query)
+        if let name = operationName ?? chosen?.name {
+            self.name = Self.keySafe(name)
+        } else {
+            let basis = document?.normalized ?? sentHash ?? ""
+            self.name = "anonymous_" + SHA256.hexPrefix(of: SHA256.digest(Array(basis.utf8)), length: 8)
+        }
+        variables = Self.variables(object["variables"])
+    }
+
+    /// The same operation as a client sends it once the server knows its document: the hash alone.
+    package var hashOnly: GraphQLOperation? {
+        guard document != nil, let persistedHash else { return nil }
+        return GraphQLOperation(type: nil, name: name, document: nil, persistedHash: persistedHash, variables: variables)
+    }
+
+    private init(type: GraphQLOperationType?, name: String, document: GraphQLDocument?, persistedHash: String?, variables: JSONValue?) {
+        self.type = type
+        self.name = name
+        self.document = document
+        self.persistedHash = persistedHash
+        self.variables = variables
+    }
+
+    /// `query GetUser`; `persisted GetUser` for a hash-only request.
+    package var label: String { "\(type?.rawValue ?? "persisted") \(name)" }
+
+    /// The JSON value keying compares: the normalized document's hash (or the persisted hash when
+    /// no document was sent) and the variables, leaving out ignored fields; the name and type are
+    /// in the key text.
+    func identity(ignoring ignored: GraphQLIgnoredFields) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let document {
+            members.append(("document", .string("sha256:" + SHA256.hexPrefix(of: SHA256.digest(Array(document.normalized.utf8)), length: 64))))
+        } else if let persistedHash {
+            members.append(("persistedQuery", .string(persistedHash)))
+        }
+        if let variables = variables.map(ignored.removing(from:)) { members.append(("variables", variables)) }
+        return .object(JSONObject(members))
+    }
+
+    /// GET sends `variables` and `extensions` as JSON text in parameters; a POST body as JSON.
+    private static func object(_ value: JSONValue?) -> JSONObject? {
+        if let object = value?.objectValue { return object }
+        guard let text = value?.stringValue, let parsed = try? JSONValue(parsing: text) else { return nil }
+        return parsed.objectValue
+    }
+
+    private static func variables(_ value: JSONValue?) -> JSONValue? {
+        guard let value, !value.isNull else { return nil }
+        if let object = value.objectValue { return object.members.isEmpty ? nil : value }
+        if let text = value.stringValue, let parsed = try? JSONValue(parsing: text) {
+            return parsed.isNull || parsed.objectValue?.members.isEmpty == true ? nil : parsed
+        }
+        return value
+    }
+
+    /// A name as GraphQL spells names; anything else a client put in `operationName` becomes `_`,
+    /// so the key text stays one space-free part.
+    private static func keySafe(_ name: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                name.unicodeScalars.map { scalar in
+                    scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_") ? scalar : "_"
+                }))
+    }
+}
