@@ -53,6 +53,12 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
     var mode: RecordModeOption = .missing
 
+    @Flag(
+        help: ArgumentHelp(
+            "Store every cookie value as REDACTED, not only those of session and other credential cookies (as \"redact\": {\"cookies\": \"all\"} in cassette.json)."
+        ))
+    var redactAllCookies = false
+
     func validate() throws {
         try forwardFlags.validate(upstreams: upstreamFlags)
         if !upstreamFlags.isGiven && !forwardFlags.forward {
@@ -77,7 +83,7 @@ struct RecordCommand: AsyncParsableCommand {
             policy: ServingPolicy(mode: mode.mode),
             settings: settings,
             matchingRules: configFile.explicitMatchingRules,
-            redactor: configFile.redactor,
+            redactor: redactAllCookies ? configFile.redactor.redactingAllCookies : configFile.redactor,
             logger: TerminalLogHandler.logger
         )
         try await ProxyLifecycle(runner: runner).serveUntilSignalled()
