@@ -8,9 +8,6 @@ struct HTTPConnection {
     let channel: HTTPConnectionChannel
     let router: Router
     let log: RequestLog
-    /// Asked after every response: during shutdown the connection closes instead of waiting for
-    /// another request (the quiesce event alone can miss a pipelined request it raced with).
-    let isShuttingDown: @Sendable () -> Bool
 
     /// Never throws: one connection's failure must not stop the server.
     func run() async {
@@ -26,8 +23,12 @@ struct HTTPConnection {
                         pending?.append(chunk)
                     case .end:
                         guard let request = pending.take() else { continue }
+                        // During shutdown the connection is not closed here but by
+                        // `HTTPServerPipelineHandler` on the quiesce event: it alone knows whether
+                        // a pipelined request has already been read (and must be answered) or
+                        // not. Closing here after the response in flight lost such a request.
                         let keepAlive = try await respond(to: request, outbound: outbound)
-                        if !keepAlive || isShuttingDown() { return }
+                        if !keepAlive { return }
                     }
                 }
             }
