@@ -20,6 +20,11 @@ final class ConnectionRegistry: Sendable {
         if quiesceNow { Self.quiesce(channel) }
     }
 
+    /// Whether shutdown has begun.
+    var isQuiescing: Bool {
+        state.withLock { $0.isQuiescing }
+    }
+
     func untrack(_ channel: any Channel) {
         _ = state.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
     }

@@ -49,7 +49,7 @@ final class SampleAPIServer: Sendable {
                 for try await connection in inbound {
                     connections.track(connection.channel)
                     group.addTask { [router, log, connections] in
-                        await HTTPConnection(channel: connection, router: router, log: log).run()
+                        await HTTPConnection(channel: connection, router: router, log: log, isShuttingDown: { connections.isQuiescing }).run()
                         connections.untrack(connection.channel)
                     }
                 }

@@ -21,9 +21,12 @@ extension Redactor {
     }
 
     /// Whether the value of cookie `name` is replaced: every one under `.all`, else those
-    /// `SecretCookies` judges credentials.
+    /// `SecretCookies` judges credentials. A value without a name (`Cookie: abc`) has nothing to
+    /// judge it by and is replaced.
     package func redactsCookie(name: some StringProtocol, value: some StringProtocol) -> Bool {
-        isEnabled && (cookies == .all || SecretCookies.isSecret(name: name, value: value))
+        guard isEnabled else { return false }
+        let unnamed = name.allSatisfy { $0 == " " }
+        return cookies == .all || unnamed || SecretCookies.isSecret(name: name, value: value)
     }
 
     /// `sid=1; theme=dark` becomes `sid=REDACTED; theme=dark`; a part without `=` is a value alone.

@@ -237,8 +237,8 @@ final class CassetteConfigFileTests {
     @Test func anUnknownNestedKeyNamesItsPath() async throws {
         let environment = try await configError(#"{"environments": {"dev": {"upstream": "http://a", "timeout": 3}}}"#)
         #expect(environment == "error: cassette.json: \"environments.dev.timeout\": is not a configuration key (accepted: upstream, upstreams, tls)\n")
-        let redact = try await configError(#"{"redact": {"cookies": ["a"]}}"#)
-        #expect(redact == "error: cassette.json: \"redact.cookies\": is not a configuration key (accepted: headers, queryParameters, jsonFields)\n")
+        let redact = try await configError(#"{"redact": {"cookie": ["a"]}}"#)
+        #expect(redact == "error: cassette.json: \"redact.cookie\": is not a configuration key (accepted: headers, queryParameters, jsonFields, cookies)\n")
     }
 
     @Test(arguments: [
