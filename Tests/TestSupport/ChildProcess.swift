@@ -28,6 +28,40 @@ package struct ChildProcessError: Error, CustomStringConvertible {
     }
 }
 
+/// Where a child's stdout or stderr goes.
+package enum ChildOutput: Sendable, Equatable {
+    /// A pipe read in the background (`standardOutput`, `standardError`).
+    case captured
+    /// A pseudo-terminal, as for a person at a terminal, captured the same way (lines end in
+    /// `\r\n`). When both streams go to it, both are in `standardOutput`.
+    case terminal
+    /// A descriptor the test owns, such as the write end of its own pipe; the child gets a copy.
+    case descriptor(Int32)
+}
+
+/// How a child is started beyond its command line.
+package struct ChildStreams: Sendable {
+    package var standardOutput = ChildOutput.captured
+    package var standardError = ChildOutput.captured
+    /// The width of the pseudo-terminal, when a stream goes to one.
+    package var terminalColumns = 120
+    /// The working directory; the test process's own when `nil`.
+    package var directory: String?
+    /// Variables of the test process's environment the child does not get (`COLUMNS`, `TERM`).
+    package var unsetEnvironment: [String] = []
+
+    package init(
+        standardOutput: ChildOutput = .captured, standardError: ChildOutput = .captured, terminalColumns: Int = 120, directory: String? = nil,
+        unsetEnvironment: [String] = []
+    ) {
+        self.standardOutput = standardOutput
+        self.standardError = standardError
+        self.terminalColumns = terminalColumns
+        self.directory = directory
+        self.unsetEnvironment = unsetEnvironment
+    }
+}
+
 /// A running executable whose stdout and stderr are captured in the background.
 ///
 /// Prefer `withChildProcess`, which always stops the child. The child's stdin is `/dev/null`.
@@ -40,8 +74,8 @@ package final class ChildProcess: Sendable {
     package let executable: String
     package let arguments: [String]
     package let processIdentifier: pid_t
-    private let outputCapture: OutputCapture
-    private let errorCapture: OutputCapture
+    private let outputCapture: OutputCapture?
+    private let errorCapture: OutputCapture?
     private let termination = OneShot<ExitStatus>()
     /// Held while signalling and while reaping, so a signal never reaches a recycled pid.
     private let reapLock = Mutex(false)
@@ -49,63 +83,81 @@ package final class ChildProcess: Sendable {
     /// Starts `executable` (a path) with `arguments`; `environment` entries override the
     /// test process's own environment. With `standardOutputOnTerminal` the child's stdout is a
     /// pseudo-terminal (as for a person at a terminal; lines then end in `\r\n`).
-    package init(executable: String, arguments: [String] = [], environment: [String: String] = [:], standardOutputOnTerminal: Bool = false) throws {
+    package convenience init(
+        executable: String, arguments: [String] = [], environment: [String: String] = [:], standardOutputOnTerminal: Bool = false
+    ) throws {
+        try self.init(
+            executable: executable, arguments: arguments, environment: environment,
+            streams: ChildStreams(standardOutput: standardOutputOnTerminal ? .terminal : .captured))
+    }
+
+    /// Starts `executable` with its output where `streams` says, in its directory.
+    package init(executable: String, arguments: [String] = [], environment: [String: String] = [:], streams: ChildStreams) throws {
         self.executable = executable
         self.arguments = arguments
         var mergedEnvironment = ProcessInfo.processInfo.environment
+        for name in streams.unsetEnvironment { mergedEnvironment[name] = nil }
         mergedEnvironment.merge(environment) { _, override in override }
         let (pid, output, errors) = try Self.spawnLock.withLock { _ in
             // Glibc's module does not export pipe2, so close-on-exec is set after pipe(). The
             // lock keeps another test's spawn from inheriting these pipes in between: a child
             // holding our write end would delay end-of-file until it exits.
-            let output: (read: Int32, write: Int32)
-            if standardOutputOnTerminal {
-                let terminal = try PseudoTerminal.open(columns: 120)
-                output = (terminal.master, terminal.replica)
-            } else {
-                output = try Self.makePipe()
-            }
-            let errors: (read: Int32, write: Int32)
+            var opened: [Int32] = []
             do {
-                errors = try Self.makePipe()
-            } catch {
-                [output.read, output.write].forEach { _ = close($0) }
-                throw error
-            }
-            do {
+                let terminal: (master: Int32, replica: Int32)? =
+                    streams.standardOutput == .terminal || streams.standardError == .terminal
+                    ? try PseudoTerminal.open(columns: streams.terminalColumns) : nil
+                if let terminal { opened += [terminal.master, terminal.replica] }
+                var terminalRead = terminal?.master
+                func ends(_ destination: ChildOutput) throws -> (read: Int32?, write: Int32) {
+                    switch destination {
+                    case .captured:
+                        let pipe = try Self.makePipe()
+                        opened += [pipe.read, pipe.write]
+                        return pipe
+                    case .terminal:
+                        // Read once, by the first stream that goes there.
+                        defer { terminalRead = nil }
+                        return (terminalRead, terminal!.replica)
+                    case .descriptor(let descriptor):
+                        return (nil, descriptor)
+                    }
+                }
+                let output = try ends(streams.standardOutput)
+                let errors = try ends(streams.standardError)
                 let pid = try Self.spawn(
-                    executable,
-                    arguments: arguments,
-                    environment: mergedEnvironment,
-                    stdout: output.write,
-                    stderr: errors.write
-                )
+                    executable, arguments: arguments, environment: mergedEnvironment, stdout: output.write, stderr: errors.write,
+                    directory: streams.directory)
                 return (pid, output, errors)
             } catch {
-                [output.read, output.write, errors.read, errors.write].forEach { _ = close($0) }
+                opened.forEach { _ = close($0) }
                 throw error
             }
         }
         processIdentifier = pid
-        close(output.write)
-        close(errors.write)
-        outputCapture = OutputCapture(draining: output.read, name: "stdout of \(executable)")
-        errorCapture = OutputCapture(draining: errors.read, name: "stderr of \(executable)")
+        // The child holds its own copies now; a test's own descriptor stays the test's.
+        for (stream, ends) in [(streams.standardOutput, output), (streams.standardError, errors)] {
+            if case .descriptor = stream { continue }
+            if stream == .terminal && ends.read == nil { continue }
+            close(ends.write)
+        }
+        outputCapture = output.read.map { OutputCapture(draining: $0, name: "stdout of \(executable)") }
+        errorCapture = errors.read.map { OutputCapture(draining: $0, name: "stderr of \(executable)") }
         let reaper = Thread { [self] in reap() }
         reaper.name = "reap \(processIdentifier)"
         reaper.start()
     }
 
     /// Everything the child wrote to stdout so far.
-    package var standardOutput: String { outputCapture.text }
+    package var standardOutput: String { outputCapture?.text ?? "" }
     /// Everything the child wrote to stderr so far.
-    package var standardError: String { errorCapture.text }
+    package var standardError: String { errorCapture?.text ?? "" }
     /// `nil` while the child runs.
     package var exitStatus: ExitStatus? { termination.value }
 
     /// The first stdout line, without its newline.
-    package func firstLineOfOutput(timeout: Duration = .seconds(30)) async throws -> String {
-        let stdout = outputCapture
+    package func firstLineOfOutput(timeout: Duration = Patience.process) async throws -> String {
+        guard let stdout = outputCapture else { throw ChildProcessError("the stdout of \(executable) is not captured") }
         let line = try await withTimeout(timeout, "the first line from \(executable)") {
             try await stdout.firstLine.wait()
         }
@@ -116,8 +168,8 @@ package final class ChildProcess: Sendable {
     }
 
     /// Waits until stdout satisfies `predicate`, e.g. for a line the child logs after answering.
-    package func waitForOutput(timeout: Duration = .seconds(10), _ what: String, until predicate: @escaping @Sendable (String) -> Bool) async throws {
-        let stdout = outputCapture
+    package func waitForOutput(timeout: Duration = Patience.process, _ what: String, until predicate: @escaping @Sendable (String) -> Bool) async throws {
+        guard let stdout = outputCapture else { throw ChildProcessError("the stdout of \(executable) is not captured") }
         let satisfied = try await withTimeout(timeout, "\(what) on the stdout of \(executable)") {
             try await stdout.wait(until: predicate)
         }
@@ -134,15 +186,15 @@ package final class ChildProcess: Sendable {
     }
 
     /// Waits for the child to exit, and for its output to be fully captured.
-    package func waitForExit(timeout: Duration = .seconds(30)) async throws -> ExitStatus {
+    package func waitForExit(timeout: Duration = Patience.process) async throws -> ExitStatus {
         let termination = self.termination
         let stdout = outputCapture
         let stderr = errorCapture
         return try await withTimeout(timeout, "\(executable) to exit") {
             let status = try await termination.wait()
             // Output written just before exiting is still in the pipes; read it to the end.
-            try await stdout.finished.wait()
-            try await stderr.finished.wait()
+            try await stdout?.finished.wait()
+            try await stderr?.finished.wait()
             return status
         }
     }
@@ -169,7 +221,7 @@ package final class ChildProcess: Sendable {
         // SIGKILL cannot be caught, so this wait ends.
         let status = await Task { try? await termination.wait() }.value ?? .signalled(SIGKILL)
         // Output written just before exiting is still in the pipes; read it to the end.
-        _ = await Task { try? await waitForExit(timeout: .seconds(30)) }.value
+        _ = await Task { try? await waitForExit(timeout: Patience.process) }.value
         return status
     }
 
@@ -206,6 +258,15 @@ package final class ChildProcess: Sendable {
         }
     }
 
+    /// The child starts in `directory`. glibc 2.29+; Swift's Glibc module does not export it.
+    private static func changeDirectory(_ actions: inout posix_spawn_file_actions_t, to directory: String) throws {
+        typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else {
+            throw ChildProcessError("this C library cannot start a child in another directory (posix_spawn_file_actions_addchdir_np)")
+        }
+        _ = unsafeBitCast(symbol, to: AddChdir.self)(&actions, directory)
+    }
+
     /// Serializes pipe creation and spawning across all children started by the tests.
     private static let spawnLock = Mutex(())
 
@@ -225,7 +286,8 @@ package final class ChildProcess: Sendable {
         arguments: [String],
         environment: [String: String],
         stdout: Int32,
-        stderr: Int32
+        stderr: Int32,
+        directory: String? = nil
     ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -234,6 +296,7 @@ package final class ChildProcess: Sendable {
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
         posix_spawn_file_actions_adddup2(&actions, stderr, 2)
         closeInheritedDescriptors(&actions)
+        if let directory { try changeDirectory(&actions, to: directory) }
 
         // The test runner may block or ignore signals; the child starts with the defaults.
         var attributes = posix_spawnattr_t()

@@ -26,60 +26,18 @@ package struct TerminalRun: Sendable, CustomStringConvertible {
 package func runCassetteWithErrorOnTerminal(
     _ arguments: [String], cwd: URL, columns: Int = 100, outputOnTerminal: Bool = false, environment: [String: String] = [:]
 ) async throws -> TerminalRun {
-    let (master, replica) = try PseudoTerminal.open(columns: columns)
-    defer { close(master) }
-
-    let process = Process()
-    process.executableURL = try cassetteExecutable()
-    process.arguments = arguments
-    process.currentDirectoryURL = cwd
-    var variables = ProcessInfo.processInfo.environment
-    for name in ["COLUMNS", "NO_COLOR", "TERM"] { variables[name] = nil }
-    variables.merge(environment) { _, new in new }
-    process.environment = variables
-    let terminal = FileHandle(fileDescriptor: replica, closeOnDealloc: false)
-    let output = Pipe()
-    process.standardOutput = outputOnTerminal ? terminal : output
-    process.standardError = terminal
-    process.standardInput = FileHandle.nullDevice
-    do {
-        try process.run()
-    } catch {
-        close(replica)
-        throw error
-    }
-    // Only the child holds the terminal now, so reading the master ends (EIO) when it exits.
-    close(replica)
-    // An unused pipe would never reach its end: only the one the child writes to is read.
-    let reader: FileHandle? = outputOnTerminal ? nil : output.fileHandleForReading
-    async let printed = onOwnThread { reader?.readDataToEndOfFile() ?? Data() }
-    async let shown = onOwnThread {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(master, &buffer, buffer.count)
-            if count > 0 {
-                bytes += buffer[..<count]
-            } else if count < 0 && errno == EINTR {
-                continue
-            } else {
-                break
-            }
+    let streams = ChildStreams(
+        standardOutput: outputOnTerminal ? .terminal : .captured, standardError: .terminal, terminalColumns: columns, directory: cwd.path,
+        unsetEnvironment: ["COLUMNS", "NO_COLOR", "TERM"])
+    let process = try ChildProcess(executable: try cassetteExecutable().path, arguments: arguments, environment: environment, streams: streams)
+    let status = try await process.waitForExit()
+    let code: Int32 =
+        switch status {
+        case .exited(let code): code
+        case .signalled(let signal): 128 + signal
         }
-        return bytes
-    }
-    let (stdout, screen) = await (printed, shown)
-    let status = await onOwnThread {
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-    let text = String(decoding: screen, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-    return TerminalRun(status: status, stdout: String(decoding: stdout, as: UTF8.self), terminal: text)
-}
-
-/// Blocking reads and waits off the cooperative pool (on Linux Dispatch's global queues are it).
-private func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: work()) }
-    }
+    // Sharing the terminal, both streams are read as the child's stdout.
+    let screen = outputOnTerminal ? process.standardOutput : process.standardError
+    return TerminalRun(
+        status: code, stdout: outputOnTerminal ? "" : process.standardOutput, terminal: screen.replacingOccurrences(of: "\r\n", with: "\n"))
 }

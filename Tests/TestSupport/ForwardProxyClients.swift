@@ -49,7 +49,7 @@ package enum ForwardProxyClients {
     }
 
     /// Installs `requests` from PyPI when this Python lacks it.
-    static func ensureRequests() async throws {
+    package static func ensureRequests() async throws {
         let check = try await ExternalTool.run(["python3", "-c", "import requests"], cwd: ExternalTool.packageRoot)
         guard check.status != 0 else { return }
         let install = try await ExternalTool.run(["python3", "-m", "pip", "install", "--quiet", "--user", "requests"], cwd: ExternalTool.packageRoot)

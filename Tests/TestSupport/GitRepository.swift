@@ -31,38 +31,12 @@ package final class GitRepository {
     /// Runs git in the repository; throws with its output when it fails, unless `allowFailure`.
     @discardableResult
     package func git(_ arguments: String..., allowFailure: Bool = false) async throws -> CommandResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
         let tools = try cassetteExecutable().deletingLastPathComponent().path
-        environment["PATH"] = tools + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        environment["NO_COLOR"] = "1"
-        environment["GIT_CONFIG_NOSYSTEM"] = "1"
-        environment["HOME"] = directory.path
-        process.environment = environment
-        let output = Pipe()
-        // stderr goes to a file: git writes little there, and one pipe needs one reader only.
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("git-stderr-\(UUID().uuidString)")
-        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let errors = try FileHandle(forWritingTo: errorFile)
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let out = await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
-            Thread.detachNewThread {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: data)
-            }
-        }
-        try errors.close()
-        let err = (try? Data(contentsOf: errorFile)) ?? Data()
-        let result = CommandResult(
-            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        let environment = [
+            "PATH": tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "NO_COLOR": "1", "GIT_CONFIG_NOSYSTEM": "1", "HOME": directory.path,
+        ]
+        let result = try await runToCompletion("/usr/bin/env", ["git"] + arguments, cwd: directory, environment: environment)
         if result.status != 0 && !allowFailure {
             throw ChildProcessError("git \(arguments.joined(separator: " ")) failed: \(result)")
         }

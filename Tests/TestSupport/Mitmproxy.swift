@@ -11,30 +11,17 @@ import Glibc
 package enum Mitmproxy {
     /// The path of `mitmdump`, installed with pip first when it is missing (scripts/ensure-deps.sh
     /// does the same for CI). Computed once per test run.
-    package static func mitmdump() throws -> String {
-        try located.get()
+    package static func mitmdump() async throws -> String {
+        if let path = find("mitmdump") { return path }
+        try await ExternalTool.ensure("mitmdump", package: "mitmproxy")
+        guard let path = find("mitmdump") ?? find("mitmdump", in: [NSHomeDirectory() + "/.local/bin"]) else {
+            throw ChildProcessError("mitmdump is missing and `pip install mitmproxy` did not provide it; run scripts/ensure-test-peers.sh")
+        }
+        return path
     }
 
-    private static let located: Result<String, ChildProcessError> = {
-        if let path = find("mitmdump") { return .success(path) }
-        let install = Process()
-        install.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        install.arguments = ["python3", "-m", "pip", "install", "-q", "mitmproxy"]
-        install.standardOutput = FileHandle.nullDevice
-        do {
-            try install.run()
-            install.waitUntilExit()
-        } catch {
-            return .failure(ChildProcessError("mitmdump is missing and pip could not run (\(error)); run scripts/ensure-deps.sh"))
-        }
-        guard let path = find("mitmdump") else {
-            return .failure(ChildProcessError("mitmdump is missing and `python3 -m pip install mitmproxy` did not provide it; run scripts/ensure-deps.sh"))
-        }
-        return .success(path)
-    }()
-
-    private static func find(_ name: String) -> String? {
-        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+    private static func find(_ name: String, in extra: [String] = []) -> String? {
+        let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init) + extra
         return directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
@@ -50,7 +37,7 @@ package enum Mitmproxy {
     /// Runs `mitmdump ARGUMENTS` to completion (e.g. `-nr FILE` reading a HAR) and returns its
     /// exit status and output.
     package static func run(_ arguments: [String], directory: String) async throws -> (status: ExitStatus, output: String) {
-        try await withChildProcess(try mitmdump(), arguments: arguments + ["--set", "confdir=\(directory)/mitmproxy-conf"]) { process in
+        try await withChildProcess(try await mitmdump(), arguments: arguments + ["--set", "confdir=\(directory)/mitmproxy-conf"]) { process in
             let status = try await process.waitForExit(timeout: .seconds(120))
             return (status, process.standardOutput + process.standardError)
         }
@@ -68,7 +55,7 @@ package func withMitmdumpReverseProxy<Result>(
         "--mode", "reverse:\(upstream.absoluteString)", "--listen-host", "127.0.0.1", "--listen-port", String(port),
         "--set", "hardump=\(harFile)", "--set", "confdir=\(directory)/mitmproxy-conf",
     ]
-    return try await withChildProcess(try Mitmproxy.mitmdump(), arguments: arguments, gracePeriod: .seconds(20)) { process in
+    return try await withChildProcess(try await Mitmproxy.mitmdump(), arguments: arguments, gracePeriod: .seconds(20)) { process in
         // mitmdump takes seconds to start on a busy machine; ready once it accepts connections.
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(90)

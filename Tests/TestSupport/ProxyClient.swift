@@ -11,8 +11,8 @@ package enum ProxyClient {
     package static let transport: CurlTransport = {
         var configuration = CurlTransport.Configuration()
         configuration.decodeContent = false
-        configuration.timeout = .seconds(15)
-        configuration.connectTimeout = .seconds(5)
+        configuration.timeout = Patience.request
+        configuration.connectTimeout = Patience.request
         do {
             return try CurlTransport(configuration: configuration)
         } catch {

@@ -30,7 +30,7 @@ package struct ProxyListeners: Sendable {
     /// SIGTERM, then the exit status; stdout and stderr are complete when this returns.
     package func stop() async throws -> ExitStatus {
         process.send(signal: SIGTERM)
-        return try await process.waitForExit(timeout: .seconds(15))
+        return try await process.waitForExit(timeout: Patience.process)
     }
 
     package var outputLines: [String] {
@@ -52,7 +52,7 @@ package func withProxyListeners<Result>(
     await ProxySlots.shared.acquire()
     do {
         let result = try await withChildProcess("cassette", arguments: arguments, environment: variables) { process in
-            try await process.waitForOutput(timeout: .seconds(20), "\(count) 'listening on' lines") { output in
+            try await process.waitForOutput(timeout: Patience.process, "\(count) 'listening on' lines") { output in
                 output.split(separator: "\n").filter { $0.hasPrefix("listening on ") }.count >= count
             }
             let lines = process.standardOutput.split(separator: "\n").map(String.init).filter { $0.hasPrefix("listening on ") }

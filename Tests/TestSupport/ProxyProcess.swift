@@ -56,7 +56,7 @@ package struct ProxyProcess: RunningProxy {
     /// SIGTERM, then the exit status; stdout and stderr are complete when this returns.
     package func stop() async throws -> ExitStatus {
         process.send(signal: SIGTERM)
-        return try await process.waitForExit(timeout: .seconds(15))
+        return try await process.waitForExit(timeout: Patience.process)
     }
 
     /// stdout line by line (all of it once `stop()` returned).
@@ -115,7 +115,7 @@ private func runProxy<Result>(
     _ body: (ProxyProcess) async throws -> Result
 ) async throws -> Result {
     try await withChildProcess(executable, arguments: commandLine, environment: variables, standardOutputOnTerminal: standardOutputOnTerminal) { process in
-        let line = try await process.firstLineOfOutput(timeout: .seconds(15))
+        let line = try await process.firstLineOfOutput(timeout: Patience.process)
         let prefix = "listening on "
         let address = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard address.hasPrefix(prefix), let url = URL(string: String(address.dropFirst(prefix.count))), url.port != nil else {

@@ -52,51 +52,18 @@ package enum PseudoTerminal {
     }
 }
 
-/// Runs `cassette` with stdout on a pseudo-terminal `columns` wide (stderr to a pipe), as a person
-/// at a terminal would, and returns what it printed with the terminal's `\r\n` turned into `\n`.
+/// Runs `cassette` with stdout on a pseudo-terminal `columns` wide (stderr captured apart), as a
+/// person at a terminal would, and returns what it printed with the terminal's `\r\n` turned into `\n`.
 package func runCassetteOnTerminal(
     _ arguments: [String], cwd: URL, columns: Int, environment: [String: String] = [:]
 ) async throws -> (status: Int32, stdout: String) {
-    let (master, replica) = try PseudoTerminal.open(columns: columns)
-    defer { close(master) }
-
-    let process = Process()
-    process.executableURL = try cassetteExecutable()
-    process.arguments = arguments
-    process.currentDirectoryURL = cwd
-    var variables = ProcessInfo.processInfo.environment
-    variables["COLUMNS"] = nil
-    variables.merge(environment) { _, new in new }
-    process.environment = variables
-    process.standardOutput = FileHandle(fileDescriptor: replica, closeOnDealloc: false)
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    do {
-        try process.run()
-    } catch {
-        close(replica)
-        throw error
-    }
-    // Only the child holds the terminal now, so reading the master ends (EIO) when it exits.
-    close(replica)
-    let output = await withCheckedContinuation { continuation in
-        Thread.detachNewThread {
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = read(master, &buffer, buffer.count)
-                if count > 0 {
-                    bytes += buffer[..<count]
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
-            }
-            process.waitUntilExit()
-            continuation.resume(returning: (process.terminationStatus, bytes))
+    let streams = ChildStreams(standardOutput: .terminal, terminalColumns: columns, directory: cwd.path, unsetEnvironment: ["COLUMNS"])
+    let process = try ChildProcess(executable: try cassetteExecutable().path, arguments: arguments, environment: environment, streams: streams)
+    let status = try await process.waitForExit()
+    let code: Int32 =
+        switch status {
+        case .exited(let code): code
+        case .signalled(let signal): 128 + signal
         }
-    }
-    let text = String(decoding: output.1, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-    return (output.0, text)
+    return (code, process.standardOutput.replacingOccurrences(of: "\r\n", with: "\n"))
 }

@@ -9,7 +9,10 @@ import WellPlateNetworking
 /// Paths: `/api/hello` (JSON naming the client certificate's CN), `/api/latin1` (an `X-Note: café`
 /// header in latin-1), `/api/etag` (ETag "v1", 304 for `If-None-Match: "v1"`), `/api/negotiate`
 /// (a body per `Accept-Language`, `Vary: Accept-Language`), `/api/gzip` (a gzip body, with
-/// `Content-Encoding` between other headers), `POST /api/upload` (echoes the size).
+/// `Content-Encoding` between other headers), `/api/headers` (the names of the request's headers,
+/// and the SHA-256 of its `Proxy-Authorization`: proof that it arrived, which no redaction
+/// rewrites), `/api/cookies/set?NAME=VALUE...` (a `Set-Cookie` for each), `/api/cookies` (the
+/// cookies received), `/api/items/NAME` (echoes the name), `POST /api/upload` (echoes the size).
 package enum PythonUpstream {
     package struct TLS: Sendable {
         package init(certificate: String, key: String, requiredClientCA: String? = nil) {
@@ -25,7 +28,9 @@ package enum PythonUpstream {
     }
 
     package static let script = #"""
-        import gzip, json, ssl, sys
+        import gzip, hashlib, json, ssl, sys
+        from http.cookies import SimpleCookie
+        from urllib.parse import parse_qsl, urlsplit
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         class Handler(BaseHTTPRequestHandler):
@@ -68,6 +73,20 @@ package enum PythonUpstream {
                         self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(data)
+                elif path == "/api/headers":
+                    credential = self.headers.get("Proxy-Authorization")
+                    self.reply(200, {
+                        "names": sorted(name.lower() for name in self.headers.keys()),
+                        "proxyAuthorizationSHA256": hashlib.sha256(credential.encode()).hexdigest() if credential else None,
+                    })
+                elif path == "/api/cookies/set":
+                    pairs = parse_qsl(urlsplit(self.path).query)
+                    self.reply(200, {"set": [name for name, _ in pairs]}, [("Set-Cookie", "%s=%s; Path=/" % pair) for pair in pairs])
+                elif path == "/api/cookies":
+                    cookies = SimpleCookie(self.headers.get("Cookie", ""))
+                    self.reply(200, {"cookies": {name: morsel.value for name, morsel in cookies.items()}})
+                elif path.startswith("/api/items/"):
+                    self.reply(200, {"item": path[len("/api/items/"):]})
                 elif path == "/api/negotiate":
                     language = self.headers.get("Accept-Language", "en")
                     self.reply(200, {"greeting": "bonjour" if language.startswith("fr") else "hello"}, [("Vary", "Accept-Language")])

@@ -22,7 +22,7 @@ package final class RawConnection: Sendable {
     }
 
     /// Connects to 127.0.0.1:`port`; every receive gives up after `timeout`.
-    package static func connect(port: Int, timeout: Duration = .seconds(10)) async throws -> RawConnection {
+    package static func connect(port: Int, timeout: Duration = Patience.request) async throws -> RawConnection {
         try await onDedicatedThread {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard descriptor >= 0 else { throw failure("socket") }
@@ -86,6 +86,29 @@ package final class RawConnection: Sendable {
     /// Reads until the peer closes the connection.
     package func receiveUntilClosed() async throws -> [UInt8] {
         try await receive()
+    }
+
+    /// Reads until the connection ends, and says how: `reset` when the peer's kernel sent a reset
+    /// (ECONNRESET) rather than an orderly end; a reset may also have destroyed bytes that had
+    /// arrived but were not read yet.
+    package func receiveToEnd() async throws -> (bytes: [UInt8], reset: Bool) {
+        let descriptor = self.descriptor
+        return try await Self.onDedicatedThread {
+            var received: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+                if count > 0 {
+                    received.append(contentsOf: chunk[..<count])
+                } else if count == 0 {
+                    return (received, false)
+                } else if errno == ECONNRESET {
+                    return (received, true)
+                } else if errno != EINTR {
+                    throw Self.failure("recv (after \(received.count) bytes)")
+                }
+            }
+        }
     }
 
     private static func onDedicatedThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {

@@ -64,23 +64,9 @@ private enum ReadOnlyProtection {
         return true
     }
 
-    /// Runs a tool to completion on a Dispatch thread (the wait blocks) and returns its exit status.
+    /// Runs a tool to completion and returns its exit status (-1 when it cannot start).
     private static func run(_ executable: String, _ arguments: [String]) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: executable)
-                process.arguments = arguments
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                do {
-                    try process.run()
-                    process.waitUntilExit()
-                    continuation.resume(returning: process.terminationStatus)
-                } catch {
-                    continuation.resume(returning: -1)
-                }
-            }
-        }
+        let result = try? await runToCompletion(executable, arguments, cwd: URL(fileURLWithPath: "/"))
+        return result?.status ?? -1
     }
 }

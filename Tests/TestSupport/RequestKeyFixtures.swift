@@ -1,8 +1,7 @@
 import Foundation
 import HTTPTypes
-
-@testable import WellPlateCore
-@testable import WellPlateNetworking
+import WellPlateCore
+import WellPlateNetworking
 
 /// Builds request keys for tests from plain strings.
 package enum RequestKeyFixtures {

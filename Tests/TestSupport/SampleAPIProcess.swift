@@ -4,7 +4,7 @@ import WellPlateNetworking
 
 extension ChildProcess {
     /// Waits for the `listening on http://HOST:PORT` line and returns that URL.
-    package func listeningURL(timeout: Duration = .seconds(30)) async throws -> URL {
+    package func listeningURL(timeout: Duration = Patience.process) async throws -> URL {
         let line = try await firstLineOfOutput(timeout: timeout)
         let prefix = "listening on "
         guard line.hasPrefix(prefix), let url = URL(string: String(line.dropFirst(prefix.count))), url.port != nil else {

@@ -1,8 +1,7 @@
+import CassetteTools
 import Foundation
-
-@testable import CassetteTools
-@testable import WellPlateCore
-@testable import WellPlateNetworking
+import WellPlateCore
+import WellPlateNetworking
 
 extension InferredSchema {
     /// The schema of samples written as JSON text; fails the test on text that is not JSON.

@@ -67,7 +67,7 @@ package struct TestCertificates: Sendable {
 
     private static func openssl(_ arguments: [String]) async throws {
         try await withChildProcess("/usr/bin/env", arguments: ["openssl"] + arguments) { process in
-            let status = try await process.waitForExit(timeout: .seconds(30))
+            let status = try await process.waitForExit(timeout: Patience.process)
             guard status == .exited(0) else {
                 throw ChildProcessError(
                     "openssl \(arguments.prefix(2).joined(separator: " ")) \(status): \(process.standardError) (scripts/test.sh installs openssl)")

@@ -6,7 +6,7 @@ package enum TestClients {
     /// A live client with retries fast enough for tests (5 ms, 10 ms, 20 ms).
     package static func live(
         retryPolicy: RetryPolicy = RetryPolicy(maxRetries: 3, baseDelay: .milliseconds(5)),
-        timeout: Duration = .seconds(10),
+        timeout: Duration = Patience.request,
         configure: (inout APIClient.Configuration) -> Void = { _ in }
     ) throws -> APIClient {
         var configuration = APIClient.Configuration()

@@ -20,8 +20,8 @@ struct ProxyRequestError: Error {
 }
 
 /// Maps an incoming request onto the upstream: the path and query are appended to the upstream
-/// base URL, hop-by-hop headers are dropped, and `Host` is left to the transport, which sets it
-/// from the upstream URL.
+/// base URL, hop-by-hop headers are dropped (and a forward proxy's credentials), and `Host` is
+/// left to the transport, which sets it from the upstream URL.
 struct ProxyRequestBuilder: Sendable {
     /// The upstream base URL without a trailing slash, such as `http://127.0.0.1:8081` or
     /// `https://api.example.com/v2`. Replay-only proxies use the cassette's recorded upstream.
@@ -34,6 +34,9 @@ struct ProxyRequestBuilder: Sendable {
     let keysIncludeOrigin: Bool
     /// A forward proxy's own listener: a `/path` target names no host to go to.
     var refusesOriginForm = false
+    /// A forward proxy (`--forward`) is the addressee of `Proxy-Authorization` and drops it; a
+    /// reverse proxy passes it on to the upstream, whose field it is.
+    var consumesProxyCredentials = false
 
     init(upstream: URL?, keysIncludeOrigin: Bool = false) {
         var base = upstream?.absoluteString ?? "http://upstream.invalid"
@@ -86,6 +89,7 @@ struct ProxyRequestBuilder: Sendable {
         for (name, value) in head.headers {
             let lowered = name.lowercased()
             if HTTPFraming.unforwardedRequestHeaders.contains(lowered) || connectionTokens.contains(lowered) { continue }
+            if consumesProxyCredentials && HTTPFraming.proxyCredentialHeaders.contains(lowered) { continue }
             // Which session a request belongs to is the proxy's business: never forwarded or recorded.
             if lowered == SessionHeader.lowercasedName { continue }
             guard let fieldName = HTTPField.Name(name) else { continue }

@@ -120,10 +120,12 @@ struct AnswerWriter: Sendable {
         switch answer.body {
         case .bytes(let bytes):
             line.write(shard: request.shard)
-            writeWhole(responseHead, body: sendsBody && !bytes.isEmpty ? context.channel.allocator.buffer(bytes: bytes) : nil, close: close, context: context)
+            writeWhole(
+                responseHead, body: sendsBody && !bytes.isEmpty ? context.channel.allocator.buffer(bytes: bytes) : nil, close: close, lingers: forceClose,
+                context: context)
         case .buffer(let buffer):
             line.write(shard: request.shard)
-            writeWhole(responseHead, body: sendsBody ? buffer : nil, close: close, context: context)
+            writeWhole(responseHead, body: sendsBody ? buffer : nil, close: close, lingers: forceClose, context: context)
         case .pieces(let body, let pieces):
             context.writeAndFlush(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
             PieceWriter(body: body, pieces: pieces, close: close, line: line, shard: request.shard).start(context: context)
@@ -134,13 +136,18 @@ struct AnswerWriter: Sendable {
         }
     }
 
-    /// A whole response: head, body, end, then the connection closed if asked.
-    private func writeWhole(_ responseHead: HTTPResponseHead, body: ByteBuffer?, close: Bool, context: ChannelHandlerContext) {
+    /// A whole response: head, body, end, then the connection closed if asked; `lingers`: an
+    /// error answer sent before the request's end, whose close drains what the client still
+    /// sends (`LingeringClose`).
+    private func writeWhole(_ responseHead: HTTPResponseHead, body: ByteBuffer?, close: Bool, lingers: Bool, context: ChannelHandlerContext) {
         context.write(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
         if let body {
             context.write(ProxyHandler.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }
-        if close {
+        if lingers {
+            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil)), promise: nil)
+            LingeringClose.start(context)
+        } else if close {
             context.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
                 channel.close(promise: nil)
             }

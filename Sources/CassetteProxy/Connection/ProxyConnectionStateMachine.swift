@@ -113,7 +113,14 @@ struct ProxyConnectionStateMachine {
     }
 
     /// An error from the pipeline: a parser error gets its 400 first; any error closes.
+    /// Bytes that reach the decoder after its parser error (pipelined requests behind the
+    /// malformed one) come as errors of their own, at once, while the parser error waits in
+    /// `HTTPServerPipelineHandler` for the answers in flight: closing on them would destroy those
+    /// answers, so they change nothing and the parser error, when its turn comes, closes.
     mutating func error(_ error: any Error) -> Action {
+        if case .dataReceivedInErrorState(let cause, _) = error as? ByteToMessageDecoderError, cause is HTTPParserError {
+            return .none
+        }
         let wasClosed = state == .closed
         state = .closed
         if !wasClosed, let parserError = error as? HTTPParserError {

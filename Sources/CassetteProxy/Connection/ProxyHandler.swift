@@ -84,6 +84,10 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var sessionRouteOrigin: String?
     /// Where this connection's forwarded requests run (`EventLoopTaskExecutor`), made on first use.
     private var loopExecutor: EventLoopTaskExecutor?
+    /// Set once an error answer ends the connection: what still arrives (requests pipelined
+    /// behind a refused one, the decoder's complaints about them) is neither answered nor
+    /// forwarded while `LingeringClose` drains it.
+    private var closing = false
 
     init(parts: Parts, logShard: Int = 0, targetCache: NIOLoopBoundBox<ReplayTargetCache>, forward: ForwardRouter? = nil) {
         self.parts = parts
@@ -94,6 +98,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
         switch Self.unwrapInboundIn(data) {
         case .head(let head):
             // One request at a time reaches this handler (`HTTPServerPipelineHandler`), so the
@@ -118,6 +123,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         if error is NIOWebSocketUpgradeError { return }
         // One broken connection never affects the others: this one closes, after a 400 for a
         // request that is not HTTP/1.1.
+        guard !closing else { return }
         perform(machine.error(error), context: context)
     }
 
@@ -129,20 +135,24 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.writeAndFlush(Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
         case .refuse(.interim(let decision), let head, let started):
             if let refusal = InterimRequestHeaders.refusal(decision) {
+                closing = true
                 send(refusal, head: head, started: started, forceClose: true, writer: parts.writer, context: context)
             }
         case .refuse(.tooLarge, let head, let started):
             let answer = ProxyAnswer.error(
                 413, code: "payload_too_large",
                 message: "the request body is larger than the proxy's limit of \(parts.maxBodySize) bytes; raise it with --max-body-size")
+            closing = true
             send(answer, head: head, started: started, forceClose: true, writer: parts.writer, context: context)
         case .answer(let head, let body, let started):
             answer(head: head, body: body, started: started, context: context)
         case .rejectMalformed(let error):
+            closing = true
             MalformedRequestAnswer.write(error, context: context)
-            context.close(promise: nil)
+            LingeringClose.start(context)
         case .close:
-            context.close(promise: nil)
+            closing = true
+            LingeringClose.start(context)
         }
     }
 

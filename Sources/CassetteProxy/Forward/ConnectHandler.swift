@@ -21,7 +21,9 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
     let logShard: Int
     /// The target of a CONNECT whose end has not arrived yet.
     private var connecting: (host: String, port: Int, head: HTTPRequestHead)?
-    private var refusedMalformed = false
+    /// Set once a CONNECT is answered with an error: the connection is closing (`LingeringClose`),
+    /// and nothing that still arrives is served.
+    private var closing = false
 
     init(router: ForwardRouter, logShard: Int) {
         self.router = router
@@ -29,10 +31,10 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closing { return }
         let part = Self.unwrapInboundIn(data)
-        if connecting == nil, !refusedMalformed, case .head(let head) = part, head.method == .CONNECT {
+        if connecting == nil, case .head(let head) = part, head.method == .CONNECT {
             guard let (host, port) = Self.authority(head.uri) else {
-                refusedMalformed = true
                 respond(
                     400, "CONNECT needs a target of the form host:port, such as api.example.com:443; got \(head.uri.prefix(100))", version: head.version,
                     context: context)
@@ -49,7 +51,6 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             return
         }
-        if refusedMalformed { return }
         context.fireChannelRead(data)
     }
 
@@ -76,8 +77,10 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    /// Answers the CONNECT with `status` and `reason` as text, then closes the connection.
+    /// Answers the CONNECT with `status` and `reason` as text, then closes the connection,
+    /// lingering: a client may have sent its TLS hello behind the CONNECT.
     private func respond(_ status: Int, _ reason: String, version: HTTPVersion, context: ChannelHandlerContext) {
+        closing = true
         let body = context.channel.allocator.buffer(string: reason + "\n")
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
@@ -87,9 +90,8 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.write(
             Self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers))), promise: nil)
         context.write(Self.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
-        context.writeAndFlush(Self.wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
-            channel.close(promise: nil)
-        }
+        context.writeAndFlush(Self.wrapOutboundOut(.end(nil)), promise: nil)
+        LingeringClose.start(context)
     }
 
     /// The client's TLS is terminated here with a certificate for `host`, and its requests served

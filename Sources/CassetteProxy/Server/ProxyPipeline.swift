@@ -34,6 +34,7 @@ struct ProxyPipeline: ConnectionPipeline {
         let keysIncludeOrigin = session.matchingRules.includeHost
         var requestBuilder = ProxyRequestBuilder(upstream: settings.upstream, keysIncludeOrigin: keysIncludeOrigin)
         requestBuilder.refusesOriginForm = settings.forward != nil && settings.upstream == nil
+        requestBuilder.consumesProxyCredentials = settings.forward != nil
         var log = ProxyLog(requestLog: served.context.requestLog, stalePolicy: settings.stalePolicy, logger: served.context.logger, label: logLabel)
         if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
         // The forward proxy's tunnels do not switch protocols yet: their `Upgrade` is refused.

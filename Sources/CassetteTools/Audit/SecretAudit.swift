@@ -70,7 +70,13 @@ package struct SecretAudit: Sendable {
                     let cookie = parts[0].trimmingCharacters(in: .whitespaces)
                     let value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
                     guard !value.isEmpty, !SecretNames.isPlaceholderValue(value) else { continue }
-                    // Every cookie value is a session credential until shown otherwise.
+                    // The redactor's own judgement (`SecretCookies`): a credential cookie kept in
+                    // clear is a finding; `theme=dark` is kept on purpose, and is checked only
+                    // for what any value is checked for (a known token's shape).
+                    guard SecretCookies.isSecret(name: cookie, value: value) else {
+                        audit(value: value, name: nil, place: "\(side) cookie \(cookie)", remedy: .header(name), into: &collector)
+                        continue
+                    }
                     collector.add(
                         SecretMatch(rule: "cookie", description: "cookie value", severity: .high, value: value), place: "\(side) cookie \(cookie)",
                         remedy: .header(name))

@@ -39,38 +39,6 @@ struct SecretShape: Sendable {
     }
 }
 
-/// A set of ASCII bytes.
-struct ByteClass: Sendable {
-    private let low: UInt64
-    private let high: UInt64
-
-    init(_ characters: String) {
-        var low: UInt64 = 0
-        var high: UInt64 = 0
-        for byte in characters.utf8 {
-            if byte < 64 { low |= 1 << UInt64(byte) } else if byte < 128 { high |= 1 << UInt64(byte - 64) }
-        }
-        self.low = low
-        self.high = high
-    }
-
-    @inline(__always)
-    func contains(_ byte: UInt8) -> Bool {
-        byte < 64 ? low & (1 << UInt64(byte)) != 0 : byte < 128 && high & (1 << UInt64(byte - 64)) != 0
-    }
-
-    static let upper = ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    static let digits = ByteClass("0123456789")
-    static let upperDigits = ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    static let alphanumeric = ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-    static let word = ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-    static let wordDash = ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-    static let lowerHex = ByteClass("0123456789abcdef")
-    static let hex = ByteClass("0123456789abcdefABCDEF")
-    static let base64 = ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
-    static let base64URL = ByteClass("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-}
-
 extension SecretShape {
     /// Sources: each provider's documentation of its token formats (and detect-secrets' plugins).
     static let all: [SecretShape] = [

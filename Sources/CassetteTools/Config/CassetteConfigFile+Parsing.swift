@@ -9,7 +9,7 @@ extension CassetteConfigFile {
         "redact", "host", "port", "upstreamTimeout", "durability", "maxAge", "stale", "trackUsage", "rewriteURLs", "rewriteBodyURLs", "graphql",
     ]
     static let environmentKeys = ["upstream", "upstreams", "tls"]
-    static let redactKeys = ["headers", "queryParameters", "jsonFields"]
+    static let redactKeys = ["headers", "queryParameters", "jsonFields", "cookies"]
     static let graphQLKeys = ["paths"]
 
     /// Parses the text of a configuration file; `source` (its path) is named in every error.
@@ -91,13 +91,24 @@ extension CassetteConfigFile {
         if let value = object["redact"] {
             let lists = try reader.object(value, at: "redact", keys: Self.redactKeys)
             var extra: [String: [String]] = [:]
-            for (key, list) in lists.members {
-                extra[key] = try reader.strings(list, at: "redact.\(key)")
+            var cookies = CookieRedaction.secretLooking
+            for (key, member) in lists.members {
+                if key == "cookies" {
+                    guard case .string(let text) = member, let choice = CookieRedaction(rawValue: text) else {
+                        throw ConfigError(
+                            source: source, key: "redact.cookies", problem: "is \(member.compactJSON)",
+                            accepted: "\"secret-looking\" (the default: session ids and other credentials) or \"all\" (every cookie value)")
+                    }
+                    cookies = choice
+                    continue
+                }
+                extra[key] = try reader.strings(member, at: "redact.\(key)")
             }
             redactor = Redactor(
                 extraHeaderNames: extra["headers"] ?? [],
                 extraQueryParameters: extra["queryParameters"] ?? [],
-                extraJSONFields: extra["jsonFields"] ?? []
+                extraJSONFields: extra["jsonFields"] ?? [],
+                cookies: cookies
             )
         }
         if let value = object["host"] {

@@ -20,7 +20,7 @@ final class ConnectionRegistry: Sendable {
         if quiesceNow { Self.quiesce(channel) }
     }
 
-    /// Whether shutdown has begun; a connection checks it after each response and closes.
+    /// Whether shutdown has begun.
     var isQuiescing: Bool {
         state.withLock { $0.isQuiescing }
     }
@@ -38,8 +38,14 @@ final class ConnectionRegistry: Sendable {
         channels.forEach(Self.quiesce)
     }
 
+    /// Longer than the slowest answer (`/api/slow` waits at most 60 s): a connection still open
+    /// then is closed, so a shutdown always ends.
+    static let shutdownLimit = TimeAmount.seconds(65)
+
     private static func quiesce(_ channel: any Channel) {
-        // HTTPServerPipelineHandler acts on this event: see HTTPChannelSetup.
+        // HTTPServerPipelineHandler acts on this event (see HTTPChannelSetup): an idle connection
+        // closes now, a busy one after the answer to the last request it has read.
         channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        channel.eventLoop.scheduleTask(in: shutdownLimit) { channel.close(promise: nil) }
     }
 }

@@ -14,10 +14,15 @@ package enum HTTPFraming {
     package static let bodyLengthHeaders: Set<String> = ["content-length"]
 
     /// Request fields not forwarded upstream: the hop's own, the length and the expectation (the
-    /// transport frames the body itself), the host (the upstream's is used) and credentials meant
-    /// for this proxy.
-    package static let unforwardedRequestHeaders: Set<String> =
-        hopByHopHeaders.union(bodyLengthHeaders).union(["host", "expect", "proxy-authorization"])
+    /// transport frames the body itself) and the host (the upstream's is used).
+    /// `Proxy-Authorization` is not among them: a reverse proxy asked for no credentials, so the
+    /// field is the upstream's (which may be a proxy itself); only a forward proxy, the client's
+    /// configured proxy, is its addressee and drops it (`proxyCredentialHeaders`).
+    package static let unforwardedRequestHeaders: Set<String> = hopByHopHeaders.union(bodyLengthHeaders).union(["host", "expect"])
+
+    /// Credentials addressed to the client's configured proxy (RFC 9110 §11.7.2): a forward proxy
+    /// consumes them and never passes them on. Lowercase.
+    package static let proxyCredentialHeaders: Set<String> = ["proxy-authorization"]
 
     /// Response fields not sent on as they arrived: the hop's own, the length (the body sent may
     /// differ), the encoding (bodies travel decoded) and challenges meant for a proxy.

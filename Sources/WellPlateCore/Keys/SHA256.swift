@@ -95,7 +95,7 @@ package struct SHA256: Sendable {
     }
 
     /// Lower-case hex of the first `length` hex digits of the digest.
-    static func hexPrefix(of digest: [UInt8], length: Int) -> String {
+    package static func hexPrefix(of digest: [UInt8], length: Int) -> String {
         let alphabet = Array("0123456789abcdef".utf8)
         var text = [UInt8]()
         text.reserveCapacity(length)

@@ -14,6 +14,12 @@ enum TokenBytes {
         }
     }
 
+    /// Letters, digits and `-._~`: RFC 3986's unreserved bytes, which a percent-escape of
+    /// anything else (`%3D`) separates from.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        byte != UInt8(ascii: "%") && isNarrow(byte)
+    }
+
     /// Narrow, and base64's `+` and `=`: a value in a path segment.
     static func isSegment(_ byte: UInt8) -> Bool {
         isNarrow(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "=")
@@ -107,9 +113,25 @@ extension LearnedSecrets {
                 if let equals = bytes[start..<index].firstIndex(of: UInt8(ascii: "=")) {
                     add((equals + 1)..<index, to: &ranges)
                 }
+                addEscapeSeparated(start..<index, in: bytes, to: &ranges)
             }
         }
         return ranges
+    }
+
+    /// A run that holds percent-escaped separators (`sid%3DVALUE%3B%20Path%3D%2F`, a cookie
+    /// written into a query value): each stretch between them, and each stretch from one to the
+    /// run's end (the value may hold escapes itself, `VALUE%2Fmore`).
+    private static func addEscapeSeparated(_ run: Range<Int>, in bytes: UnsafeRawBufferPointer, to ranges: inout Set<Range<Int>>) {
+        guard run.count > minimumLength, bytes[run].contains(UInt8(ascii: "%")) else { return }
+        let escapes = PercentEscape.separators(in: bytes, run)
+        guard !escapes.isEmpty else { return }
+        let starts = [run.lowerBound] + escapes.map { $0 + 3 }
+        let ends = escapes + [run.upperBound]
+        for (start, end) in zip(starts, ends) where start < end {
+            add(start..<end, to: &ranges)
+            add(start..<run.upperBound, to: &ranges)
+        }
     }
 
     private static func add(_ range: Range<Int>, to ranges: inout Set<Range<Int>>) {

@@ -76,6 +76,9 @@ package final class LearnedSecrets: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Keyed hashes of the credential cookie values responses set while this process recorded,
+    /// short ones included; in memory only (`noteSetByResponse`).
+    private let setByResponses = Mutex<Set<Digest>>([])
     /// Read on every request before taking the lock: nearly every store has learned nothing.
     private let learnedAny: Atomic<Bool>
 
@@ -113,6 +116,24 @@ package final class LearnedSecrets: Sendable {
         }
         if !added.isEmpty { learnedAny.store(true, ordering: .releasing) }
         return added
+    }
+
+    /// Remembers cookie values a recorded response set and the store keeps redacted: a client
+    /// carries them because of that response, and a replaying client carries the placeholder
+    /// instead, so a short one is not followed into the rest of a request (see
+    /// `Redactor.collectHeaderSecrets`). Only this process's recordings matter: a later run replays
+    /// that response, redacted, before the client can carry the value.
+    package func noteSetByResponse(_ values: [String]) {
+        guard !values.isEmpty else { return }
+        let digests = state.withLock { state in values.map { value in Array(value.utf8).withUnsafeBytes { state.salted[0].digest($0) } } }
+        setByResponses.withLock { $0.formUnion(digests) }
+    }
+
+    /// Whether a recorded response set the cookie value `value` (`noteSetByResponse`).
+    package func wasSetByResponse(_ value: String) -> Bool {
+        guard !setByResponses.withLock(\.isEmpty) else { return false }
+        let digest = state.withLock { state in Array(value.utf8).withUnsafeBytes { state.salted[0].digest($0) } }
+        return setByResponses.withLock { $0.contains(digest) }
     }
 
     /// Whether `token` is a learned value.

@@ -8,16 +8,18 @@ package struct RedactedRequest: Sendable, Equatable {
     package var url: String
     package var headerFields: HTTPFields
     package var body: Data?
-    /// What was found in the request's secret places, to scrub from its response too.
+    /// What was found in the request's secret places, to scrub from its response too: what was
+    /// followed into the request, and the values of its credential cookies however short.
     package var secrets: SecretValues
 }
 
 extension Redactor {
     /// Redacts a request's secret places, then scrubs every value found there from the URL's
     /// path and query, the other headers and the body. `url` may be absolute or a request target.
-    package func redact(requestURL url: String, headerFields: HTTPFields, body: Data?) -> RedactedRequest {
+    /// `learned`: what responses taught (`secretValues(url:headerFields:body:learned:)`).
+    package func redact(requestURL url: String, headerFields: HTTPFields, body: Data?, learned: LearnedSecrets? = nil) -> RedactedRequest {
         guard isEnabled else { return RedactedRequest(url: url, headerFields: headerFields, body: body, secrets: SecretValues()) }
-        var secrets = secretValues(url: url, headerFields: headerFields, body: nil)
+        var secrets = secretValues(url: url, headerFields: headerFields, body: nil, learned: learned)
         let redactedBodyAndSecrets = body.map { redactCollectingSecrets(body: $0, contentType: headerFields[.contentType]) }
         if let found = redactedBodyAndSecrets?.secrets { secrets.formUnion(found) }
         let redactedURL = redact(target: url)
@@ -29,7 +31,8 @@ extension Redactor {
             url: scrub(target: redactedURL, secrets: secrets),
             headerFields: scrub(redact(headers: headerFields), secrets: secrets),
             body: redactedBody,
-            secrets: secrets
+            // A response keys nothing: every credential cookie's value is scrubbed from it.
+            secrets: secrets.union(secretCookieValues(of: headerFields))
         )
     }
 

@@ -22,9 +22,7 @@ extension Redactor {
             var index = 0
             while index <= bytes.count - form.count {
                 if bytes[index] == first, form.indices.allSatisfy({ bytes[index + $0] == form[$0] }),
-                    !wholeTokenOnly
-                        || ((index == 0 || !isTokenByte(bytes[index - 1]))
-                            && (index + form.count == bytes.count || !isTokenByte(bytes[index + form.count])))
+                    !wholeTokenOnly || isTokenBoundary(bytes, before: index, after: index + form.count)
                 {
                     return true
                 }
@@ -107,8 +105,14 @@ extension Redactor {
         return true
     }
 
-    private static func isTokenBoundary(_ bytes: [UInt8], before start: Int, after end: Int) -> Bool {
-        (start == 0 || !isTokenByte(bytes[start - 1])) && (end == bytes.count || !isTokenByte(bytes[end]))
+    /// Whether a match from `start` to `end` stands as a whole token: no token byte just before
+    /// or after it. A percent-escape of a separator just before it counts as that separator:
+    /// `?Set-Cookie=sid%3D1234` holds `1234` as a token, where `3D` alone would hide it.
+    static func isTokenBoundary<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, before start: Int, after end: Int) -> Bool
+    where Bytes.Index == Int {
+        let base = bytes.startIndex
+        let startsToken = start == 0 || !isTokenByte(bytes[base + start - 1]) || PercentEscape.separator(endingAt: start, in: bytes)
+        return startsToken && (end == bytes.count || !isTokenByte(bytes[base + end]))
     }
 
     /// Letters, digits, `_`, `-` and every byte of a non-ASCII character.

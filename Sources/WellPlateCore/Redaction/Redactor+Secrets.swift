@@ -2,12 +2,14 @@ import Foundation
 import HTTPTypes
 
 extension Redactor {
-    /// The secret values a request carries: secret headers (and the credential after their
-    /// scheme), cookies, Basic credentials decoded (`user:password` and the password), a URL's
+    /// The secret values a request carries, which are followed into the rest of it: secret
+    /// headers (and the credential after their scheme), credential cookies (but a short one a
+    /// response set, see `collectHeaderSecrets`), Basic credentials decoded (`user:password` and the password), a URL's
     /// password, secret query and form parameters, and configured JSON fields.
-    package func secretValues(url: String, headerFields: HTTPFields, body: Data?) -> SecretValues {
+    /// `learned`: what responses taught, including which cookie values they set.
+    package func secretValues(url: String, headerFields: HTTPFields, body: Data?, learned: LearnedSecrets? = nil) -> SecretValues {
         guard isEnabled else { return SecretValues() }
-        var secrets = secretValues(headers: headerFields)
+        var secrets = secretValues(headers: headerFields, learned: learned)
         // The whole userinfo, and the password alone: both are credentials.
         if let range = Self.userinfoRange(url) {
             let userinfo = String(url[range])
@@ -32,11 +34,11 @@ extension Redactor {
     }
 
     /// The values of secret headers (cookies one by one, Basic credentials decoded).
-    package func secretValues(headers: HTTPFields) -> SecretValues {
+    package func secretValues(headers: HTTPFields, learned: LearnedSecrets? = nil) -> SecretValues {
         var secrets = SecretValues()
         guard isEnabled else { return secrets }
         for field in headers where isSecret(name: field.name.canonicalName, value: field.value) {
-            collectHeaderSecrets(name: field.name.canonicalName, value: field.value, into: &secrets)
+            collectHeaderSecrets(name: field.name.canonicalName, value: field.value, into: &secrets, learned: learned)
         }
         return secrets
     }
@@ -54,9 +56,32 @@ extension Redactor {
         return secrets
     }
 
-    func collectHeaderSecrets(name: String, value: String, into secrets: inout SecretValues) {
-        if name == "cookie" || name == "set-cookie" {
-            for cookie in Self.cookieValues(value, isSetCookie: name == "set-cookie") { secrets.insert(cookie) }
+    /// The values of a request's credential cookies, token-shaped or not.
+    func secretCookieValues(of headers: HTTPFields) -> SecretValues {
+        var secrets = SecretValues()
+        for field in headers where field.name == .cookie && isSecret(name: "cookie", value: field.value) {
+            for cookie in secretCookieValues(field.value, isSetCookie: false) { secrets.insert(cookie) }
+        }
+        return secrets
+    }
+
+    func collectHeaderSecrets(name: String, value: String, into secrets: inout SecretValues, learned: LearnedSecrets? = nil) {
+        if name == "set-cookie" {
+            for cookie in secretCookieValues(value, isSetCookie: true) { secrets.insert(cookie) }
+            return
+        }
+        if name == "cookie" {
+            // A cookie a recorded response set is carried on replay as the recording holds it:
+            // the placeholder. Followed into the rest of the request, a short such value (`never`)
+            // would also replace the same word the client wrote there itself, which it sends
+            // unchanged on replay, and the request would key differently when replayed. So it is
+            // followed only when it is token-shaped (it then stands elsewhere only because it was
+            // copied from the cookie, and is learned). A cookie the client made up itself is sent
+            // the same on replay and followed whatever its length.
+            for cookie in secretCookieValues(value, isSetCookie: false)
+            where LearnedSecrets.isLearnable(cookie) || learned?.wasSetByResponse(cookie) != true {
+                secrets.insert(cookie)
+            }
             return
         }
         secrets.insert(value)

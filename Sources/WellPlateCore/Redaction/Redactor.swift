@@ -36,15 +36,20 @@ public struct Redactor: Sendable, Equatable {
     public private(set) var queryParameters: Set<String>
     /// Lower-cased JSON object keys whose values are secret, at any depth.
     public private(set) var jsonFields: Set<String>
+    /// Which values of `Cookie` and `Set-Cookie` are replaced: by default only those of cookies
+    /// that look like credentials.
+    public var cookies: CookieRedaction
 
     /// A redactor for the default names plus the given ones, which are compared ignoring case.
     public init(
         extraHeaderNames: some Sequence<String> = [],
         extraQueryParameters: some Sequence<String> = [],
         extraJSONFields: some Sequence<String> = [],
+        cookies: CookieRedaction = .secretLooking,
         isEnabled: Bool = true
     ) {
         self.isEnabled = isEnabled
+        self.cookies = cookies
         headerNames = Self.defaultHeaderNames.union(extraHeaderNames.map { $0.lowercased() })
         queryParameters = Self.defaultQueryParameters.union(extraQueryParameters.map { $0.lowercased() })
         jsonFields = Self.defaultJSONFields.union(extraJSONFields.map { $0.lowercased() })
@@ -59,7 +64,8 @@ public struct Redactor: Sendable, Equatable {
 
     /// Secret header values replaced by the placeholder; `Cookie` and `Set-Cookie` keep their
     /// cookie names and attributes (`session=REDACTED; Path=/; HttpOnly`), so a replayed login
-    /// flow still sets and sends its cookies.
+    /// flow still sets and sends its cookies, and the values of cookies that are no credentials
+    /// (`theme=dark`) unless `cookies` is `.all`.
     /// A header of any name whose value is Basic credentials (`Basic dXNlcjpwYXNz`) is secret too.
     public func redact(headers: HTTPFields) -> HTTPFields {
         guard isEnabled else { return headers }

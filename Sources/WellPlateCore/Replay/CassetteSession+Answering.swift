@@ -97,6 +97,7 @@ extension CassetteSession {
         // secret wherever a request carries it, this one included: remembered by its hash,
         // stored before the recording, and the request keyed again without it.
         let learned = keyer.learned.learn(redactedResponse.found)
+        keyer.learned.noteSetByResponse(options.redactor.redactedSetCookieValues(response.headerFields))
         if !learned.isEmpty {
             do {
                 try await store.saveLearnedSecrets(learned)

@@ -36,7 +36,7 @@ package struct ReplayKeyer: Sendable {
     /// The request as it would be stored, its key, and the secrets found in it (for scrubbing a
     /// response that repeats them): the one place a whole request is keyed.
     package func redactedWithKey(_ request: TransportRequest) -> (redacted: TransportRequest, key: RequestKey, secrets: SecretValues) {
-        let result = redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body)
+        let result = redactor.redact(requestURL: request.url.absoluteString, headerFields: request.headerFields, body: request.body, learned: learned)
         var redacted = request
         let url = learned.scrub(target: result.url)
         redacted.url = URL(string: url) ?? redactor.redactedURL(request.url)
@@ -64,7 +64,7 @@ package struct ReplayKeyer: Sendable {
         let carried = method.carriesBody ? body : nil
         var fields = secretHeaders
         if let contentType, carried != nil { fields[.contentType] = contentType }
-        let redacted = redactor.redact(requestURL: target, headerFields: fields, body: carried)
+        let redacted = redactor.redact(requestURL: target, headerFields: fields, body: carried, learned: learned)
         // Keyed headers count as redacted, as when recorded.
         var keyFields = keyedFields.isEmpty ? HTTPFields() : learned.scrub(redactor.redact(headers: keyedFields))
         if let contentType, carried != nil { keyFields[.contentType] = contentType }
@@ -84,7 +84,9 @@ package struct ReplayKeyer: Sendable {
     /// The target as keyed, logged and stored: secret query values replaced, and the values of
     /// the secret headers and query parameters scrubbed from the path and query.
     package func redactedTarget(_ target: String, secretHeaders: HTTPFields = [:]) -> String {
-        let redacted = secretHeaders.isEmpty ? redactor.redact(target: target) : redactor.redact(requestURL: target, headerFields: secretHeaders, body: nil).url
+        let redacted =
+            secretHeaders.isEmpty
+            ? redactor.redact(target: target) : redactor.redact(requestURL: target, headerFields: secretHeaders, body: nil, learned: learned).url
         return learned.scrub(target: redacted)
     }
 
@@ -92,6 +94,6 @@ package struct ReplayKeyer: Sendable {
     /// differ from those of the same target sent without them.
     package func secretsOccur(in target: String, secretHeaders: HTTPFields) -> Bool {
         guard !secretHeaders.isEmpty else { return false }
-        return redactor.scrub(target: target, secrets: redactor.secretValues(headers: secretHeaders)) != target
+        return redactor.scrub(target: target, secrets: redactor.secretValues(headers: secretHeaders, learned: learned)) != target
     }
 }

@@ -76,6 +76,7 @@ struct ConfigCommand: AsyncParsableCommand {
             ("redacted headers", list(configFile.redactor.headerNames)),
             ("redacted query parameters", list(configFile.redactor.queryParameters)),
             ("redacted JSON fields", list(configFile.redactor.jsonFields)),
+            ("redacted cookies", configFile.redactor.cookies == .all ? "all" : "secret-looking (session ids and other credentials)"),
             ("cassette", cassette),
             ("replay max age", configFile.maxAgeDays.map { "\($0) days (stale recordings: \(configFile.stale.rawValue))" } ?? "none"),
             ("replay tracks usage", configFile.trackUsage ? "yes" : "no"),
@@ -146,6 +147,7 @@ struct ConfigCommand: AsyncParsableCommand {
                 "headers": strings(configFile.redactor.headerNames),
                 "queryParameters": strings(configFile.redactor.queryParameters),
                 "jsonFields": strings(configFile.redactor.jsonFields),
+                "cookies": .string(configFile.redactor.cookies.rawValue),
             ],
         ]
     }

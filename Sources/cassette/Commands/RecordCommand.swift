@@ -54,6 +54,12 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
     var mode: RecordModeOption = .missing
 
+    @Flag(
+        help: ArgumentHelp(
+            "Store every cookie value as REDACTED, not only those of session and other credential cookies (as \"redact\": {\"cookies\": \"all\"} in cassette.json)."
+        ))
+    var redactAllCookies = false
+
     func validate() throws {
         try forwardFlags.validate(upstreams: upstreamFlags)
         if !upstreamFlags.isGiven && !forwardFlags.forward {
@@ -80,7 +86,7 @@ struct RecordCommand: AsyncParsableCommand {
             policy: ServingPolicy(mode: mode.mode),
             settings: settings,
             matchingRules: try proxyFlags.matchingRules(from: configFile),
-            redactor: configFile.redactor,
+            redactor: redactAllCookies ? configFile.redactor.redactingAllCookies : configFile.redactor,
             requestLogDescriptor: requestLogDescriptor,
             logger: logger
         )

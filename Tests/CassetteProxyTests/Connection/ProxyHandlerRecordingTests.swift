@@ -43,10 +43,10 @@ final class ProxyHandlerRecordingTests {
         return (channel, store)
     }
 
-    /// What the handlers wrote until `done` holds for it (or 10 s pass).
+    /// What the handlers wrote until `done` holds for it (or `Patience.request` passes).
     func written(_ channel: NIOAsyncTestingChannel, until done: (String) -> Bool) async throws -> String {
         var text = ""
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + Patience.request
         while ContinuousClock.now < deadline {
             // Work the loop queued for itself (the forwarded request's task, the answer's write)
             // runs when the test runs the loop.

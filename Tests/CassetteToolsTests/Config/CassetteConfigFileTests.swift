@@ -61,8 +61,20 @@ final class CassetteConfigFileTests {
         #expect(settings["maxAge"] is NSNull)
         #expect(settings["stale"] as? String == "warn")
         #expect(settings["trackUsage"] as? Bool == false)
-        let redact = try #require(settings["redact"] as? [String: [String]])
-        #expect(redact["headers"]?.contains("authorization") == true)
+        let redact = try #require(settings["redact"] as? [String: Any])
+        #expect((redact["headers"] as? [String])?.contains("authorization") == true)
+        #expect(redact["cookies"] as? String == "secret-looking")
+    }
+
+    @Test func redactingEveryCookieIsReadAndAnUnknownChoiceNamesTheAcceptedOnes() async throws {
+        try workspace.write(#"{"redact": {"cookies": "all"}}"#, to: "cassette.json")
+        let redact = try #require(try await settings()["redact"] as? [String: Any])
+        #expect(redact["cookies"] as? String == "all")
+        try workspace.write(#"{"redact": {"cookies": "some"}}"#, to: "cassette.json")
+        let result = try await workspace.run("config")
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stderr.contains("redact.cookies") && result.stderr.contains("\"all\""), "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result)")
     }
 
     @Test func maxAgeStaleAndTrackUsageAreRead() async throws {
@@ -85,11 +97,11 @@ final class CassetteConfigFileTests {
         #expect(settings["ignoredBodyFields"] as? [String] == ["request_id"])
         let environments = try #require(settings["environments"] as? [String: [String: String]])
         #expect(environments == ["dev": ["upstream": "http://127.0.0.1:8081"], "staging": ["upstream": "https://staging-api.example.com"]])
-        let redact = try #require(settings["redact"] as? [String: [String]])
-        #expect(redact["headers"]?.contains("x-session") == true)
-        #expect(redact["headers"]?.contains("cookie") == true)
-        #expect(redact["queryParameters"]?.contains("session") == true)
-        #expect(redact["jsonFields"]?.contains("ssn") == true)
+        let redact = try #require(settings["redact"] as? [String: Any])
+        #expect((redact["headers"] as? [String])?.contains("x-session") == true)
+        #expect((redact["headers"] as? [String])?.contains("cookie") == true)
+        #expect((redact["queryParameters"] as? [String])?.contains("session") == true)
+        #expect((redact["jsonFields"] as? [String])?.contains("ssn") == true)
     }
 
     @Test func theEnvironmentNamesTheUpstreamAndTheDefaultCassette() async throws {
@@ -225,8 +237,8 @@ final class CassetteConfigFileTests {
     @Test func anUnknownNestedKeyNamesItsPath() async throws {
         let environment = try await configError(#"{"environments": {"dev": {"upstream": "http://a", "timeout": 3}}}"#)
         #expect(environment == "error: cassette.json: \"environments.dev.timeout\": is not a configuration key (accepted: upstream, upstreams, tls)\n")
-        let redact = try await configError(#"{"redact": {"cookies": ["a"]}}"#)
-        #expect(redact == "error: cassette.json: \"redact.cookies\": is not a configuration key (accepted: headers, queryParameters, jsonFields)\n")
+        let redact = try await configError(#"{"redact": {"cookie": ["a"]}}"#)
+        #expect(redact == "error: cassette.json: \"redact.cookie\": is not a configuration key (accepted: headers, queryParameters, jsonFields, cookies)\n")
     }
 
     @Test(arguments: [

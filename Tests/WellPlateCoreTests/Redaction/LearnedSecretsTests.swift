@@ -35,6 +35,20 @@ struct LearnedSecretsTests {
         #expect(learned(Self.token, Self.base64).scrub(text) == expected)
     }
 
+    /// A cookie the server set, sent back inside a query or form value (`?Set-Cookie=sid%3D...`):
+    /// the escaped separators around it end the value as `=` and `;` would.
+    @Test(arguments: [
+        ("/response-headers?Set-Cookie=sid%3D\(token)", "/response-headers?Set-Cookie=sid%3DREDACTED"),
+        ("/r?Set-Cookie=sid%3d\(token)%3B%20Path%3D%2F", "/r?Set-Cookie=sid%3dREDACTED%3B%20Path%3D%2F"),
+        ("note=cookie%3A%20sid%3D\(token)&x=1", "note=cookie%3A%20sid%3DREDACTED&x=1"),
+        ("/p/sid%3D\(token)/next", "/p/sid%3DREDACTED/next"),
+        ("/r?c=sid%3D\(base64.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)", "/r?c=sid%3DREDACTED"),
+        ("/r?c=x%41\(token)", "/r?c=x%41\(token)"),  // an escaped letter joins the token: not this value
+    ])
+    func aLearnedValueIsFoundAfterAnEscapedSeparator(text: String, expected: String) {
+        #expect(learned(Self.token, Self.base64).scrub(text) == expected)
+    }
+
     @Test func shortValuesAreNotLearnedAndSpacedOnesOnlyInTheirEncodedForms() {
         #expect(learned("1234567", "dark", "a b").isEmpty)
         let spaced = learned("two words here")

@@ -12,8 +12,64 @@ struct SecretFollowingTests {
     @Test func cookiesKeepTheirNamesAndAttributes() {
         let headers: HTTPFields = [.cookie: "session=abc123; theme=dark", .setCookie: "session=abc123; Path=/; HttpOnly; SameSite=Lax"]
         let redacted = redactor.redact(headers: headers)
-        #expect(redacted[.cookie] == "session=REDACTED; theme=REDACTED")
+        #expect(redacted[.cookie] == "session=REDACTED; theme=dark")
         #expect(redacted[.setCookie] == "session=REDACTED; Path=/; HttpOnly; SameSite=Lax")
+        let all = Redactor(cookies: .all).redact(headers: headers)
+        #expect(all[.cookie] == "session=REDACTED; theme=REDACTED")
+    }
+
+    /// `foo=bar` read back by the client that set it must replay as `foo=bar`; a session id, or
+    /// any value no person wrote, is a credential.
+    @Test(arguments: [
+        ("foo", "bar", false), ("stale_after", "never", false), ("fake", "fake_value", false), ("theme", "\"dark mode\"", false),
+        ("lang", "en-GB", false), ("build", "v2-assets-2024-06-15", false),
+        ("sessionid", "abc", true), ("PHPSESSID", "x", true), ("connect.sid", "s%3Aabc", true), ("remember_token", "1", true),
+        ("csrftoken", "x", true), ("jwt", "x", true), ("auth", "1", true), ("_gh_sess", "x", true), ("logged_in", "yes", true),
+        ("prefs", "a8F3kQ9zL2mX7pW4vB6n", true), ("data", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlMTIzNDU2", true),
+    ])
+    func aCookieIsACredentialByItsNameOrAMachineMadeValue(name: String, value: String, secret: Bool) {
+        #expect(SecretCookies.isSecret(name: name, value: value) == secret)
+        let expected = secret ? "\(name)=REDACTED; Path=/" : "\(name)=\(value); Path=/"
+        #expect(redactor.redact(headers: [.setCookie: "\(name)=\(value); Path=/"])[.setCookie] == expected)
+        #expect(Redactor(cookies: .all).redact(headers: [.setCookie: "\(name)=\(value); Path=/"])[.setCookie] == "\(name)=REDACTED; Path=/")
+    }
+
+    /// A replaying client carries what the recording set: a credential cookie a response set as
+    /// `REDACTED`. Such a value is followed into the rest of the request only when it is
+    /// token-shaped; a short one (`never`, `abc`) may stand there by coincidence, and would key
+    /// the request differently on replay, where the cookie no longer holds it. A cookie the client
+    /// made up itself (`pin=1234`) it sends the same on replay: followed whatever its length.
+    @Test(arguments: [Redactor.default, Redactor(cookies: .all)])
+    func aShortCookieValueAResponseSetIsNotFollowedIntoTheRequest(redactor: Redactor) {
+        let token = "q8Zr2xN4vT7kP1mW9sD3fH6j"
+        let learned = LearnedSecrets()
+        var set = HTTPFields()
+        for cookie in ["stale_after=never", "sid=abc", "session_token=\(token)"] { set.append(HTTPField(name: .setCookie, value: cookie + "; Path=/")) }
+        learned.noteSetByResponse(redactor.redactedSetCookieValues(set))
+        let cookies: HTTPFields = [.cookie: "stale_after=never; sid=abc; session_token=\(token); pin=1234"]
+        let recording = redactor.redact(requestURL: "/items/never/abc/1234/\(token)", headerFields: cookies, body: nil, learned: learned)
+        #expect(recording.url == "/items/never/abc/REDACTED/REDACTED")
+        // Replayed, the jar holds what the recording stored (`sid=REDACTED`), and the client's own.
+        let stored = redactor.redact(headers: set)[values: .setCookie].map { $0.split(separator: ";")[0] }
+        let jar = (stored + ["pin=1234"]).joined(separator: "; ")
+        let replaying = redactor.redact(
+            requestURL: "/items/never/abc/1234/REDACTED", headerFields: [.cookie: jar], body: nil, learned: LearnedSecrets())
+        #expect(replaying.url == recording.url)
+        // A response echoing the short credential is still scrubbed: it keys nothing.
+        let response = redactor.redact(responseHeaders: [:], body: Data(#"{"sid": "abc"}"#.utf8), requestSecrets: recording.secrets)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"sid": "REDACTED"}"#)
+    }
+
+    /// `?Set-Cookie=sid%3D1234`: a client that writes a cookie into a query value escapes its `=`.
+    @Test(arguments: [
+        ("/set?Set-Cookie=sid%3D1234", "/set?Set-Cookie=sid%3DREDACTED"),
+        ("/set?c=sid%3d1234%3B%20Path%3D%2F", "/set?c=sid%3dREDACTED%3B%20Path%3D%2F"),
+        ("/p/x%2F1234", "/p/x%2FREDACTED"),
+        ("/set?c=sid%3D12345", "/set?c=sid%3D12345"),
+        ("/set?c=ab%411234", "/set?c=ab%411234"),
+    ])
+    func shortSecretsAreFoundAfterAnEscapedSeparator(target: String, expected: String) {
+        #expect(redactor.scrub(target: target, secrets: SecretValues(["1234"])) == expected)
     }
 
     @Test func jsonFieldsAreReplacedInPlaceKeepingEveryOtherByte() {

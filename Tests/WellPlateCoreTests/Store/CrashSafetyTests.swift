@@ -163,7 +163,7 @@ final class CrashSafetyTests {
             }
             try await withTimeout(timeout, "\(delivered.threshold) delivered responses") { try await delivered.enough.wait() }
             recorder.send(signal: SIGKILL)
-            #expect(try await recorder.waitForExit(timeout: .seconds(5)) == .signalled(SIGKILL))
+            #expect(try await recorder.waitForExit(timeout: Patience.process) == .signalled(SIGKILL))
             try await group.waitForAll()
         }
     }

@@ -77,6 +77,7 @@ final class GitIntegrationTests {
                 Recordings.make(.post, "/a", requestHeaders: [.contentType: "text/plain"], requestBody: Data("hello".utf8), responseHeaders: [:], body: Data()),
             ], cassettes: [CassetteInfo(name: "dev", upstream: "http://127.0.0.1:8081")])
         let first = try await workspace.run("dump")
+        let binaryHash = try await SHA256Hex.of(Data([0, 1, 2, 255]))
         #expect(first.status == 0, "\(first)")
         #expect(
             first.stdout == """
@@ -89,7 +90,7 @@ final class GitIntegrationTests {
                 request GET http://127.0.0.1:8081/a
                 status 200
                 response header Content-Type: application/octet-stream
-                response body binary, 4 bytes, sha256 \(SHA256Hex.of(Data([0, 1, 2, 255])))
+                response body binary, 4 bytes, sha256 \(binaryHash)
 
                 === dev GET /b #0
                 request GET http://127.0.0.1:8081/b
@@ -176,20 +177,13 @@ final class GitIntegrationTests {
 }
 
 enum SHA256Hex {
-    static func of(_ data: Data) -> String {
-        // An independent implementation: the system's sha256sum.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try? process.run()
-        input.fileHandleForWriting.write(data)
-        try? input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return String(text.prefix(64))
+    static func of(_ data: Data) async throws -> String {
+        // An independent implementation: the system's sha256sum, reading a file (a child's stdin
+        // is /dev/null).
+        let directory = try TemporaryDirectory()
+        let file = directory.url.appendingPathComponent("bytes")
+        try data.write(to: file)
+        let result = try await runToCompletion("/usr/bin/env", ["sha256sum", file.path], cwd: directory.url)
+        return String(result.stdout.prefix(64))
     }
 }

@@ -76,7 +76,7 @@ final class ProxyRunCommandTests {
         try await withChildProcess("cassette", arguments: arguments, environment: ["NO_COLOR": "1"]) { process async throws in
             #expect(try await process.firstLineOfOutput() == "ready")
             process.send(signal: signal)
-            #expect(try await process.waitForExit(timeout: .seconds(5)) == .exited(128 + signal))
+            #expect(try await process.waitForExit(timeout: Patience.process) == .exited(128 + signal))
         }
     }
 

@@ -2,13 +2,13 @@ import Foundation
 
 /// Values that sit in secret-looking places, or look random, without being secrets: the false
 /// alarms scanners raise on ordinary API data.
-enum ValueShapes {
+package enum ValueShapes {
     /// Words, numbers and versions joined by separators (`build:1.4.2:linux-x86_64`,
     /// `v2-assets-2024-06-15`): made by people, not by a random generator. Every part must be a
     /// word (one case, or capitalised, up to 12 letters), a number of up to 8 digits, or a short
     /// mark of up to 6 letters and digits (`x86`, `v2`, `arm64`); a part that mixes letters and
     /// digits at greater length (a token, a UUID's group, a hex digest) makes it not structured.
-    static func isPlainlyStructured(_ value: String) -> Bool {
+    package static func isPlainlyStructured(_ value: String) -> Bool {
         let parts = value.split(whereSeparator: { separators.contains($0) })
         guard parts.count >= 2, value.utf8.count <= 80 else { return false }
         return parts.allSatisfy(isHumanPart)
@@ -29,7 +29,7 @@ enum ValueShapes {
     /// Base64 (standard or URL-safe, or a `data:` URL) whose decoded bytes start with the magic
     /// number of a binary format: an image, a document or an archive embedded in JSON, never a
     /// credential.
-    static func isEncodedBinary(_ value: String) -> Bool {
+    package static func isEncodedBinary(_ value: String) -> Bool {
         var text = Substring(value)
         if text.hasPrefix("data:"), let comma = text.firstIndex(of: ","), text[..<comma].hasSuffix(";base64") {
             text = text[text.index(after: comma)...]

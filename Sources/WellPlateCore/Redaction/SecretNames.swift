@@ -1,10 +1,8 @@
 import Foundation
-import WellPlateCore
-import WellPlateNetworking
 
 /// Whether a header, parameter, cookie or JSON key names a secret.
-enum SecretNames {
-    enum Kind {
+package enum SecretNames {
+    package enum Kind {
         /// Names whose value is secret whatever it looks like: passwords, secrets, API keys.
         case credential
         /// Names whose value is secret when it looks machine-made: tokens, sessions, keys.
@@ -26,7 +24,7 @@ enum SecretNames {
         "enabled", "required", "set", "id",
     ]
 
-    static func kind(of name: String) -> Kind? {
+    package static func kind(of name: String) -> Kind? {
         let words = split(name)
         guard !words.isEmpty else { return nil }
         let joined = words.joined()
@@ -41,13 +39,13 @@ enum SecretNames {
     }
 
     /// Names of passwords, which people make from words: secret however structured.
-    static func isPasswordName(_ name: String) -> Bool {
+    package static func isPasswordName(_ name: String) -> Bool {
         let joined = split(name).joined()
         return ["password", "passwd", "pwd", "passphrase", "contraseña", "contrasena", "pass"].contains { joined.contains($0) }
     }
 
     /// `X-Upstream-Credential`, `refresh_token`, `apiKey`: lower-cased words.
-    static func split(_ name: String) -> [String] {
+    package static func split(_ name: String) -> [String] {
         var words: [String] = []
         var current = ""
         var previousWasLower = false
@@ -70,7 +68,7 @@ enum SecretNames {
     }
 
     /// Values that fill a secret-looking place without being a secret.
-    static func isPlaceholderValue(_ value: String) -> Bool {
+    package static func isPlaceholderValue(_ value: String) -> Bool {
         let lowered = value.lowercased()
         if value.isEmpty || value == Redactor.placeholder || lowered.contains(Redactor.placeholder.lowercased()) { return true }
         if ["null", "none", "true", "false", "undefined", "bearer", "basic", "xxx", "****", "changeme", "<redacted>", "[redacted]", "[filtered]", "***"]

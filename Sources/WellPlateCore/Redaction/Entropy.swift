@@ -1,11 +1,9 @@
 import Foundation
-import WellPlateCore
-import WellPlateNetworking
 
 /// Shannon entropy of a value's characters, the measure detect-secrets and most scanners use:
 /// random tokens score high, words and ids with repeated characters low.
-enum Entropy {
-    static func bitsPerCharacter(_ text: some StringProtocol) -> Double {
+package enum Entropy {
+    package static func bitsPerCharacter(_ text: some StringProtocol) -> Double {
         var counts = [Int](repeating: 0, count: 256)
         var total = 0
         for byte in text.utf8 {
@@ -23,7 +21,7 @@ enum Entropy {
 
     /// A token that looks machine-made: at least 16 characters, letters and digits mixed, and
     /// about as varied as a random hex string.
-    static func looksRandom(_ text: some StringProtocol) -> Bool {
+    package static func looksRandom(_ text: some StringProtocol) -> Bool {
         guard text.utf8.count >= 16, !text.contains(" ") else { return false }
         var hasLetter = false
         var hasDigit = false
@@ -36,7 +34,7 @@ enum Entropy {
     /// detect-secrets' Base64HighEntropyString rule (more than 4.5 bits per character), for
     /// strings of at least 20 base64 characters; Subresource Integrity hashes (`sha384-...`)
     /// name public content and are left out, as is base64 of a binary format (an embedded image).
-    static func isHighEntropyBase64(_ text: some StringProtocol) -> Bool {
+    package static func isHighEntropyBase64(_ text: some StringProtocol) -> Bool {
         guard text.utf8.count >= 20, text.utf8.allSatisfy(ByteClass.base64.contains) || text.utf8.allSatisfy(ByteClass.base64URL.contains) else { return false }
         return bitsPerCharacter(text) > 4.5 && !ValueShapes.isEncodedBinary(String(text))
     }
