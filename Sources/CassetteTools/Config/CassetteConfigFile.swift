@@ -165,8 +165,11 @@ package struct CassetteConfigFile: Sendable, Equatable {
 
         Defaults: database cassettes.db, host 127.0.0.1, port 8080, upstream timeout 30 s, bodies matched, nothing ignored, \
         the built-in redactions (Authorization, session cookies, API keys, tokens, passwords) always on, no \
-        maximum age. "redact.cookies": "secret-looking" (default) replaces the values of cookies \
-        named or shaped like credentials and keeps the rest; "all" replaces every cookie value. \
+        maximum age.
+
+        "redact.cookies": "secret-looking" (default) replaces the values of cookies \
+        named or shaped like credentials and keeps the rest; "all" replaces every cookie value.
+
         "tls" paths are resolved against the file's directory too; "cacert" is trusted \
         in addition to the system's CAs. "upstreams": one listener per host, each with its own "port" and "tls". \
         "upstreamTimeout" is in seconds (0.1 to 3600). "durability" (normal or \

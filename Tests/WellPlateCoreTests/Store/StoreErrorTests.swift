@@ -76,8 +76,10 @@ final class StoreErrorTests {
         try await makeStore(store)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: store))
         let size = try handle.seekToEnd()
-        try handle.seek(toOffset: size / 2 / 4096 * 4096)
-        try handle.write(contentsOf: Data(repeating: 0xFF, count: 3 * 4096))
+        // Every page but the first (the header and the schema): whichever tables the recordings
+        // sit in, as the store grows tables (conversations since schema 6), they are damaged.
+        try handle.seek(toOffset: 4096)
+        try handle.write(contentsOf: Data(repeating: 0xFF, count: Int(size) - 4096))
         try handle.close()
         let error = try await storeError { try await ReplayAPIClient.open(path: self.store, cassette: "dev") }
         #expect(error.kind == .corrupt)
