@@ -72,6 +72,8 @@ package struct GraphQLRequest: Sendable, Equatable {
 /// operation type, `persisted` (hash only) or `batch`.
 package struct GraphQLKeyPart: Sendable, Hashable, CustomStringConvertible {
     package static let prefix = "gql:"
+    /// ` gql:` as bytes: where a key's operation part starts.
+    private static let keyMarker = Array(" \(prefix)".utf8)
     package let kind: String
     package let name: String
 
@@ -90,8 +92,18 @@ package struct GraphQLKeyPart: Sendable, Hashable, CustomStringConvertible {
 
     /// The operation named in key text (`POST /graphql gql:query:GetUser body:…`), if any.
     package init?(inKey key: String) {
-        guard let range = key.range(of: " \(Self.prefix)") else { return nil }
-        let part = key[key.index(after: range.lowerBound)...].prefix { $0 != " " }
+        // Asked for every request line the proxy logs, most of them not GraphQL: a scan of the
+        // key's bytes for ` gql:`, not Foundation's `range(of:)`, which bridges the string.
+        let utf8 = key.utf8
+        let marker = Self.keyMarker
+        var start: String.Index?
+        var index = utf8.startIndex
+        while index != utf8.endIndex, start == nil {
+            if utf8[index] == marker[0], utf8[index...].starts(with: marker) { start = index }
+            index = utf8.index(after: index)
+        }
+        guard let start else { return nil }
+        let part = key[key.index(after: start)...].prefix { $0 != " " }
         self.init(parsing: part)
     }
 
