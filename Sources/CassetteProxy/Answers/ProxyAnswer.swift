@@ -48,8 +48,9 @@ struct ProxyAnswer: Sendable {
         case buffer(ByteBuffer?)
         /// A streamed recording, replayed in its recorded pieces, each due its offset after the head.
         case pieces(ByteBuffer, [ReplayPiece])
-        /// A forwarded answer, written as the upstream sends it.
-        case stream(StreamingExchange)
+        /// A forwarded answer, written as the upstream sends it. Boxed: the exchange is a few
+        /// hundred bytes, which every answer (most of them replayed) would otherwise carry and copy.
+        indirect case stream(StreamingExchange)
     }
 
     var head: Head

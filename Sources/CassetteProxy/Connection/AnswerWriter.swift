@@ -26,6 +26,9 @@ struct AnswerWriter: Sendable {
         let started: NIODeadline
         /// The target, redacted, when the caller has it (the replay hot path does).
         var logTarget: String?
+        /// The target as the log line shows it, when the caller worked it out (the replay hot
+        /// path does, once per target): otherwise the log target named by its GraphQL operation.
+        var lineTarget: String? = nil
         /// The request's key, when the caller has it (for a session's journal).
         var key: String?
         /// The connection's event loop's request-log buffer.
@@ -46,6 +49,11 @@ struct AnswerWriter: Sendable {
     }
 
     private func write(_ answer: ProxyAnswer, to request: Request, forceClose: Bool, context: ChannelHandlerContext) {
+        // Most answers go out as they are: only one with upstream URLs to rewrite is copied.
+        guard answer.upstreamURLs != nil || upstreamURLs != nil else {
+            writeOut(answer, to: request, forceClose: forceClose, context: context)
+            return
+        }
         let head = request.head
         var answer = answer
         if let urls = answer.upstreamURLs, urls.preparedBase != ProxyBase.of(head, localAddress: context.channel.localAddress) {
@@ -58,6 +66,11 @@ struct AnswerWriter: Sendable {
         if let upstreamURLs, case .fields = answer.head {
             answer = upstreamURLs.served(answer, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress))
         }
+        writeOut(answer, to: request, forceClose: forceClose, context: context)
+    }
+
+    private func writeOut(_ answer: ProxyAnswer, to request: Request, forceClose: Bool, context: ChannelHandlerContext) {
+        let head = request.head
         let target = request.logTarget ?? keyer.logTarget(of: head)
         if let notice = answer.staleNotice { log.stale(notice, method: head.method, target: target, shard: request.shard) }
         journal?.add(
@@ -114,7 +127,7 @@ struct AnswerWriter: Sendable {
         }
 
         let line = LogLine(
-            log: log, method: head.method, target: GraphQLKeyPart.loggedTarget(target, key: request.key), status: status,
+            log: log, method: head.method, target: request.lineTarget ?? GraphQLKeyPart.loggedTarget(target, key: request.key), status: status,
             outcome: RequestLogLine.outcome(answer.source), started: request.started)
         let sendsBody = head.method != .HEAD && HTTPFraming.statusAllowsBody(answer.statusCode)
         switch answer.body {

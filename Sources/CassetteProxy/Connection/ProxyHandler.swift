@@ -104,7 +104,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             // One request at a time reaches this handler (`HTTPServerPipelineHandler`), so the
             // parts can change between requests.
             if let forward { parts = forward.parts(for: head) }
-            if let webSockets = parts.webSockets, head.headers.contains(name: "upgrade"), let refusal = webSockets.refusal(for: head) {
+            if parts.webSockets != nil, head.headers.contains(name: "upgrade"), let refusal = parts.webSockets?.refusal(for: head) {
                 machine.discardRequest()
                 send(refusal, head: head, started: .now(), forceClose: true, writer: parts.writer, context: context)
                 return
@@ -169,8 +169,10 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .replay:
             // The hot path: answered on the event loop from prepared bytes.
             do {
-                let (answer, logTarget, key) = try parts.replayer!.answer(head: head, body: body, cache: cache)
-                send(answer, head: head, started: started, logTarget: logTarget, key: key, writer: parts.writer, context: context)
+                let (answer, target) = try parts.replayer!.answer(head: head, body: body, cache: cache)
+                let request = AnswerWriter.Request(
+                    head: head, started: started, logTarget: target.logTarget, lineTarget: target.lineTarget, key: target.keyText, shard: logShard)
+                parts.writer.send(answer, to: request, context: context)
             } catch {
                 send(parts.responder.answer(for: error), head: head, started: started, writer: parts.writer, context: context)
             }

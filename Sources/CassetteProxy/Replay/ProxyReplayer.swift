@@ -16,9 +16,9 @@ struct ProxyReplayer: Sendable {
 
     var keyer: ReplayKeyer { session.keyer }
 
-    /// The answer to one request, its target as logged and its key (for a session's journal).
+    /// The answer to one request and its target: as logged, and its key (for a session's journal).
     /// `cache`: the targets this event loop has keyed before.
-    func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, logTarget: String, key: String) {
+    func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, target: CachedTarget) {
         let target = try replayTarget(head: head, body: body, cache: cache)
         let pick: ReplayIndex.Pick
         do {
@@ -31,7 +31,7 @@ struct ProxyReplayer: Sendable {
             }
             throw miss.explained(by: fields, redactor: keyer.redactor)
         }
-        return (answers.answer(for: pick), target.logTarget, target.keyText)
+        return (answers.answer(for: pick), target)
     }
 
     /// The request's key, slot and log target. A request whose key is its method and target alone
@@ -54,7 +54,7 @@ struct ProxyReplayer: Sendable {
             body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders, keyedFields: keyed ?? [:]
         )
         let logTarget = keyer.redactedTarget(head.uri, secretHeaders: secretsOccur ? secretHeaders : [:])
-        return CachedTarget(keyText: key.rawValue, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, key: key)
+        return CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, keepsKey: true)
     }
 
     /// Clients repeat the same few requests; their keys, index slots and log paths are kept per
@@ -69,9 +69,7 @@ struct ProxyReplayer: Sendable {
         if let cached = cache.value[cacheKey] { return cached }
         let key = keyer.key(method: method, target: try requestBuilder.upstreamTarget(uri), contentType: nil, body: nil)
         // A GraphQL GET keeps its key: its variables, not in the key text, explain a miss.
-        let cached = CachedTarget(
-            keyText: key.rawValue, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri),
-            key: key.graphQL == nil ? nil : key)
+        let cached = CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri), keepsKey: key.graphQL != nil)
         cache.value.insert(cached, for: cacheKey)
         return cached
     }

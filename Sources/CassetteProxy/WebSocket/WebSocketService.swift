@@ -9,7 +9,10 @@ import WellPlateCore
 /// relayed to the upstream and recorded, relayed only, or declined (then it is an ordinary HTTP
 /// request: an upstream's refusal is recorded and replayed as one), decided by the serving policy
 /// as for any request. It offers `NIOWebSocketServerUpgrader` through the pipeline's `UpgradeHook`.
-struct WebSocketService: Sendable {
+///
+/// A class: every listener's handler holds it in its parts, and the handler asks it of each
+/// request's head (a struct with the settings inside was copied for every request, `perf`).
+final class WebSocketService: Sendable {
     let session: CassetteSession
     let policy: ServingPolicy
     let conversations: RecordedConversations
@@ -18,6 +21,19 @@ struct WebSocketService: Sendable {
     let log: ProxyLog
     /// The proxy's recorders' writing tasks, awaited before its store closes.
     let writers: ConversationWriters
+
+    init(
+        session: CassetteSession, policy: ServingPolicy, conversations: RecordedConversations, requestBuilder: ProxyRequestBuilder, settings: ProxySettings,
+        log: ProxyLog, writers: ConversationWriters
+    ) {
+        self.session = session
+        self.policy = policy
+        self.conversations = conversations
+        self.requestBuilder = requestBuilder
+        self.settings = settings
+        self.log = log
+        self.writers = writers
+    }
 
     var keyer: ReplayKeyer { session.keyer }
 
