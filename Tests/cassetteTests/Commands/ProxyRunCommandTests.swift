@@ -98,7 +98,9 @@ final class ProxyRunCommandTests {
         try await PythonUpstream.with(in: workspace.directory.path) { upstream in
             let flags = ["--mode", "record", "--upstream", upstream.absoluteString] + (all ? ["--redact-all-cookies"] : [])
             let result = try await workspace.run(
-                arguments: ["run", "--db", workspace.storePath] + flags + ["--", "sh", "-c", #"curl -sf "$CASSETTE_URL/api/cookies/set?theme=dark" > /dev/null"#])
+                arguments: ["run", "--db", workspace.storePath] + flags + [
+                    "--", "sh", "-c", #"curl -sf "$CASSETTE_URL/api/cookies/set?theme=dark" > /dev/null"#,
+                ])
             #expect(result.status == 0, "\(result)")
         }
         let stored = try #require(try await StoreFiles.interactions(at: workspace.storePath).first)
