@@ -14,6 +14,11 @@ the upstream the suite is written for):
 
 Only the tests that reach the plain-HTTP server (they use the `httpbin` fixture, not
 `httpbin_secure`) are run. Prints the pass counts, and which counted tests failed where.
+
+Each proxy replays on the port it recorded on, as a user's proxy does (`--port 8080`): some tests
+put the proxy's own address in their requests (`/redirect-to?url=http://127.0.0.1:PORT/html`) and
+httpbin sends it back in `Location`, so a recording made on one port cannot answer a request that
+names another (see "The proxy's own address in a request" in docs/matching.md).
 """
 
 import argparse
@@ -114,8 +119,7 @@ def cassette(binary, arguments, work, name):
     return process, line[len("listening on "):]
 
 
-def mitmdump(arguments, work, name):
-    port = free_port()
+def mitmdump(arguments, work, name, port):
     log = open(os.path.join(work, f"{name}.proxy.log"), "w")
     command = ["mitmdump", "--listen-host", "127.0.0.1", "--listen-port", str(port), "--set", f"confdir={work}/mitmproxy"] + arguments
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -155,18 +159,19 @@ def main():
     results["direct"] = run_suite(options.python, options.suite, base, "direct", work)
     print(f"direct: {len(results['direct'])} tests pass", flush=True)
 
-    proxy, url = cassette(options.cassette, ["record", "--upstream", base, "--port", "0", "--db", store], work, "cassette-record")
+    cassette_port, mitmdump_port = str(free_port()), free_port()
+    proxy, url = cassette(options.cassette, ["record", "--upstream", base, "--port", cassette_port, "--db", store], work, "cassette-record")
     results["cassette record"] = run_suite(options.python, options.suite, url, "cassette-record", work)
     stop(proxy)
     if not options.no_mitmproxy:
-        proxy, url = mitmdump(["--mode", f"reverse:{base}", "-w", flows], work, "mitmdump-record")
+        proxy, url = mitmdump(["--mode", f"reverse:{base}", "-w", flows], work, "mitmdump-record", mitmdump_port)
         results["mitmdump record"] = run_suite(options.python, options.suite, url, "mitmdump-record", work)
         stop(proxy)
 
     upstream.stdin.close()
     upstream.wait(timeout=60)
 
-    proxy, url = cassette(options.cassette, ["replay", "--port", "0", "--db", store], work, "cassette-replay")
+    proxy, url = cassette(options.cassette, ["replay", "--port", cassette_port, "--db", store], work, "cassette-replay")
     results["cassette replay"] = run_suite(options.python, options.suite, url, "cassette-replay", work)
     stop(proxy)
     if not options.no_mitmproxy:
@@ -175,7 +180,7 @@ def main():
             "--mode", f"reverse:{base}", "--server-replay", flows, "--set", "server_replay_extra=kill", "--set", "server_replay_reuse=true",
             "--set", "connection_strategy=lazy",
         ]
-        proxy, url = mitmdump(replay, work, "mitmdump-replay")
+        proxy, url = mitmdump(replay, work, "mitmdump-replay", mitmdump_port)
         results["mitmdump replay"] = run_suite(options.python, options.suite, url, "mitmdump-replay", work)
         stop(proxy)
 

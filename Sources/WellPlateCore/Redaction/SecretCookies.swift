@@ -13,6 +13,8 @@ package enum SecretCookies {
     private static let cookieWords = ["sess", "remember", "login", "identity", "logged"]
     /// Short words that name a credential only as a word of their own (`pin`, not `spinner`).
     private static let cookieWholeWords: Set<String> = ["sid", "pin", "otp", "passcode"]
+    /// Words that name any cookie, so none of them marks a credential.
+    private static let cookieOwnWords: Set<String> = ["cookie", "cookies"]
 
     /// Whether the cookie `name=value` is redacted under `CookieRedaction.secretLooking`.
     package static func isSecret(name: some StringProtocol, value: some StringProtocol) -> Bool {
@@ -24,8 +26,12 @@ package enum SecretCookies {
     /// `PHPSESSID`, `connect.sid`, `remember_token`, `csrftoken`, `auth`: a name that says the
     /// value is a credential.
     package static func isSecretName(_ name: String) -> Bool {
-        if SecretNames.kind(of: name) != nil { return true }
-        let words = SecretNames.split(name)
+        // Every cookie is a cookie: the word says nothing of one (`cookie=value`, a test
+        // client's favourite, was redacted and read back as `REDACTED`), unlike the same word
+        // in a header or parameter name, where `SecretNames` counts it.
+        let words = SecretNames.split(name).filter { !cookieOwnWords.contains($0) }
+        guard !words.isEmpty else { return false }
+        if SecretNames.kind(of: words.joined(separator: "_")) != nil { return true }
         let joined = words.joined()
         return cookieWords.contains { joined.contains($0) } || words.contains(where: cookieWholeWords.contains) || joined.hasSuffix("sid")
     }

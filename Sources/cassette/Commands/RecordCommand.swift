@@ -54,11 +54,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
     var mode: RecordModeOption = .missing
 
-    @Flag(
-        help: ArgumentHelp(
-            "Store every cookie value as REDACTED, not only those of session and other credential cookies (as \"redact\": {\"cookies\": \"all\"} in cassette.json)."
-        ))
-    var redactAllCookies = false
+    @OptionGroup var cookieRedaction: CookieRedactionFlags
 
     func validate() throws {
         try forwardFlags.validate(upstreams: upstreamFlags)
@@ -86,7 +82,7 @@ struct RecordCommand: AsyncParsableCommand {
             policy: ServingPolicy(mode: mode.mode),
             settings: settings,
             matchingRules: try proxyFlags.matchingRules(from: configFile),
-            redactor: redactAllCookies ? configFile.redactor.redactingAllCookies : configFile.redactor,
+            redactor: cookieRedaction.redactor(from: configFile),
             requestLogDescriptor: requestLogDescriptor,
             logger: logger
         )

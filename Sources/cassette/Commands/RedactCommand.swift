@@ -33,12 +33,14 @@ struct RedactCommand: AsyncParsableCommand {
     @Flag(help: "Print what would change; write nothing.")
     var dryRun = false
 
+    @OptionGroup var cookieRedaction: CookieRedactionFlags
+
     @OptionGroup var progressFlags: ProgressFlags
 
     func run() async throws {
         let settings = try store.loadConfig()
         let filter = store.cassette
-        let redactor = settings.redactor
+        let redactor = cookieRedaction.redactor(from: settings)
         let progress = progressFlags.line()
         defer { progress.finish() }
         // Worked out read-only first: an unknown cassette, or nothing to redact, leaves the file

@@ -50,6 +50,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
     @OptionGroup var replayFlags: ReplayFlags
     @OptionGroup var freshnessFlags: FreshnessFlags
+    @OptionGroup var cookieRedaction: CookieRedactionFlags
 
     @Option(
         help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
@@ -90,7 +91,7 @@ struct RunCommand: AsyncParsableCommand {
             policy: replayFlags.policy(mode: mode.recordMode),
             settings: settings,
             matchingRules: try proxyFlags.matchingRules(from: configFile),
-            redactor: configFile.redactor,
+            redactor: cookieRedaction.redactor(from: configFile),
             sequencePolicy: replayFlags.sequence.policy,
             tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),
             requestLogDescriptor: STDERR_FILENO,

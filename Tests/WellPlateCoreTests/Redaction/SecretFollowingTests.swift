@@ -22,7 +22,8 @@ struct SecretFollowingTests {
     /// any value no person wrote, is a credential.
     @Test(arguments: [
         ("foo", "bar", false), ("stale_after", "never", false), ("fake", "fake_value", false), ("theme", "\"dark mode\"", false),
-        ("lang", "en-GB", false), ("build", "v2-assets-2024-06-15", false),
+        ("lang", "en-GB", false), ("build", "v2-assets-2024-06-15", false), ("cookie", "value", false), ("Cookies", "1", false),
+        ("auth_cookie", "1", true), ("session-cookie", "x", true),
         ("sessionid", "abc", true), ("PHPSESSID", "x", true), ("connect.sid", "s%3Aabc", true), ("remember_token", "1", true),
         ("csrftoken", "x", true), ("jwt", "x", true), ("auth", "1", true), ("_gh_sess", "x", true), ("logged_in", "yes", true),
         ("prefs", "a8F3kQ9zL2mX7pW4vB6n", true), ("data", "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlMTIzNDU2", true),

@@ -91,6 +91,22 @@ final class ProxyRunCommandTests {
         #expect(lenient.status == 0, "\(lenient)")
     }
 
+    /// `--redact-all-cookies` on `run` means what it means on `record`: a plain cookie the
+    /// upstream sets is stored as `REDACTED` too; without it, `theme=dark` is kept.
+    @Test(arguments: [true, false])
+    func redactAllCookiesRedactsEveryCookieRecorded(all: Bool) async throws {
+        try await PythonUpstream.with(in: workspace.directory.path) { upstream in
+            let flags = ["--mode", "record", "--upstream", upstream.absoluteString] + (all ? ["--redact-all-cookies"] : [])
+            let result = try await workspace.run(
+                arguments: ["run", "--db", workspace.storePath] + flags + [
+                    "--", "sh", "-c", #"curl -sf "$CASSETTE_URL/api/cookies/set?theme=dark" > /dev/null"#,
+                ])
+            #expect(result.status == 0, "\(result)")
+        }
+        let stored = try #require(try await StoreFiles.interactions(at: workspace.storePath).first)
+        #expect(stored.responseHeaders[.setCookie]?.hasPrefix(all ? "theme=REDACTED" : "theme=dark") == true, "\(stored.responseHeaders)")
+    }
+
     @Test func aCommandThatDoesNotExistExitsWith127() async throws {
         try await recordHealth()
         let result = try await run("--", "no-such-command-for-cassette")

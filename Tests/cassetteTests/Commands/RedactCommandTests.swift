@@ -77,6 +77,27 @@ final class RedactCommandTests {
         #expect(try await workspace.run("audit").status == 0)
     }
 
+    /// `--redact-all-cookies` means what `"redact": {"cookies": "all"}` means: a store recorded
+    /// with the default keeps `theme=dark`, and the flag redacts it (and the session cookie too).
+    @Test func redactAllCookiesRedactsTheCookiesTheDefaultKeeps() async throws {
+        _ = try await workspace.record([
+            Recordings.make(
+                .get, "/api/prefs", requestHeaders: [.cookie: "theme=dark; sid=REDACTED"],
+                responseHeaders: [.contentType: "application/json", .setCookie: "theme=dark; Path=/"])
+        ])
+        let kept = try await workspace.run("redact")
+        #expect(kept.status == 0, "\(kept.stderr)")
+        #expect(kept.stdout.contains("Redacted 0 of 1 interaction"), "\(kept.stdout)")
+
+        let all = try await workspace.run("redact", "--redact-all-cookies")
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stdout.contains("dev GET /api/prefs #0: request headers, response headers"), "\(all.stdout)")
+        let stored = try #require(try await StoreFiles.interactions(at: workspace.storePath).first)
+        #expect(stored.requestHeaders[.cookie] == "theme=REDACTED; sid=REDACTED")
+        #expect(stored.responseHeaders[.setCookie] == "theme=REDACTED; Path=/")
+        #expect(try storeBytesContain("theme=dark") == [])
+    }
+
     @Test func anUnknownCassetteIsAnError() async throws {
         try await workspace.record([Recordings.make(.get, "/api/users")])
         let result = try await workspace.run("redact", "--cassette", "staging")

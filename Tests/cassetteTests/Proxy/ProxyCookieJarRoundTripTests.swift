@@ -20,8 +20,8 @@ final class ProxyCookieJarRoundTripTests {
 
     static let sessionToken = "q8Zr2xN4vT7kP1mW9sD3fH6j"
 
-    /// Sets four cookies (two plain, a short one under a credential's name, a machine-made
-    /// session token), then asks for paths that hold the same words as the cookie values
+    /// Sets five cookies (three plain, one of them named `cookie` as the `requests` suite's own
+    /// test names it, a short one under a credential's name, a machine-made session token), then asks for paths that hold the same words as the cookie values
     /// (`never` and `abc` by coincidence, the token because the client copied it there), then
     /// reads its cookies back. Prints, as JSON, each answer's status and `X-Cassette`, and the jar.
     static let client = #"""
@@ -33,7 +33,7 @@ final class ProxyCookieJarRoundTripTests {
             r = jar.get(base + path, params=params, timeout=60)
             answers.append([path, r.status_code, r.headers.get("X-Cassette")])
             return r
-        get("/api/cookies/set", stale_after="never", theme="dark", sid="abc", session_token=sys.argv[2])
+        get("/api/cookies/set", stale_after="never", theme="dark", cookie="value", sid="abc", session_token=sys.argv[2])
         get("/api/items/never")
         get("/api/items/abc")
         get("/api/items/" + sys.argv[2])
@@ -83,7 +83,8 @@ final class ProxyCookieJarRoundTripTests {
         }
         #expect(recorded.statuses == Array(repeating: .number(200), count: 5), "\(recorded.answers)")
         #expect(recorded.sources == Array(repeating: .text("recorded"), count: 5), "\(recorded.answers)")
-        #expect(recorded.upstreamSaw == ["stale_after": "never", "theme": "dark", "sid": "abc", "session_token": Self.sessionToken])
+        #expect(
+            recorded.upstreamSaw == ["stale_after": "never", "theme": "dark", "cookie": "value", "sid": "abc", "session_token": Self.sessionToken])
 
         // The upstream is gone: every answer comes from the cassette.
         let replayed = try await withReplayer(store: store) { replayer in
@@ -92,7 +93,10 @@ final class ProxyCookieJarRoundTripTests {
         #expect(replayed.statuses == Array(repeating: .number(200), count: 5), "\(replayed.answers)")
         #expect(replayed.sources == Array(repeating: .text("hit"), count: 5), "\(replayed.answers)")
         // Plain cookies read back as they were set; credentials as the recording holds them.
-        #expect(replayed.jar == ["stale_after": "never", "theme": "dark", "sid": Redactor.placeholder, "session_token": Redactor.placeholder])
+        #expect(
+            replayed.jar == [
+                "stale_after": "never", "theme": "dark", "cookie": "value", "sid": Redactor.placeholder, "session_token": Redactor.placeholder,
+            ])
 
         let keys = try await StoreFiles.interactions(at: store).map(\.key)
         #expect(keys.contains("GET /api/items/never"), "\(keys)")

@@ -72,4 +72,17 @@ final class ProxyShutdownTests {
             #expect(try await connection.receiveUntilClosed().isEmpty)
         }
     }
+
+    /// The handler is in place before `listening on` is printed: a SIGTERM sent at once stops the
+    /// proxy. With a Dispatch signal source behind `SIG_IGN` it was ignored about 1 time in 30
+    /// (Dispatch installs its handler later, on its own thread) and the proxy went on serving.
+    /// Several processes, to give that window a chance.
+    @Test func aSignalSentAsSoonAsTheProxyListensIsNeverLost() async throws {
+        try await workspace.record([Recordings.make(.get, "/api/health")])
+        for _ in 0..<10 {
+            try await withReplayer(store: workspace.storePath) { replayer async throws in
+                #expect(try await replayer.stop() == .exited(0))
+            }
+        }
+    }
 }
