@@ -6,11 +6,15 @@ extension UIAssets {
         // api/...) and for the HTML report (data read from the inline JSON block). Everything recorded is
         // put into the page with textContent or attributes, never parsed as HTML.
         (function () {
-          const PAGE = 100;
+          // The list fetches PAGE rows at a time and keeps OVERSCAN rows drawn above and below the view.
+          const PAGE = 200;
+          const OVERSCAN = 20;
+          const ROW_HEIGHT = 26;
           const inline = document.getElementById("cassette-data");
           const report = inline ? JSON.parse(inline.textContent) : null;
           const main = document.getElementById("main");
           let liveSource = null;
+          let reportFilter = { key: null, rows: [] };
 
           function el(tag, attrs, children) {
             const node = document.createElement(tag);
@@ -43,9 +47,12 @@ extension UIAssets {
           const data = report ? {
             cassettes: () => Promise.resolve({ cassettes: report.cassettes }),
             interactions(filter) {
-              const rows = report.interactions.filter((row) => matches(row, filter));
+              // Filtered once per filter, then sliced page by page as the list scrolls.
+              const key = JSON.stringify(["cassette", "method", "status", "host", "path", "text"].map((name) => filter[name] || ""));
+              if (reportFilter.key !== key) reportFilter = { key: key, rows: report.interactions.filter((row) => matches(row, filter)) };
               const offset = filter.offset || 0;
-              return Promise.resolve({ total: rows.length, offset: offset, rows: rows.slice(offset, offset + PAGE) });
+              const rows = reportFilter.rows;
+              return Promise.resolve({ total: rows.length, offset: offset, rows: rows.slice(offset, offset + (filter.limit || PAGE)) });
             },
             interaction(id) {
               const found = report.interactions.find((row) => String(row.id) === String(id));
@@ -123,10 +130,12 @@ extension UIAssets {
             ]);
           }
 
+          // The list of a store's recordings, virtualized: only the rows in view (and a few either
+          // side) are in the page; the rest is two spacer rows whose heights stand for them. Rows
+          // come in pages of PAGE, fetched as they scroll into view, so 100,000 cost what 50 do.
           function interactionsView(params) {
             const filter = {};
             for (const name of ["cassette", "method", "status", "host", "path", "text"]) filter[name] = params.get(name) || "";
-            filter.offset = Number(params.get("offset") || 0);
             const form = el("form", { id: "filter", onsubmit(event) {
               event.preventDefault();
               const next = { cassette: filter.cassette };
@@ -137,23 +146,121 @@ extension UIAssets {
               .concat([el("button", { type: "submit", text: "Filter" })]));
             main.appendChild(el("h1", { text: filter.cassette ? "Interactions of " + filter.cassette : "Interactions" }));
             main.appendChild(form);
-            return data.interactions(filter).then((body) => {
-              const rows = body.rows.map((row) => el("tr", { cls: "row", "data-id": String(row.id), onclick() { go("interaction", { id: row.id }); } }, [
-                el("td", { text: row.method }),
-                el("td", { cls: statusClass(row.status), text: String(row.status) }),
-                el("td", { cls: "url", text: row.url }),
-                el("td", { cls: "num", text: size(row.size) }),
-                el("td", { text: age(row.recordedAt) }),
-                el("td", { cls: "num", text: row.durationMs.toFixed(1) + " ms" }),
-              ]));
-              const last = Math.min(body.offset + body.rows.length, body.total);
-              const pager = el("p", { cls: "pager" }, [
-                el("span", { id: "count", "data-total": String(body.total), text: body.total === 0 ? "no interactions match" : (body.offset + 1) + "–" + last + " of " + body.total }),
-                body.offset > 0 ? el("button", { text: "Previous", onclick() { go("interactions", Object.assign({}, filter, { offset: Math.max(0, body.offset - PAGE) })); } }) : null,
-                last < body.total ? el("button", { text: "Next", onclick() { go("interactions", Object.assign({}, filter, { offset: body.offset + PAGE })); } }) : null,
-              ]);
-              main.appendChild(pager);
-              main.appendChild(table(["Method", "Status", "URL", "Size", "Age", "Time"], rows, "interactions"));
+            const count = el("span", { id: "count" });
+            main.appendChild(el("p", { cls: "pager" }, [count]));
+            const body = el("tbody");
+            const columns = ["method", "status", "url", "size", "age", "time"];
+            const list = el("table", { id: "interactions", cls: "virtual" }, [
+              el("colgroup", {}, columns.map((name) => el("col", { cls: "col-" + name }))),
+              el("thead", {}, [el("tr", {}, ["Method", "Status", "URL", "Size", "Age", "Time"].map((heading) => el("th", { text: heading })))]),
+              body,
+            ]);
+            const scroller = el("div", { id: "scroller", cls: "scroller" }, [list]);
+            main.appendChild(scroller);
+            return virtualRows(scroller, body, filter, (total) => {
+              count.dataset.total = String(total);
+              count.textContent = total === 0 ? "no interactions match" : total + (total === 1 ? " interaction" : " interactions");
+            });
+          }
+
+          function rowView(row, index) {
+            return el("tr", { cls: "row", "data-id": String(row.id), "data-index": String(index), onclick() { go("interaction", { id: row.id }); } }, [
+              el("td", { text: row.method }),
+              el("td", { cls: statusClass(row.status), text: String(row.status) }),
+              el("td", { cls: "url", text: row.url, title: row.url }),
+              el("td", { cls: "num", text: size(row.size) }),
+              el("td", { text: age(row.recordedAt) }),
+              el("td", { cls: "num", text: row.durationMs.toFixed(1) + " ms" }),
+            ]);
+          }
+
+          function spacerRow(height) {
+            const row = el("tr", { cls: "spacer" }, [el("td", { colspan: "6" })]);
+            row.style.height = height + "px";
+            return row;
+          }
+
+          // Draws the rows of `scroller` in view; `counted(total)` once the first page says how many.
+          // `performance.mark("cassette-rows")` follows each draw whose rows are all loaded, after the
+          // next frame: what Benchmarks/ui-list.sh measures.
+          let listGeneration = 0;
+          function virtualRows(scroller, body, filter, counted) {
+            const generation = ++listGeneration;
+            const pages = new Map();
+            let total = 0;
+            let rowHeight = ROW_HEIGHT;
+            let measured = false;
+            let scheduled = false;
+            let markNext = true;
+            function current() { return generation === listGeneration && scroller.isConnected; }
+            function load(page) {
+              if (pages.has(page)) return pages.get(page);
+              const loading = data.interactions(Object.assign({}, filter, { offset: page * PAGE, limit: PAGE })).then((answer) => {
+                total = answer.total;
+                pages.set(page, answer.rows);
+                markNext = true;
+                if (current()) schedule();
+                return answer;
+              }, (error) => {
+                pages.delete(page);
+                throw error;
+              });
+              pages.set(page, loading);
+              return loading;
+            }
+            function rowAt(index) {
+              const page = pages.get(Math.floor(index / PAGE));
+              return Array.isArray(page) ? page[index % PAGE] : null;
+            }
+            function draw() {
+              scheduled = false;
+              if (!current()) return;
+              const top = scroller.scrollTop;
+              const first = Math.min(total, Math.max(0, Math.floor(top / rowHeight) - OVERSCAN));
+              const last = Math.min(total, Math.ceil((top + scroller.clientHeight) / rowHeight) + OVERSCAN);
+              let missing = 0;
+              const rows = [spacerRow(first * rowHeight)];
+              for (let index = first; index < last; index++) {
+                const row = rowAt(index);
+                if (row) {
+                  rows.push(rowView(row, index));
+                } else {
+                  missing++;
+                  rows.push(el("tr", { cls: "row loading", "data-index": String(index) }, [el("td", { colspan: "6", text: "…" })]));
+                  load(Math.floor(index / PAGE)).catch(showError);
+                }
+              }
+              rows.push(spacerRow((total - last) * rowHeight));
+              clear(body);
+              for (const row of rows) body.appendChild(row);
+              if (!measured && missing === 0 && last > first) {
+                // The CSS sets the height; the browser's rounding decides it: use what it drew.
+                measured = true;
+                const drawn = body.querySelector("tr.row").getBoundingClientRect().height;
+                if (drawn > 0 && Math.abs(drawn - rowHeight) > 0.01) {
+                  rowHeight = drawn;
+                  return draw();
+                }
+              }
+              if (missing === 0 && markNext) {
+                markNext = false;
+                requestAnimationFrame(() => setTimeout(() => performance.mark("cassette-rows", { detail: { total: total, first: first, last: last } }), 0));
+              }
+            }
+            function schedule() {
+              if (scheduled) return;
+              scheduled = true;
+              requestAnimationFrame(draw);
+            }
+            function showError(error) {
+              if (current()) main.appendChild(el("p", { cls: "error", text: String(error.message || error) }));
+            }
+            scroller.addEventListener("scroll", () => { markNext = true; schedule(); }, { passive: true });
+            window.addEventListener("resize", schedule, { passive: true });
+            return load(0).then((answer) => {
+              if (!current()) return;
+              counted(answer.total);
+              draw();
             });
           }
 
