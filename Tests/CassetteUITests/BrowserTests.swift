@@ -9,7 +9,7 @@ import WellPlateCore
 /// With `CASSETTE_UI_SCREENSHOTS=DIR` it saves its screenshots there (`docs/ui` for the ones
 /// docs/ui.md shows).
 @Suite(.serialized) struct BrowserTests {
-    /// 25 JSON items, a user, an HTML page whose body tries to run script, and a PNG.
+    /// 25 JSON items, a user (holding a token), an HTML page whose body tries to run script, and a PNG.
     static func recordings() -> [Interaction] {
         var recordings = (1...25).map { number in
             Interaction(
@@ -20,7 +20,7 @@ import WellPlateCore
         recordings.append(
             Interaction(
                 cassette: "dev", method: .get, url: "http://api.example.test/users/me", key: "GET /users/me", statusCode: 200,
-                responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"name":"Ada"}"#.utf8)))
+                responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"name":"Ada","token":"\#(secret)"}"#.utf8)))
         recordings.append(
             Interaction(
                 cassette: "dev", method: .get, url: "http://api.example.test/page", key: "GET /page", statusCode: 200,
@@ -33,6 +33,9 @@ import WellPlateCore
         return recordings
     }
 
+    /// A GitHub token's shape, which `cassette audit` finds and the Drift view must mask.
+    static let secret = "ghp_R8x2Kq9LmT4vZ7nW1cY5bH3jD6fG0sPaQeUo"
+
     /// A 1x1 PNG.
     static let png = Data(
         base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
@@ -44,7 +47,9 @@ import WellPlateCore
         let workspace = try CLIWorkspace()
         let recordings = Self.recordings()
         try await workspace.record(recordings)
-        let report = try await workspace.run("report", "--html", "report.html")
+        // A fixture of GET /items/{id} with a field the API never sends: the report's drift.
+        try workspace.write(#"{"id": 1, "name": "item 1", "color": "red", "tags": [], "price": {"amount": 1, "currency": "EUR"}}"#, to: "fixtures/mock_items_id_get.json")
+        let report = try await workspace.run("report", "--html", "report.html", "--fixtures", "fixtures")
         try #require(report.status == 0, "\(report)")
 
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_browser_test.py").path
@@ -58,7 +63,7 @@ import WellPlateCore
             try await ExternalTool.run(
                 [
                     "python3", script, "--proxy", "http://127.0.0.1:\(proxy.port)", "--count", String(recordings.count),
-                    "--report", workspace.path("report.html"),
+                    "--report", workspace.path("report.html"), "--secret", Self.secret,
                 ] + screenshots, cwd: workspace.directory)
         }
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")

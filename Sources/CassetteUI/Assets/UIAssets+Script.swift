@@ -10,6 +10,9 @@ extension UIAssets {
           const PAGE = 200;
           const OVERSCAN = 20;
           const ROW_HEIGHT = 26;
+          // The Live view keeps the newest LIVE_ROWS requests and LIVE_MISSES misses in the page.
+          const LIVE_ROWS = 500;
+          const LIVE_MISSES = 50;
           const inline = document.getElementById("cassette-data");
           const report = inline ? JSON.parse(inline.textContent) : null;
           const main = document.getElementById("main");
@@ -58,10 +61,14 @@ extension UIAssets {
               const found = report.interactions.find((row) => String(row.id) === String(id));
               return found ? Promise.resolve(found) : Promise.reject(new Error("no recording " + id + " in this report"));
             },
+            findings: () => Promise.resolve(report.findings || { audit: null, drift: null }),
+            sessions: () => Promise.resolve({ sessions: [], live: false }),
           } : {
             cassettes: () => getJSON("api/cassettes"),
             interactions: (filter) => getJSON("api/interactions?" + new URLSearchParams(clean(filter)).toString()),
             interaction: (id) => getJSON("api/interaction?id=" + encodeURIComponent(id)),
+            findings: () => getJSON("api/findings"),
+            sessions: () => getJSON("api/sessions"),
           };
           function getJSON(url) {
             return fetch(url, { credentials: "same-origin" }).then((response) =>
@@ -104,7 +111,7 @@ extension UIAssets {
             const { view, params } = route();
             for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.view === view.split("/")[0]);
             clear(main);
-            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, live: liveView }[view] || cassettesView;
+            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, live: liveView, sessions: sessionsView, drift: driftView }[view] || cassettesView;
             show(params).catch((error) => main.appendChild(el("p", { cls: "error", text: String(error.message || error) })));
           }
 
@@ -366,29 +373,75 @@ extension UIAssets {
           }
 
           // Live: each request the proxy serves, pushed over Server-Sent Events; the report shows its run.
+          // Rows are added once per frame, newest first, and only the newest LIVE_ROWS stay in the
+          // page, so a page following a busy proxy stays responsive (the feed itself drops what a
+          // page cannot take: see docs/ui.md).
           function liveView(params) {
             const tag = params.get("tag") || "";
+            const session = params.get("session") || "";
             main.appendChild(el("h1", { text: report ? "Requests of the run" : "Live" }));
             const tags = el("p", { id: "tags" }, ["", "hit", "recorded", "miss", "passthrough", "error"].map((name) =>
-              el("a", { href: "#/live" + (name ? "?tag=" + name : ""), cls: "tag " + (name || "all") + (name === tag ? " active" : ""), text: name || "all" })));
+              el("a", { href: "#/live?" + new URLSearchParams(clean({ tag: name, session: session })).toString(), cls: "tag " + (name || "all") + (name === tag ? " active" : ""), text: name || "all" })));
             main.appendChild(tags);
+            const form = el("form", { id: "live-filter", onsubmit(event) {
+              event.preventDefault();
+              go("live", { tag: tag, session: form.querySelector("input").value.trim() });
+            } }, [
+              el("label", {}, [el("span", { text: "session" }), el("input", { name: "session", value: session, placeholder: "any", list: "seen-sessions" })]),
+              el("button", { type: "submit", text: "Filter" }),
+            ]);
+            const seen = el("datalist", { id: "seen-sessions" });
+            form.appendChild(seen);
+            main.appendChild(form);
             const status = el("p", { id: "live-status", cls: "note" });
             main.appendChild(status);
+            const counter = el("p", { id: "live-count", cls: "note" });
+            main.appendChild(counter);
             const list = el("tbody");
             main.appendChild(el("table", { id: "live" }, [el("thead", {}, [el("tr", {}, ["Time", "Tag", "Method", "Target", "Status", "Session"].map((h) => el("th", { text: h })))]), list]));
             const misses = el("section", { id: "misses" });
             main.appendChild(misses);
+            const sessions = new Set();
+            let queued = [];
+            let shown = 0;
+            let scheduled = false;
             function add(event) {
+              if (event.session && !sessions.has(event.session)) {
+                sessions.add(event.session);
+                seen.appendChild(el("option", { value: event.session }));
+              }
               if (tag && event.tag !== tag) return;
-              list.insertBefore(el("tr", { cls: "live-row " + event.tag }, [
-                el("td", { text: (event.at || "").slice(11, 23) }),
-                el("td", {}, [el("span", { cls: "tag " + event.tag, text: event.tag })]),
-                el("td", { text: event.method }),
-                el("td", { cls: "url", text: event.target }),
-                el("td", { cls: statusClass(event.status), text: String(event.status) }),
-                el("td", { text: event.session || "" }),
-              ]), list.firstChild);
-              if (event.miss) misses.insertBefore(missView(event), misses.firstChild);
+              if (session && (event.session || "") !== session) return;
+              queued.push(event);
+              if (!scheduled) {
+                scheduled = true;
+                requestAnimationFrame(flush);
+              }
+            }
+            function flush() {
+              scheduled = false;
+              const events = queued.slice(-LIVE_ROWS);
+              queued = [];
+              shown += events.length;
+              const rows = document.createDocumentFragment();
+              for (let index = events.length - 1; index >= 0; index--) {
+                const event = events[index];
+                rows.appendChild(el("tr", { cls: "live-row " + event.tag }, [
+                  el("td", { text: (event.at || "").slice(11, 23) }),
+                  el("td", {}, [el("span", { cls: "tag " + event.tag, text: event.tag })]),
+                  el("td", { text: event.method }),
+                  el("td", { cls: "url", text: event.target }),
+                  el("td", { cls: statusClass(event.status), text: String(event.status) }),
+                  el("td", {}, event.session ? [el("a", { href: "#/live?session=" + encodeURIComponent(event.session), text: event.session })] : []),
+                ]));
+                if (event.miss) {
+                  misses.insertBefore(missView(event), misses.firstChild);
+                  while (misses.childElementCount > LIVE_MISSES) misses.lastChild.remove();
+                }
+              }
+              list.insertBefore(rows, list.firstChild);
+              while (list.childElementCount > LIVE_ROWS) list.lastChild.remove();
+              counter.textContent = shown + (shown === 1 ? " request" : " requests") + (shown > LIVE_ROWS ? ", the newest " + LIVE_ROWS + " shown" : "") + (session ? " of session " + session : "");
             }
             if (report) {
               const run = report.run || { requests: [], unused: [] };
@@ -412,11 +465,15 @@ extension UIAssets {
           }
 
           function missView(event) {
+            return missBox(event.method + " " + event.target, event.miss.summary, event.miss.nearest);
+          }
+
+          function missBox(title, summary, nearestRecordings) {
             const box = el("div", { cls: "miss" }, [
-              el("h3", {}, [el("span", { cls: "tag miss", text: "miss" }), el("span", { cls: "url", text: " " + event.method + " " + event.target })]),
-              el("p", { cls: "note", text: event.miss.summary }),
+              el("h3", {}, [el("span", { cls: "tag miss", text: "miss" }), el("span", { cls: "url", text: " " + title })]),
+              el("p", { cls: "note", text: summary }),
             ]);
-            for (const nearest of event.miss.nearest) {
+            for (const nearest of nearestRecordings) {
               box.appendChild(el("div", { cls: "nearest" }, [
                 el("p", {}, [el("span", { text: "nearest recording: " }), el("code", { cls: "nearest-key", text: nearest.key })]),
                 el("ul", { cls: "why-not" }, nearest.differences.map((difference) => el("li", { text: difference }))),
@@ -425,8 +482,119 @@ extension UIAssets {
             return box;
           }
 
+          // Sessions: each live session of the proxy (and the last ones that ended) with its counts,
+          // its misses and why they missed, its unused recordings and its journal.
+          function sessionsView() {
+            return data.sessions().then((body) => {
+              main.appendChild(el("h1", { text: "Sessions" }));
+              if (!body.live) {
+                main.appendChild(el("p", { id: "sessions-none", cls: "note", text: "cassette ui serves a store: sessions live on a running proxy (record, replay or run), at its /__cassette/ui/." }));
+                return;
+              }
+              if (body.sessions.length === 0) {
+                main.appendChild(el("p", { id: "sessions-none", cls: "note", text: "No sessions yet: a test opens one with POST /__cassette/sessions (docs/sessions.md)." }));
+                return;
+              }
+              const rows = body.sessions.map((item) => {
+                const summary = item.summary;
+                const missed = summary.missed.reduce((count, miss) => count + miss.count, 0);
+                return el("tr", {}, [
+                  el("td", {}, [el("a", { href: "#session-" + item.id, text: item.id })]),
+                  el("td", { text: item.state }), el("td", { text: item.cassette }), el("td", { text: item.mode }),
+                  el("td", { cls: "num", text: String(summary.served) }), el("td", { cls: "num", text: String(summary.recorded) }),
+                  el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: String(summary.unused.length) }),
+                ]);
+              });
+              main.appendChild(table(["Session", "State", "Cassette", "Mode", "Served", "Recorded", "Missed", "Unused"], rows, "sessions"));
+              for (const item of body.sessions) main.appendChild(sessionView(item));
+            });
+          }
+
+          function sessionView(item) {
+            const summary = item.summary;
+            const box = el("section", { cls: "session", id: "session-" + item.id }, [
+              el("h2", {}, [el("span", { text: "Session " + item.id + " " }), el("span", { cls: "tag", text: item.state })]),
+              el("p", { cls: "note", text: "cassette " + item.cassette + " · mode " + item.mode + " · " + item.baseURL + " · " + summary.served + " served, " + summary.recorded + " recorded" }),
+            ]);
+            if (item.state === "live") box.appendChild(el("p", {}, [el("a", { href: "#/live?session=" + encodeURIComponent(item.id), text: "Follow its requests live" })]));
+            for (const miss of summary.missed) {
+              box.appendChild(missBox(miss.key + (miss.count > 1 ? " (" + miss.count + " times)" : ""), miss.message, miss.nearest));
+            }
+            if (summary.unused.length) {
+              box.appendChild(el("details", { cls: "unused" }, [
+                el("summary", { text: "Unused recordings (" + summary.unused.length + ")" }),
+                el("ul", {}, summary.unused.map((key) => el("li", { cls: "url", text: key }))),
+              ]));
+            }
+            const journal = item.journal;
+            const entries = journal.requests.map((entry) => el("tr", {}, [
+              el("td", { text: (entry.at || "").slice(11, 23) }),
+              el("td", {}, [el("span", { cls: "tag " + entry.source, text: entry.source })]),
+              el("td", { text: entry.method }),
+              el("td", { cls: "url", text: entry.path + (entry.query ? "?" + entry.query : "") }),
+              el("td", { cls: statusClass(entry.status), text: String(entry.status) }),
+              el("td", { cls: "num", text: entry.durationMs.toFixed(2) + " ms" }),
+            ]));
+            box.appendChild(el("details", { cls: "journal", open: "" }, [
+              el("summary", { text: "Journal (" + journal.count + (journal.dropped ? ", " + journal.dropped + " older left out" : "") + ")" }),
+              table(["Time", "Tag", "Method", "Target", "Status", "Time taken"], entries, "journal-" + item.id),
+            ]));
+            return box;
+          }
+
+          // Drift: `cassette diff --fixtures DIR` per endpoint, and `cassette audit`'s findings (masked).
+          function driftView() {
+            return data.findings().then((body) => {
+              main.appendChild(el("h1", { text: "Drift" }));
+              const drift = body.drift;
+              if (!drift) {
+                main.appendChild(el("p", { id: "drift-none", cls: "note", text: "No fixtures to compare with: give --fixtures DIR to cassette ui, report or run (the comparison cassette diff --fixtures DIR makes)." }));
+              } else {
+                const summary = drift.summary;
+                main.appendChild(el("p", { id: "drift-summary", text: "fixtures " + drift.fixtures + ": " + summary.errors + " errors, " + summary.warnings + " warnings, " + summary.notes + " notes over " + summary.endpoints + " comparisons" }));
+                const rows = [];
+                for (const entry of drift.endpoints) {
+                  const findings = entry.findings || [];
+                  rows.push(el("tr", { cls: "endpoint" + (findings.length ? "" : " clean") }, [
+                    el("td", { cls: "url", text: entry.endpoint || "(no recording)" }),
+                    el("td", { text: entry.fixture ? entry.fixture + ".json" : "(no fixture)" }),
+                    el("td", { cls: "num", text: String(entry.recordings) }),
+                    el("td", { text: findings.length ? findings.length + (findings.length === 1 ? " finding" : " findings") : "clean" }),
+                  ]));
+                  for (const finding of findings) {
+                    rows.push(el("tr", { cls: "finding " + finding.severity }, [
+                      el("td", {}, [el("span", { cls: "tag " + finding.severity, text: finding.severity }), el("code", { text: finding.path })]),
+                      el("td", { text: finding.rule }),
+                      el("td", { cls: "note", text: "API " + finding.expected + " · fixture " + finding.actual }),
+                      el("td", { text: finding.message }),
+                    ]));
+                  }
+                }
+                main.appendChild(table(["Endpoint", "Fixture", "Recordings", "Findings"], rows, "drift"));
+              }
+              const audit = body.audit;
+              main.appendChild(el("h2", { text: "Audit" }));
+              if (!audit) {
+                main.appendChild(el("p", { cls: "note", text: "No audit here; run cassette audit." }));
+                return;
+              }
+              main.appendChild(el("p", { id: "audit-summary", text: audit.findings.length + " findings (" + audit.counts.high + " high, " + audit.counts.medium + " medium, " + audit.counts.low + " low) in " + audit.interactions + " interactions; values are masked" }));
+              const rows = audit.findings.map((finding) => el("tr", {}, [
+                el("td", {}, [el("span", { cls: "tag " + finding.severity, text: finding.severity })]),
+                el("td", { text: finding.description }),
+                el("td", {}, [el("code", { cls: "masked", text: finding.maskedValue })]),
+                el("td", {}, [finding.id !== null && finding.id !== undefined
+                  ? el("a", { href: "#/interaction?id=" + finding.id, text: finding.cassette + " " + finding.key + " #" + finding.sequence })
+                  : el("span", { text: finding.cassette + " " + finding.key + " #" + finding.sequence }), el("span", { cls: "note", text: " " + finding.place })]),
+                el("td", { cls: "note", text: finding.fix ? "add to cassette.json " + finding.fix + ", then cassette redact" : "no redaction rule reaches it" }),
+              ]));
+              main.appendChild(table(["Severity", "Finding", "Value", "Where", "Fix"], rows, "audit"));
+            });
+          }
+
           for (const link of document.querySelectorAll("nav a")) {
             if (report && link.dataset.view === "live" && !report.run) link.hidden = true;
+            if (report && link.dataset.view === "sessions") link.hidden = true;
           }
           if (report) {
             const banner = document.getElementById("source");

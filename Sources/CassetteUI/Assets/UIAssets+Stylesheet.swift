@@ -48,5 +48,12 @@ extension UIAssets {
         div.miss h3 { font-size: 14px; margin: 0 0 4px; }
         .why-not li { font-family: ui-monospace, monospace; }
         .error { color: #c0392b; }
+        form#live-filter { display: flex; gap: 8px; align-items: end; margin: 4px 0 8px; }
+        form#live-filter label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
+        section.session { background: #fff; border: 1px solid #e3e6eb; border-radius: 6px; padding: 4px 12px 8px; margin: 16px 0; }
+        details.journal > summary, details.unused > summary { cursor: pointer; margin: 6px 0; }
+        .tag.error, .tag.high { background: #f5c6cb; } .tag.warning, .tag.medium { background: #fff1c2; } .tag.note, .tag.low { background: #e3e6eb; }
+        tr.endpoint td { background: #eef1f5; font-weight: 600; } tr.endpoint.clean td { font-weight: normal; color: #667085; }
+        code.masked { font-family: ui-monospace, monospace; }
         """##
 }
