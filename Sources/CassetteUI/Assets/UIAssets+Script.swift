@@ -17,6 +17,8 @@ extension UIAssets {
           const report = inline ? JSON.parse(inline.textContent) : null;
           const main = document.getElementById("main");
           let liveSource = null;
+          // What the current view must undo when the next one is drawn.
+          let leaveView = null;
           let reportFilter = { key: null, rows: [] };
 
           function el(tag, attrs, children) {
@@ -108,6 +110,7 @@ extension UIAssets {
 
           function render() {
             if (liveSource) { liveSource.close(); liveSource = null; }
+            if (leaveView) { leaveView(); leaveView = null; }
             const { view, params } = route();
             for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.view === view.split("/")[0]);
             clear(main);
@@ -264,6 +267,7 @@ extension UIAssets {
             }
             scroller.addEventListener("scroll", () => { markNext = true; schedule(); }, { passive: true });
             window.addEventListener("resize", schedule, { passive: true });
+            leaveView = () => window.removeEventListener("resize", schedule);
             return load(0).then((answer) => {
               if (!current()) return;
               counted(answer.total);
