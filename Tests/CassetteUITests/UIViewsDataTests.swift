@@ -69,7 +69,8 @@ struct UIViewsDataTests {
         try await withChildProcess("cassette", arguments: ["ui", "--db", workspace.storePath, "--port", "0"]) { process in
             try await process.waitForOutput("the ui line") { $0.contains("ui on ") }
             let line = try #require(process.standardOutput.split(separator: "\n").first { $0.hasPrefix("ui on ") })
-            let url = try #require(URL(string: String(line.dropFirst("ui on ".count)) + "api/sessions"))
+            // The printed URL redirects to the UI under /__cassette/ui/, where its data is.
+            let url = try #require(URL(string: String(line.dropFirst("ui on ".count)) + "__cassette/ui/api/sessions"))
             let response = try await ProxyClient.send(.get, url)
             #expect(response.statusCode == 200)
             let listed = try Self.json(response)
