@@ -503,7 +503,11 @@ extension UIAssets {
                 const summary = item.summary;
                 const missed = summary.missed.reduce((count, miss) => count + miss.count, 0);
                 return el("tr", {}, [
-                  el("td", {}, [el("a", { href: "#session-" + item.id, text: item.id })]),
+                  // The hash holds the view, so the link scrolls to the session instead of navigating.
+                  el("td", {}, [el("a", { href: "#/sessions", text: item.id, onclick(event) {
+                    event.preventDefault();
+                    document.getElementById("session-" + item.id).scrollIntoView();
+                  } })]),
                   el("td", { text: item.state }), el("td", { text: item.cassette }), el("td", { text: item.mode }),
                   el("td", { cls: "num", text: String(summary.served) }), el("td", { cls: "num", text: String(summary.recorded) }),
                   el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: String(summary.unused.length) }),
