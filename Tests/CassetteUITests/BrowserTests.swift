@@ -48,7 +48,8 @@ import WellPlateCore
         let recordings = Self.recordings()
         try await workspace.record(recordings)
         // A fixture of GET /items/{id} with a field the API never sends: the report's drift.
-        try workspace.write(#"{"id": 1, "name": "item 1", "color": "red", "tags": [], "price": {"amount": 1, "currency": "EUR"}}"#, to: "fixtures/mock_items_id_get.json")
+        try workspace.write(
+            #"{"id": 1, "name": "item 1", "color": "red", "tags": [], "price": {"amount": 1, "currency": "EUR"}}"#, to: "fixtures/mock_items_id_get.json")
         let report = try await workspace.run("report", "--html", "report.html", "--fixtures", "fixtures")
         try #require(report.status == 0, "\(report)")
 

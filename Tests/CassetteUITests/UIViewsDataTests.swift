@@ -82,7 +82,8 @@ struct UIViewsDataTests {
     @Test func theReportWithFixturesCarriesTheDriftPerEndpoint() async throws {
         let workspace = try CLIWorkspace()
         try await workspace.record(BrowserTests.recordings())
-        try workspace.write(#"{"id": 1, "name": "item 1", "color": "red", "tags": [], "price": {"amount": 1, "currency": "EUR"}}"#, to: "fixtures/mock_items_id_get.json")
+        try workspace.write(
+            #"{"id": 1, "name": "item 1", "color": "red", "tags": [], "price": {"amount": 1, "currency": "EUR"}}"#, to: "fixtures/mock_items_id_get.json")
         let written = try await workspace.run("report", "--html", "report.html", "--fixtures", "fixtures")
         #expect(written.status == 0, "\(written)")
         let page = try String(contentsOfFile: workspace.path("report.html"), encoding: .utf8)

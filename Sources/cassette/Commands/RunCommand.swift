@@ -59,7 +59,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write an HTML report of the run: every request, misses with their nearest recordings, unused recordings.", valueName: "file"))
     var report: String?
 
-    @Option(help: ArgumentHelp("With --report: the fixtures to compare the recordings with, as `cassette diff --fixtures DIR` does (the report's Drift view).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "With --report: the fixtures to compare the recordings with, as `cassette diff --fixtures DIR` does (the report's Drift view).", valueName: "dir"))
     var fixtures: String?
 
     @Argument(parsing: .postTerminator, help: "The command to run, after --.")
