@@ -559,13 +559,13 @@ extension UIAssets {
                 main.appendChild(el("p", { id: "drift-none", cls: "note", text: "No fixtures to compare with: give --fixtures DIR to cassette ui, report or run (the comparison cassette diff --fixtures DIR makes)." }));
               } else {
                 const summary = drift.summary;
-                main.appendChild(el("p", { id: "drift-summary", text: "fixtures " + drift.fixtures + ": " + summary.errors + " errors, " + summary.warnings + " warnings, " + summary.notes + " notes over " + summary.endpoints + " comparisons" }));
+                main.appendChild(el("p", { id: "drift-summary", text: "Fixtures in " + drift.fixtures + ": " + summary.errors + " errors, " + summary.warnings + " warnings, " + summary.notes + " notes over " + summary.endpoints + " comparisons" }));
                 const rows = [];
                 for (const entry of drift.endpoints) {
                   const findings = entry.findings || [];
                   rows.push(el("tr", { cls: "endpoint" + (findings.length ? "" : " clean") }, [
                     el("td", { cls: "url", text: entry.endpoint || "(no recording)" }),
-                    el("td", { text: entry.fixture ? entry.fixture + ".json" : "(no fixture)" }),
+                    el("td", { text: entry.fixture || "(no fixture)" }),
                     el("td", { cls: "num", text: String(entry.recordings) }),
                     el("td", { text: findings.length ? findings.length + (findings.length === 1 ? " finding" : " findings") : "clean" }),
                   ]));
