@@ -41,6 +41,9 @@ package struct HTMLReport: Sendable {
             "cassettes": cassettes.objectValue?["cassettes"] ?? .array([]),
             "interactions": .array(interactions),
         ]
+        if let findings = catalog.findings {
+            data["findings"] = try await findings()
+        }
         if let run {
             data["run"] = [
                 "command": .string(run.command), "requests": .array(run.requests), "unused": .array(run.unused.map(JSONValue.string)),

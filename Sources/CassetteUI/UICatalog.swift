@@ -12,6 +12,11 @@ package struct UICatalog: Sendable {
     /// Recordings a serving proxy has not replayed yet, by cassette; others come from the store's
     /// usage (`--track-usage`), or are unknown.
     package var unusedByCassette: @Sendable () -> [String: Int] = { [:] }
+    /// The Drift view's data, `{"audit": {...}, "drift": {...} | null}`: the store's audit
+    /// findings (values masked) and, with `--fixtures DIR`, `cassette diff`'s comparison per
+    /// endpoint. Made by the command (the audit and the drift are tool code, which neither this
+    /// target nor the proxy links); `nil` where nobody gave it (the view says so).
+    package var findings: (@Sendable () async throws -> JSONValue)?
 
     package init(store: CassetteStore) {
         self.store = store

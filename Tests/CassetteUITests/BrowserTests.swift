@@ -6,9 +6,10 @@ import WellPlateCore
 
 /// The web UI in a real browser: headless Chromium driven by selenium from
 /// `Browser/ui_browser_test.py`, against a real `cassette replay` and a real `cassette report`.
-/// The screenshots it takes are the ones docs/ui.md shows.
+/// With `CASSETTE_UI_SCREENSHOTS=DIR` it saves its screenshots there (`docs/ui` for the ones
+/// docs/ui.md shows).
 @Suite(.serialized) struct BrowserTests {
-    /// 25 JSON items, a user, an HTML page whose body tries to run script, and a PNG.
+    /// 25 JSON items, a user (holding a token), an HTML page whose body tries to run script, and a PNG.
     static func recordings() -> [Interaction] {
         var recordings = (1...25).map { number in
             Interaction(
@@ -19,7 +20,7 @@ import WellPlateCore
         recordings.append(
             Interaction(
                 cassette: "dev", method: .get, url: "http://api.example.test/users/me", key: "GET /users/me", statusCode: 200,
-                responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"name":"Ada"}"#.utf8)))
+                responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"name":"Ada","token":"\#(secret)"}"#.utf8)))
         recordings.append(
             Interaction(
                 cassette: "dev", method: .get, url: "http://api.example.test/page", key: "GET /page", statusCode: 200,
@@ -32,6 +33,9 @@ import WellPlateCore
         return recordings
     }
 
+    /// A GitHub token's shape, which `cassette audit` finds and the Drift view must mask.
+    static let secret = "ghp_R8x2Kq9LmT4vZ7nW1cY5bH3jD6fG0sPaQeUo"
+
     /// A 1x1 PNG.
     static let png = Data(
         base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
@@ -43,22 +47,76 @@ import WellPlateCore
         let workspace = try CLIWorkspace()
         let recordings = Self.recordings()
         try await workspace.record(recordings)
-        let report = try await workspace.run("report", "--html", "report.html")
+        // A fixture of GET /items/{id} with a field the API never sends: the report's drift.
+        try workspace.write(
+            #"{"id": 1, "name": "item 1", "color": "red", "tags": [], "price": {"amount": 1, "currency": "EUR"}}"#, to: "fixtures/mock_items_id_get.json")
+        let report = try await workspace.run("report", "--html", "report.html", "--fixtures", "fixtures")
         try #require(report.status == 0, "\(report)")
 
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_browser_test.py").path
-        let screenshots = ExternalTool.packageRoot.appendingPathComponent("docs/ui").path
+        // Screenshots only when asked (CASSETTE_UI_SCREENSHOTS=docs/ui refreshes the docs' own),
+        // so a test run leaves the work tree as it was.
+        var screenshots: [String] = []
+        if let directory = ProcessInfo.processInfo.environment["CASSETTE_UI_SCREENSHOTS"], !directory.isEmpty {
+            screenshots = ["--screenshots", URL(fileURLWithPath: directory, relativeTo: ExternalTool.packageRoot).path]
+        }
         let result = try await withReplayer(store: workspace.storePath) { proxy in
             try await ExternalTool.run(
                 [
                     "python3", script, "--proxy", "http://127.0.0.1:\(proxy.port)", "--count", String(recordings.count),
-                    "--report", workspace.path("report.html"), "--screenshots", screenshots,
-                ], cwd: workspace.directory)
+                    "--report", workspace.path("report.html"), "--secret", Self.secret,
+                ] + screenshots, cwd: workspace.directory)
         }
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("ok: all browser checks passed"), "\(result.stdout)")
         for line in result.stdout.split(separator: "\n") where line.hasPrefix("measured:") {
             print(line)
         }
+    }
+
+    /// 100,000 recordings: the list holds a screenful of rows whatever the store's size, counts
+    /// them all, filters them, and draws the last one after a scroll to the end. The times are
+    /// printed, never asserted (Benchmarks/ui-list.sh gives the figures).
+    @Test func theListOfAHundredThousandRecordingsDrawsOnlyTheRowsInView() async throws {
+        let ensure = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
+        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        let workspace = try CLIWorkspace()
+        let count = 100_000
+        try await Self.fillLargeStore(at: workspace.storePath, count: count)
+
+        let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_list_test.py").path
+        let result = try await withReplayer(store: workspace.storePath) { proxy in
+            try await ExternalTool.run(
+                [
+                    "python3", script, "--ui", "http://127.0.0.1:\(proxy.port)/__cassette/ui/", "--count", String(count), "--filter", "/api/medium/",
+                    "--filtered", String((count + 1) / 3),
+                ], cwd: workspace.directory)
+        }
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("ok: the list stays virtualized at 100000 rows"), "\(result.stdout)")
+        for line in result.stdout.split(separator: "\n") where line.hasPrefix("measured:") {
+            print(line)
+        }
+    }
+
+    /// `count` small JSON recordings cycling through /api/small/N, /api/medium/N and /api/large/N
+    /// (as `bench-tool make-store` makes them), written in batches.
+    static func fillLargeStore(at path: String, count: Int) async throws {
+        let store = try await CassetteStore.open(path: path, access: .readWrite)
+        var batch: [Interaction] = []
+        for index in 0..<count {
+            let target = "/api/\(["small", "medium", "large"][index % 3])/\(index)"
+            batch.append(
+                Interaction(
+                    cassette: "dev", method: .get, url: "http://api.example.test\(target)", key: "GET \(target)", statusCode: 200,
+                    responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"id":\#(index),"name":"item \#(index)"}"#.utf8)))
+            if batch.count == 10_000 {
+                try await store.record(batch: batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try await store.record(batch: batch) }
+        try await store.close()
     }
 }

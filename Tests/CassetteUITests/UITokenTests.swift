@@ -16,7 +16,10 @@ struct UITokenTests {
             let token = try #require(line.components(separatedBy: "?token=").last.flatMap { $0.isEmpty ? nil : $0 })
             #expect(token.count == 32)
 
-            for path in ["/__cassette/ui/", "/__cassette/ui/app.js", "/__cassette/ui/api/cassettes", "/__cassette/ui/api/live"] {
+            for path in [
+                "/__cassette/ui/", "/__cassette/ui/app.js", "/__cassette/ui/api/cassettes", "/__cassette/ui/api/live", "/__cassette/ui/api/findings",
+                "/__cassette/ui/api/sessions",
+            ] {
                 #expect(try await proxy.get(path).statusCode == 401, "\(path) without the token")
                 #expect(try await proxy.get(path + "?token=wrong\(token.dropFirst(5))").statusCode == 401, "\(path) with a wrong token")
             }

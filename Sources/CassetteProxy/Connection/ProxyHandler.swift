@@ -207,6 +207,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
                 // EventSource a connection of its own).
                 context.writeAndFlush(Self.wrapOutboundOut(.head(UIEndpoints.eventStreamHead(for: head))), promise: nil)
                 live.follow(context.channel)
+            case .sessions:
+                send(UIEndpoints.sessionsAnswer(parts.sessions), head: head, started: started, writer: parts.writer, context: context)
             }
         case .control(let endpoint):
             send(parts.endpoints.answer(for: endpoint), head: head, started: started, writer: parts.writer, context: context)

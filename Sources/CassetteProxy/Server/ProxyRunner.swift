@@ -22,6 +22,12 @@ package struct ProxyRunner {
     /// Where request lines go: stdout for `record`/`replay`, stderr for `run`, whose child owns stdout.
     var requestLogDescriptor: Int32 = STDOUT_FILENO
     let logger: Logger
+    /// The UI's Drift view for the opened store (`UICatalog.findings`): the command makes it,
+    /// since the audit and the drift are tool code the proxy does not link.
+    package var findings: (@Sendable (CassetteStore) -> @Sendable () async throws -> JSONValue)?
+
+    /// The cassette it serves.
+    package var cassetteName: String { cassette }
 
     package init(
         storePath: String, cassette: String, policy: ServingPolicy, settings: ProxySettings, matchingRules: MatchingRules? = nil,
@@ -120,7 +126,9 @@ package struct ProxyRunner {
         context.live = live
         var served = try await ServedCassette.open(cassette, policy: policy, role: .proxy(sessionsOnly: settings.sessionsOnly), context: context)
         let uiAccess = UIAccess.forHost(settings.host)
-        served.context.ui = UIEndpoints(catalog: Self.catalog(store: store, serving: served.session), access: uiAccess, live: live)
+        var catalog = Self.catalog(store: store, serving: served.session)
+        catalog.findings = findings?(store)
+        served.context.ui = UIEndpoints(catalog: catalog, access: uiAccess, live: live)
         // The sessions keep the rules the proxy's cassette settled (keys with their origin on several hosts).
         context.matchingRules = served.session.options.matchingRules
         // Sessions listen on the main server's event loops.

@@ -36,6 +36,8 @@ final class SessionRegistry: Sendable {
     private let state = Mutex(State())
     /// Replays per recording id of the sessions already closed, for `--track-usage`.
     private let closedUsage = Mutex<[Int64: Int]>([:])
+    /// The Sessions view's pictures of the last sessions that ended (`SessionRegistry+UI.swift`).
+    let ended = Mutex<[JSONValue]>([])
     private let log: ProxyLog
 
     init(_ configuration: Configuration, group: MultiThreadedEventLoopGroup) {
@@ -122,6 +124,7 @@ final class SessionRegistry: Sendable {
         await session.close()
         keepUsage(of: session)
         let summary = session.summary
+        keepEnded(session, state: "ended")
         note("session \(id) ended: \(summary.line)")
         return (session, summary)
     }
@@ -171,6 +174,7 @@ final class SessionRegistry: Sendable {
         for session in idle.sorted(by: { $0.id < $1.id }) {
             await session.close()
             keepUsage(of: session)
+            keepEnded(session, state: "closed when idle")
             let milliseconds = Double(timeout.components.seconds) * 1000 + Double(timeout.components.attoseconds) / 1e15
             note(
                 "session \(session.id) closed after \(Formatting.duration(milliseconds: milliseconds)) without a request (--session-idle-timeout): \(session.summary.line)"

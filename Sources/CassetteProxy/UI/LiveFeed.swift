@@ -12,7 +12,10 @@ import WellPlateCore
 ///   `flushInterval`, coalescing what came meanwhile into one write;
 /// - a page that falls behind (its buffer past `bufferLimit`, or its connection not writable)
 ///   loses the newest updates, never holds a request back: the page is told how many it lost
-///   (`event: dropped`).
+///   (`event: dropped`);
+/// - while every page's buffer is full (a proxy at full load fills one in well under
+///   `flushInterval`), an event is not even made: publishing is then two atomic operations,
+///   and the skipped events are counted against each page as dropped at its next write.
 /// Misses are kept (the last `recentMisses`) so a page opened later still shows them.
 final class LiveFeed: Sendable {
     static let flushInterval = TimeAmount.milliseconds(100)
@@ -24,6 +27,8 @@ final class LiveFeed: Sendable {
         var pending: [String] = []
         var dropped = 0
         var flushScheduled = false
+        /// `skipped` when this page last counted it: what was skipped since is its loss too.
+        var skippedSeen: Int
     }
 
     private struct State {
@@ -38,6 +43,11 @@ final class LiveFeed: Sendable {
     private let state = Mutex(State())
     /// Followers plus one while collecting: the hot path reads only this.
     private let watchers = Atomic<Int>(0)
+    /// Followers whose buffer has room (kept under `state`'s lock, read without it).
+    private let roomy = Atomic<Int>(0)
+    private let collecting = Atomic<Bool>(false)
+    /// Events not made because every follower's buffer was full.
+    private let skipped = Atomic<Int>(0)
 
     init() {}
 
@@ -45,6 +55,11 @@ final class LiveFeed: Sendable {
     /// must be kept.
     func publish(isMiss: Bool, _ make: () -> LiveEvent) {
         guard isMiss || watchers.load(ordering: .relaxed) > 0 else { return }
+        if !isMiss && roomy.load(ordering: .relaxed) == 0 && !collecting.load(ordering: .relaxed) {
+            // Every page is full until its next write: nobody would receive this one.
+            _ = skipped.add(1, ordering: .relaxed)
+            return
+        }
         let event = make()
         let json = event.json
         let message = "event: request\ndata: \(json.compactJSON)\n\n"
@@ -63,6 +78,7 @@ final class LiveFeed: Sendable {
                     continue
                 }
                 state.followers[id]!.pending.append(message)
+                if state.followers[id]!.pending.count == Self.bufferLimit { _ = roomy.subtract(1, ordering: .relaxed) }
                 if !state.followers[id]!.flushScheduled {
                     state.followers[id]!.flushScheduled = true
                     due.append((state.followers[id]!.channel, id))
@@ -80,13 +96,18 @@ final class LiveFeed: Sendable {
     func follow(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         let recent = state.withLock { state in
-            state.followers[id] = Follower(channel: channel)
+            state.followers[id] = Follower(channel: channel, skippedSeen: skipped.load(ordering: .relaxed))
+            _ = roomy.add(1, ordering: .relaxed)
             return state.recent
         }
         _ = watchers.add(1, ordering: .relaxed)
         write(": following\n\n" + recent.joined(), to: channel)
         channel.closeFuture.whenComplete { _ in
-            let removed = self.state.withLock { $0.followers.removeValue(forKey: id) != nil }
+            let removed = self.state.withLock { state in
+                guard let follower = state.followers.removeValue(forKey: id) else { return false }
+                if follower.pending.count < Self.bufferLimit { _ = self.roomy.subtract(1, ordering: .relaxed) }
+                return true
+            }
             if removed { _ = self.watchers.subtract(1, ordering: .relaxed) }
         }
     }
@@ -97,6 +118,7 @@ final class LiveFeed: Sendable {
             state.collected = []
             state.collectLimit = limit
         }
+        collecting.store(true, ordering: .relaxed)
         _ = watchers.add(1, ordering: .relaxed)
     }
 
@@ -109,6 +131,10 @@ final class LiveFeed: Sendable {
     private func flush(_ id: ObjectIdentifier) {
         let taken: (channel: any Channel, text: String)? = state.withLock { state in
             guard var follower = state.followers[id] else { return nil }
+            let skippedNow = skipped.load(ordering: .relaxed)
+            follower.dropped += skippedNow - follower.skippedSeen
+            follower.skippedSeen = skippedNow
+            if follower.pending.count >= Self.bufferLimit { _ = roomy.add(1, ordering: .relaxed) }
             let writable = follower.channel.isWritable
             var text = writable ? follower.pending.joined() : ""
             if !writable { follower.dropped += follower.pending.count }

@@ -25,6 +25,8 @@ struct UIEndpoints: Sendable {
         case later(@Sendable () async -> ProxyAnswer)
         /// The Live view's event stream: kept open, fed by `LiveFeed`.
         case follow(LiveFeed)
+        /// The proxy's sessions (`api/sessions`): only the connection's handler knows its registry.
+        case sessions
     }
 
     static let root = ControlNames.ui + "/"
@@ -63,6 +65,13 @@ struct UIEndpoints: Sendable {
                     return found
                 }
             }
+        case "api/findings":
+            guard let findings = catalog.findings else {
+                return .answer(Self.page(200, contentType: "application/json; charset=utf-8", body: Data("{\"audit\":null,\"drift\":null}\n".utf8)))
+            }
+            return .later { await Self.json { try await findings() } }
+        case "api/sessions":
+            return .sessions
         case "api/live":
             guard let live else {
                 return .answer(
@@ -94,6 +103,14 @@ struct UIEndpoints: Sendable {
 
     private struct NotFound: Error {
         let id: Int64
+    }
+
+    /// `api/sessions`: `{"sessions": [...]}`, the live ones and the last ones that ended, each with
+    /// its summary (served, recorded, misses with their nearest recordings, unused recordings)
+    /// and its journal; `cassette ui` has none (`registry` nil).
+    static func sessionsAnswer(_ registry: SessionRegistry?) -> ProxyAnswer {
+        let sessions = registry?.uiJSON() ?? ["sessions": [], "live": false]
+        return page(200, contentType: "application/json; charset=utf-8", body: Data((sessions.compactJSON + "\n").utf8))
     }
 
     private static func json(_ make: () async throws -> JSONValue) async -> ProxyAnswer {

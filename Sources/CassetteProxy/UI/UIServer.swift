@@ -12,10 +12,15 @@ package struct UIServer: Sendable {
     /// The URL to open: `http://HOST:PORT/`, with `?token=…` when one is needed.
     package let url: String
 
-    /// Serves `store` on `host`:`port` (0: a free one), with a token unless `host` is loopback.
-    package static func start(store: CassetteStore, host: String, port: Int) async throws(ProxyError) -> UIServer {
+    /// Serves `store` on `host`:`port` (0: a free one), with a token unless `host` is loopback;
+    /// `findings` makes the Drift view's data (`UICatalog.findings`).
+    package static func start(
+        store: CassetteStore, host: String, port: Int, findings: (@Sendable () async throws -> JSONValue)? = nil
+    ) async throws(ProxyError) -> UIServer {
         let access = UIAccess.forHost(host)
-        let endpoints = UIEndpoints(catalog: UICatalog(store: store), access: access, live: nil)
+        var catalog = UICatalog(store: store)
+        catalog.findings = findings
+        let endpoints = UIEndpoints(catalog: catalog, access: access, live: nil)
         do {
             let server = try await ProxyServer.start(
                 listeners: [ProxyServer.Listener(pipeline: UIPipeline(endpoints: endpoints), host: host, port: port)], threads: 1)
@@ -81,6 +86,9 @@ final class UIConnectionHandler: ChannelInboundHandler {
         case .follow:
             // `cassette ui` has no feed (`UIEndpoints` refuses the stream first); nothing to follow.
             write(UIEndpoints.error(404, "no_live_view", "cassette ui serves a store; the Live view is on a running proxy"), for: head, context: context)
+        case .sessions:
+            // No proxy, no sessions: the view says so.
+            write(UIEndpoints.sessionsAnswer(nil), for: head, context: context)
         }
     }
 

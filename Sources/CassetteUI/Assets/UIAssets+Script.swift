@@ -6,11 +6,20 @@ extension UIAssets {
         // api/...) and for the HTML report (data read from the inline JSON block). Everything recorded is
         // put into the page with textContent or attributes, never parsed as HTML.
         (function () {
-          const PAGE = 100;
+          // The list fetches PAGE rows at a time and keeps OVERSCAN rows drawn above and below the view.
+          const PAGE = 200;
+          const OVERSCAN = 20;
+          const ROW_HEIGHT = 26;
+          // The Live view keeps the newest LIVE_ROWS requests and LIVE_MISSES misses in the page.
+          const LIVE_ROWS = 500;
+          const LIVE_MISSES = 50;
           const inline = document.getElementById("cassette-data");
           const report = inline ? JSON.parse(inline.textContent) : null;
           const main = document.getElementById("main");
           let liveSource = null;
+          // What the current view must undo when the next one is drawn.
+          let leaveView = null;
+          let reportFilter = { key: null, rows: [] };
 
           function el(tag, attrs, children) {
             const node = document.createElement(tag);
@@ -43,18 +52,25 @@ extension UIAssets {
           const data = report ? {
             cassettes: () => Promise.resolve({ cassettes: report.cassettes }),
             interactions(filter) {
-              const rows = report.interactions.filter((row) => matches(row, filter));
+              // Filtered once per filter, then sliced page by page as the list scrolls.
+              const key = JSON.stringify(["cassette", "method", "status", "host", "path", "text"].map((name) => filter[name] || ""));
+              if (reportFilter.key !== key) reportFilter = { key: key, rows: report.interactions.filter((row) => matches(row, filter)) };
               const offset = filter.offset || 0;
-              return Promise.resolve({ total: rows.length, offset: offset, rows: rows.slice(offset, offset + PAGE) });
+              const rows = reportFilter.rows;
+              return Promise.resolve({ total: rows.length, offset: offset, rows: rows.slice(offset, offset + (filter.limit || PAGE)) });
             },
             interaction(id) {
               const found = report.interactions.find((row) => String(row.id) === String(id));
               return found ? Promise.resolve(found) : Promise.reject(new Error("no recording " + id + " in this report"));
             },
+            findings: () => Promise.resolve(report.findings || { audit: null, drift: null }),
+            sessions: () => Promise.resolve({ sessions: [], live: false }),
           } : {
             cassettes: () => getJSON("api/cassettes"),
             interactions: (filter) => getJSON("api/interactions?" + new URLSearchParams(clean(filter)).toString()),
             interaction: (id) => getJSON("api/interaction?id=" + encodeURIComponent(id)),
+            findings: () => getJSON("api/findings"),
+            sessions: () => getJSON("api/sessions"),
           };
           function getJSON(url) {
             return fetch(url, { credentials: "same-origin" }).then((response) =>
@@ -94,10 +110,11 @@ extension UIAssets {
 
           function render() {
             if (liveSource) { liveSource.close(); liveSource = null; }
+            if (leaveView) { leaveView(); leaveView = null; }
             const { view, params } = route();
             for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.view === view.split("/")[0]);
             clear(main);
-            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, live: liveView }[view] || cassettesView;
+            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, live: liveView, sessions: sessionsView, drift: driftView }[view] || cassettesView;
             show(params).catch((error) => main.appendChild(el("p", { cls: "error", text: String(error.message || error) })));
           }
 
@@ -123,10 +140,12 @@ extension UIAssets {
             ]);
           }
 
+          // The list of a store's recordings, virtualized: only the rows in view (and a few either
+          // side) are in the page; the rest is two spacer rows whose heights stand for them. Rows
+          // come in pages of PAGE, fetched as they scroll into view, so 100,000 cost what 50 do.
           function interactionsView(params) {
             const filter = {};
             for (const name of ["cassette", "method", "status", "host", "path", "text"]) filter[name] = params.get(name) || "";
-            filter.offset = Number(params.get("offset") || 0);
             const form = el("form", { id: "filter", onsubmit(event) {
               event.preventDefault();
               const next = { cassette: filter.cassette };
@@ -137,23 +156,122 @@ extension UIAssets {
               .concat([el("button", { type: "submit", text: "Filter" })]));
             main.appendChild(el("h1", { text: filter.cassette ? "Interactions of " + filter.cassette : "Interactions" }));
             main.appendChild(form);
-            return data.interactions(filter).then((body) => {
-              const rows = body.rows.map((row) => el("tr", { cls: "row", "data-id": String(row.id), onclick() { go("interaction", { id: row.id }); } }, [
-                el("td", { text: row.method }),
-                el("td", { cls: statusClass(row.status), text: String(row.status) }),
-                el("td", { cls: "url", text: row.url }),
-                el("td", { cls: "num", text: size(row.size) }),
-                el("td", { text: age(row.recordedAt) }),
-                el("td", { cls: "num", text: row.durationMs.toFixed(1) + " ms" }),
-              ]));
-              const last = Math.min(body.offset + body.rows.length, body.total);
-              const pager = el("p", { cls: "pager" }, [
-                el("span", { id: "count", "data-total": String(body.total), text: body.total === 0 ? "no interactions match" : (body.offset + 1) + "–" + last + " of " + body.total }),
-                body.offset > 0 ? el("button", { text: "Previous", onclick() { go("interactions", Object.assign({}, filter, { offset: Math.max(0, body.offset - PAGE) })); } }) : null,
-                last < body.total ? el("button", { text: "Next", onclick() { go("interactions", Object.assign({}, filter, { offset: body.offset + PAGE })); } }) : null,
-              ]);
-              main.appendChild(pager);
-              main.appendChild(table(["Method", "Status", "URL", "Size", "Age", "Time"], rows, "interactions"));
+            const count = el("span", { id: "count" });
+            main.appendChild(el("p", { cls: "pager" }, [count]));
+            const body = el("tbody");
+            const columns = ["method", "status", "url", "size", "age", "time"];
+            const list = el("table", { id: "interactions", cls: "virtual" }, [
+              el("colgroup", {}, columns.map((name) => el("col", { cls: "col-" + name }))),
+              el("thead", {}, [el("tr", {}, ["Method", "Status", "URL", "Size", "Age", "Time"].map((heading) => el("th", { text: heading })))]),
+              body,
+            ]);
+            const scroller = el("div", { id: "scroller", cls: "scroller" }, [list]);
+            main.appendChild(scroller);
+            return virtualRows(scroller, body, filter, (total) => {
+              count.dataset.total = String(total);
+              count.textContent = total === 0 ? "no interactions match" : total + (total === 1 ? " interaction" : " interactions");
+            });
+          }
+
+          function rowView(row, index) {
+            return el("tr", { cls: "row", "data-id": String(row.id), "data-index": String(index), onclick() { go("interaction", { id: row.id }); } }, [
+              el("td", { text: row.method }),
+              el("td", { cls: statusClass(row.status), text: String(row.status) }),
+              el("td", { cls: "url", text: row.url, title: row.url }),
+              el("td", { cls: "num", text: size(row.size) }),
+              el("td", { text: age(row.recordedAt) }),
+              el("td", { cls: "num", text: row.durationMs.toFixed(1) + " ms" }),
+            ]);
+          }
+
+          function spacerRow(height) {
+            const row = el("tr", { cls: "spacer" }, [el("td", { colspan: "6" })]);
+            row.style.height = height + "px";
+            return row;
+          }
+
+          // Draws the rows of `scroller` in view; `counted(total)` once the first page says how many.
+          // `performance.mark("cassette-rows")` follows each draw whose rows are all loaded, after the
+          // next frame: what Benchmarks/ui-list.sh measures.
+          let listGeneration = 0;
+          function virtualRows(scroller, body, filter, counted) {
+            const generation = ++listGeneration;
+            const pages = new Map();
+            let total = 0;
+            let rowHeight = ROW_HEIGHT;
+            let measured = false;
+            let scheduled = false;
+            let markNext = true;
+            function current() { return generation === listGeneration && scroller.isConnected; }
+            function load(page) {
+              if (pages.has(page)) return pages.get(page);
+              const loading = data.interactions(Object.assign({}, filter, { offset: page * PAGE, limit: PAGE })).then((answer) => {
+                total = answer.total;
+                pages.set(page, answer.rows);
+                markNext = true;
+                if (current()) schedule();
+                return answer;
+              }, (error) => {
+                pages.delete(page);
+                throw error;
+              });
+              pages.set(page, loading);
+              return loading;
+            }
+            function rowAt(index) {
+              const page = pages.get(Math.floor(index / PAGE));
+              return Array.isArray(page) ? page[index % PAGE] : null;
+            }
+            function draw() {
+              scheduled = false;
+              if (!current()) return;
+              const top = scroller.scrollTop;
+              const first = Math.min(total, Math.max(0, Math.floor(top / rowHeight) - OVERSCAN));
+              const last = Math.min(total, Math.ceil((top + scroller.clientHeight) / rowHeight) + OVERSCAN);
+              let missing = 0;
+              const rows = [spacerRow(first * rowHeight)];
+              for (let index = first; index < last; index++) {
+                const row = rowAt(index);
+                if (row) {
+                  rows.push(rowView(row, index));
+                } else {
+                  missing++;
+                  rows.push(el("tr", { cls: "row loading", "data-index": String(index) }, [el("td", { colspan: "6", text: "…" })]));
+                  load(Math.floor(index / PAGE)).catch(showError);
+                }
+              }
+              rows.push(spacerRow((total - last) * rowHeight));
+              clear(body);
+              for (const row of rows) body.appendChild(row);
+              if (!measured && missing === 0 && last > first) {
+                // The CSS sets the height; the browser's rounding decides it: use what it drew.
+                measured = true;
+                const drawn = body.querySelector("tr.row").getBoundingClientRect().height;
+                if (drawn > 0 && Math.abs(drawn - rowHeight) > 0.01) {
+                  rowHeight = drawn;
+                  return draw();
+                }
+              }
+              if (missing === 0 && markNext) {
+                markNext = false;
+                requestAnimationFrame(() => setTimeout(() => performance.mark("cassette-rows", { detail: { total: total, first: first, last: last } }), 0));
+              }
+            }
+            function schedule() {
+              if (scheduled) return;
+              scheduled = true;
+              requestAnimationFrame(draw);
+            }
+            function showError(error) {
+              if (current()) main.appendChild(el("p", { cls: "error", text: String(error.message || error) }));
+            }
+            scroller.addEventListener("scroll", () => { markNext = true; schedule(); }, { passive: true });
+            window.addEventListener("resize", schedule, { passive: true });
+            leaveView = () => window.removeEventListener("resize", schedule);
+            return load(0).then((answer) => {
+              if (!current()) return;
+              counted(answer.total);
+              draw();
             });
           }
 
@@ -259,29 +377,75 @@ extension UIAssets {
           }
 
           // Live: each request the proxy serves, pushed over Server-Sent Events; the report shows its run.
+          // Rows are added once per frame, newest first, and only the newest LIVE_ROWS stay in the
+          // page, so a page following a busy proxy stays responsive (the feed itself drops what a
+          // page cannot take: see docs/ui.md).
           function liveView(params) {
             const tag = params.get("tag") || "";
+            const session = params.get("session") || "";
             main.appendChild(el("h1", { text: report ? "Requests of the run" : "Live" }));
             const tags = el("p", { id: "tags" }, ["", "hit", "recorded", "miss", "passthrough", "error"].map((name) =>
-              el("a", { href: "#/live" + (name ? "?tag=" + name : ""), cls: "tag " + (name || "all") + (name === tag ? " active" : ""), text: name || "all" })));
+              el("a", { href: "#/live?" + new URLSearchParams(clean({ tag: name, session: session })).toString(), cls: "tag " + (name || "all") + (name === tag ? " active" : ""), text: name || "all" })));
             main.appendChild(tags);
+            const form = el("form", { id: "live-filter", onsubmit(event) {
+              event.preventDefault();
+              go("live", { tag: tag, session: form.querySelector("input").value.trim() });
+            } }, [
+              el("label", {}, [el("span", { text: "session" }), el("input", { name: "session", value: session, placeholder: "any", list: "seen-sessions" })]),
+              el("button", { type: "submit", text: "Filter" }),
+            ]);
+            const seen = el("datalist", { id: "seen-sessions" });
+            form.appendChild(seen);
+            main.appendChild(form);
             const status = el("p", { id: "live-status", cls: "note" });
             main.appendChild(status);
+            const counter = el("p", { id: "live-count", cls: "note" });
+            main.appendChild(counter);
             const list = el("tbody");
             main.appendChild(el("table", { id: "live" }, [el("thead", {}, [el("tr", {}, ["Time", "Tag", "Method", "Target", "Status", "Session"].map((h) => el("th", { text: h })))]), list]));
             const misses = el("section", { id: "misses" });
             main.appendChild(misses);
+            const sessions = new Set();
+            let queued = [];
+            let shown = 0;
+            let scheduled = false;
             function add(event) {
+              if (event.session && !sessions.has(event.session)) {
+                sessions.add(event.session);
+                seen.appendChild(el("option", { value: event.session }));
+              }
               if (tag && event.tag !== tag) return;
-              list.insertBefore(el("tr", { cls: "live-row " + event.tag }, [
-                el("td", { text: (event.at || "").slice(11, 23) }),
-                el("td", {}, [el("span", { cls: "tag " + event.tag, text: event.tag })]),
-                el("td", { text: event.method }),
-                el("td", { cls: "url", text: event.target }),
-                el("td", { cls: statusClass(event.status), text: String(event.status) }),
-                el("td", { text: event.session || "" }),
-              ]), list.firstChild);
-              if (event.miss) misses.insertBefore(missView(event), misses.firstChild);
+              if (session && (event.session || "") !== session) return;
+              queued.push(event);
+              if (!scheduled) {
+                scheduled = true;
+                requestAnimationFrame(flush);
+              }
+            }
+            function flush() {
+              scheduled = false;
+              const events = queued.slice(-LIVE_ROWS);
+              queued = [];
+              shown += events.length;
+              const rows = document.createDocumentFragment();
+              for (let index = events.length - 1; index >= 0; index--) {
+                const event = events[index];
+                rows.appendChild(el("tr", { cls: "live-row " + event.tag }, [
+                  el("td", { text: (event.at || "").slice(11, 23) }),
+                  el("td", {}, [el("span", { cls: "tag " + event.tag, text: event.tag })]),
+                  el("td", { text: event.method }),
+                  el("td", { cls: "url", text: event.target }),
+                  el("td", { cls: statusClass(event.status), text: String(event.status) }),
+                  el("td", {}, event.session ? [el("a", { href: "#/live?session=" + encodeURIComponent(event.session), text: event.session })] : []),
+                ]));
+                if (event.miss) {
+                  misses.insertBefore(missView(event), misses.firstChild);
+                  while (misses.childElementCount > LIVE_MISSES) misses.lastChild.remove();
+                }
+              }
+              list.insertBefore(rows, list.firstChild);
+              while (list.childElementCount > LIVE_ROWS) list.lastChild.remove();
+              counter.textContent = shown + (shown === 1 ? " request" : " requests") + (shown > LIVE_ROWS ? ", the newest " + LIVE_ROWS + " shown" : "") + (session ? " of session " + session : "");
             }
             if (report) {
               const run = report.run || { requests: [], unused: [] };
@@ -305,11 +469,15 @@ extension UIAssets {
           }
 
           function missView(event) {
+            return missBox(event.method + " " + event.target, event.miss.summary, event.miss.nearest);
+          }
+
+          function missBox(title, summary, nearestRecordings) {
             const box = el("div", { cls: "miss" }, [
-              el("h3", {}, [el("span", { cls: "tag miss", text: "miss" }), el("span", { cls: "url", text: " " + event.method + " " + event.target })]),
-              el("p", { cls: "note", text: event.miss.summary }),
+              el("h3", {}, [el("span", { cls: "tag miss", text: "miss" }), el("span", { cls: "url", text: " " + title })]),
+              el("p", { cls: "note", text: summary }),
             ]);
-            for (const nearest of event.miss.nearest) {
+            for (const nearest of nearestRecordings) {
               box.appendChild(el("div", { cls: "nearest" }, [
                 el("p", {}, [el("span", { text: "nearest recording: " }), el("code", { cls: "nearest-key", text: nearest.key })]),
                 el("ul", { cls: "why-not" }, nearest.differences.map((difference) => el("li", { text: difference }))),
@@ -318,8 +486,123 @@ extension UIAssets {
             return box;
           }
 
+          // Sessions: each live session of the proxy (and the last ones that ended) with its counts,
+          // its misses and why they missed, its unused recordings and its journal.
+          function sessionsView() {
+            return data.sessions().then((body) => {
+              main.appendChild(el("h1", { text: "Sessions" }));
+              if (!body.live) {
+                main.appendChild(el("p", { id: "sessions-none", cls: "note", text: "cassette ui serves a store: sessions live on a running proxy (record, replay or run), at its /__cassette/ui/." }));
+                return;
+              }
+              if (body.sessions.length === 0) {
+                main.appendChild(el("p", { id: "sessions-none", cls: "note", text: "No sessions yet: a test opens one with POST /__cassette/sessions (docs/sessions.md)." }));
+                return;
+              }
+              const rows = body.sessions.map((item) => {
+                const summary = item.summary;
+                const missed = summary.missed.reduce((count, miss) => count + miss.count, 0);
+                return el("tr", {}, [
+                  // The hash holds the view, so the link scrolls to the session instead of navigating.
+                  el("td", {}, [el("a", { href: "#/sessions", text: item.id, onclick(event) {
+                    event.preventDefault();
+                    document.getElementById("session-" + item.id).scrollIntoView();
+                  } })]),
+                  el("td", { text: item.state }), el("td", { text: item.cassette }), el("td", { text: item.mode }),
+                  el("td", { cls: "num", text: String(summary.served) }), el("td", { cls: "num", text: String(summary.recorded) }),
+                  el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: String(summary.unused.length) }),
+                ]);
+              });
+              main.appendChild(table(["Session", "State", "Cassette", "Mode", "Served", "Recorded", "Missed", "Unused"], rows, "sessions"));
+              for (const item of body.sessions) main.appendChild(sessionView(item));
+            });
+          }
+
+          function sessionView(item) {
+            const summary = item.summary;
+            const box = el("section", { cls: "session", id: "session-" + item.id }, [
+              el("h2", {}, [el("span", { text: "Session " + item.id + " " }), el("span", { cls: "tag", text: item.state })]),
+              el("p", { cls: "note", text: "cassette " + item.cassette + " · mode " + item.mode + " · " + item.baseURL + " · " + summary.served + " served, " + summary.recorded + " recorded" }),
+            ]);
+            if (item.state === "live") box.appendChild(el("p", {}, [el("a", { href: "#/live?session=" + encodeURIComponent(item.id), text: "Follow its requests live" })]));
+            for (const miss of summary.missed) {
+              box.appendChild(missBox(miss.key + (miss.count > 1 ? " (" + miss.count + " times)" : ""), miss.message, miss.nearest));
+            }
+            if (summary.unused.length) {
+              box.appendChild(el("details", { cls: "unused" }, [
+                el("summary", { text: "Unused recordings (" + summary.unused.length + ")" }),
+                el("ul", {}, summary.unused.map((key) => el("li", { cls: "url", text: key }))),
+              ]));
+            }
+            const journal = item.journal;
+            const entries = journal.requests.map((entry) => el("tr", {}, [
+              el("td", { text: (entry.at || "").slice(11, 23) }),
+              el("td", {}, [el("span", { cls: "tag " + entry.source, text: entry.source })]),
+              el("td", { text: entry.method }),
+              el("td", { cls: "url", text: entry.path + (entry.query ? "?" + entry.query : "") }),
+              el("td", { cls: statusClass(entry.status), text: String(entry.status) }),
+              el("td", { cls: "num", text: entry.durationMs.toFixed(2) + " ms" }),
+            ]));
+            box.appendChild(el("details", { cls: "journal", open: "" }, [
+              el("summary", { text: "Journal (" + journal.count + (journal.dropped ? ", " + journal.dropped + " older left out" : "") + ")" }),
+              table(["Time", "Tag", "Method", "Target", "Status", "Time taken"], entries, "journal-" + item.id),
+            ]));
+            return box;
+          }
+
+          // Drift: `cassette diff --fixtures DIR` per endpoint, and `cassette audit`'s findings (masked).
+          function driftView() {
+            return data.findings().then((body) => {
+              main.appendChild(el("h1", { text: "Drift" }));
+              const drift = body.drift;
+              if (!drift) {
+                main.appendChild(el("p", { id: "drift-none", cls: "note", text: "No fixtures to compare with: give --fixtures DIR to cassette ui, report or run (the comparison cassette diff --fixtures DIR makes)." }));
+              } else {
+                const summary = drift.summary;
+                main.appendChild(el("p", { id: "drift-summary", text: "Fixtures in " + drift.fixtures + ": " + summary.errors + " errors, " + summary.warnings + " warnings, " + summary.notes + " notes over " + summary.endpoints + " comparisons" }));
+                const rows = [];
+                for (const entry of drift.endpoints) {
+                  const findings = entry.findings || [];
+                  rows.push(el("tr", { cls: "endpoint" + (findings.length ? "" : " clean") }, [
+                    el("td", { cls: "url", text: entry.endpoint || "(no recording)" }),
+                    el("td", { text: entry.fixture || "(no fixture)" }),
+                    el("td", { cls: "num", text: String(entry.recordings) }),
+                    el("td", { text: findings.length ? findings.length + (findings.length === 1 ? " finding" : " findings") : "clean" }),
+                  ]));
+                  for (const finding of findings) {
+                    rows.push(el("tr", { cls: "finding " + finding.severity }, [
+                      el("td", {}, [el("span", { cls: "tag " + finding.severity, text: finding.severity }), el("code", { text: finding.path })]),
+                      el("td", { text: finding.rule }),
+                      el("td", { cls: "note", text: "API " + finding.expected + " · fixture " + finding.actual }),
+                      el("td", { text: finding.message }),
+                    ]));
+                  }
+                }
+                main.appendChild(table(["Endpoint", "Fixture", "Recordings", "Findings"], rows, "drift"));
+              }
+              const audit = body.audit;
+              main.appendChild(el("h2", { text: "Audit" }));
+              if (!audit) {
+                main.appendChild(el("p", { cls: "note", text: "No audit here; run cassette audit." }));
+                return;
+              }
+              main.appendChild(el("p", { id: "audit-summary", text: audit.findings.length + " findings (" + audit.counts.high + " high, " + audit.counts.medium + " medium, " + audit.counts.low + " low) in " + audit.interactions + " interactions; values are masked" }));
+              const rows = audit.findings.map((finding) => el("tr", {}, [
+                el("td", {}, [el("span", { cls: "tag " + finding.severity, text: finding.severity })]),
+                el("td", { text: finding.description }),
+                el("td", {}, [el("code", { cls: "masked", text: finding.maskedValue })]),
+                el("td", {}, [finding.id !== null && finding.id !== undefined
+                  ? el("a", { href: "#/interaction?id=" + finding.id, text: finding.cassette + " " + finding.key + " #" + finding.sequence })
+                  : el("span", { text: finding.cassette + " " + finding.key + " #" + finding.sequence }), el("span", { cls: "note", text: " " + finding.place })]),
+                el("td", { cls: "note", text: finding.fix ? "add to cassette.json " + finding.fix + ", then cassette redact" : "no redaction rule reaches it" }),
+              ]));
+              main.appendChild(table(["Severity", "Finding", "Value", "Where", "Fix"], rows, "audit"));
+            });
+          }
+
           for (const link of document.querySelectorAll("nav a")) {
             if (report && link.dataset.view === "live" && !report.run) link.hidden = true;
+            if (report && link.dataset.view === "sessions") link.hidden = true;
           }
           if (report) {
             const banner = document.getElementById("source");

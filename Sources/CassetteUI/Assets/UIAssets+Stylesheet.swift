@@ -25,6 +25,14 @@ extension UIAssets {
         input { padding: 4px 6px; border: 1px solid #c5ccd6; border-radius: 4px; }
         button { padding: 4px 10px; border: 1px solid #8da2c0; border-radius: 4px; background: #fff; cursor: pointer; margin-right: 8px; }
         .pager { display: flex; gap: 12px; align-items: center; }
+        div.scroller { height: calc(100vh - 230px); min-height: 260px; overflow-y: auto; background: #fff; border: 1px solid #e3e6eb; }
+        table.virtual { table-layout: fixed; }
+        table.virtual thead th { position: sticky; top: 0; z-index: 1; }
+        table.virtual tr.row { height: 26px; }
+        table.virtual tr.row td { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding-top: 0; padding-bottom: 0; }
+        table.virtual tr.spacer td { padding: 0; border: 0; }
+        table.virtual tr.loading td { color: #9aa5b8; }
+        col.col-method { width: 80px; } col.col-status { width: 70px; } col.col-size { width: 90px; } col.col-age { width: 110px; } col.col-time { width: 90px; }
         pre { background: #fff; border: 1px solid #e3e6eb; padding: 8px; overflow: auto; max-height: 480px; white-space: pre-wrap; word-break: break-all; }
         pre.hex { white-space: pre; }
         .note { color: #667085; font-size: 12px; margin: 4px 0; }
@@ -40,5 +48,12 @@ extension UIAssets {
         div.miss h3 { font-size: 14px; margin: 0 0 4px; }
         .why-not li { font-family: ui-monospace, monospace; }
         .error { color: #c0392b; }
+        form#live-filter { display: flex; gap: 8px; align-items: end; margin: 4px 0 8px; }
+        form#live-filter label { display: flex; flex-direction: column; font-size: 12px; color: #555; }
+        section.session { background: #fff; border: 1px solid #e3e6eb; border-radius: 6px; padding: 4px 12px 8px; margin: 16px 0; }
+        details.journal > summary, details.unused > summary { cursor: pointer; margin: 6px 0; }
+        .tag.error, .tag.high { background: #f5c6cb; } .tag.warning, .tag.medium { background: #fff1c2; } .tag.note, .tag.low { background: #e3e6eb; }
+        tr.endpoint td { background: #eef1f5; font-weight: 600; } tr.endpoint.clean td { font-weight: normal; color: #667085; }
+        code.masked { font-family: ui-monospace, monospace; }
         """##
 }

@@ -176,7 +176,7 @@ struct DiffCommand: AsyncParsableCommand {
         let report: DriftReport
         let rendering: DriftReportText
         if let fixtures {
-            (report, rendering) = try await compareFixtures(in: fixtures, storePath: configFile.databasePath, ignores: ignores)
+            (report, rendering) = try await Self.compareFixtures(in: fixtures, storePath: configFile.databasePath, cassette: cassette.first, ignores: ignores)
         } else {
             (report, rendering) = try await compareRecordings(storePath: configFile.databasePath, ignores: ignores)
         }
@@ -194,13 +194,17 @@ struct DiffCommand: AsyncParsableCommand {
         }
     }
 
-    private func compareFixtures(in directory: String, storePath: String, ignores: [DriftIgnore]) async throws(CLIError) -> (DriftReport, DriftReportText) {
+    /// The fixtures of `directory` against the recording of `cassette` (nil: the store's only
+    /// one, else dev) in the store at `storePath`; also the Drift view's (`UIFindings`).
+    static func compareFixtures(
+        in directory: String, storePath: String, cassette: String?, ignores: [DriftIgnore]
+    ) async throws(CLIError) -> (DriftReport, DriftReportText) {
         let folder = URL(fileURLWithPath: directory, isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CLIError.usage("the fixtures directory \(directory) does not exist; pass --fixtures with the folder that holds your *.json fixtures")
         }
-        let recording = try await RecordingSource(path: storePath, cassette: cassette.first).load()
+        let recording = try await RecordingSource(path: storePath, cassette: cassette).load()
         let hosts = RecordedHosts(recording.interactions)
         if hosts.isMultiHost, hosts.hosts.contains(where: { Self.isDirectory(folder.appendingPathComponent($0.directoryName)) }) {
             // `export --fixtures` of a multi-host cassette: DIR/HOST per host, each compared with

@@ -76,7 +76,7 @@ struct RecordCommand: AsyncParsableCommand {
         } else {
             try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         }
-        return ProxyRunner(
+        var runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
             policy: ServingPolicy(mode: mode.mode),
@@ -86,6 +86,10 @@ struct RecordCommand: AsyncParsableCommand {
             requestLogDescriptor: requestLogDescriptor,
             logger: logger
         )
+        // The UI's Drift view: the store's audit findings, masked.
+        let findings = UIFindings(fixtures: nil, cassette: runner.cassetteName)
+        runner.findings = { findings.provider(store: $0) }
+        return runner
     }
 
     func run() async throws {

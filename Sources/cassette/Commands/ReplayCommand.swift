@@ -62,7 +62,7 @@ struct ReplayCommand: AsyncParsableCommand {
         } else {
             try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         }
-        return ProxyRunner(
+        var runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
             policy: replayFlags.policy(),
@@ -74,6 +74,10 @@ struct ReplayCommand: AsyncParsableCommand {
             requestLogDescriptor: requestLogDescriptor,
             logger: logger
         )
+        // The UI's Drift view: the store's audit findings, masked.
+        let findings = UIFindings(fixtures: nil, cassette: runner.cassetteName)
+        runner.findings = { findings.provider(store: $0) }
+        return runner
     }
 
     func run() async throws {

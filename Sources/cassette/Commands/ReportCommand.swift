@@ -11,7 +11,9 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Write a store's recordings as one self-contained HTML file.",
         discussion: """
             The file holds the same read-only views as `cassette ui` (cassettes, recordings with \
-            their filter, each recording's headers and bodies) with the data inline: it opens from \
+            their filter, each recording's headers and bodies, the store's audit findings with \
+            their values masked, and with --fixtures DIR the drift `cassette diff --fixtures DIR` \
+            finds per endpoint) with the data inline: it opens from \
             file:// with no network, and its script runs only because its hash is in the page's \
             Content-Security-Policy. Bodies longer than 256 KiB are cut there. `cassette run \
             --report OUT.html -- COMMAND` writes the report of a run: every request COMMAND made, \
@@ -20,6 +22,7 @@ struct ReportCommand: AsyncParsableCommand {
             Examples:
               cassette report --html report.html
               cassette report --html build/cassettes.html --db fixtures/cassettes.db
+              cassette report --html report.html --fixtures Tests/Fixtures
             """
     )
 
@@ -28,15 +31,23 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to write the report.", valueName: "file"))
     var html: String
 
+    @Option(help: ArgumentHelp("Fixtures to compare the recordings with, as `cassette diff --fixtures DIR` does (the Drift view).", valueName: "dir"))
+    var fixtures: String?
+
     func validate() throws {
         if html.isEmpty { throw ValidationError("--html needs a file to write, e.g. --html report.html") }
+        if fixtures?.isEmpty == true { throw ValidationError("--fixtures needs the directory that holds the fixtures") }
     }
 
     func run() async throws {
         let configFile = try store.loadConfig()
+        let findings = UIFindings(fixtures: fixtures, cassette: store.cassette)
+        try await findings.check(storePath: configFile.databasePath)
         let opened = try await store.openStore(configFile, access: .readOnly)
+        var catalog = UICatalog(store: opened)
+        catalog.findings = findings.provider(store: opened)
         do {
-            try await ReportFile.write(HTMLReport(catalog: UICatalog(store: opened)), to: html)
+            try await ReportFile.write(HTMLReport(catalog: catalog), to: html)
         } catch {
             try? await opened.close()
             throw error

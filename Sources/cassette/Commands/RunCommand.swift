@@ -18,7 +18,8 @@ struct RunCommand: AsyncParsableCommand {
             in upstream order (several with --upstream repeated). With --forward, also HTTP_PROXY, \
             HTTPS_PROXY (and their lower-case forms) set to the proxy and CASSETTE_CA_CERT to the \
             certificate its clients must trust. The proxy's lines go to stderr so the command owns stdout. \
-            --report FILE writes an HTML report of the run (see `cassette report`).
+            --report FILE writes an HTML report of the run (see `cassette report`); with \
+            --fixtures DIR it shows the drift of the recordings from those fixtures too.
 
             The exit status is COMMAND's, or 1 when --strict saw a miss and COMMAND succeeded.
 
@@ -59,6 +60,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write an HTML report of the run: every request, misses with their nearest recordings, unused recordings.", valueName: "file"))
     var report: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --report: the fixtures to compare the recordings with, as `cassette diff --fixtures DIR` does (the report's Drift view).", valueName: "dir"))
+    var fixtures: String?
+
     @Argument(parsing: .postTerminator, help: "The command to run, after --.")
     var command: [String] = []
 
@@ -67,6 +73,10 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("give the command to run after --, e.g. cassette run -- swift test")
         }
         try forwardFlags.validate(upstreams: upstreamFlags)
+        if fixtures != nil && report == nil {
+            throw ValidationError("--fixtures adds drift to the report of the run; add --report OUT.html")
+        }
+        if fixtures?.isEmpty == true { throw ValidationError("--fixtures needs the directory that holds the fixtures") }
         if mode != .replay && !upstreamFlags.isGiven && !forwardFlags.forward {
             throw ValidationError("--mode \(mode.rawValue) forwards requests: pass --env NAME or --upstream URL")
         }
@@ -85,7 +95,7 @@ struct RunCommand: AsyncParsableCommand {
             try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
         }
         if proxyFlags.port == nil { settings.port = 0 }
-        let runner = ProxyRunner(
+        var runner = ProxyRunner(
             storePath: configFile.databasePath,
             cassette: store.cassetteName(environment: upstreamFlags.env),
             policy: replayFlags.policy(mode: mode.recordMode),
@@ -97,6 +107,10 @@ struct RunCommand: AsyncParsableCommand {
             requestLogDescriptor: STDERR_FILENO,
             logger: TerminalLogHandler.logger
         )
+        // The UI's Drift view, on the proxy's page as in the report.
+        let findings = UIFindings(fixtures: fixtures, cassette: runner.cassetteName)
+        try await findings.check(storePath: configFile.databasePath)
+        runner.findings = { findings.provider(store: $0) }
         let lifecycle = ProxyLifecycle(runner: runner, toStandardError: true)
         let signals = SignalWaiter()
         let running = try await lifecycle.start()
@@ -119,8 +133,10 @@ struct RunCommand: AsyncParsableCommand {
             // The store is closed with the proxy: the report reads it again, as it now is.
             let opened = try await store.openStore(configFile, access: .readOnly)
             let run = HTMLReport.Run(command: command.joined(separator: " "), requests: requests.requests, unused: unused)
+            var catalog = UICatalog(store: opened)
+            catalog.findings = findings.provider(store: opened)
             do {
-                try await ReportFile.write(HTMLReport(catalog: UICatalog(store: opened), run: run), to: report)
+                try await ReportFile.write(HTMLReport(catalog: catalog, run: run), to: report)
             } catch {
                 try? await opened.close()
                 throw error

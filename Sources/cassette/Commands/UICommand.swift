@@ -11,8 +11,9 @@ struct UICommand: AsyncParsableCommand {
         abstract: "Browse a cassette store in a web browser.",
         discussion: """
             Serves the web UI for the store and prints `ui on http://127.0.0.1:PORT/`: its \
-            cassettes, its recordings with a filter kept in the page's URL, and each recording's \
-            headers and bodies. `record`, `replay` and `run` serve the same UI at /__cassette/ui/ \
+            cassettes, its recordings with a filter kept in the page's URL, each recording's \
+            headers and bodies, and the Drift view: the store's audit findings (values masked) \
+            and, with --fixtures DIR, the drift `cassette diff --fixtures DIR` finds per endpoint. `record`, `replay` and `run` serve the same UI at /__cassette/ui/ \
             on their main port, with a Live view of the requests they serve. The page works with \
             no network: it is compiled into cassette.
 
@@ -23,6 +24,7 @@ struct UICommand: AsyncParsableCommand {
             Examples:
               cassette ui
               cassette ui --db fixtures/cassettes.db --port 8090 --open
+              cassette ui --fixtures Tests/Fixtures
             """
     )
 
@@ -34,20 +36,26 @@ struct UICommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The address to listen on. Anything but loopback needs the printed token.", valueName: "host"))
     var host: String = "127.0.0.1"
 
+    @Option(help: ArgumentHelp("Fixtures to compare the recordings with, as `cassette diff --fixtures DIR` does (the Drift view).", valueName: "dir"))
+    var fixtures: String?
+
     @Flag(help: "Open the UI in the default browser (xdg-open, or open on macOS).")
     var open = false
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535; got \(port)") }
         if host.isEmpty { throw ValidationError("--host needs an address such as 127.0.0.1") }
+        if fixtures?.isEmpty == true { throw ValidationError("--fixtures needs the directory that holds the fixtures") }
     }
 
     func run() async throws {
         let configFile = try store.loadConfig()
+        let findings = UIFindings(fixtures: fixtures, cassette: store.cassette)
+        try await findings.check(storePath: configFile.databasePath)
         let opened = try await store.openStore(configFile, access: .readOnly)
         let server: UIServer
         do {
-            server = try await UIServer.start(store: opened, host: host, port: port)
+            server = try await UIServer.start(store: opened, host: host, port: port, findings: findings.provider(store: opened))
         } catch {
             try? await opened.close()
             throw CLIError(error)

@@ -37,6 +37,11 @@ struct AuditReport {
     }
 
     func json() throws -> String {
+        jsonValue.prettyJSON
+    }
+
+    /// What `--format json` prints, and the web UI's Drift view shows: every value masked.
+    var jsonValue: JSONValue {
         let items: [JSONValue] = findings.map { finding in
             .object(
                 JSONObject([
@@ -68,6 +73,6 @@ struct AuditReport {
                 ),
                 ("findings", .array(items)),
             ]))
-        return report.prettyJSON
+        return report
     }
 }

@@ -21,9 +21,11 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--proxy", required=True, help="http://127.0.0.1:PORT of cassette replay")
 parser.add_argument("--count", type=int, required=True, help="recordings in the store")
 parser.add_argument("--report", required=True, help="the HTML report file")
-parser.add_argument("--screenshots", required=True, help="directory for the PNGs")
+parser.add_argument("--secret", required=True, help="a secret one recording holds, which the Drift view must mask")
+parser.add_argument("--screenshots", help="directory for the PNGs; none are taken without it")
 args = parser.parse_args()
-os.makedirs(args.screenshots, exist_ok=True)
+if args.screenshots:
+    os.makedirs(args.screenshots, exist_ok=True)
 # Generous: the machine is shared; the figures printed are what matters, not these limits.
 PATIENCE = 20
 
@@ -61,12 +63,14 @@ def total(driver):
 
 
 def shot(driver, name):
-    driver.save_screenshot(os.path.join(args.screenshots, name + ".png"))
+    if args.screenshots:
+        driver.save_screenshot(os.path.join(args.screenshots, name + ".png"))
 
 
-def fetch(path):
+def fetch(path, headers=None, data=None, method=None):
+    request = urllib.request.Request(args.proxy + path, data=data, headers=headers or {}, method=method)
     try:
-        with urllib.request.urlopen(args.proxy + path, timeout=30) as response:
+        with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, response.headers, response.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()
@@ -92,7 +96,7 @@ try:
     driver.find_element(By.CSS_SELECTOR, "#filter button").click()
     wait(driver, "the filtered count", lambda d: "path=%2Fitems%2F1" in d.current_url and total(d) is not None and total(d) < args.count)
     narrowed = total(driver)
-    rows = driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")
     check(0 < narrowed < args.count and all("/items/1" in row.text for row in rows), "the path filter narrows the list to %d and keeps it in the URL" % narrowed)
     shared = driver.current_url
     driver.get("about:blank")
@@ -102,8 +106,8 @@ try:
 
     # A detail opens with the right body (a JSON tree).
     driver.get(ui + "#/interactions?path=/items/12")
-    wait(driver, "the row of /items/12", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr"))
-    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr")[0].click()
+    wait(driver, "the row of /items/12", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
+    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0].click()
     wait(driver, "the response body", lambda d: d.find_elements(By.CSS_SELECTOR, "#response-body .json-key"))
     body = driver.find_element(By.ID, "response-body").text
     check('"item 12"' in body and "id:" in body, "the detail of /items/12 shows its JSON body as a tree")
@@ -113,8 +117,8 @@ try:
 
     # A body holding <script> and <img onerror> is shown, never run.
     driver.get(ui + "#/interactions?path=/page")
-    wait(driver, "the row of /page", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr"))
-    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr")[0].click()
+    wait(driver, "the row of /page", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
+    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0].click()
     wait(driver, "the HTML body as text", lambda d: "<script>" in d.find_element(By.ID, "response-body").text)
     time.sleep(0.5)
     check(driver.execute_script("return window.__pwned === undefined") and not driver.find_elements(By.CSS_SELECTOR, "#response-body img"),
@@ -147,18 +151,60 @@ try:
     check("/items/7" in nearest and "color" in reasons, "the miss shows its nearest recording (%s) and the differing field (%s)" % (nearest, reasons))
     shot(driver, "live")
 
+    # Sessions: one opened by a test, its miss explained, its unused recordings counted.
+    status, _, body = fetch("/__cassette/sessions", headers={"Content-Type": "application/json"}, data=b'{"cassette": "dev"}', method="POST")
+    check(status == 201, "a session opens (status %d)" % status)
+    session = json.loads(body)["id"]
+    fetch("/items/3", headers={"X-Cassette-Session": session})
+    status, _, _ = fetch("/items/3?size=9", headers={"X-Cassette-Session": session})
+    check(status == 404, "the session's request with an unrecorded query misses")
+    driver.get(ui + "#/sessions")
+    box = wait(driver, "the session's section", lambda d: d.find_elements(By.ID, "session-" + session))[0]
+    row = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#sessions tbody tr") if r.text.startswith(session)]
+    reasons = " ".join(li.text for li in box.find_elements(By.CSS_SELECTOR, ".why-not li"))
+    journal = box.find_elements(By.CSS_SELECTOR, "table tbody tr")
+    check(row and " live " in " " + row[0] + " " and row[0].split()[-1] == str(args.count - 1) and "size" in reasons and len(journal) == 2,
+          "the Sessions view lists session %s live with its %d unused recordings, its miss's differing field (%s) and its 2 journal entries (row: %s)"
+          % (session, args.count - 1, reasons, row))
+    shot(driver, "sessions")
+
+    # Live, filtered by session: another client's request stays out.
+    driver.get(ui + "#/live?session=" + session)
+    wait(driver, "the live feed to connect", lambda d: "following" in d.find_element(By.ID, "live-status").text)
+    fetch("/items/4")
+    fetch("/items/5", headers={"X-Cassette-Session": session})
+    wait(driver, "the session's live row", lambda d: any("/items/5" in r.text for r in d.find_elements(By.CSS_SELECTOR, "#live tbody tr")))
+    time.sleep(0.5)
+    targets = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#live tbody tr")]
+    check(not any("/items/4" in t for t in targets) and all(session in t for t in targets),
+          "the Live view filtered by session %s shows only its requests (%s)" % (session, targets))
+
+    # Drift on the proxy's page: no fixtures given, the audit's findings with the value masked.
+    driver.get(ui + "#/drift")
+    wait(driver, "the audit table", lambda d: d.find_elements(By.CSS_SELECTOR, "#audit tbody tr"))
+    audit = driver.find_element(By.ID, "audit").text
+    check(driver.find_elements(By.ID, "drift-none") and "GitHub" in audit and args.secret not in driver.find_element(By.TAG_NAME, "body").text,
+          "the Drift view shows the audit's finding with its value masked, and says no fixtures were given")
+
     # The report opens from file:// with the network off.
     driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
     driver.get("file://" + os.path.abspath(args.report) + "#/interactions")
     wait(driver, "the report's count", lambda d: total(d) is not None)
     check(total(driver) == args.count, "the report opened from file:// offline lists the %d recordings" % args.count)
     driver.get("file://" + os.path.abspath(args.report) + "#/interactions?path=/page")
-    wait(driver, "the report's /page row", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr"))
-    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr")[0].click()
+    wait(driver, "the report's /page row", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
+    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0].click()
     wait(driver, "the report's HTML body as text", lambda d: "<script>" in d.find_element(By.ID, "response-body").text)
     check(driver.execute_script("return window.__pwned === undefined"), "in the report too, a <script> body is text and does not run")
     errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE" and "Content Security Policy" in entry.get("message", "")]
     check(not errors, "the report's CSP allows its one script and style by hash (no violations: %s)" % errors[:1])
+    driver.get("file://" + os.path.abspath(args.report) + "#/drift")
+    wait(driver, "the report's drift table", lambda d: d.find_elements(By.CSS_SELECTOR, "#drift tbody tr.finding"))
+    drift = driver.find_element(By.ID, "drift").text
+    check("$.color" in drift and "fieldNotInAPI" in drift and "GET /items/{id}" in drift,
+          "the report of --fixtures shows the drift per endpoint: the fixture's $.color the API never sends")
+    check(args.secret not in driver.find_element(By.ID, "audit").text, "the report's audit findings are masked too")
+    shot(driver, "drift")
     driver.get("file://" + os.path.abspath(args.report) + "#/interactions")
     wait(driver, "the report's list again", lambda d: total(d) is not None)
     shot(driver, "report")
