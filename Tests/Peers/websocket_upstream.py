@@ -4,6 +4,8 @@
 "params"} with {"id", "result"}; acknowledges {"type": "auth"}; echoes any other message; pushes
 {"type": "tick", "n": N} every 200 ms (three of them) from the client's first echo on; closes with
 4000 "server says bye" when the client sends "bye".
+/drop: says hello, echoes the client's first message, then drops the TCP connection without a
+close frame (as an upstream that dies mid-conversation).
 Prints "listening on ws://127.0.0.1:PORT" once it listens.
 """
 import asyncio
@@ -21,6 +23,10 @@ async def chat(connection):
             await connection.send(json.dumps({"type": "tick", "n": n}))
 
     await connection.send(json.dumps({"type": "hello"}))
+    if connection.request.path == "/drop":
+        await connection.send(await connection.recv())
+        connection.transport.abort()
+        return
     async for message in connection:
         if message == "bye":
             await connection.close(4000, "server says bye")

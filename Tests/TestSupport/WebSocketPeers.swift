@@ -1,8 +1,9 @@
 import Foundation
 
-/// The real WebSocket peers of the proxy's tests, both on the PyPI `websockets` package (installed
-/// on first use): the upstream `Tests/Peers/websocket_upstream.py` and the client
-/// `Tests/Peers/websocket_client.py`, each described in its file.
+/// The real WebSocket peers of the proxy's tests, installed from PyPI on first use: the upstream
+/// `Tests/Peers/websocket_upstream.py` and the client `Tests/Peers/websocket_client.py` on the
+/// `websockets` package, and the client `Tests/Peers/websocket_wsproto_client.py` on `wsproto`
+/// (sans-IO over a socket: fragments and bad frames written byte by byte), each described in its file.
 package enum WebSocketPeers {
     static var peers: URL { ExternalTool.packageRoot.appendingPathComponent("Tests/Peers") }
 
@@ -26,6 +27,18 @@ package enum WebSocketPeers {
     package static func client(_ url: String, script: String = "chat") async throws -> [String] {
         let result = try await ExternalTool.run(["python3", peers.appendingPathComponent("websocket_client.py").path, url, script], cwd: peers)
         guard result.status == 0 else { throw ChildProcessError("the WebSocket client failed: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// What the `wsproto` client received running `script` (with its `argument`) against `url`,
+    /// in the same lines as `client`: `{"closed": null, "reason": null}` for a dropped connection.
+    package static func wsprotoClient(_ url: String, script: String = "chat", argument: String? = nil) async throws -> [String] {
+        let install = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-pip-module.sh").path, "wsproto"], cwd: peers)
+        guard install.status == 0 else { throw ChildProcessError("could not install wsproto: \(install.stderr)") }
+        let arguments = ["python3", peers.appendingPathComponent("websocket_wsproto_client.py").path, url, script] + (argument.map { [$0] } ?? [])
+        let result = try await ExternalTool.run(arguments, cwd: peers)
+        guard result.status == 0 else { throw ChildProcessError("the wsproto client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
     }
 }

@@ -61,7 +61,9 @@ struct WebSocketUpgrade: Sendable {
                             secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)))
                         try channel.pipeline.syncOperations.addHandler(ConversationReplayHandler(conversation, parts: parts))
                     case .relay(let upstream, let upstreamRelay, let recorder):
-                        let relay = WebSocketRelay(side: .client, recorder: recorder, maxMessageSize: options.maxMessageSize)
+                        let relay = WebSocketRelay(
+                            side: .client, recorder: recorder, maxMessageSize: options.maxMessageSize, log: service.log,
+                            logTarget: service.keyer.logTarget(of: head))
                         try channel.pipeline.syncOperations.addHandler(relay)
                         relay.attach(upstream)
                         upstreamRelay.value.attach(channel)
@@ -99,7 +101,8 @@ struct WebSocketUpgrade: Sendable {
         }
         let outcome = try await UpstreamWebSocket.connect(
             url: request.url, headers: headers, eventLoop: eventLoop, tls: service.settings.tls,
-            maxMessageSize: service.settings.webSocket.maxMessageSize, recorder: recorder)
+            maxMessageSize: service.settings.webSocket.maxMessageSize, recorder: recorder, log: service.log,
+            logTarget: service.keyer.logTarget(of: head))
         switch outcome {
         case .refused:
             recorder?.abandon()

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 import WellPlateCore
@@ -76,6 +77,31 @@ final class ProxyWebSocketTests {
             // The proxy goes on serving: a new connection replays the whole conversation.
             let again = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
             #expect(again.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(again)")
+        }
+    }
+
+    @Test func aWsprotoClientSendingInFragmentsIsRecordedWithItsFragmentSizesAndEitherClientReplaysIt() async throws {
+        let recorded = try await WebSocketPeers.withUpstream { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "chat-fragmented")
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+                return received
+            }
+        }
+        #expect(recorded.count == 8, "\(recorded)")
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let conversation = try #require(try await opened.conversations(cassette: nil).first)
+        try await opened.close()
+        let echo = try #require(conversation.messages.first { $0.direction == .client && $0.payload == Data("echo me".utf8) })
+        #expect(echo.fragments == [5, 2])
+        #expect(conversation.requestHeaders[HTTPField.Name("Sec-WebSocket-Protocol")!] == "chat.v1")
+        // Offline, both client libraries get what the recording client got: the fragments joined
+        // match an unfragmented message.
+        try await withReplayer(store: store) { replayer in
+            #expect(try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/chat", script: "chat") == recorded)
+            #expect(try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat") == recorded)
         }
     }
 
