@@ -47,7 +47,9 @@ struct ExportCommand: AsyncParsableCommand {
             HAR 1.2 file instead, in recorded order, which browsers' DevTools and mitmproxy open: \
             bodies as text when they are printable UTF-8, base64 otherwise; the stored \
             Content-Encoding listed with the headers (bodies stay decoded, as HAR wants); timings \
-            from the recorded durations.
+            from the recorded durations. A WebSocket conversation is the entry of its 101 with \
+            Chrome's _resourceType "websocket" and _webSocketMessages (type send or receive, time, \
+            opcode 1 for text and 2 for binary, data; binary data base64).
 
             Examples:
               cassette export --fixtures Tests/Fixtures
