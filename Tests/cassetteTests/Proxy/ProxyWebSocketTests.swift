@@ -1,3 +1,4 @@
+import CassetteTools
 import Foundation
 import HTTPTypes
 import TestSupport
@@ -103,6 +104,32 @@ final class ProxyWebSocketTests {
             #expect(try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/chat", script: "chat") == recorded)
             #expect(try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat") == recorded)
         }
+    }
+
+    @Test func exportWritesTheConversationAsAFixtureFileAndAsChromesWebSocketMessagesInHAR() async throws {
+        _ = try await recordChat()
+        let fixtures = try await runCassette(["export", "--fixtures", workspace.path("Fixtures"), "--db", store], cwd: workspace.directory)
+        #expect(fixtures.status == 0, "\(fixtures)")
+        #expect(fixtures.stdout.contains("created  websocket/chat.json  (WebSocket GET /chat, 13 messages, server closed 4000"), "\(fixtures)")
+        let file = try Data(contentsOf: URL(fileURLWithPath: workspace.path("Fixtures/websocket/chat.json")))
+        let fixture = try JSONDecoder().decode(ConversationFixture.self, from: file)
+        #expect(fixture.subprotocol == "chat.v1")
+        #expect(fixture.end == ConversationFixture.End(kind: "closed", by: "server", code: 4000, reason: "server says bye"))
+        #expect(fixture.messages.first { $0.direction == "client" }?.text == #"{"type": "auth", "token": "REDACTED"}"#)
+        // Running it again changes nothing.
+        let again = try await runCassette(["export", "--fixtures", workspace.path("Fixtures"), "--db", store], cwd: workspace.directory)
+        #expect(again.stdout.contains("unchanged  websocket/chat.json"), "\(again)")
+
+        let har = try await runCassette(["export", "--har", workspace.path("ws.har"), "--db", store], cwd: workspace.directory)
+        #expect(har.status == 0, "\(har)")
+        #expect(har.stdout.contains("and 1 WebSocket conversation"), "\(har)")
+        let archive = try HARArchive.decode(Data(contentsOf: URL(fileURLWithPath: workspace.path("ws.har"))))
+        let entry = try #require(archive.log.entries.first { $0.resourceType == "websocket" })
+        #expect(entry.response.status == 101)
+        let messages = try #require(entry.webSocketMessages)
+        #expect(messages.first == HARWebSocketMessage(type: "receive", time: messages[0].time, opcode: 1, data: #"{"type": "hello"}"#))
+        #expect(messages.filter { $0.type == "send" }.map(\.data).contains("echo me"))
+        #expect(messages.map(\.time) == messages.map(\.time).sorted())
     }
 
     @Test func listAndShowPrintTheConversationWithItsMessages() async throws {
