@@ -7,9 +7,12 @@
 /drop: says hello, echoes the client's first message, then drops the TCP connection without a
 close frame (as an upstream that dies mid-conversation).
 Prints "listening on ws://127.0.0.1:PORT" once it listens.
+usage: websocket_upstream.py [--tls CERTIFICATE KEY]   (wss://, "listening on wss://...")
 """
 import asyncio
 import json
+import ssl
+import sys
 
 from websockets.asyncio.server import serve
 
@@ -46,9 +49,13 @@ async def chat(connection):
 
 
 async def main():
-    async with serve(chat, "127.0.0.1", 0, subprotocols=["chat.v1"], compression=None, max_size=None) as server:
+    context = None
+    if sys.argv[1:2] == ["--tls"]:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+    async with serve(chat, "127.0.0.1", 0, subprotocols=["chat.v1"], compression=None, max_size=None, ssl=context) as server:
         port = server.sockets[0].getsockname()[1]
-        print("listening on ws://127.0.0.1:%d" % port, flush=True)
+        print("listening on %s://127.0.0.1:%d" % ("wss" if context else "ws", port), flush=True)
         await asyncio.get_running_loop().create_future()
 
 

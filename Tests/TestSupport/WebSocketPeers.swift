@@ -12,20 +12,29 @@ package enum WebSocketPeers {
         try await ExternalTool.ensure("websockets")
     }
 
-    /// Runs the upstream for `body` (its `http://127.0.0.1:PORT` base) and always stops it.
-    package static func withUpstream<Result>(_ body: (_ base: URL) async throws -> Result) async throws -> Result {
+    /// Runs the upstream for `body` (its `http://127.0.0.1:PORT` base) and always stops it. With
+    /// `tls` (a certificate for `localhost` and its key) it serves `wss://`, and the base is
+    /// `https://localhost:PORT`.
+    package static func withUpstream<Result>(tls: (certificate: String, key: String)? = nil, _ body: (_ base: URL) async throws -> Result)
+        async throws -> Result
+    {
         try await ensureInstalled()
         let script = peers.appendingPathComponent("websocket_upstream.py").path
-        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script]) { process in
+        let options = tls.map { ["--tls", $0.certificate, $0.key] } ?? []
+        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script] + options) { process in
             let url = try await process.listeningURL()
-            return try await body(URL(string: "http://127.0.0.1:\(url.port ?? 0)")!)
+            return try await body(URL(string: tls == nil ? "http://127.0.0.1:\(url.port ?? 0)" : "https://localhost:\(url.port ?? 0)")!)
         }
     }
 
     /// What the client received running `script` against `url`: one JSON line per message, then
     /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
-    package static func client(_ url: String, script: String = "chat") async throws -> [String] {
-        let result = try await ExternalTool.run(["python3", peers.appendingPathComponent("websocket_client.py").path, url, script], cwd: peers)
+    /// `proxy`: through that HTTP proxy (CONNECT); `cafile`: the CA `wss://` certificates are checked against.
+    package static func client(_ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil) async throws -> [String] {
+        var arguments = ["python3", peers.appendingPathComponent("websocket_client.py").path, url, script]
+        if let proxy { arguments += ["--proxy", proxy.absoluteString] }
+        if let cafile { arguments += ["--cafile", cafile] }
+        let result = try await ExternalTool.run(arguments, cwd: peers)
         guard result.status == 0 else { throw ChildProcessError("the WebSocket client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
     }
