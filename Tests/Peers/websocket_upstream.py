@@ -7,6 +7,7 @@
 /drop: says hello, echoes the client's first message, then drops the TCP connection without a
 close frame (as an upstream that dies mid-conversation).
 Prints "listening on ws://127.0.0.1:PORT" once it listens.
+It agrees to permessage-deflate when a client offers it.
 usage: websocket_upstream.py [--tls CERTIFICATE KEY]   (wss://, "listening on wss://...")
 """
 import asyncio
@@ -53,7 +54,7 @@ async def main():
     if sys.argv[1:2] == ["--tls"]:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(sys.argv[2], sys.argv[3])
-    async with serve(chat, "127.0.0.1", 0, subprotocols=["chat.v1"], compression=None, max_size=None, ssl=context) as server:
+    async with serve(chat, "127.0.0.1", 0, subprotocols=["chat.v1"], compression="deflate", max_size=None, ssl=context) as server:
         port = server.sockets[0].getsockname()[1]
         print("listening on %s://127.0.0.1:%d" % ("wss" if context else "ws", port), flush=True)
         await asyncio.get_running_loop().create_future()

@@ -30,8 +30,12 @@ package enum WebSocketPeers {
     /// What the client received running `script` against `url`: one JSON line per message, then
     /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
     /// `proxy`: through that HTTP proxy (CONNECT); `cafile`: the CA `wss://` certificates are checked against.
-    package static func client(_ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil) async throws -> [String] {
+    /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": ...}` (what was agreed).
+    package static func client(_ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false)
+        async throws -> [String]
+    {
         var arguments = ["python3", peers.appendingPathComponent("websocket_client.py").path, url, script]
+        if deflate { arguments.append("--deflate") }
         if let proxy { arguments += ["--proxy", proxy.absoluteString] }
         if let cafile { arguments += ["--cafile", cafile] }
         let result = try await ExternalTool.run(arguments, cwd: peers)

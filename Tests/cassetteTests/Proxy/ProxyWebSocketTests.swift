@@ -132,6 +132,32 @@ final class ProxyWebSocketTests {
         #expect(messages.map(\.time) == messages.map(\.time).sorted())
     }
 
+    @Test func permessageDeflateOfferedByBothPeersIsDeclinedSoTheyTalkUncompressedAndPayloadsAreStoredPlain() async throws {
+        let recorded = try await WebSocketPeers.withUpstream { base in
+            // Straight to the upstream, the extension is agreed.
+            let direct = try await WebSocketPeers.client("ws://127.0.0.1:\(base.port!)/chat", deflate: true)
+            #expect(direct.first?.hasPrefix(#"{"extensions": "permessage-deflate"#) == true, "\(direct)")
+            return try await withRecorder(upstream: base, store: store) { recorder in
+                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+                return received
+            }
+        }
+        // Through the proxy, neither side agreed to it: no extension in the client's 101.
+        #expect(recorded.first == #"{"extensions": null}"#, "\(recorded)")
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let conversation = try #require(try await opened.conversations(cassette: nil).first)
+        try await opened.close()
+        #expect(conversation.extensions == nil)
+        #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "tick", "n": 3}"#.utf8) })
+        let replayed = try await withReplayer(store: store) { replayer in
+            try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", deflate: true)
+        }
+        #expect(replayed == recorded)
+    }
+
     @Test func listAndShowPrintTheConversationWithItsMessages() async throws {
         _ = try await recordChat()
         let list = try await runCassette(["list", "--db", store], cwd: workspace.directory)
