@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# Installs a Python library from PyPI when python3 cannot import it (a library with no command of
-# its own, such as wsproto; scripts/ensure-pip-tool.sh is for commands):
-#   scripts/ensure-pip-module.sh MODULE [PACKAGE]   (PACKAGE defaults to MODULE)
-# The WebSocket tests' peers call it, so they work on a fresh machine.
+# Installs Python packages from PyPI when a module they provide cannot be imported:
+#   scripts/ensure-pip-module.sh MODULE PACKAGE...   (e.g. ariadne ariadne uvicorn)
+# The GraphQL tests call it for their upstream (ariadne over uvicorn) and client (gql), which are
+# libraries rather than commands, so scripts/ensure-pip-tool.sh cannot tell whether they are there.
 set -euo pipefail
 
 module="$1"
-package="${2:-$1}"
+shift
 python3 -c "import $module" >/dev/null 2>&1 && exit 0
 
-echo "Installing $package from PyPI" >&2
-if ! python3 -m pip install --quiet "$package" >/dev/null 2>&1; then
+echo "Installing $* from PyPI" >&2
+if ! python3 -m pip install --quiet "$@" >/dev/null 2>&1; then
     # Debian's system Python refuses global installs; a user install is the usual way out.
-    python3 -m pip install --quiet --user --break-system-packages "$package" >/dev/null
+    python3 -m pip install --quiet --user --break-system-packages "$@" >/dev/null
 fi
 python3 -c "import $module" >/dev/null 2>&1 || {
-    echo "error: installed $package but python3 cannot import $module; check that pip and python3 are the same Python" >&2
+    echo "error: installed $* but python3 cannot import $module; check which python3 pip installed into" >&2
     exit 1
 }

@@ -20,7 +20,7 @@ done
 # The WebSocket tests' peers: the websockets package (its upstream and client) and wsproto (a
 # sans-IO client that also writes bad frames).
 "$here/ensure-pip-tool.sh" websockets websockets || echo "warning: could not install websockets now; its tests will try again" >&2
-"$here/ensure-pip-module.sh" wsproto || echo "warning: could not install wsproto now; its tests will try again" >&2
+"$here/ensure-pip-module.sh" wsproto wsproto || echo "warning: could not install wsproto now; its tests will try again" >&2
 
 # The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium.
 "$here/ensure-browser.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2

@@ -47,7 +47,7 @@ package enum WebSocketPeers {
     /// in the same lines as `client`: `{"closed": null, "reason": null}` for a dropped connection.
     package static func wsprotoClient(_ url: String, script: String = "chat", argument: String? = nil) async throws -> [String] {
         let install = try await ExternalTool.run(
-            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-pip-module.sh").path, "wsproto"], cwd: peers)
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-pip-module.sh").path, "wsproto", "wsproto"], cwd: peers)
         guard install.status == 0 else { throw ChildProcessError("could not install wsproto: \(install.stderr)") }
         let arguments = ["python3", peers.appendingPathComponent("websocket_wsproto_client.py").path, url, script] + (argument.map { [$0] } ?? [])
         let result = try await ExternalTool.run(arguments, cwd: peers)
