@@ -55,3 +55,47 @@ struct HARWebSocketExportTests {
         #expect(try HARArchive.decode(archive.encoded()) == archive)
     }
 }
+
+/// Chrome's WebSocket entries read back as conversations, keyed and redacted as recorded ones.
+@Suite("HAR import of WebSocket conversations")
+struct HARWebSocketImportTests {
+    @Test func anExportedConversationImportsWithItsMessagesOffsetsAndEnd() throws {
+        let exporter = HARExporter(creatorVersion: "test")
+        let archive = exporter.archive([], conversations: [HARWebSocketExportTests.conversation])
+        let result = HARImporter(cassette: "dev").convert(try HARArchive.decode(archive.encoded()))
+        #expect(result.interactions.isEmpty)
+        let conversation = try #require(result.conversations.first)
+        #expect(conversation.url == "http://api.test/chat?room=1")
+        #expect(conversation.key == HARWebSocketExportTests.conversation.key)
+        #expect(conversation.subprotocol == "chat.v1")
+        #expect(conversation.end == .closed(by: .server, code: 4000, reason: ""))
+        #expect(conversation.messages.map(\.direction) == [.server, .client])
+        #expect(conversation.messages.map(\.kind) == [.text, .binary])
+        #expect(conversation.messages[1].payload == Data([0, 1, 0xFF]))
+        #expect(abs(conversation.messages[1].offsetMilliseconds - 10) < 0.01)
+    }
+
+    @Test func aBrowsersEntryIsMarkedCutAndATokenInAMessageIsRedacted() throws {
+        var entry = HARExporter(creatorVersion: "test").entry(HARWebSocketExportTests.conversation)
+        entry.comment = nil
+        entry.webSocketMessages = [
+            HARWebSocketMessage(type: "send", time: 1_800_000_000.5, opcode: 1, data: #"{"type":"auth","token":"sk-live-abc123"}"#),
+            HARWebSocketMessage(type: "receive", time: 1_800_000_000.6, opcode: 9, data: ""),
+        ]
+        let result = HARImporter(cassette: "dev").convert(HARArchive(log: HARLog(creator: HARCreator(name: "Chrome", version: "1"), entries: [entry])))
+        let conversation = try #require(result.conversations.first)
+        #expect(conversation.end == .cut)
+        #expect(conversation.messages.count == 1)
+        #expect(String(decoding: conversation.messages[0].payload, as: UTF8.self) == #"{"type":"auth","token":"REDACTED"}"#)
+        #expect(result.warnings.map(\.reason) == ["1 WebSocket message with an opcode other than text or binary, or bad base64, left out"])
+    }
+
+    @Test func theEndIsReadFromTheCommentCassetteWrites() {
+        #expect(HARImporter.end(fromComment: #"cassette dev, key GET /chat, sequence 0, WebSocket ended: server closed 4000 "server says bye""#)
+            == .closed(by: .server, code: 4000, reason: "server says bye"))
+        #expect(HARImporter.end(fromComment: "WebSocket ended: client closed") == .closed(by: .client, code: nil, reason: ""))
+        #expect(HARImporter.end(fromComment: "WebSocket ended: server dropped") == .dropped(by: .server))
+        #expect(HARImporter.end(fromComment: "WebSocket ended: cut") == .cut)
+        #expect(HARImporter.end(fromComment: nil) == .cut)
+    }
+}
