@@ -39,7 +39,7 @@ struct WebSocketLoad: Sendable {
                     var samples: [Double] = []
                     repeat {
                         samples += try await conversation(group: group, deadline: deadline)
-                    } while deadline.map { ContinuousClock.now < $0 } ?? false
+                    } while deadline.map({ ContinuousClock.now < $0 }) ?? false
                     return samples
                 }
             }

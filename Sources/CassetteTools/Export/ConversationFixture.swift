@@ -34,6 +34,13 @@ package struct ConversationFixture: Codable, Sendable, Equatable {
         package var by: String?
         package var code: Int?
         package var reason: String?
+
+        package init(kind: String, by: String? = nil, code: Int? = nil, reason: String? = nil) {
+            self.kind = kind
+            self.by = by
+            self.code = code
+            self.reason = reason
+        }
     }
 
     /// The handshake's URL, `ws://` or `wss://`.

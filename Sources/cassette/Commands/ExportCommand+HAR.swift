@@ -12,7 +12,8 @@ extension ExportCommand {
         let configFile = try store.loadConfig()
         let filter = store.cassette
         let opened = try await store.openStore(configFile, access: .readOnly)
-        let (interactions, conversations, known) = try await opened.use { store throws(CassetteStoreError) in
+        let (interactions, conversations, known) = try await opened.use {
+            store throws(CassetteStoreError) -> ([Interaction], [Conversation], [String]) in
             let conversations = try store.conversations(cassette: nil)
             let known = Set(try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name) + conversations.map(\.cassette)).sorted()
             return (try store.interactions(cassette: filter), conversations.filter { filter == nil || $0.cassette == filter }, known)

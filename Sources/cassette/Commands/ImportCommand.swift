@@ -71,17 +71,18 @@ struct ImportCommand: AsyncParsableCommand {
         if hasWork {
             let stored = progress.step("storing", unit: "entries")
             let opened = try await store.openStore(configFile, access: .readWrite, creatingIfMissing: true)
-            existing = try await opened.use { store throws(CassetteStoreError) -> Set<String> in
+            (existing, conversationsStored) = try await opened.use { store throws(CassetteStoreError) -> (Set<String>, Int) in
                 let saved = try store.cassette(named: cassette)
                 if saved == nil || explicitRules != nil {
                     var info = saved ?? CassetteInfo(name: cassette)
                     info.matchingRules = rules
-                    info.upstream = info.upstream ?? result.interactions.first.flatMap { Self.origin(of: $0.url) }
+                    let first = result.interactions.first?.url ?? result.conversations.first?.url
+                    info.upstream = info.upstream ?? first.flatMap { Self.origin(of: $0) }
                     try store.saveCassette(info)
                 }
-                let keys = result.interactions.isEmpty ? [] : try store.importInteractions(result.interactions, mode: mode, progress: stored)
-                conversationsStored = try store.importConversations(result.conversations, replacing: mode == .all)
-                return keys
+                var keys: Set<String> = []
+                if !result.interactions.isEmpty { keys = try store.importInteractions(result.interactions, mode: mode, progress: stored) }
+                return (keys, try store.importConversations(result.conversations, replacing: mode == .all))
             }
         }
         progress.finish()
