@@ -16,7 +16,8 @@ struct ProxyPipeline: ConnectionPipeline {
     /// without it (two handlers fewer on every request): a head that is not UTF-8 keys to the same
     /// recording there, or to none, whether its bytes are kept or read as U+FFFD.
     let keepsRequestHeadBytes: Bool
-    /// The protocol switches its connections offer: WebSocket on reverse and session listeners.
+    /// The protocol switches its connections offer: WebSocket on reverse and session listeners and
+    /// on a forward host's pipeline inside a CONNECT tunnel.
     var upgrades = UpgradeHook.none
 
     /// A listener serving `served` with `settings` (its upstream and TLS). `maker` makes its
