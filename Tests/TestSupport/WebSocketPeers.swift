@@ -15,7 +15,9 @@ package enum WebSocketPeers {
     /// Runs the upstream for `body` (its `http://127.0.0.1:PORT` base) and always stops it. With
     /// `tls` (a certificate for `localhost` and its key) it serves `wss://`, and the base is
     /// `https://localhost:PORT`.
-    package static func withUpstream<Result>(tls: (certificate: String, key: String)? = nil, _ body: (_ base: URL) async throws -> Result)
+    package static func withUpstream<Result>(
+        tls: (certificate: String, key: String)? = nil, _ body: (_ base: URL) async throws -> Result
+    )
         async throws -> Result
     {
         try await ensureInstalled()
@@ -31,7 +33,9 @@ package enum WebSocketPeers {
     /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
     /// `proxy`: through that HTTP proxy (CONNECT); `cafile`: the CA `wss://` certificates are checked against.
     /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": ...}` (what was agreed).
-    package static func client(_ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false)
+    package static func client(
+        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false
+    )
         async throws -> [String]
     {
         var arguments = ["python3", peers.appendingPathComponent("websocket_client.py").path, url, script]

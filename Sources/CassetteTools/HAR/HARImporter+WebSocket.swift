@@ -49,7 +49,9 @@ extension HARImporter {
                     payload: redactor.redactedMessage(payload, secrets: &secrets),
                     offsetMilliseconds: max(0, (message.time - recordedAt.timeIntervalSince1970) * 1000)))
         }
-        if skipped > 0 { warnings.append("\(Formatting.count(skipped, "WebSocket message")) with an opcode other than text or binary, or bad base64, left out") }
+        if skipped > 0 {
+            warnings.append("\(Formatting.count(skipped, "WebSocket message")) with an opcode other than text or binary, or bad base64, left out")
+        }
         let header = { (name: String) in entry.response.headers.last { $0.name.lowercased() == name }?.value }
         return Conversation(
             cassette: cassette, url: handshake.url, key: handshake.key, requestHeaders: handshake.requestHeaders,

@@ -46,27 +46,27 @@ extension CassetteStore {
 
     /// Inserts `conversation` with its messages at the next sequence position of its key.
     private static func insert(_ conversation: Conversation, into connection: SQLiteConnection) throws -> Conversation {
-                var stored = conversation
-                let next = try connection.cachedStatement(
-                    "SELECT coalesce(max(sequence) + 1, 0) FROM conversations WHERE cassette = ? AND request_key = ?")
-                next.reset()
-                try next.bind(conversation.cassette, conversation.key)
-                stored.sequence = try next.step() ? next.int(at: 0) : 0
-                next.reset()
-                try connection.cachedStatement(
-                    """
-                    INSERT INTO conversations (cassette, url, request_key, sequence, request_headers, subprotocol, extensions,
-                        recorded_at, end_kind, end_by, close_code, close_reason)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-                ).run(
-                    stored.cassette, stored.url, stored.key, stored.sequence, HeaderLines.encode(stored.requestHeaders), stored.subprotocol,
-                    stored.extensions, stored.recordedAt.timeIntervalSince1970, stored.end.storedKind, stored.end.side?.rawValue,
-                    stored.end.code, stored.end.reason)
-                let id = connection.lastInsertRowID
-                stored.id = id
-                try Self.insert(messages: stored.messages, conversation: id, from: 0, into: connection)
-                return stored
+        var stored = conversation
+        let next = try connection.cachedStatement(
+            "SELECT coalesce(max(sequence) + 1, 0) FROM conversations WHERE cassette = ? AND request_key = ?")
+        next.reset()
+        try next.bind(conversation.cassette, conversation.key)
+        stored.sequence = try next.step() ? next.int(at: 0) : 0
+        next.reset()
+        try connection.cachedStatement(
+            """
+            INSERT INTO conversations (cassette, url, request_key, sequence, request_headers, subprotocol, extensions,
+                recorded_at, end_kind, end_by, close_code, close_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).run(
+            stored.cassette, stored.url, stored.key, stored.sequence, HeaderLines.encode(stored.requestHeaders), stored.subprotocol,
+            stored.extensions, stored.recordedAt.timeIntervalSince1970, stored.end.storedKind, stored.end.side?.rawValue,
+            stored.end.code, stored.end.reason)
+        let id = connection.lastInsertRowID
+        stored.id = id
+        try Self.insert(messages: stored.messages, conversation: id, from: 0, into: connection)
+        return stored
     }
 
     /// Appends `messages` to conversation `id` from `position` on, in one transaction: a recorder

@@ -117,7 +117,8 @@ struct ExportCommand: AsyncParsableCommand {
             let cassettes = Set(try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name) + conversations.map(\.cassette)).sorted()
             if let filter {
                 guard cassettes.contains(filter) else { throw .missingCassette(filter, path: store.path, available: cassettes) }
-                return .found(cassette: filter, interactions: try store.interactions(cassette: filter), conversations: conversations.filter { $0.cassette == filter })
+                return .found(
+                    cassette: filter, interactions: try store.interactions(cassette: filter), conversations: conversations.filter { $0.cassette == filter })
             }
             guard let only = cassettes.first else { throw .missingCassette(nil, path: store.path, available: []) }
             guard cassettes.count == 1 else { return .ambiguous(cassettes) }

@@ -66,7 +66,8 @@ struct ImportCommand: AsyncParsableCommand {
         let rules = explicitRules ?? saved?.matchingRules ?? .default
         let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive, progress: progress.step("converting", unit: "entries"))
         var existing = recordedKeys.intersection(result.interactions.map(\.key))
-        let hasWork = !result.conversations.isEmpty || (mode == .all ? !result.interactions.isEmpty : result.interactions.contains { !existing.contains($0.key) })
+        let hasWork =
+            !result.conversations.isEmpty || (mode == .all ? !result.interactions.isEmpty : result.interactions.contains { !existing.contains($0.key) })
         var conversationsStored = 0
         if hasWork {
             let stored = progress.step("storing", unit: "entries")

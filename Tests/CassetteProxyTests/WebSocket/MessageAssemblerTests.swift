@@ -76,7 +76,8 @@ struct MessageAssemblerTests {
         #expect(WebSocketViolation.invalidUTF8.code == 1007)
         // "é" (0xC3 0xA9) split between two fragments is valid once joined.
         #expect(assembler.add(frame(.text, ByteBuffer(bytes: [0xC3]), fin: false, masked: true)) == .partial)
-        #expect(assembler.add(frame(.continuation, ByteBuffer(bytes: [0xA9]), fin: true, masked: true)) == .message(.text, Data([0xC3, 0xA9]), fragments: [1, 1]))
+        #expect(
+            assembler.add(frame(.continuation, ByteBuffer(bytes: [0xA9]), fin: true, masked: true)) == .message(.text, Data([0xC3, 0xA9]), fragments: [1, 1]))
         // Binary messages carry any bytes.
         #expect(assembler.add(frame(.binary, [0xFF])) == .message(.binary, Data([0xFF]), fragments: [1]))
     }

@@ -91,8 +91,9 @@ struct HARWebSocketImportTests {
     }
 
     @Test func theEndIsReadFromTheCommentCassetteWrites() {
-        #expect(HARImporter.end(fromComment: #"cassette dev, key GET /chat, sequence 0, WebSocket ended: server closed 4000 "server says bye""#)
-            == .closed(by: .server, code: 4000, reason: "server says bye"))
+        #expect(
+            HARImporter.end(fromComment: #"cassette dev, key GET /chat, sequence 0, WebSocket ended: server closed 4000 "server says bye""#)
+                == .closed(by: .server, code: 4000, reason: "server says bye"))
         #expect(HARImporter.end(fromComment: "WebSocket ended: client closed") == .closed(by: .client, code: nil, reason: ""))
         #expect(HARImporter.end(fromComment: "WebSocket ended: server dropped") == .dropped(by: .server))
         #expect(HARImporter.end(fromComment: "WebSocket ended: cut") == .cut)
