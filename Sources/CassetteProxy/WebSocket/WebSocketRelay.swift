@@ -88,6 +88,9 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
     private func refuse(_ violation: WebSocketViolation, context: ChannelHandlerContext) {
         guard !refused else { return }
         refused = true
+        // The proxy closes it, standing for the side that did not send the frame; reported first,
+        // as closing the peer below reports the peer's channel gone (on this event loop, at once).
+        recorder?.finish(.closed(by: side == .client ? .server : .client, code: violation.code, reason: violation.reason))
         log.warn("WebSocket \(logTarget): the \(side.rawValue) sent a frame the proxy refused (\(violation.reason)); closed with \(violation.code)")
         let close = WebSocketFrame.close(
             code: violation.code, reason: violation.reason, allocator: context.channel.allocator, masked: side == .server)
@@ -100,8 +103,6 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
             peer.writeAndFlush(WebSocketFrame.close(code: 1001, reason: "", allocator: peer.allocator, masked: side == .client), promise: nil)
             peer.close(promise: nil)
         }
-        // The proxy closed it, standing for the side that did not send the message.
-        recorder?.finish(.closed(by: side == .client ? .server : .client, code: violation.code, reason: violation.reason))
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
