@@ -135,7 +135,8 @@ struct ExportCommand: AsyncParsableCommand {
 
         // A multi-host cassette: each host's fixtures and registry.json in a directory of its own.
         var refused = 0
-        for host in RecordedHosts(interactions).hosts {
+        // A cassette of conversations alone has no HTTP fixtures to report.
+        for host in interactions.isEmpty && !conversations.isEmpty ? [] : RecordedHosts(interactions).hosts {
             var hostDirectory = directory
             var registry = existing
             var shown = fixtures
