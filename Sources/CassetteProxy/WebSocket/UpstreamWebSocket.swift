@@ -44,6 +44,7 @@ enum UpstreamWebSocket {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Outcome>(maxFrameSize: frameLimit, enableAutomaticErrorHandling: false) {
                         channel, response in
                         channel.eventLoop.makeCompletedFuture {
+                            recorder?.upstreamSwitched()
                             let relay = WebSocketRelay(side: .server, recorder: recorder, maxMessageSize: maxMessageSize, log: log, logTarget: logTarget)
                             try channel.pipeline.syncOperations.addHandler(relay)
                             return .upgraded(channel, NIOLoopBound(relay, eventLoop: channel.eventLoop), response)
