@@ -61,18 +61,19 @@ struct WebSocketLoad: Sendable {
         headers.add(name: "Host", value: "\(host):\(port)")
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.path.isEmpty ? "/" : url.path, headers: headers)
         let turns = turns
-        let upgraded: EventLoopFuture<EventLoopFuture<[Double]>> = try await ClientBootstrap(group: group)
+        let upgraded: EventLoopFuture<Upgraded> = try await ClientBootstrap(group: group)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let upgrader = NIOTypedWebSocketClientUpgrader<EventLoopFuture<[Double]>> { channel, _ in
+                    let upgrader = NIOTypedWebSocketClientUpgrader<Upgraded> { channel, _ in
                         channel.eventLoop.makeCompletedFuture {
                             let promise = channel.eventLoop.makePromise(of: [Double].self)
-                            try channel.pipeline.syncOperations.addHandler(TurnTaker(turns: turns, deadline: deadline, done: promise))
-                            return promise.futureResult
+                            let taker = TurnTaker(turns: turns, deadline: deadline, done: promise)
+                            try channel.pipeline.syncOperations.addHandler(taker)
+                            return Upgraded(taker: NIOLoopBound(taker, eventLoop: channel.eventLoop), done: promise.futureResult)
                         }
                     }
-                    let configuration = NIOTypedHTTPClientUpgradeConfiguration<EventLoopFuture<[Double]>>(
+                    let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgraded>(
                         upgradeRequestHead: head, upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in
                             channel.eventLoop.makeFailedFuture(LoadError.notUpgraded)
@@ -81,8 +82,18 @@ struct WebSocketLoad: Sendable {
                         configuration: NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration))
                 }
             }
-        return try await upgraded.get().get()
+        // The first message goes once the upgrade handler is gone: written from inside the
+        // upgrade, it would wait behind the HTTP handlers.
+        let result = try await upgraded.get()
+        result.taker.eventLoop.execute { result.taker.value.start() }
+        return try await result.done.get()
     }
+}
+
+/// A connection whose upgrade completed: its turn taker, and its round trips once it closed.
+struct Upgraded: Sendable {
+    let taker: NIOLoopBound<TurnTaker>
+    let done: EventLoopFuture<[Double]>
 }
 
 enum LoadError: Error {
@@ -102,6 +113,7 @@ final class TurnTaker: ChannelInboundHandler {
     private var sentAt = ContinuousClock.now
     private var samples: [Double] = []
     private var closing = false
+    private var context: ChannelHandlerContext?
 
     init(turns: Int, deadline: ContinuousClock.Instant?, done: EventLoopPromise<[Double]>) {
         self.turns = turns
@@ -111,6 +123,12 @@ final class TurnTaker: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    /// Sends the first message.
+    func start() {
+        guard let context else { return }
         send(context: context)
     }
 
