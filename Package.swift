@@ -184,6 +184,12 @@ let package = Package(
             dependencies: ["BenchServer"] + nioHTTP,
             path: "Benchmarks/Sources/bench-nio-proxy"
         ),
+        // The WebSocket benchmark's peers: a minimal SwiftNIO echo server (the baseline) and a load client.
+        .executableTarget(
+            name: "bench-websocket",
+            dependencies: nioHTTP + [.product(name: "NIOWebSocket", package: "swift-nio")],
+            path: "Benchmarks/Sources/bench-websocket"
+        ),
         // Helpers every test target shares: child processes, upstreams, workspaces, raw sockets.
         .target(
             name: "TestSupport",

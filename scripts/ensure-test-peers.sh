@@ -3,7 +3,7 @@
 # packages (scripts/ensure-deps.sh), the Debian tools the tests start (nginx, the HTTPS upstream
 # that offers HTTP/2; openssl for test certificates; python3 and its pip; curl), and the real peers
 # the tests compare against, from PyPI (openapi-spec-validator, detect-secrets, mitmproxy's
-# mitmdump). scripts/test.sh calls it; the demo needs none of these.
+# mitmdump, websockets, wsproto). scripts/test.sh calls it; the demo needs none of these.
 #   scripts/ensure-test-peers.sh [COMMAND...]   (more Debian packages, as ensure-deps.sh takes them)
 set -euo pipefail
 here="$(dirname "$0")"
@@ -16,6 +16,11 @@ for tool in openapi-spec-validator:openapi-spec-validator detect-secrets:detect-
     "$here/ensure-pip-tool.sh" "${tool%%:*}" "${tool#*:}" \
         || echo "warning: could not install ${tool#*:} now; its tests will try again" >&2
 done
+
+# The WebSocket tests' peers: the websockets package (its upstream and client) and wsproto (a
+# sans-IO client that also writes bad frames).
+"$here/ensure-pip-tool.sh" websockets websockets || echo "warning: could not install websockets now; its tests will try again" >&2
+"$here/ensure-pip-module.sh" wsproto wsproto || echo "warning: could not install wsproto now; its tests will try again" >&2
 
 # The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium.
 "$here/ensure-browser.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2

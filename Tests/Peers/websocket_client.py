@@ -1,18 +1,35 @@
 """A WebSocket client for cassette's tests, on the PyPI `websockets` package.
 
-usage: websocket_client.py URL [script]
+usage: websocket_client.py URL [script] [--proxy PROXY_URL] [--cafile CA_PEM] [--deflate]
+(--proxy: through an HTTP proxy with CONNECT, as websockets does; --cafile: the CA that `wss://`
+certificates are checked against; --deflate: offer permessage-deflate, and print the extensions
+agreed as {"extensions": ...} first.)
 Scripts: "chat" (hello, auth with a token, an add request, an echo, three ticks, bye),
 "changed" (the add request with other parameters), "large N" (one text message of N bytes).
 Prints one JSON line per message received, then {"closed": CODE, "reason": REASON}.
 """
 import json
+import ssl
 import sys
 
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-url = sys.argv[1]
-script = sys.argv[2] if len(sys.argv) > 2 else "chat"
+arguments = sys.argv[1:]
+options = {}
+for name in ("--proxy", "--cafile"):
+    if name in arguments:
+        at = arguments.index(name)
+        options[name] = arguments[at + 1]
+        del arguments[at:at + 2]
+deflate = "--deflate" in arguments
+if deflate:
+    arguments.remove("--deflate")
+url = arguments[0]
+script = arguments[1] if len(arguments) > 1 else "chat"
+extra = {"proxy": options.get("--proxy")}
+if "--cafile" in options:
+    extra["ssl"] = ssl.create_default_context(cafile=options["--cafile"])
 
 
 def show(message):
@@ -27,7 +44,9 @@ def receive_until(connection, predicate):
             return
 
 
-with connect(url, subprotocols=["chat.v1"], compression=None, max_size=None, open_timeout=10) as connection:
+with connect(url, subprotocols=["chat.v1"], compression="deflate" if deflate else None, max_size=None, open_timeout=10, **extra) as connection:
+    if deflate:
+        print(json.dumps({"extensions": connection.response.headers.get("Sec-WebSocket-Extensions")}), flush=True)
     try:
         receive_until(connection, lambda m: "hello" in m)
         if script.startswith("large"):

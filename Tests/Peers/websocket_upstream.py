@@ -4,10 +4,16 @@
 "params"} with {"id", "result"}; acknowledges {"type": "auth"}; echoes any other message; pushes
 {"type": "tick", "n": N} every 200 ms (three of them) from the client's first echo on; closes with
 4000 "server says bye" when the client sends "bye".
+/drop: says hello, echoes the client's first message, then drops the TCP connection without a
+close frame (as an upstream that dies mid-conversation).
 Prints "listening on ws://127.0.0.1:PORT" once it listens.
+It agrees to permessage-deflate when a client offers it.
+usage: websocket_upstream.py [--tls CERTIFICATE KEY]   (wss://, "listening on wss://...")
 """
 import asyncio
 import json
+import ssl
+import sys
 
 from websockets.asyncio.server import serve
 
@@ -21,6 +27,10 @@ async def chat(connection):
             await connection.send(json.dumps({"type": "tick", "n": n}))
 
     await connection.send(json.dumps({"type": "hello"}))
+    if connection.request.path == "/drop":
+        await connection.send(await connection.recv())
+        connection.transport.abort()
+        return
     async for message in connection:
         if message == "bye":
             await connection.close(4000, "server says bye")
@@ -40,9 +50,13 @@ async def chat(connection):
 
 
 async def main():
-    async with serve(chat, "127.0.0.1", 0, subprotocols=["chat.v1"], compression=None, max_size=None) as server:
+    context = None
+    if sys.argv[1:2] == ["--tls"]:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[2], sys.argv[3])
+    async with serve(chat, "127.0.0.1", 0, subprotocols=["chat.v1"], compression="deflate", max_size=None, ssl=context) as server:
         port = server.sockets[0].getsockname()[1]
-        print("listening on ws://127.0.0.1:%d" % port, flush=True)
+        print("listening on %s://127.0.0.1:%d" % ("wss" if context else "ws", port), flush=True)
         await asyncio.get_running_loop().create_future()
 
 

@@ -1,8 +1,9 @@
 import Foundation
 
-/// The real WebSocket peers of the proxy's tests, both on the PyPI `websockets` package (installed
-/// on first use): the upstream `Tests/Peers/websocket_upstream.py` and the client
-/// `Tests/Peers/websocket_client.py`, each described in its file.
+/// The real WebSocket peers of the proxy's tests, installed from PyPI on first use: the upstream
+/// `Tests/Peers/websocket_upstream.py` and the client `Tests/Peers/websocket_client.py` on the
+/// `websockets` package, and the client `Tests/Peers/websocket_wsproto_client.py` on `wsproto`
+/// (sans-IO over a socket: fragments and bad frames written byte by byte), each described in its file.
 package enum WebSocketPeers {
     static var peers: URL { ExternalTool.packageRoot.appendingPathComponent("Tests/Peers") }
 
@@ -11,21 +12,50 @@ package enum WebSocketPeers {
         try await ExternalTool.ensure("websockets")
     }
 
-    /// Runs the upstream for `body` (its `http://127.0.0.1:PORT` base) and always stops it.
-    package static func withUpstream<Result>(_ body: (_ base: URL) async throws -> Result) async throws -> Result {
+    /// Runs the upstream for `body` (its `http://127.0.0.1:PORT` base) and always stops it. With
+    /// `tls` (a certificate for `localhost` and its key) it serves `wss://`, and the base is
+    /// `https://localhost:PORT`.
+    package static func withUpstream<Result>(
+        tls: (certificate: String, key: String)? = nil, _ body: (_ base: URL) async throws -> Result
+    )
+        async throws -> Result
+    {
         try await ensureInstalled()
         let script = peers.appendingPathComponent("websocket_upstream.py").path
-        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script]) { process in
+        let options = tls.map { ["--tls", $0.certificate, $0.key] } ?? []
+        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script] + options) { process in
             let url = try await process.listeningURL()
-            return try await body(URL(string: "http://127.0.0.1:\(url.port ?? 0)")!)
+            return try await body(URL(string: tls == nil ? "http://127.0.0.1:\(url.port ?? 0)" : "https://localhost:\(url.port ?? 0)")!)
         }
     }
 
     /// What the client received running `script` against `url`: one JSON line per message, then
     /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
-    package static func client(_ url: String, script: String = "chat") async throws -> [String] {
-        let result = try await ExternalTool.run(["python3", peers.appendingPathComponent("websocket_client.py").path, url, script], cwd: peers)
+    /// `proxy`: through that HTTP proxy (CONNECT); `cafile`: the CA `wss://` certificates are checked against.
+    /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": ...}` (what was agreed).
+    package static func client(
+        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false
+    )
+        async throws -> [String]
+    {
+        var arguments = ["python3", peers.appendingPathComponent("websocket_client.py").path, url, script]
+        if deflate { arguments.append("--deflate") }
+        if let proxy { arguments += ["--proxy", proxy.absoluteString] }
+        if let cafile { arguments += ["--cafile", cafile] }
+        let result = try await ExternalTool.run(arguments, cwd: peers)
         guard result.status == 0 else { throw ChildProcessError("the WebSocket client failed: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// What the `wsproto` client received running `script` (with its `argument`) against `url`,
+    /// in the same lines as `client`: `{"closed": null, "reason": null}` for a dropped connection.
+    package static func wsprotoClient(_ url: String, script: String = "chat", argument: String? = nil) async throws -> [String] {
+        let install = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-pip-module.sh").path, "wsproto", "wsproto"], cwd: peers)
+        guard install.status == 0 else { throw ChildProcessError("could not install wsproto: \(install.stderr)") }
+        let arguments = ["python3", peers.appendingPathComponent("websocket_wsproto_client.py").path, url, script] + (argument.map { [$0] } ?? [])
+        let result = try await ExternalTool.run(arguments, cwd: peers)
+        guard result.status == 0 else { throw ChildProcessError("the wsproto client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
     }
 }

@@ -16,7 +16,8 @@ struct ProxyPipeline: ConnectionPipeline {
     /// without it (two handlers fewer on every request): a head that is not UTF-8 keys to the same
     /// recording there, or to none, whether its bytes are kept or read as U+FFFD.
     let keepsRequestHeadBytes: Bool
-    /// The protocol switches its connections offer: WebSocket on reverse and session listeners.
+    /// The protocol switches its connections offer: WebSocket on reverse and session listeners and
+    /// on a forward host's pipeline inside a CONNECT tunnel.
     var upgrades = UpgradeHook.none
 
     /// A listener serving `served` with `settings` (its upstream and TLS). `maker` makes its
@@ -37,9 +38,11 @@ struct ProxyPipeline: ConnectionPipeline {
         requestBuilder.consumesProxyCredentials = settings.forward != nil
         var log = ProxyLog(requestLog: served.context.requestLog, stalePolicy: settings.stalePolicy, logger: served.context.logger, label: logLabel)
         if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
-        // The forward proxy's tunnels do not switch protocols yet: their `Upgrade` is refused.
+        // WebSocket wherever the pipeline serves one upstream: reverse and session listeners, and
+        // the forward proxy's pipeline for a host, inside a CONNECT tunnel (`wss://`). The forward
+        // listener itself (no upstream) refuses an `Upgrade` in absolute form (`ws://` without CONNECT).
         var webSockets: WebSocketService?
-        if settings.forward == nil {
+        if settings.forward == nil || settings.upstream != nil {
             let service = WebSocketService(
                 session: session, policy: ServingPolicy(mode: session.options.mode, onMiss: session.options.onMiss),
                 conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,

@@ -124,8 +124,14 @@ struct ServedCassette: Sendable {
         if served.records && layout.isMultiHost && !sessionsOnly {
             try await layout.remember(in: store, cassette: name)
         }
-        let origins = forward && served.isReplayOnly ? Set(try await store.recordedOrigins(cassette: name)) : []
-        let conversations = RecordedConversations(try await store.conversations(cassette: name))
+        let recordedConversations = try await store.conversations(cassette: name)
+        var origins: Set<String> = []
+        if forward && served.isReplayOnly {
+            // A host recorded only through its WebSocket (`wss://` behind CONNECT) is a recorded host too.
+            origins = Set(try await store.recordedOrigins(cassette: name))
+            origins.formUnion(recordedConversations.compactMap { URL(string: $0.url).flatMap(CassetteInfo.origin(of:)) })
+        }
+        let conversations = RecordedConversations(recordedConversations)
         let opened = ServedCassette(
             name: name, policy: policy, session: session, prepared: prepared, layout: layout, settings: settings, ports: ports,
             recordedOrigins: origins, conversations: conversations, context: context)

@@ -35,12 +35,18 @@ final class ConversationRecorder: Sendable {
         (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// The upstream has just switched (called on its event loop before its first frame can be
+    /// read): offsets count from now. An upstream may push at once, before `start` runs.
+    func upstreamSwitched() {
+        let now = ContinuousClock.now
+        state.withLock { $0.opened = now }
+    }
+
     /// The upstream switched with `subprotocol` and `extensions`: the conversation is stored from now on.
     func start(subprotocol: String?, extensions: String?) {
         let conversation = state.withLock { state in
             state.conversation.subprotocol = subprotocol
             state.conversation.extensions = extensions
-            state.opened = .now
             return state.conversation
         }
         writers.run { [self] in

@@ -36,7 +36,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
     init(_ conversation: Conversation, parts: Parts) {
         replay = ConversationReplay(conversation)
         self.parts = parts
-        assembler = MessageAssembler(maxMessageSize: parts.options.maxMessageSize)
+        assembler = MessageAssembler(maxMessageSize: parts.options.maxMessageSize, sender: .client)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -54,10 +54,11 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         switch assembler.add(frame) {
         case .partial:
             return
-        case .tooLarge:
-            close(code: 1009, reason: "message larger than --ws-max-message", context: context)
-        case .outOfOrder:
-            close(code: 1002, reason: "continuation frame out of order", context: context)
+        case .refused(let violation):
+            guard !closeSent else { return }
+            parts.log.warn("WebSocket \(parts.logTarget): \(violation.reason); closed with \(violation.code)")
+            queue.removeAll()
+            close(code: violation.code, reason: violation.reason, context: context)
         case .message(.ping, let payload, _):
             var data = context.channel.allocator.buffer(capacity: payload.count)
             data.writeBytes(payload)
@@ -72,6 +73,8 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
                 close(code: code, reason: reason, context: context)
             }
         case .message(let kind, let payload, _):
+            // Once the close is sent, the client's messages answer nothing.
+            guard !closeSent else { return }
             if queue.isEmpty && !scheduled { anchor = .now() }
             do {
                 let keyer = parts.keyer
@@ -167,7 +170,9 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         }
         // A frame the decoder refused (too large, malformed): the close frame says why, and the
         // connection reads on until the client answers, so a client still sending is not reset.
+        guard !closeSent else { return }
+        parts.log.warn("WebSocket \(parts.logTarget): \(refused.violation.reason); closed with \(refused.violation.code)")
         queue.removeAll()
-        close(code: refused.closeCode, reason: refused == .invalidFrameLength ? "message larger than --ws-max-message" : "protocol error", context: context)
+        close(code: refused.violation.code, reason: refused.violation.reason, context: context)
     }
 }

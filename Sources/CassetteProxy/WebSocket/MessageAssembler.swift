@@ -4,63 +4,97 @@ import NIOWebSocket
 import WellPlateCore
 
 /// Joins the frames one side sends into messages, keeping each fragment's size: control frames
-/// stand alone, a text or binary message ends with its `fin` frame. Refuses a message larger than
-/// the limit (`--ws-max-message`) before it is held whole.
+/// stand alone, a text or binary message ends with its `fin` frame. Refuses, with the close code
+/// RFC 6455 gives, what the other side must never see: a frame masked the wrong way for its
+/// sender, a reserved opcode or bit, frames out of order, a text message that is not UTF-8, a
+/// malformed close, and a message larger than the limit (`--ws-max-message`) before it is held whole.
 struct MessageAssembler {
     enum Result: Equatable {
         /// A frame in the middle of a message.
         case partial
         case message(ConversationMessage.Kind, Data, fragments: [Int])
-        /// The message outgrew the limit: close with 1009.
-        case tooLarge
-        /// A continuation with no message begun, or a new message inside one: close with 1002.
-        case outOfOrder
+        /// Close the connection with the violation's code; the message goes nowhere.
+        case refused(WebSocketViolation)
     }
 
     let maxMessageSize: Int
+    /// Who sends the frames: a client's must be masked, a server's must not (RFC 6455 §5.1).
+    let sender: ConversationSide
     private var kind: ConversationMessage.Kind?
     private var payload = Data()
     private var fragments: [Int] = []
 
-    init(maxMessageSize: Int) {
+    init(maxMessageSize: Int, sender: ConversationSide) {
         self.maxMessageSize = maxMessageSize
+        self.sender = sender
     }
 
     mutating func add(_ frame: WebSocketFrame) -> Result {
+        if let violation = Self.frameViolation(frame, sender: sender) { return refuse(violation) }
         let data = frame.unmaskedData
         switch frame.opcode {
         case .ping: return .message(.ping, Data(data.readableBytesView), fragments: [data.readableBytes])
         case .pong: return .message(.pong, Data(data.readableBytesView), fragments: [data.readableBytes])
-        case .connectionClose: return .message(.close, Data(data.readableBytesView), fragments: [data.readableBytes])
+        case .connectionClose:
+            let close = Data(data.readableBytesView)
+            guard Self.isValidClose(close) else { return refuse(.invalidClose) }
+            return .message(.close, close, fragments: [data.readableBytes])
         case .text, .binary:
-            guard kind == nil else { return .outOfOrder }
+            guard kind == nil else { return refuse(.outOfOrder) }
             kind = frame.opcode == .text ? .text : .binary
         case .continuation:
-            guard kind != nil else { return .outOfOrder }
+            guard kind != nil else { return refuse(.outOfOrder) }
         default:
-            return .outOfOrder
+            return refuse(.reservedOpcode(UInt8(webSocketOpcode: frame.opcode)))
         }
-        guard payload.count + data.readableBytes <= maxMessageSize else {
-            kind = nil
-            payload = Data()
-            fragments = []
-            return .tooLarge
-        }
+        guard payload.count + data.readableBytes <= maxMessageSize else { return refuse(.tooLarge) }
         payload.append(contentsOf: data.readableBytesView)
         fragments.append(data.readableBytes)
         guard frame.fin, let finished = kind else { return .partial }
-        defer {
-            kind = nil
-            payload = Data()
-            fragments = []
+        let message = payload
+        let sizes = fragments
+        reset()
+        if finished == .text && String(validating: message, as: UTF8.self) == nil { return .refused(.invalidUTF8) }
+        return .message(finished, message, fragments: sizes)
+    }
+
+    private mutating func refuse(_ violation: WebSocketViolation) -> Result {
+        reset()
+        return .refused(violation)
+    }
+
+    private mutating func reset() {
+        kind = nil
+        payload = Data()
+        fragments = []
+    }
+
+    /// What is wrong with one frame on its own: its masking for `sender`, or a reserved bit (no
+    /// extension is negotiated through the proxy, so none may be set).
+    static func frameViolation(_ frame: WebSocketFrame, sender: ConversationSide) -> WebSocketViolation? {
+        switch (sender, frame.maskKey) {
+        case (.client, nil): return .unmasked
+        case (.server, .some): return .masked
+        default: break
         }
-        return .message(finished, payload, fragments: fragments)
+        if frame.rsv1 || frame.rsv2 || frame.rsv3 { return .reservedBits }
+        return nil
+    }
+
+    /// A close frame's body: empty, or a sendable code and a UTF-8 reason.
+    static func isValidClose(_ payload: Data) -> Bool {
+        guard !payload.isEmpty else { return true }
+        guard payload.count >= 2 else { return false }
+        let code = Int(payload[payload.startIndex]) << 8 | Int(payload[payload.startIndex + 1])
+        return WebSocketViolation.isSendableCloseCode(code) && String(validating: payload.dropFirst(2), as: UTF8.self) != nil
     }
 }
 
 extension NIOWebSocketError {
-    /// The close code a frame the decoder refused gets: 1009 for one over the size limit, 1002 else.
-    var closeCode: Int { self == .invalidFrameLength ? 1009 : 1002 }
+    /// What a frame the decoder refused gets: 1009 for one over the size limit, 1002 else.
+    var violation: WebSocketViolation {
+        self == .invalidFrameLength ? .tooLarge : WebSocketViolation(code: 1002, reason: "protocol error")
+    }
 }
 
 extension WebSocketFrame {

@@ -23,10 +23,16 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
     /// Whether this side was sent a close for a message the proxy will not relay.
     private var refused = false
 
-    init(side: ConversationSide, recorder: ConversationRecorder?, maxMessageSize: Int) {
+    /// Where a refused frame is reported, and the handshake's target as logged.
+    private let log: ProxyLog
+    private let logTarget: String
+
+    init(side: ConversationSide, recorder: ConversationRecorder?, maxMessageSize: Int, log: ProxyLog, logTarget: String) {
         self.side = side
         self.recorder = recorder
-        assembler = MessageAssembler(maxMessageSize: maxMessageSize)
+        self.log = log
+        self.logTarget = logTarget
+        assembler = MessageAssembler(maxMessageSize: maxMessageSize, sender: side)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -42,8 +48,12 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !refused else { return }
         let frame = Self.unwrapInboundIn(data)
+        guard !refused else {
+            // The sender answered the proxy's close: nothing more will come.
+            if frame.opcode == .connectionClose { context.close(promise: nil) }
+            return
+        }
         switch assembler.add(frame) {
         case .partial:
             break
@@ -53,11 +63,8 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
                 let (code, reason) = ConversationReplay.closeFields(payload)
                 recorder?.finish(.closed(by: side, code: code, reason: reason))
             }
-        case .tooLarge:
-            refuse(code: 1009, reason: "message larger than --ws-max-message", context: context)
-            return
-        case .outOfOrder:
-            refuse(code: 1002, reason: "continuation frame out of order", context: context)
+        case .refused(let violation):
+            refuse(violation, context: context)
             return
         }
         guard peer != nil else {
@@ -76,11 +83,17 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
         peer.writeAndFlush(out, promise: nil)
     }
 
-    /// Closes both sides with `code`: a message this proxy will not relay.
-    private func refuse(code: Int, reason: String, context: ChannelHandlerContext) {
+    /// Closes this side with the violation's code and the other with 1001: a frame or message
+    /// this proxy will not relay (nor store).
+    private func refuse(_ violation: WebSocketViolation, context: ChannelHandlerContext) {
         guard !refused else { return }
         refused = true
-        let close = WebSocketFrame.close(code: code, reason: reason, allocator: context.channel.allocator, masked: side == .server)
+        // The proxy closes it, standing for the side that did not send the frame; reported first,
+        // as closing the peer below reports the peer's channel gone (on this event loop, at once).
+        recorder?.finish(.closed(by: side == .client ? .server : .client, code: violation.code, reason: violation.reason))
+        log.warn("WebSocket \(logTarget): the \(side.rawValue) sent a frame the proxy refused (\(violation.reason)); closed with \(violation.code)")
+        let close = WebSocketFrame.close(
+            code: violation.code, reason: violation.reason, allocator: context.channel.allocator, masked: side == .server)
         let channel = context.channel
         // Reading goes on for a moment after the close frame, so a peer still sending sees it
         // instead of a reset.
@@ -90,8 +103,6 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
             peer.writeAndFlush(WebSocketFrame.close(code: 1001, reason: "", allocator: peer.allocator, masked: side == .client), promise: nil)
             peer.close(promise: nil)
         }
-        // The proxy closed it, standing for the side that did not send the message.
-        recorder?.finish(.closed(by: side == .client ? .server : .client, code: code, reason: reason))
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -121,7 +132,6 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        refuse(
-            code: frameError.closeCode, reason: frameError == .invalidFrameLength ? "message larger than --ws-max-message" : "protocol error", context: context)
+        refuse(frameError.violation, context: context)
     }
 }

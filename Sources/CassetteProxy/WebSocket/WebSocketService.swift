@@ -46,6 +46,13 @@ final class WebSocketService: Sendable {
         case decline
     }
 
+    /// The handshake's target as the log shows it: with the upstream's origin first on a
+    /// multi-host or forward proxy, as its HTTP lines are.
+    func logTarget(of head: HTTPRequestHead) -> String {
+        let target = keyer.logTarget(of: head)
+        return log.targetPrefix.isEmpty || !target.hasPrefix("/") ? target : log.targetPrefix + target
+    }
+
     func key(of head: HTTPRequestHead) -> String? {
         guard let target = try? requestBuilder.upstreamTarget(head.uri) else { return nil }
         return keyer.key(method: .get, target: target, contentType: nil, body: nil, secretHeaders: keyer.secretHeaders(of: head)).rawValue

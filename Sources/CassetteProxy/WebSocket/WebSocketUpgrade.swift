@@ -54,18 +54,20 @@ struct WebSocketUpgrade: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     switch settled.value.withLock({ $0 }) {
                     case .replay(let conversation):
-                        let logTarget = service.keyer.logTarget(of: head)
+                        let logTarget = service.logTarget(of: head)
                         service.log.warn("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)")
                         let parts = ConversationReplayHandler.Parts(
                             keyer: service.keyer, session: service.session, options: options, log: service.log, logTarget: logTarget,
                             secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)))
                         try channel.pipeline.syncOperations.addHandler(ConversationReplayHandler(conversation, parts: parts))
                     case .relay(let upstream, let upstreamRelay, let recorder):
-                        let relay = WebSocketRelay(side: .client, recorder: recorder, maxMessageSize: options.maxMessageSize)
+                        let relay = WebSocketRelay(
+                            side: .client, recorder: recorder, maxMessageSize: options.maxMessageSize, log: service.log,
+                            logTarget: service.logTarget(of: head))
                         try channel.pipeline.syncOperations.addHandler(relay)
                         relay.attach(upstream)
                         upstreamRelay.value.attach(channel)
-                        service.log.warn("GET \(service.keyer.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")")
+                        service.log.warn("GET \(service.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")")
                     case nil:
                         channel.close(promise: nil)
                     }
@@ -99,7 +101,8 @@ struct WebSocketUpgrade: Sendable {
         }
         let outcome = try await UpstreamWebSocket.connect(
             url: request.url, headers: headers, eventLoop: eventLoop, tls: service.settings.tls,
-            maxMessageSize: service.settings.webSocket.maxMessageSize, recorder: recorder)
+            maxMessageSize: service.settings.webSocket.maxMessageSize, recorder: recorder, log: service.log,
+            logTarget: service.logTarget(of: head))
         switch outcome {
         case .refused:
             recorder?.abandon()

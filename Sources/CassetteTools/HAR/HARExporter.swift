@@ -14,10 +14,13 @@ package struct HARExporter: Sendable {
         self.creatorVersion = creatorVersion
     }
 
-    /// The archive of `interactions` in recorded order (time, then row id).
-    package func archive(_ interactions: [Interaction]) -> HARArchive {
-        let ordered = interactions.sorted { ($0.recordedAt, $0.id ?? 0) < ($1.recordedAt, $1.id ?? 0) }
-        return HARArchive(log: HARLog(creator: HARCreator(name: creatorName, version: creatorVersion), entries: ordered.map(entry)))
+    /// The archive of `interactions` and WebSocket `conversations` in recorded order (time, then
+    /// row id, a recording before a conversation recorded at the same moment).
+    package func archive(_ interactions: [Interaction], conversations: [Conversation] = []) -> HARArchive {
+        let recordings = interactions.map { (at: $0.recordedAt, order: (0, $0.id ?? 0), entry: entry($0)) }
+        let sockets = conversations.map { (at: $0.recordedAt, order: (1, $0.id ?? 0), entry: entry($0)) }
+        let ordered = (recordings + sockets).sorted { ($0.at, $0.order.0, $0.order.1) < ($1.at, $1.order.0, $1.order.1) }
+        return HARArchive(log: HARLog(creator: HARCreator(name: creatorName, version: creatorVersion), entries: ordered.map(\.entry)))
     }
 
     func entry(_ interaction: Interaction) -> HAREntry {

@@ -18,6 +18,8 @@ package struct HARImporter: Sendable {
     package struct Result: Sendable {
         /// In file order, redacted and keyed; sequences are assigned when stored.
         package var interactions: [Interaction]
+        /// The WebSocket entries (Chrome's `_webSocketMessages`), in file order, redacted and keyed.
+        package var conversations: [Conversation] = []
         package var skipped: [Note]
         package var warnings: [Note]
     }
@@ -40,6 +42,16 @@ package struct HARImporter: Sendable {
         for (offset, entry) in archive.log.entries.enumerated() {
             defer { progress?(offset + 1, total) }
             var warnings: [String] = []
+            if Self.isWebSocket(entry) {
+                if let conversation = conversation(from: entry, warnings: &warnings) {
+                    result.conversations.append(conversation)
+                    result.warnings += warnings.map { Note(entry: offset + 1, request: "WebSocket \(conversation.url)", reason: $0) }
+                } else {
+                    let url = URL(string: entry.request.url).map(redactor.redact(url:)) ?? entry.request.url
+                    result.skipped.append(Note(entry: offset + 1, request: "WebSocket \(url)", reason: "not a ws(s) or http(s) URL"))
+                }
+                continue
+            }
             switch interaction(from: entry, mitmproxy: mitmproxy, warnings: &warnings) {
             case .success(let interaction):
                 result.interactions.append(interaction)

@@ -61,10 +61,15 @@ package struct HAREntry: Codable, Sendable, Equatable {
     package var timings: HARTimings?
     package var serverIPAddress: String?
     package var comment: String?
+    /// Chrome's `_resourceType` (`websocket` on the entry of a WebSocket's `101`).
+    package var resourceType: String?
+    /// Chrome's `_webSocketMessages`, also written by mitmproxy: a WebSocket's messages on the
+    /// entry of its `101`.
+    package var webSocketMessages: [HARWebSocketMessage]?
 
     package init(
         startedDateTime: String, time: Double?, request: HARRequest, response: HARResponse, cache: HARCache? = HARCache(), timings: HARTimings?,
-        serverIPAddress: String? = nil, comment: String? = nil
+        serverIPAddress: String? = nil, comment: String? = nil, resourceType: String? = nil, webSocketMessages: [HARWebSocketMessage]? = nil
     ) {
         self.startedDateTime = startedDateTime
         self.time = time
@@ -74,6 +79,31 @@ package struct HAREntry: Codable, Sendable, Equatable {
         self.timings = timings
         self.serverIPAddress = serverIPAddress
         self.comment = comment
+        self.resourceType = resourceType
+        self.webSocketMessages = webSocketMessages
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case startedDateTime, time, request, response, cache, timings, serverIPAddress, comment
+        case resourceType = "_resourceType"
+        case webSocketMessages = "_webSocketMessages"
+    }
+}
+
+/// One message of a WebSocket in Chrome's `_webSocketMessages`: `send` (client to server) or
+/// `receive`, seconds since 1970, the frame's opcode (1 text, 2 binary), and the payload (text as
+/// is; binary base64, as Chrome writes it).
+package struct HARWebSocketMessage: Codable, Sendable, Equatable {
+    package var type: String
+    package var time: Double
+    package var opcode: Int
+    package var data: String
+
+    package init(type: String, time: Double, opcode: Int, data: String) {
+        self.type = type
+        self.time = time
+        self.opcode = opcode
+        self.data = data
     }
 }
 

@@ -8,9 +8,7 @@ extension ReplayKeyer {
     /// replaced to `secrets`, so a server message that repeats them is scrubbed too.
     package func redactedMessage(_ payload: Data, secrets: inout SecretValues) -> Data {
         guard redactor.isEnabled else { return payload }
-        let body = redactor.redact(jsonBody: payload, collecting: &secrets) ?? payload
-        let scrubbed = secrets.isEmpty ? body : redactor.scrub(body, secrets: secrets)
-        return scrubLearned(body: scrubbed)
+        return scrubLearned(body: redactor.redactedMessage(payload, secrets: &secrets))
     }
 
     /// Whether a live client message (redacted first, as it would have been stored) is the

@@ -8,30 +8,65 @@ extension CassetteStore {
     /// position of its key, and returns it with its id and sequence.
     package func beginConversation(_ conversation: Conversation) throws(CassetteStoreError) -> Conversation {
         try writing { connection in
+            try connection.transaction { try Self.insert(conversation, into: connection) }
+        }
+    }
+
+    /// Stores imported conversations (a HAR file's) in one transaction, each complete with its
+    /// messages and end, at the next sequence positions of their keys. `replacing`: the
+    /// cassette's conversations of the same keys go first; otherwise a key that has conversations
+    /// already is left alone. Returns how many were stored.
+    package func importConversations(_ conversations: [Conversation], replacing: Bool) throws(CassetteStoreError) -> Int {
+        guard !conversations.isEmpty else { return 0 }
+        return try writing { connection in
             try connection.transaction {
-                var stored = conversation
-                let next = try connection.cachedStatement(
-                    "SELECT coalesce(max(sequence) + 1, 0) FROM conversations WHERE cassette = ? AND request_key = ?")
-                next.reset()
-                try next.bind(conversation.cassette, conversation.key)
-                stored.sequence = try next.step() ? next.int(at: 0) : 0
-                next.reset()
-                try connection.cachedStatement(
-                    """
-                    INSERT INTO conversations (cassette, url, request_key, sequence, request_headers, subprotocol, extensions,
-                        recorded_at, end_kind, end_by, close_code, close_reason)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-                ).run(
-                    stored.cassette, stored.url, stored.key, stored.sequence, HeaderLines.encode(stored.requestHeaders), stored.subprotocol,
-                    stored.extensions, stored.recordedAt.timeIntervalSince1970, stored.end.storedKind, stored.end.side?.rawValue,
-                    stored.end.code, stored.end.reason)
-                let id = connection.lastInsertRowID
-                stored.id = id
-                try Self.insert(messages: stored.messages, conversation: id, from: 0, into: connection)
+                let existing = try connection.prepare("SELECT count(*) FROM conversations WHERE cassette = ? AND request_key = ?")
+                let delete = try connection.prepare("DELETE FROM conversations WHERE cassette = ? AND request_key = ?")
+                var stored = 0
+                var cleared: Set<String> = []
+                for conversation in conversations {
+                    let slot = conversation.cassette + "\n" + conversation.key
+                    if replacing {
+                        if cleared.insert(slot).inserted { try delete.run(conversation.cassette, conversation.key) }
+                    } else if !cleared.contains(slot) {
+                        existing.reset()
+                        try existing.bind(conversation.cassette, conversation.key)
+                        let count = try existing.step() ? existing.int(at: 0) : 0
+                        existing.reset()
+                        guard count == 0 else { continue }
+                        cleared.insert(slot)
+                    }
+                    _ = try Self.insert(conversation, into: connection)
+                    stored += 1
+                }
                 return stored
             }
         }
+    }
+
+    /// Inserts `conversation` with its messages at the next sequence position of its key.
+    private static func insert(_ conversation: Conversation, into connection: SQLiteConnection) throws -> Conversation {
+        var stored = conversation
+        let next = try connection.cachedStatement(
+            "SELECT coalesce(max(sequence) + 1, 0) FROM conversations WHERE cassette = ? AND request_key = ?")
+        next.reset()
+        try next.bind(conversation.cassette, conversation.key)
+        stored.sequence = try next.step() ? next.int(at: 0) : 0
+        next.reset()
+        try connection.cachedStatement(
+            """
+            INSERT INTO conversations (cassette, url, request_key, sequence, request_headers, subprotocol, extensions,
+                recorded_at, end_kind, end_by, close_code, close_reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).run(
+            stored.cassette, stored.url, stored.key, stored.sequence, HeaderLines.encode(stored.requestHeaders), stored.subprotocol,
+            stored.extensions, stored.recordedAt.timeIntervalSince1970, stored.end.storedKind, stored.end.side?.rawValue,
+            stored.end.code, stored.end.reason)
+        let id = connection.lastInsertRowID
+        stored.id = id
+        try Self.insert(messages: stored.messages, conversation: id, from: 0, into: connection)
+        return stored
     }
 
     /// Appends `messages` to conversation `id` from `position` on, in one transaction: a recorder

@@ -41,13 +41,22 @@ struct ExportCommand: AsyncParsableCommand {
             Running the command twice changes nothing. DIR is created when missing. --dry-run writes \
             nothing and lists what would change (with the same exit status).
 
+            WebSocket conversations: each is written to DIR/websocket/ as one JSON file (named \
+            after its path: websocket/chat.json, websocket/chat_2.json for the next connection) \
+            with its handshake (URL, key, subprotocol, extensions, request headers), every message \
+            (direction, kind, offsetMilliseconds, text or base64, fragments when there were \
+            several) and its end (closed with code and reason, dropped, or cut); the same rules \
+            for existing files apply.
+
             Without --cassette the store must hold exactly one cassette.
 
             --har FILE writes the cassette's recordings (every cassette's without --cassette) as a \
             HAR 1.2 file instead, in recorded order, which browsers' DevTools and mitmproxy open: \
             bodies as text when they are printable UTF-8, base64 otherwise; the stored \
             Content-Encoding listed with the headers (bodies stay decoded, as HAR wants); timings \
-            from the recorded durations.
+            from the recorded durations. A WebSocket conversation is the entry of its 101 with \
+            Chrome's _resourceType "websocket" and _webSocketMessages (type send or receive, time, \
+            opcode 1 for text and 2 for binary, data; binary data base64).
 
             Examples:
               cassette export --fixtures Tests/Fixtures
@@ -78,7 +87,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     enum Selection: Sendable {
-        case found(cassette: String, interactions: [Interaction])
+        case found(cassette: String, interactions: [Interaction], conversations: [Conversation])
         case ambiguous([String])
     }
 
@@ -104,27 +113,30 @@ struct ExportCommand: AsyncParsableCommand {
         let filter = store.cassette
         let opened = try await store.openStore(configFile, access: .readOnly)
         let selection = try await opened.use { store throws(CassetteStoreError) -> Selection in
-            let cassettes = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
+            let conversations = try store.conversations(cassette: nil)
+            let cassettes = Set(try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name) + conversations.map(\.cassette)).sorted()
             if let filter {
                 guard cassettes.contains(filter) else { throw .missingCassette(filter, path: store.path, available: cassettes) }
-                return .found(cassette: filter, interactions: try store.interactions(cassette: filter))
+                return .found(
+                    cassette: filter, interactions: try store.interactions(cassette: filter), conversations: conversations.filter { $0.cassette == filter })
             }
             guard let only = cassettes.first else { throw .missingCassette(nil, path: store.path, available: []) }
             guard cassettes.count == 1 else { return .ambiguous(cassettes) }
-            return .found(cassette: only, interactions: try store.interactions(cassette: only))
+            return .found(cassette: only, interactions: try store.interactions(cassette: only), conversations: conversations)
         }
         let path = configFile.databasePath
-        let (cassette, interactions): (String, [Interaction])
+        let (cassette, interactions, conversations): (String, [Interaction], [Conversation])
         switch selection {
-        case let .found(name, found):
-            (cassette, interactions) = (name, found)
+        case let .found(name, found, sockets):
+            (cassette, interactions, conversations) = (name, found, sockets)
         case .ambiguous(let names):
             throw CLIError.usage("\(path) holds several cassettes (\(names.joined(separator: ", "))); choose one with --cassette NAME")
         }
 
         // A multi-host cassette: each host's fixtures and registry.json in a directory of its own.
         var refused = 0
-        for host in RecordedHosts(interactions).hosts {
+        // A cassette of conversations alone has no HTTP fixtures to report.
+        for host in interactions.isEmpty && !conversations.isEmpty ? [] : RecordedHosts(interactions).hosts {
             var hostDirectory = directory
             var registry = existing
             var shown = fixtures
@@ -145,6 +157,9 @@ struct ExportCommand: AsyncParsableCommand {
             let source = cassette + (host.origin.map { " (\($0))" } ?? "")
             Terminal.printLine(report(plan, cassette: source, recordings: host.interactions.count, directory: shown).joined(separator: "\n"))
             refused += plan.refusedCount
+        }
+        if !conversations.isEmpty {
+            refused += try exportConversations(conversations, cassette: cassette, to: directory, shown: fixtures)
         }
         if refused > 0 {
             let one = refused == 1

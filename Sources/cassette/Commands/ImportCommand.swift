@@ -24,6 +24,12 @@ struct ImportCommand: AsyncParsableCommand {
             http(s), invalid base64). Entries whose response body the HAR left out (browsers omit \
             some) are imported with an empty body and a warning naming them.
 
+            WebSocket entries (Chrome's _webSocketMessages, on the entry of the 101) become \
+            conversations: text (opcode 1) and binary (opcode 2, base64) messages with their \
+            direction (send: the client's) and offsets, redacted as recorded ones are; the end \
+            from the comment cassette export writes, else marked cut. They are stored in a second \
+            transaction after the recordings.
+
             --mode missing (the default) imports only requests whose key the cassette has no \
             recording of yet; --mode all replaces the recordings of every key the file holds. The \
             import is one transaction: all of it is stored, or nothing.
@@ -60,24 +66,36 @@ struct ImportCommand: AsyncParsableCommand {
         let rules = explicitRules ?? saved?.matchingRules ?? .default
         let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive, progress: progress.step("converting", unit: "entries"))
         var existing = recordedKeys.intersection(result.interactions.map(\.key))
-        let hasWork = mode == .all ? !result.interactions.isEmpty : result.interactions.contains { !existing.contains($0.key) }
+        let hasWork =
+            !result.conversations.isEmpty || (mode == .all ? !result.interactions.isEmpty : result.interactions.contains { !existing.contains($0.key) })
+        var conversationsStored = 0
         if hasWork {
             let stored = progress.step("storing", unit: "entries")
             let opened = try await store.openStore(configFile, access: .readWrite, creatingIfMissing: true)
-            existing = try await opened.use { store throws(CassetteStoreError) -> Set<String> in
+            (existing, conversationsStored) = try await opened.use { store throws(CassetteStoreError) -> (Set<String>, Int) in
                 let saved = try store.cassette(named: cassette)
                 if saved == nil || explicitRules != nil {
                     var info = saved ?? CassetteInfo(name: cassette)
                     info.matchingRules = rules
-                    info.upstream = info.upstream ?? result.interactions.first.flatMap { Self.origin(of: $0.url) }
+                    let first = result.interactions.first?.url ?? result.conversations.first?.url
+                    info.upstream = info.upstream ?? first.flatMap { Self.origin(of: $0) }
                     try store.saveCassette(info)
                 }
-                return try store.importInteractions(result.interactions, mode: mode, progress: stored)
+                var keys: Set<String> = []
+                if !result.interactions.isEmpty { keys = try store.importInteractions(result.interactions, mode: mode, progress: stored) }
+                return (keys, try store.importConversations(result.conversations, replacing: mode == .all))
             }
         }
         progress.finish()
-        Terminal.printLine(report(result, existing: existing, cassette: cassette, path: configFile.databasePath).joined(separator: "\n"))
-        if result.interactions.isEmpty {
+        var lines = report(result, existing: existing, cassette: cassette, path: configFile.databasePath)
+        if !result.conversations.isEmpty {
+            let left = result.conversations.count - conversationsStored
+            lines.append(
+                "Imported \(Formatting.count(conversationsStored, "WebSocket conversation"))"
+                    + (left > 0 ? "; \(left) skipped: the cassette already has conversations of their keys (--mode all replaces them)." : "."))
+        }
+        Terminal.printLine(lines.joined(separator: "\n"))
+        if result.interactions.isEmpty && result.conversations.isEmpty {
             throw CLIError("\(file) has no entry that can be imported (\(Formatting.count(result.skipped.count, "entry", "entries")) skipped)")
         }
     }

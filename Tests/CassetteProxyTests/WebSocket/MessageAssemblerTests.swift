@@ -7,36 +7,89 @@ import WellPlateCore
 @testable import CassetteProxy
 
 /// Frames joined into messages as the recorder stores them: fragment sizes kept, control frames
-/// standing alone, the size limit applied to the whole message, frames out of order refused.
+/// standing alone, the size limit applied to the whole message, and what RFC 6455 fails a
+/// connection for refused with its close code: frames out of order, the wrong masking for the
+/// sender, reserved opcodes and bits, text that is not UTF-8, a malformed close.
 @Suite("WebSocket message assembly")
 struct MessageAssemblerTests {
     private func frame(_ opcode: WebSocketOpcode, _ text: String, fin: Bool = true, masked: Bool = true) -> WebSocketFrame {
-        var frame = WebSocketFrame(fin: fin, opcode: opcode, maskKey: masked ? .random() : nil, data: ByteBuffer(string: text))
+        frame(opcode, ByteBuffer(string: text), fin: fin, masked: masked)
+    }
+
+    private func frame(_ opcode: WebSocketOpcode, _ bytes: [UInt8], masked: Bool = true) -> WebSocketFrame {
+        frame(opcode, ByteBuffer(bytes: bytes), fin: true, masked: masked)
+    }
+
+    private func frame(_ opcode: WebSocketOpcode, _ data: ByteBuffer, fin: Bool, masked: Bool, rsv1: Bool = false) -> WebSocketFrame {
+        var frame = WebSocketFrame(fin: fin, rsv1: rsv1, opcode: opcode, maskKey: masked ? .random() : nil, data: data)
         // As the decoder hands it over: the payload still masked.
         if masked { frame.data.webSocketMask(frame.maskKey!) }
         return frame
     }
 
     @Test func aFragmentedMessageIsJoinedUnmaskedWithItsFragmentSizesAndAPingInBetweenStandsAlone() {
-        var assembler = MessageAssembler(maxMessageSize: 100)
+        var assembler = MessageAssembler(maxMessageSize: 100, sender: .client)
         #expect(assembler.add(frame(.text, "hel", fin: false)) == .partial)
         #expect(assembler.add(frame(.ping, "p")) == .message(.ping, Data("p".utf8), fragments: [1]))
         #expect(assembler.add(frame(.continuation, "lo ", fin: false)) == .partial)
         #expect(assembler.add(frame(.continuation, "world")) == .message(.text, Data("hello world".utf8), fragments: [3, 3, 5]))
-        #expect(assembler.add(frame(.binary, "x", masked: false)) == .message(.binary, Data("x".utf8), fragments: [1]))
+        #expect(assembler.add(frame(.binary, "x")) == .message(.binary, Data("x".utf8), fragments: [1]))
+        var server = MessageAssembler(maxMessageSize: 100, sender: .server)
+        #expect(server.add(frame(.binary, "x", masked: false)) == .message(.binary, Data("x".utf8), fragments: [1]))
     }
 
     @Test func aMessageOverTheLimitIsRefusedEvenWhenEachFragmentFits() {
-        var assembler = MessageAssembler(maxMessageSize: 8)
+        var assembler = MessageAssembler(maxMessageSize: 8, sender: .client)
         #expect(assembler.add(frame(.binary, "12345", fin: false)) == .partial)
-        #expect(assembler.add(frame(.continuation, "6789")) == .tooLarge)
+        #expect(assembler.add(frame(.continuation, "6789")) == .refused(.tooLarge))
+        #expect(WebSocketViolation.tooLarge.code == 1009)
     }
 
     @Test func aContinuationWithNoMessageOrANewMessageInsideOneIsOutOfOrder() {
-        var assembler = MessageAssembler(maxMessageSize: 100)
-        #expect(assembler.add(frame(.continuation, "x")) == .outOfOrder)
+        var assembler = MessageAssembler(maxMessageSize: 100, sender: .client)
+        #expect(assembler.add(frame(.continuation, "x")) == .refused(.outOfOrder))
         #expect(assembler.add(frame(.text, "a", fin: false)) == .partial)
-        #expect(assembler.add(frame(.text, "b")) == .outOfOrder)
+        #expect(assembler.add(frame(.text, "b")) == .refused(.outOfOrder))
+    }
+
+    @Test func anUnmaskedClientFrameAndAMaskedServerFrameAreProtocolErrors() {
+        var client = MessageAssembler(maxMessageSize: 100, sender: .client)
+        #expect(client.add(frame(.text, "hi", masked: false)) == .refused(.unmasked))
+        #expect(client.add(frame(.ping, "p", masked: false)) == .refused(.unmasked))
+        var server = MessageAssembler(maxMessageSize: 100, sender: .server)
+        #expect(server.add(frame(.text, "hi")) == .refused(.masked))
+        #expect(WebSocketViolation.unmasked.code == 1002)
+    }
+
+    @Test func reservedOpcodesAndReservedBitsAreProtocolErrors() {
+        var assembler = MessageAssembler(maxMessageSize: 100, sender: .client)
+        #expect(assembler.add(frame(WebSocketOpcode(encodedWebSocketOpcode: 0x3)!, "x")) == .refused(.reservedOpcode(0x3)))
+        #expect(assembler.add(frame(WebSocketOpcode(encodedWebSocketOpcode: 0xB)!, "x")) == .refused(.reservedOpcode(0xB)))
+        #expect(WebSocketViolation.reservedOpcode(0xB).reason == "reserved opcode 0xB")
+        // No extension is negotiated through the proxy, so RSV1 (permessage-deflate's bit) is refused too.
+        #expect(assembler.add(frame(.text, ByteBuffer(string: "x"), fin: true, masked: true, rsv1: true)) == .refused(.reservedBits))
+    }
+
+    @Test func textThatIsNotUTF8Is1007EvenWhenACharacterIsSplitAcrossFragments() {
+        var assembler = MessageAssembler(maxMessageSize: 100, sender: .client)
+        #expect(assembler.add(frame(.text, [0x68, 0xFF, 0xFE])) == .refused(.invalidUTF8))
+        #expect(WebSocketViolation.invalidUTF8.code == 1007)
+        // "é" (0xC3 0xA9) split between two fragments is valid once joined.
+        #expect(assembler.add(frame(.text, ByteBuffer(bytes: [0xC3]), fin: false, masked: true)) == .partial)
+        #expect(
+            assembler.add(frame(.continuation, ByteBuffer(bytes: [0xA9]), fin: true, masked: true)) == .message(.text, Data([0xC3, 0xA9]), fragments: [1, 1]))
+        // Binary messages carry any bytes.
+        #expect(assembler.add(frame(.binary, [0xFF])) == .message(.binary, Data([0xFF]), fragments: [1]))
+    }
+
+    @Test func aCloseWithOneByteAReservedCodeOrAReasonThatIsNotUTF8IsAProtocolError() {
+        var assembler = MessageAssembler(maxMessageSize: 100, sender: .client)
+        #expect(assembler.add(frame(.connectionClose, [0x03])) == .refused(.invalidClose))
+        // 1005 and 1006 are never sent on the wire.
+        #expect(assembler.add(frame(.connectionClose, [0x03, 0xED])) == .refused(.invalidClose))
+        #expect(assembler.add(frame(.connectionClose, [0x0F, 0xA0, 0xFF])) == .refused(.invalidClose))
+        #expect(assembler.add(frame(.connectionClose, [0x0F, 0xA0, 0x62])) == .message(.close, Data([0x0F, 0xA0, 0x62]), fragments: [3]))
+        #expect(assembler.add(frame(.connectionClose, [])) == .message(.close, Data(), fragments: [0]))
     }
 
     @Test func wsTimingAcceptsRecordedFastOrAFactorAndNothingElse() {

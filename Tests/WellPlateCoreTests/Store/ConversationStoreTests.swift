@@ -52,6 +52,28 @@ final class ConversationStoreTests {
         try await store.close()
     }
 
+    @Test func importedConversationsAreStoredWholeAndKeysWithConversationsAreKeptOrReplaced() async throws {
+        let store = try await CassetteStore.open(path: directory.path(), access: .readWrite)
+        _ = try await store.beginConversation(conversation())
+        var imported = conversation()
+        imported.messages = messages
+        imported.end = .closed(by: .client, code: 1000, reason: "")
+        var other = imported
+        other.key = "GET /other"
+        // Missing: the key that has a conversation is left alone, the new one stored whole.
+        #expect(try await store.importConversations([imported, other], replacing: false) == 1)
+        var read = try await store.conversations(cassette: "dev")
+        #expect(read.map(\.key) == ["GET /chat", "GET /other"])
+        #expect(read[1].messages == messages)
+        #expect(read[1].end == .closed(by: .client, code: 1000, reason: ""))
+        // All: the key's conversations are replaced by the imported ones, in order.
+        #expect(try await store.importConversations([imported, imported], replacing: true) == 2)
+        read = try await store.conversations(cassette: "dev").filter { $0.key == "GET /chat" }
+        #expect(read.map(\.sequence) == [0, 1])
+        #expect(read.allSatisfy { $0.messages == messages })
+        try await store.close()
+    }
+
     @Test func aStoreFromBeforeConversationsHasNoneReadOnlyAndIsUpgradedByTheFirstWrite() async throws {
         let connection = try SQLiteConnection(path: directory.path(), mode: .readWriteCreate)
         try SQLiteMigrator(migrations: Array(CassetteSchema.migrator.migrations.prefix(5))).migrate(connection)

@@ -1,4 +1,6 @@
+import CassetteTools
 import Foundation
+import HTTPTypes
 import TestSupport
 import Testing
 import WellPlateCore
@@ -77,6 +79,87 @@ final class ProxyWebSocketTests {
             let again = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
             #expect(again.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(again)")
         }
+    }
+
+    @Test func aWsprotoClientSendingInFragmentsIsRecordedWithItsFragmentSizesAndEitherClientReplaysIt() async throws {
+        let recorded = try await WebSocketPeers.withUpstream { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "chat-fragmented")
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+                return received
+            }
+        }
+        #expect(recorded.count == 8, "\(recorded)")
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let conversation = try #require(try await opened.conversations(cassette: nil).first)
+        try await opened.close()
+        let echo = try #require(conversation.messages.first { $0.direction == .client && $0.payload == Data("echo me".utf8) })
+        #expect(echo.fragments == [5, 2])
+        #expect(conversation.requestHeaders[HTTPField.Name("Sec-WebSocket-Protocol")!] == "chat.v1")
+        // Offline, both client libraries get what the recording client got: the fragments joined
+        // match an unfragmented message.
+        try await withReplayer(store: store) { replayer in
+            let wsproto = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/chat", script: "chat")
+            let websockets = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
+            #expect(wsproto == recorded)
+            #expect(websockets == recorded)
+        }
+    }
+
+    @Test func exportWritesTheConversationAsAFixtureFileAndAsChromesWebSocketMessagesInHAR() async throws {
+        _ = try await recordChat()
+        let fixtures = try await runCassette(["export", "--fixtures", workspace.path("Fixtures"), "--db", store], cwd: workspace.directory)
+        #expect(fixtures.status == 0, "\(fixtures)")
+        #expect(fixtures.stdout.hasPrefix("created  websocket/chat.json  (WebSocket GET /chat, "), "\(fixtures)")
+        #expect(fixtures.stdout.contains(#"messages, server closed 4000 "server says bye")"#), "\(fixtures)")
+        #expect(fixtures.stdout.contains("Exported 1 WebSocket conversation from cassette dev to "), "\(fixtures)")
+        let file = try Data(contentsOf: URL(fileURLWithPath: workspace.path("Fixtures/websocket/chat.json")))
+        let fixture = try JSONDecoder().decode(ConversationFixture.self, from: file)
+        #expect(fixture.subprotocol == "chat.v1")
+        #expect(fixture.end == ConversationFixture.End(kind: "closed", by: "server", code: 4000, reason: "server says bye"))
+        #expect(fixture.messages.first { $0.direction == "client" }?.text == #"{"type": "auth", "token": "REDACTED"}"#)
+        // Running it again changes nothing.
+        let again = try await runCassette(["export", "--fixtures", workspace.path("Fixtures"), "--db", store], cwd: workspace.directory)
+        #expect(again.stdout.contains("unchanged  websocket/chat.json"), "\(again)")
+
+        let har = try await runCassette(["export", "--har", workspace.path("ws.har"), "--db", store], cwd: workspace.directory)
+        #expect(har.status == 0, "\(har)")
+        #expect(har.stdout.contains("and 1 WebSocket conversation"), "\(har)")
+        let archive = try HARArchive.decode(Data(contentsOf: URL(fileURLWithPath: workspace.path("ws.har"))))
+        let entry = try #require(archive.log.entries.first { $0.resourceType == "websocket" })
+        #expect(entry.response.status == 101)
+        let messages = try #require(entry.webSocketMessages)
+        #expect(messages.first == HARWebSocketMessage(type: "receive", time: messages[0].time, opcode: 1, data: #"{"type": "hello"}"#))
+        #expect(messages.filter { $0.type == "send" }.map(\.data).contains("echo me"))
+        #expect(messages.map(\.time) == messages.map(\.time).sorted())
+    }
+
+    @Test func permessageDeflateOfferedByBothPeersIsDeclinedSoTheyTalkUncompressedAndPayloadsAreStoredPlain() async throws {
+        let recorded = try await WebSocketPeers.withUpstream { base in
+            // Straight to the upstream, the extension is agreed.
+            let direct = try await WebSocketPeers.client("ws://127.0.0.1:\(base.port!)/chat", deflate: true)
+            #expect(direct.first?.hasPrefix(#"{"extensions": "permessage-deflate"#) == true, "\(direct)")
+            return try await withRecorder(upstream: base, store: store) { recorder in
+                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+                return received
+            }
+        }
+        // Through the proxy, neither side agreed to it: no extension in the client's 101.
+        #expect(recorded.first == #"{"extensions": null}"#, "\(recorded)")
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let conversation = try #require(try await opened.conversations(cassette: nil).first)
+        try await opened.close()
+        #expect(conversation.extensions == nil)
+        #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "tick", "n": 3}"#.utf8) })
+        let replayed = try await withReplayer(store: store) { replayer in
+            try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", deflate: true)
+        }
+        #expect(replayed == recorded)
     }
 
     @Test func listAndShowPrintTheConversationWithItsMessages() async throws {

@@ -1,0 +1,60 @@
+import CassetteTools
+import Foundation
+import WellPlateCore
+
+extension ExportCommand {
+    /// `--fixtures DIR` for WebSocket conversations: one `ConversationFixture` file each under
+    /// `DIR/websocket/`, with the same rules as the HTTP fixtures for files that exist (left when
+    /// equal, overwritten only with --force, nothing written with --dry-run). Returns how many
+    /// files were not overwritten.
+    func exportConversations(_ conversations: [Conversation], cassette: String, to directory: URL, shown: String) throws -> Int {
+        var lines: [String] = []
+        var counts: [FixtureExport.Action: Int] = [:]
+        for (conversation, name) in zip(conversations, ConversationFixture.fileNames(conversations)) {
+            let url = directory.appendingPathComponent(name)
+            let contents: Data
+            do {
+                contents = try ConversationFixture(conversation).encoded()
+            } catch {
+                throw CLIError("cannot encode the WebSocket conversation \(conversation.key) as JSON (\(error)); report this as a bug")
+            }
+            let current = FileManager.default.contents(atPath: url.path)
+            let action: FixtureExport.Action =
+                switch current {
+                case nil: .create
+                case let current? where current == contents || (try? JSONValue(parsing: current)) == (try? JSONValue(parsing: contents)): .unchanged
+                case _?: force ? .overwrite : .refuse
+                }
+            counts[action, default: 0] += 1
+            if !dryRun && (action == .create || action == .overwrite) {
+                do {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try contents.write(to: url, options: .atomic)
+                } catch {
+                    throw CLIError("cannot write \(url.path) (\(error.localizedDescription)); check that \(directory.path) is writable")
+                }
+            }
+            let verb: String =
+                switch action {
+                case .create: dryRun ? "would create" : "created"
+                case .unchanged: "unchanged"
+                case .overwrite: dryRun ? "would overwrite" : "overwrote"
+                case .refuse: "would overwrite"
+                }
+            let detail = "WebSocket \(conversation.key), \(Formatting.count(conversation.messages.count, "message")), \(conversation.end.summary)"
+            lines.append("\(verb)  \(name)  (\(detail)\(action == .refuse ? "; differs; use --force" : ""))")
+        }
+        let parts = [
+            (counts[.create, default: 0], dryRun ? "to create" : "created"),
+            (counts[.overwrite, default: 0], dryRun ? "to overwrite" : "overwritten"),
+            (counts[.unchanged, default: 0], "unchanged"),
+            (counts[.refuse, default: 0], "not overwritten (use --force)"),
+        ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        let lead = dryRun ? "Dry run, nothing written. Would export" : "Exported"
+        lines.append(
+            "\(lead) \(Formatting.count(conversations.count, "WebSocket conversation")) from cassette \(cassette) to \(shown): \(parts.joined(separator: ", "))."
+        )
+        Terminal.printLine(lines.joined(separator: "\n"))
+        return counts[.refuse, default: 0]
+    }
+}

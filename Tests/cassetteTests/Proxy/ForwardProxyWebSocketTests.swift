@@ -1,0 +1,52 @@
+import CassetteProxy
+import Foundation
+import TestSupport
+import Testing
+import WellPlateCore
+
+/// A `wss://` conversation through `cassette record --forward` and `replay --forward`: the PyPI
+/// `websockets` client goes through the proxy with CONNECT (its HTTP proxy support), trusting the
+/// proxy's local authority; the upstream is the `websockets` server over TLS for `localhost`.
+@Suite("WebSocket through the forward proxy")
+final class ForwardProxyWebSocketTests {
+    let workspace: CLIWorkspace
+    var store: String { workspace.path("ws.db") }
+    var caDirectory: String { workspace.path("ca") }
+    var cassetteCA: String { CertificateAuthority.certificatePath(in: caDirectory) }
+
+    init() throws {
+        workspace = try CLIWorkspace()
+    }
+
+    @Test func aWssConversationThroughConnectIsRecordedKeyedWithItsOriginAndReplayedOffline() async throws {
+        let made = try await workspace.run("ca", "init", "--dir", caDirectory)
+        #expect(made.status == 0, "\(made)")
+        let certificates = try await TestCertificates.make(in: workspace.directory.path)
+        var origin = ""
+        let recorded = try await WebSocketPeers.withUpstream(tls: (certificates.localhostCertificate, certificates.localhostKey)) { base in
+            origin = base.absoluteString
+            let arguments = ["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]
+            return try await withProxy(arguments) { proxy in
+                let url = "wss://localhost:\(base.port!)/chat"
+                let received = try await WebSocketPeers.client(url, proxy: proxy.url, cafile: cassetteCA)
+                try await proxy.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await proxy.stop() == .exited(0))
+                return received
+            }
+        }
+        #expect(recorded.count == 8, "\(recorded)")
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let conversation = try #require(try await opened.conversations(cassette: nil).first)
+        try await opened.close()
+        #expect(conversation.key == "GET \(origin)/chat")
+        #expect(conversation.subprotocol == "chat.v1")
+
+        // The upstream is stopped: the forward proxy replays the conversation to the same client.
+        let replayed = try await withProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
+            let port = URL(string: origin)!.port!
+            return try await WebSocketPeers.client("wss://localhost:\(port)/chat", proxy: proxy.url, cafile: cassetteCA)
+        }
+        #expect(replayed == recorded)
+    }
+}
