@@ -72,7 +72,7 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     ) {
         let normalized = URLNormalizer.normalize(target: target, rules: rules)
         if !rules.graphQLPaths.isEmpty, rules.graphQLPaths.contains(normalized.path),
-            let graphQL = method == .get ? GraphQLRequest(query: normalized.query) : (method.carriesBody ? body.flatMap(GraphQLRequest.init(body:)) : nil)
+            let graphQL = GraphQLRequest(method: method, query: normalized.query, body: body)
         {
             self.init(graphQL: graphQL, normalized: normalized, headerFields: headerFields, rules: rules)
             return
