@@ -88,9 +88,12 @@ package struct SwiftModelGenerator: Sendable {
         return GeneratedSwiftModels(cassette: cassette, files: files, roots: namedRoots.sorted())
     }
 
-    /// Who names a shared shape first: a resource's own GET item endpoint (`User` from
+    /// Who names a shared shape first: a GraphQL operation's roots, then a resource's own GET item endpoint (`User` from
     /// `GET /api/users/{id}`), then other GET answers, other responses, and requests last.
     private static func namingRank(_ root: GeneratedSwiftModels.Root) -> (Int, Endpoint) {
+        // A GraphQL operation's data and variables first: their namespace (`GetUserQuery.Data`)
+        // needs the names made for them, which no other shape has a claim to.
+        if root.endpoint.operation != nil { return (-1, root.endpoint) }
         let isItem = root.endpoint.pattern.hasSuffix("}")
         let rank =
             switch (root.role, root.endpoint.method) {

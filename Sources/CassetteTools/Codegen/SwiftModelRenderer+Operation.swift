@@ -11,11 +11,12 @@ extension SwiftModelRenderer {
         text += "public enum \(namespace) {\n"
         text += "    /// The `operationName` to send.\n"
         text += "    public static let operationName = \(Self.literal(name))\n"
-        if let data {
+        // A type already named `Data` or `Variables` cannot be aliased from inside the namespace.
+        if let data, data != "Data" {
             text += "    /// The answer's `data`.\n"
             text += "    public typealias Data = \(data)\n"
         }
-        if let variables {
+        if let variables, variables != "Variables" {
             text += "    /// The operation's variables.\n"
             text += "    public typealias Variables = \(variables)\n"
         }

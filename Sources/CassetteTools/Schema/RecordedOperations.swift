@@ -116,8 +116,9 @@ package struct RecordedOperations: Sendable {
 
     package mutating func add(_ interaction: Interaction) {
         guard let url = URL(string: interaction.url) else { return }
-        if splitsGraphQLOperations, let endpoint = Self.graphQLEndpoint(of: interaction) {
-            addGraphQL(interaction, url: url, endpoint: endpoint)
+        if splitsGraphQLOperations, GraphQLKeyPart(inKey: interaction.key) != nil {
+            // A batch, a hash-only request or PersistedQueryNotFound describes no operation of its own.
+            if let endpoint = Self.graphQLEndpoint(of: interaction) { addGraphQL(interaction, url: url, endpoint: endpoint) }
             return
         }
         let endpoint = Endpoint.of(method: interaction.method, url: url, registry: registry)

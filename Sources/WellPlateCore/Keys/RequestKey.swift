@@ -12,7 +12,8 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// the version of their keys (`CassetteInfo.keyFormat`) and are rekeyed when it differs.
     /// 3: multipart bodies keyed by parts; conditional and `matchedHeaders` headers in the key.
     /// 4: requests to `MatchingRules.graphQLPaths` keyed by their GraphQL operation.
-    public static let formatVersion = 4
+    /// 5: GraphQL variables `{}` keyed as absent, as documented (4 keyed them as `null`).
+    public static let formatVersion = 5
 
     /// One `name=value` pair of a normalized query (or form body): percent-encoding normalized,
     /// `+` written as `%20`, and a name without `=` given the empty value.

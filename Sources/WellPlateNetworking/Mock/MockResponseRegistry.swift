@@ -132,11 +132,24 @@ public final class MockResponseRegistry: Sendable {
         return MockRoute.fileOrder(route, current)
     }
 
+    /// The mapped fixture, or the design documents' default name when nothing matches.
+    public func fixtureName(for url: URL, method: HTTPMethod) -> String {
+        match(url: url, method: method)?.fixture ?? Self.defaultFixtureName(for: url, method: method)
+    }
+
     /// `mock` + the decoded path with `/` and `.` turned into `_` + `_` + the method in lower case:
     /// `GET /api/health` is `mock_api_health_get`, `GET /api/v1.2/users/` is `mock_api_v1_2_users__get`.
     /// A trailing slash is kept (as an `_`), as it is in matching.
     public static func defaultFixtureName(for url: URL, method: HTTPMethod) -> String {
         defaultFixtureName(for: RequestPath(url: url), method: method)
+    }
+
+    /// `defaultFixtureName(for:method:)` for a path already split and decoded.
+    public static func defaultFixtureName(for path: RequestPath, method: HTTPMethod) -> String {
+        let sanitized = path.description
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: ".", with: "_")
+        return "mock\(sanitized)_\(method.rawValue.lowercased())"
     }
 
     /// Plain routes in a `RouteTable`; GraphQL operation routes in a list, scanned per request
@@ -161,13 +174,5 @@ public final class MockResponseRegistry: Sendable {
             paths.removeAll()
             operations.removeAll()
         }
-    }
-
-    /// `defaultFixtureName(for:method:)` for a path already split and decoded.
-    public static func defaultFixtureName(for path: RequestPath, method: HTTPMethod) -> String {
-        let sanitized = path.description
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: ".", with: "_")
-        return "mock\(sanitized)_\(method.rawValue.lowercased())"
     }
 }

@@ -88,9 +88,12 @@ package struct GraphQLOperation: Sendable, Equatable {
 
     private static func variables(_ value: JSONValue?) -> JSONValue? {
         guard let value, !value.isNull else { return nil }
-        if let object = value.objectValue { return object.members.isEmpty ? nil : value }
+        // `Optional.none`, spelled out: a bare `nil` here is `JSONValue.null` (JSONValue is
+        // ExpressibleByNilLiteral), which key format 4 fell into, keying `{}` apart from absent.
+        let absent: JSONValue? = .none
+        if let object = value.objectValue { return object.members.isEmpty ? absent : value }
         if let text = value.stringValue, let parsed = try? JSONValue(parsing: text) {
-            return parsed.isNull || parsed.objectValue?.members.isEmpty == true ? nil : parsed
+            return parsed.isNull || parsed.objectValue?.members.isEmpty == true ? absent : parsed
         }
         return value
     }

@@ -27,8 +27,11 @@ package struct GraphQLRequest: Sendable, Equatable {
     package static func singleOperation(method: HTTPMethod, url: URL, body: Data?, headerName: String? = nil) -> GraphQLOperation? {
         if method == .get {
             var object = JSONObject()
-            for item in URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? [] where parameterNames.contains(item.name) {
-                object[item.name] = .string(item.value ?? "")
+            // Form encoding, as clients write the GET form: `+` is a space (URLComponents keeps it).
+            for item in URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems ?? []
+            where parameterNames.contains(item.name) {
+                let value = (item.value ?? "").replacingOccurrences(of: "+", with: "%20")
+                object[item.name] = .string(value.removingPercentEncoding ?? value)
             }
             return GraphQLOperation(object, headerName: headerName)
         }
