@@ -107,7 +107,9 @@ enum GraphQLBench {
         var rates: [String: Double] = [:]
         for cassette in ["graphql", "rest-post"] {
             let session = try await CassetteSession.open(store: store, options: .init(cassette: cassette, mode: .replayOnly))
-            let requests = try await store.interactions(cassette: cassette).map { ($0.method, String($0.url.dropFirst("http://127.0.0.1".count)), $0.requestBody) }
+            let requests = try await store.interactions(cassette: cassette).map {
+                ($0.method, String($0.url.dropFirst("http://127.0.0.1".count)), $0.requestBody)
+            }
             let keyer = session.keyer
             // Every key must be the recorded one, or the benchmark measures a miss.
             for (method, target, body) in requests {
