@@ -39,6 +39,9 @@ extension CassetteControl {
         public let at: String
         /// How long the proxy took to answer, in milliseconds.
         public let durationMs: Double
+        /// The GraphQL operation the request carried (`query GetUser`; `persisted GetUser` for a
+        /// hash-only request); `nil` for any other request, and from a proxy that predates it.
+        public let operation: String?
 
         /// ``at`` as a `Date`.
         public var date: Date? {

@@ -122,9 +122,17 @@ def replay(url):
     apollo.post("Broken", "Broken", BROKEN, {})
 
 
+def inrun(url):
+    """The APQ flow in one recording run, then the same operation by its hash alone, POST and GET."""
+    apollo = Apollo(url)
+    apollo.persisted("apq.GetUser.1", "GetUser", GET_USER, {"id": "1"})
+    apollo.post("again.hash.GetUser.1", "GetUser", GET_USER, {"id": "1"}, hash_only=True)
+    apollo.get("again.get.hash.GetUser.1", "GetUser", GET_USER, {"id": "1"}, hash_only=True)
+
+
 def miss(url):
     Apollo(url).post("changed.GetUser.3", "GetUser", GET_USER, {"id": "3"})
 
 
 if __name__ == "__main__":
-    {"record": record, "replay": replay, "miss": miss}[sys.argv[1]](sys.argv[2])
+    {"record": record, "replay": replay, "inrun": inrun, "miss": miss}[sys.argv[1]](sys.argv[2])

@@ -13,6 +13,8 @@ import WellPlateNetworking
 //   startup CASSETTE DB          start-up times;  count DB: rows;  report DIR DURATION ROUNDS: BENCHMARKS.md
 //   record-report DIR DURATION   section 2 (record overhead) alone, as Markdown
 //   tools-report DIR             sections 7 and 8 (audit, codegen and openapi) alone, as Markdown
+//   make-graphql-store DB COUNT  GraphQL and REST cassettes of the same answers (Benchmarks/graphql.sh)
+//   graphql-keying DB            keys/s of GraphQL bodies and of same-sized JSON bodies
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -25,6 +27,10 @@ do {
         try await ScaleBench.run(path: arguments[1])
     case "inprocess" where arguments.count == 2:
         try await InProcessBench.run(path: arguments[1])
+    case "make-graphql-store" where arguments.count == 3:
+        try await GraphQLBench.make(path: arguments[1], count: Int(arguments[2])!)
+    case "graphql-keying" where arguments.count == 2:
+        try await GraphQLBench.keying(path: arguments[1])
     case "schema" where arguments.count == 2:
         try SchemaBench.run(megabytes: Int(arguments[1])!)
     case "audit" where arguments.count == 2:

@@ -61,6 +61,8 @@ extension SessionJournal.Entry {
             "position": position.map { .integer(Int64($0)) } ?? .null,
             "at": .string(formatter.string(from: date)),
             "durationMs": .number(Self.milliseconds(duration)),
+            // Read from the key when the journal is asked for, not as requests are served.
+            "operation": key.flatMap(GraphQLKeyPart.init(inKey:)).map { .string($0.label) } ?? .null,
         ]
     }
 

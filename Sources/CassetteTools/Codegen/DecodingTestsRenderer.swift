@@ -26,7 +26,8 @@ extension GeneratedSwiftModels {
             """
         var used: Set<String> = []
         for root in roots {
-            let base = root.role.rawValue + SwiftNaming.upperCamel(root.endpoint.method.rawValue.lowercased() + " " + root.endpoint.pattern)
+            let operation = root.endpoint.operation.map { " " + $0 } ?? ""
+            let base = root.role.rawValue + SwiftNaming.upperCamel(root.endpoint.method.rawValue.lowercased() + " " + root.endpoint.pattern + operation)
             var name = base
             var suffix = 2
             while !used.insert(name).inserted {

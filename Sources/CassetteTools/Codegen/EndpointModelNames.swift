@@ -14,6 +14,8 @@ import WellPlateNetworking
 /// Without an action, a method other than GET names its request and, when its shape differs from
 /// the resource's, its response by a verb: `CreateUserRequest` for POST, `UpdateUserRequest` for
 /// PUT, `PatchUserRequest`, `DeleteUserResponse`.
+/// A GraphQL operation's types are named after it instead: `GetUserQueryData`,
+/// `GetUserQueryVariables`, and `GetUserQuery.Data` for them (`SwiftModelRenderer.renderOperation`).
 struct EndpointModelNames: Equatable {
     /// The response when it is an object.
     var response: String
@@ -25,8 +27,21 @@ struct EndpointModelNames: Equatable {
     var parent: String?
     /// Whether the path ends in an action (`/api/nutrition/analyze`) rather than a resource.
     var hasAction = false
+    /// For a GraphQL operation (`query GetUser`), the namespace of its types (`GetUserQuery`,
+    /// whose `Data` is the response and `Variables` the request); `nil` for every other endpoint.
+    var operationNamespace: String?
 
     init(_ endpoint: Endpoint) {
+        if let operation = endpoint.operation, let space = operation.firstIndex(of: " ") {
+            // Apollo's names: `query GetUser` is `GetUserQuery`, its data `GetUserQuery.Data`.
+            let namespace = SwiftNaming.typeName(from: "\(operation[operation.index(after: space)...]) \(operation[..<space])")
+            operationNamespace = namespace
+            response = namespace + "Data"
+            responseItem = namespace + "DataItem"
+            request = namespace + "Variables"
+            hasAction = true
+            return
+        }
         let segments = endpoint.pattern.split(separator: "/").map(String.init).filter { !Self.isPrefix($0) }
         let isParameter = { (segment: String) in segment.hasPrefix("{") && segment.hasSuffix("}") }
         let literals = segments.filter { !isParameter($0) }

@@ -9,7 +9,9 @@ import WellPlateNetworking
 /// because some recording lacked it or held `null`, not because one sample did. Types follow the
 /// design documents' naming (`EndpointModelNames`) and mapping (`SwiftModelBuilder`); structs of
 /// the same shape are generated once, whichever endpoints use them. The output depends only on
-/// the recordings: same store, same bytes.
+/// the recordings: same store, same bytes. A GraphQL operation (`RecordedOperations` built with
+/// `splitsGraphQLOperations`) gets its `data` and variables modelled and a namespace naming them
+/// as Apollo does: `GetUserQuery.Data`, `GetUserQuery.Variables`.
 package struct SwiftModelGenerator: Sendable {
     /// The first bytes of every generated file: how a file is known to be generated.
     package static let marker = SwiftModelRenderer.marker
@@ -68,18 +70,30 @@ package struct SwiftModelGenerator: Sendable {
         if builder.usesJSONValue {
             files.append(GeneratedSwiftModels.File(typeName: "JSONValue", contents: renderer.renderJSONValue()))
         }
-        files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         let namedRoots = roots.map { root, type, _, _ in
             var root = root
             root.typeName = type.spelled(naming.names)
             return root
         }
+        let taken = Set(files.map(\.typeName))
+        for (endpoint, members) in Dictionary(grouping: namedRoots, by: \.endpoint) {
+            guard let namespace = EndpointModelNames(endpoint).operationNamespace, !taken.contains(namespace) else { continue }
+            let data = members.first { $0.role == .response }?.typeName
+            let variables = members.first { $0.role == .request }?.typeName
+            files.append(
+                GeneratedSwiftModels.File(
+                    typeName: namespace, contents: renderer.renderOperation(endpoint, namespace: namespace, data: data, variables: variables)))
+        }
+        files.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return GeneratedSwiftModels(cassette: cassette, files: files, roots: namedRoots.sorted())
     }
 
-    /// Who names a shared shape first: a resource's own GET item endpoint (`User` from
+    /// Who names a shared shape first: a GraphQL operation's roots, then a resource's own GET item endpoint (`User` from
     /// `GET /api/users/{id}`), then other GET answers, other responses, and requests last.
     private static func namingRank(_ root: GeneratedSwiftModels.Root) -> (Int, Endpoint) {
+        // A GraphQL operation's data and variables first: their namespace (`GetUserQuery.Data`)
+        // needs the names made for them, which no other shape has a claim to.
+        if root.endpoint.operation != nil { return (-1, root.endpoint) }
         let isItem = root.endpoint.pattern.hasSuffix("}")
         let rank =
             switch (root.role, root.endpoint.method) {

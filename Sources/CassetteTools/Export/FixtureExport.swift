@@ -55,10 +55,12 @@ package struct FixtureExport {
             case _?:
                 action = force ? .overwrite : .refuse
             }
-            if action != .refuse {
-                for route in fixture.routes { registry.register(route) }
-            }
             steps.append(FileStep(fixture: fixture, action: action, url: url))
+        }
+        // A hash-only recording (`persisted GetUser`) and one with the document (`query GetUser`)
+        // make routes of the same operation name: the one with the document, registered last, wins.
+        for step in steps.sorted(by: { Self.isPersisted($0.fixture) && !Self.isPersisted($1.fixture) }) where step.action != .refuse {
+            for route in step.fixture.routes { registry.register(route) }
         }
         self.steps = steps
         self.registry = registry
@@ -98,6 +100,10 @@ package struct FixtureExport {
                 throw CLIError(error.description)
             }
         }
+    }
+
+    private static func isPersisted(_ fixture: HarvestedFixture) -> Bool {
+        fixture.endpoints.contains { $0.operation?.hasPrefix("persisted ") == true }
     }
 
     /// The file's bytes, or `nil` when there is no file.

@@ -98,13 +98,15 @@ package struct FixtureHarvester: Sendable {
 
     private func place(_ interaction: Interaction) -> Placement {
         if GraphQLKeyPart(inKey: interaction.key) != nil, let endpoint = Endpoint.of(recording: interaction) {
-            // One fixture per GraphQL operation; registry routes (a path each) cannot tell them apart.
+            // One fixture per GraphQL operation, whose route names the operation.
             guard !interaction.isPersistedQueryNotFound else {
                 return Placement(
                     endpoint: endpoint,
                     problem: Unusable(reason: "a PersistedQueryNotFound answer: the server asked for the document, which the client sent next"))
             }
-            return Placement(endpoint: endpoint)
+            // A route of the operation (hand-made, or written by an earlier export) keeps its fixture name.
+            let route = registry.registrations.first { $0.variables == nil && endpoint.isAnswered(by: $0) }
+            return Placement(endpoint: endpoint, fixture: route?.fixture)
         }
         guard let url = URL(string: interaction.url) else {
             let endpoint = Endpoint(method: interaction.method, pattern: interaction.url)
@@ -210,10 +212,15 @@ package struct HarvestedFixture: Sendable, Equatable {
 
     package var fileName: String { fixture + ".json" }
 
-    /// The registry routes that answer with this fixture.
-    /// GraphQL operations get none: a route is a method and a path, which all operations share.
+    /// The registry routes that answer with this fixture: a method and a path, and for a GraphQL
+    /// operation its name (a route of `POST` answers the operation's GET form too). A batch gets
+    /// none: one fixture cannot answer several operations.
     package var routes: [MockRoute] {
-        endpoints.filter { $0.operation == nil }.compactMap { try? MockRoute(method: $0.method, path: $0.pattern, fixture: fixture) }
+        endpoints.compactMap { endpoint in
+            guard endpoint.operation != nil else { return try? MockRoute(method: endpoint.method, path: endpoint.pattern, fixture: fixture) }
+            guard endpoint.operation?.hasPrefix("batch ") == false else { return nil }
+            return try? MockRoute(method: endpoint.method, path: endpoint.pattern, operation: endpoint.operationName, fixture: fixture)
+        }
     }
 }
 

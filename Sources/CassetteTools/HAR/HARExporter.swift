@@ -31,8 +31,17 @@ package struct HARExporter: Sendable {
             request: request(interaction),
             response: response(interaction),
             timings: HARTimings(send: 0, wait: milliseconds, receive: 0),
-            comment: "cassette \(interaction.cassette), key \(interaction.key), sequence \(interaction.sequence)"
+            comment: Self.comment(interaction)
         )
+    }
+
+    /// `cassette dev, key …, sequence 0`, opened by the GraphQL operation when there is one
+    /// (`query GetUser; cassette dev, …`): HAR viewers show the comment, and every GraphQL entry
+    /// otherwise reads `POST /graphql`.
+    static func comment(_ interaction: Interaction) -> String {
+        let comment = "cassette \(interaction.cassette), key \(interaction.key), sequence \(interaction.sequence)"
+        guard let operation = GraphQLKeyPart(inKey: interaction.key) else { return comment }
+        return "\(operation.label); \(comment)"
     }
 
     private func request(_ interaction: Interaction) -> HARRequest {

@@ -6,7 +6,7 @@ extension DriftReport {
     /// Checks fixtures against the schemas of a recording.
     ///
     /// Each fixture is matched to endpoints: first to every route of `recorded.registry` whose
-    /// fixture is its name; when no route names it, to every recorded endpoint whose
+    /// fixture is its name (a GraphQL route to the recorded operations of its name); when no route names it, to every recorded endpoint whose
     /// `fallbackFixtureNames` include its name (the endpoint's `fixtureName`, or the default name of
     /// a concrete path recorded, such as `mock_api_users_1_get`). Each match is compared with
     /// `SchemaDiff`, the fixture's schema against the schema of all the endpoint's recordings.
@@ -16,7 +16,13 @@ extension DriftReport {
     package static func compare(fixtures: [FixtureFile], recorded: EndpointSchemas, ignoring: [DriftIgnore] = []) -> DriftReport {
         var routed: [String: [Endpoint]] = [:]
         for route in recorded.registry?.registrations ?? [] {
-            routed[route.fixture, default: []].append(Endpoint(method: route.method, pattern: route.path))
+            guard let name = route.operation else {
+                routed[route.fixture, default: []].append(Endpoint(method: route.method, pattern: route.path))
+                continue
+            }
+            // A route names the operation, not its type: the recorded endpoints say which it is.
+            let operations = recorded.endpoints.filter { $0.isAnswered(by: route) }
+            routed[route.fixture, default: []] += operations.isEmpty ? [Endpoint(method: route.method, pattern: route.path, operation: name)] : operations
         }
         var byFallbackName: [String: [Endpoint]] = [:]
         for endpoint in recorded.endpoints {

@@ -89,9 +89,10 @@ package struct EndpointSchemas: Sendable {
         return names
     }
 
-    /// The registry's fixture for `endpoint`: the route with exactly its method and pattern.
+    /// The registry's fixture for `endpoint`: the route with exactly its method and pattern (and
+    /// GraphQL operation name, with no variables).
     package func registeredFixture(for endpoint: Endpoint) -> String? {
-        registry?.registrations.first { $0.method == endpoint.method && $0.path == endpoint.pattern }?.fixture
+        registry?.registrations.first(where: endpoint.isAnswered(by:))?.fixture
     }
 }
 

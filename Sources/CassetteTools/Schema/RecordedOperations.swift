@@ -86,12 +86,20 @@ package struct RecordedOperations: Sendable {
     }
 
     package let registry: MockResponseRegistry?
+    /// Whether each GraphQL operation is an endpoint of its own (`POST /graphql query GetUser`),
+    /// its request the operation's variables and its response the answer's `data`; otherwise a
+    /// GraphQL URL is one endpoint like any other (OpenAPI has one operation per path and method).
+    package let splitsGraphQLOperations: Bool
     package private(set) var operations: [Endpoint: Operation] = [:]
 
     /// Every interaction's schema folded into its endpoint's operation; `progress` hears of each
     /// one, against `interactions.underestimatedCount` (an array's count).
-    package init(interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil, progress: ProgressHandler? = nil) {
+    package init(
+        interactions: some Sequence<Interaction>, registry: MockResponseRegistry? = nil, splitsGraphQLOperations: Bool = false,
+        progress: ProgressHandler? = nil
+    ) {
         self.registry = registry
+        self.splitsGraphQLOperations = splitsGraphQLOperations
         let total = progress == nil ? 0 : interactions.underestimatedCount
         var done = 0
         for interaction in interactions {
@@ -108,6 +116,11 @@ package struct RecordedOperations: Sendable {
 
     package mutating func add(_ interaction: Interaction) {
         guard let url = URL(string: interaction.url) else { return }
+        if splitsGraphQLOperations, GraphQLKeyPart(inKey: interaction.key) != nil {
+            // A batch, a hash-only request or PersistedQueryNotFound describes no operation of its own.
+            if let endpoint = Self.graphQLEndpoint(of: interaction) { addGraphQL(interaction, url: url, endpoint: endpoint) }
+            return
+        }
         let endpoint = Endpoint.of(method: interaction.method, url: url, registry: registry)
         let id = interaction.id ?? 0
         let time = (interaction.recordedAt, id)
@@ -141,6 +154,41 @@ package struct RecordedOperations: Sendable {
                     operation.pathParameters[name, default: Parameter()].add(value)
                 }
             }
+        }
+        operations[endpoint] = operation
+    }
+}
+
+extension RecordedOperations {
+    /// The endpoint of a recording of a typed GraphQL operation (`query GetUser`), or `nil`: a
+    /// request that is not GraphQL, a batch, a hash-only request (its type is in the document it
+    /// lacks, and the same operation recorded with the document describes it), and a
+    /// `PersistedQueryNotFound` answer.
+    package static func graphQLEndpoint(of interaction: Interaction) -> Endpoint? {
+        guard let part = GraphQLKeyPart(inKey: interaction.key), part.kind != "batch", part.kind != "persisted",
+            !interaction.isPersistedQueryNotFound
+        else { return nil }
+        return Endpoint.of(recording: interaction)
+    }
+
+    /// A GraphQL operation's recording: its variables as the request, its `data` as the response.
+    private mutating func addGraphQL(_ interaction: Interaction, url: URL, endpoint: Endpoint) {
+        let id = interaction.id ?? 0
+        let time = (interaction.recordedAt, id)
+        var operation = operations[endpoint] ?? Operation(endpoint: endpoint)
+        operation.count += 1
+        operation.recordingIDs.append(id)
+        if let variables = GraphQLRequest.singleOperation(method: interaction.method, url: url, body: interaction.requestBody)?.variables {
+            operation.requestBodies["application/json", default: Body(mediaType: "application/json", isJSON: true)]
+                .add(variables.jsonData(), json: variables, id: id, time: time)
+        } else {
+            operation.requestsWithoutBody += 1
+        }
+        if let data = JSONBodies.graphQLData(of: interaction) {
+            operation.responses[interaction.statusCode, default: [:]]["application/json", default: Body(mediaType: "application/json", isJSON: true)]
+                .add(data.jsonData(), json: data, id: id, time: time)
+        } else {
+            operation.emptyResponses[interaction.statusCode, default: 0] += 1
         }
         operations[endpoint] = operation
     }

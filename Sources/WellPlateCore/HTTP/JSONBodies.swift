@@ -37,4 +37,11 @@ package enum JSONBodies {
         }
         return try? JSONValue(parsing: interaction.responseBody)
     }
+
+    /// A GraphQL answer's `data` (a 2xx JSON answer whose `data` is not `null`): what a model of
+    /// the operation decodes. `errors` beside it are the server's report, not part of the data.
+    package static func graphQLData(of interaction: Interaction) -> JSONValue? {
+        guard let data = successBody(of: interaction)?["data"], !data.isNull else { return nil }
+        return data
+    }
 }

@@ -12,7 +12,8 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// the version of their keys (`CassetteInfo.keyFormat`) and are rekeyed when it differs.
     /// 3: multipart bodies keyed by parts; conditional and `matchedHeaders` headers in the key.
     /// 4: requests to `MatchingRules.graphQLPaths` keyed by their GraphQL operation.
-    public static let formatVersion = 4
+    /// 5: GraphQL variables `{}` keyed as absent, as documented (4 keyed them as `null`).
+    public static let formatVersion = 5
 
     /// One `name=value` pair of a normalized query (or form body): percent-encoding normalized,
     /// `+` written as `%20`, and a name without `=` given the empty value.
@@ -72,7 +73,7 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     ) {
         let normalized = URLNormalizer.normalize(target: target, rules: rules)
         if !rules.graphQLPaths.isEmpty, rules.graphQLPaths.contains(normalized.path),
-            let graphQL = method == .get ? GraphQLRequest(query: normalized.query) : (method.carriesBody ? body.flatMap(GraphQLRequest.init(body:)) : nil)
+            let graphQL = GraphQLRequest(method: method, query: normalized.query, body: body)
         {
             self.init(graphQL: graphQL, normalized: normalized, headerFields: headerFields, rules: rules)
             return

@@ -138,10 +138,17 @@ extension CassetteSession {
             if replacing { overwritten.withLock { _ = $0.remove(key.rawValue) } }
             throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
         }
+        // A request recorded with its GraphQL document answers the same operation sent later by
+        // its persisted hash alone, in this session as after reopening (docs/graphql.md).
+        let alias =
+            key.graphQL == nil
+            ? nil
+            : RequestKey.graphQLHashOnly(
+                method: stored.method, target: stored.url, headerFields: stored.requestHeaders, body: stored.requestBody, rules: keyer.rules)?.rawValue
         if replacing {
-            index.replaceServed(stored)
+            index.replaceServed(stored, alias: alias)
         } else {
-            index.appendServed(stored)
+            index.appendServed(stored, alias: alias)
         }
         parsedKeys.withLock { $0 = nil }
         recordedCount.add(1, ordering: .relaxed)

@@ -29,6 +29,9 @@ extension ReplayIndex {
         var newEntries: [Entry] = []
         /// Recordings added less those replaced.
         var countChange = 0
+        /// Hash-only GraphQL keys of requests recorded with their document during the session,
+        /// to the slot position of that recording (`ReplayIndex.appendServed(_:alias:)`).
+        var aliases: [String: Int] = [:]
 
         mutating func withNewEntry<Result>(_ key: String, _ body: (inout Entry) -> Result) -> Result {
             let position = newPositions[key] ?? newEntries.count

@@ -54,6 +54,9 @@ package final class ReplayIndex: Sendable {
     private let additions = Mutex(Additions())
     /// Set, with release ordering while `additions` is locked, by the first recording added.
     private let hasAdditions = Atomic(false)
+    /// Set, likewise, by the first hash-only alias added during the session (`Additions.aliases`):
+    /// until then no lookup takes the lock to look for one.
+    private let hasAddedAliases = Atomic(false)
 
     /// `interactions` in any order; they are grouped by key and ordered by sequence.
     package convenience init(cassette: String, interactions: [Interaction], sequencePolicy: SequencePolicy = .repeatLast) {
@@ -72,6 +75,11 @@ package final class ReplayIndex: Sendable {
     /// The slot of `key`, or `nil` while it has no recordings.
     package func slot(for key: String) -> Slot? {
         if !loaded.aliases.isEmpty, let position = loaded.aliases[key] { return Slot(position: position) }
+        // Before the loaded keys: a hash-only key loaded with only `PersistedQueryNotFound` gives
+        // way to the document recorded during this session.
+        if hasAddedAliases.load(ordering: .acquiring), let position = additions.withLock({ $0.aliases[key] }) {
+            return Slot(position: position)
+        }
         if let position = loaded.positions[key] { return Slot(position: position) }
         guard hasAdditions.load(ordering: .acquiring) else { return nil }
         return additions.withLock { $0.newPositions[key].map { Slot(position: loaded.slotCount + $0) } }
@@ -200,8 +208,11 @@ package final class ReplayIndex: Sendable {
     }
 
     /// Adds a recording made during this session; it counts as served, since the caller got it live.
-    package func appendServed(_ interaction: Interaction) {
+    /// `alias`: the key the same request has sent by its persisted-query hash alone, which then
+    /// leads to this recording's slot (as `LoadedRecordings.addGraphQLAliases` does at start-up).
+    package func appendServed(_ interaction: Interaction, alias: String? = nil) {
         additions.withLock { additions in
+            defer { if let alias { addAlias(alias, to: interaction.key, in: &additions) } }
             hasAdditions.store(true, ordering: .releasing)
             if let slot = loaded.positions[interaction.key] {
                 additions.toLoadedSlots[slot, default: Additions.Entry()].recordings.append(interaction)
@@ -216,9 +227,11 @@ package final class ReplayIndex: Sendable {
         }
     }
 
-    /// Replaces every recording of a key with one served recording (`all` mode's first occurrence).
-    package func replaceServed(_ interaction: Interaction) {
+    /// Replaces every recording of a key with one served recording (`all` mode's first occurrence);
+    /// `alias` as for `appendServed(_:alias:)`.
+    package func replaceServed(_ interaction: Interaction, alias: String? = nil) {
         additions.withLock { additions in
+            defer { if let alias { addAlias(alias, to: interaction.key, in: &additions) } }
             hasAdditions.store(true, ordering: .releasing)
             let removed: Int
             if let slot = loaded.positions[interaction.key] {
@@ -234,6 +247,18 @@ package final class ReplayIndex: Sendable {
             }
             additions.countChange += 1 - removed
         }
+    }
+
+    /// Leads `alias` (a hash-only key) to `key`'s slot, unless the alias already leads somewhere
+    /// or has answers of its own that are not `PersistedQueryNotFound` (the rule of start-up).
+    private func addAlias(_ alias: String, to key: String, in additions: inout Additions) {
+        guard alias != key, loaded.aliases[alias] == nil, additions.aliases[alias] == nil,
+            let target = loaded.positions[key] ?? additions.newPositions[key].map({ loaded.slotCount + $0 })
+        else { return }
+        let own = loaded.positions[alias] ?? additions.newPositions[alias].map { loaded.slotCount + $0 }
+        if let own, !recordings(of: own, additions).allSatisfy(\.isPersistedQueryNotFound) { return }
+        additions.aliases[alias] = target
+        hasAddedAliases.store(true, ordering: .releasing)
     }
 
     /// Starts every key's sequence again, as if nothing had been served: recordings made during

@@ -14,6 +14,8 @@ public enum RecordedBodies {
 
     /// The 2xx JSON response bodies (`.response`) or JSON request bodies (`.request`) of
     /// `endpoint` (`"GET /api/users/{id}"`) in one cassette, grouped as the generator grouped them.
+    /// For a GraphQL operation (`"POST /graphql query GetUser"`): each answer's `data`, or each
+    /// request's variables.
     ///
     /// - Throws: `InvalidEndpoint` when `endpoint` is not `METHOD /pattern`, `CassetteStoreError`
     ///   when the store cannot be read.
@@ -35,7 +37,11 @@ public enum RecordedBodies {
 
     package static func bodies(of interactions: [Interaction], endpoint: Endpoint, role: Role) -> [Data] {
         interactions.compactMap { interaction -> Data? in
-            guard let url = URL(string: interaction.url), Endpoint.of(method: interaction.method, url: url) == endpoint else { return nil }
+            guard let url = URL(string: interaction.url) else { return nil }
+            if endpoint.operation != nil {
+                return graphQLBody(of: interaction, url: url, endpoint: endpoint, role: role)
+            }
+            guard Endpoint.of(method: interaction.method, url: url) == endpoint else { return nil }
             switch role {
             case .response:
                 return JSONBodies.successBody(of: interaction) == nil ? nil : interaction.responseBody
@@ -43,6 +49,20 @@ public enum RecordedBodies {
                 guard let body = interaction.requestBody, !body.isEmpty else { return nil }
                 return JSONBodies.classify(body, contentType: interaction.requestHeaders[.contentType]).1 == nil ? nil : body
             }
+        }
+    }
+}
+
+extension RecordedBodies {
+    /// A GraphQL operation's model describes its `data` and its variables, not the envelope and
+    /// the request body that carry them (`cassette codegen swift` generates `GetUserQuery.Data`).
+    static func graphQLBody(of interaction: Interaction, url: URL, endpoint: Endpoint, role: Role) -> Data? {
+        guard !interaction.isPersistedQueryNotFound, Endpoint.of(recording: interaction) == endpoint else { return nil }
+        switch role {
+        case .response:
+            return JSONBodies.graphQLData(of: interaction)?.jsonData()
+        case .request:
+            return GraphQLRequest.singleOperation(method: interaction.method, url: url, body: interaction.requestBody)?.variables?.jsonData()
         }
     }
 }

@@ -12,6 +12,21 @@ public struct Endpoint: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// operations, and each is an endpoint of its own. `nil` for every other request.
     public let operation: String?
 
+    /// The GraphQL operation's name without its type (`GetUser` for `query GetUser`): what a
+    /// registry route names (`MockRoute.operation`). `nil` for every other request.
+    public var operationName: String? {
+        operation.map { String($0[($0.firstIndex(of: " ").map($0.index(after:)) ?? $0.startIndex)...]) }
+    }
+
+    /// Whether `route` answers this endpoint: the same method and pattern, and the same GraphQL
+    /// operation name (or none on both), whatever variables the route names. A persisted-only or
+    /// batch endpoint has no route.
+    public func isAnswered(by route: MockRoute) -> Bool {
+        guard route.method == method, route.path == pattern else { return false }
+        guard let operation else { return route.operation == nil }
+        return !operation.hasPrefix("persisted ") && !operation.hasPrefix("batch ") && route.operation == operationName
+    }
+
     /// An endpoint from a method and a pattern (and a GraphQL operation), taken as written.
     public init(method: HTTPMethod, pattern: String, operation: String? = nil) {
         self.method = method

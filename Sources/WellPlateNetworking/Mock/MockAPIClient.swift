@@ -7,8 +7,8 @@ import WellPlateCore
 ///
 /// An answer is chosen in this order: a per-endpoint stub (`stub(_:_:…)`, matched with the
 /// registry's pattern rules), then the global response (`setupSuccessResponse`,
-/// `setupErrorResponse`), then the fixture the registry maps the request to (or the default
-/// fixture name). Requests for `EmptyResponse`, which `requestVoid`, `deleteVoid` and `putVoid`
+/// `setupErrorResponse`), then the fixture the registry maps the request to (for a GraphQL
+/// request, a route of its operation first), or the default fixture name. Requests for `EmptyResponse`, which `requestVoid`, `deleteVoid` and `putVoid`
 /// use, succeed without a fixture unless a stub says otherwise.
 ///
 /// A fixture that does not fit the requested type throws `APIError.decodingError`, as the live
@@ -97,12 +97,15 @@ public final class MockAPIClient: APIClientProtocol {
         if T.self == EmptyResponse.self {
             return try ResponseDecoding.decode(T.self, from: TransportResponse(statusCode: 204))
         }
-        return try answerFromFixture(T.self, path: path, method: method)
+        return try answerFromFixture(T.self, call: call, path: path)
     }
 
-    private func answerFromFixture<T: Decodable>(_ type: T.Type, path: RequestPath, method: HTTPMethod) throws -> T {
-        let name = registry.match(path: path, method: method)?.fixture ?? MockResponseRegistry.defaultFixtureName(for: path, method: method)
-        let request = "\(method.rawValue) \(path)"
+    private func answerFromFixture<T: Decodable>(_ type: T.Type, call: MockCall, path: RequestPath) throws -> T {
+        let method = call.method
+        // The body takes part only for the routes of GraphQL operations (`MockResponseRegistry`).
+        let route = registry.match(url: call.url, method: method, headers: call.headers, body: call.body)
+        let name = route?.fixture ?? MockResponseRegistry.defaultFixtureName(for: path, method: method)
+        let request = ["\(method.rawValue) \(path)", route?.route.operation].compactMap { $0 }.joined(separator: " ")
         let data: Data
         do {
             data = try loader.data(for: name)

@@ -9,13 +9,21 @@ import WellPlateCore
 //           "fixture": "users_id_get",
 //           "method": "GET",
 //           "path": "/api/users/{id}"
+//         },
+//         {
+//           "fixture": "mock_graphql_post_query_getuser",
+//           "method": "POST",
+//           "operation": "GetUser",
+//           "path": "/graphql"
 //         }
 //       ],
 //       "version": 1
 //     }
 //
 // Written pretty-printed with sorted keys, routes sorted by path and then method, and a final
-// newline, so writing the same routes twice gives the same bytes and diffs stay small.
+// newline, so writing the same routes twice gives the same bytes and diffs stay small. A GraphQL
+// route adds "operation" (and optionally "variables", an object): both are optional members, so a
+// file without them reads as before and the version stays 1.
 extension MockResponseRegistry {
     /// The registry's file name inside a fixtures directory.
     public static let fileName = "registry.json"
@@ -44,7 +52,10 @@ extension MockResponseRegistry {
     /// The routes as `registry.json` bytes; the same routes always give the same bytes.
     public func fileData() -> Data {
         let routes = registrations.map { route -> JSONValue in
-            ["fixture": .string(route.fixture), "method": .string(route.method.rawValue), "path": .string(route.path)]
+            var object: JSONObject = ["fixture": .string(route.fixture), "method": .string(route.method.rawValue), "path": .string(route.path)]
+            object["operation"] = route.operation.map(JSONValue.string)
+            object["variables"] = route.variables
+            return .object(object)
         }
         let document: JSONValue = ["routes": .array(routes), "version": .integer(Int64(Self.fileVersion))]
         return Data((document.prettyJSON + "\n").utf8)
@@ -92,9 +103,9 @@ extension MockResponseRegistry {
         for (index, item) in items.enumerated() {
             let location = "$.routes[\(index)]"
             let route = try parseRoute(item, at: location, failure)
-            let identity = RouteIdentity(method: route.method, shape: route.pattern.shape)
+            let identity = RouteIdentity(method: route.method, shape: route.pattern.shape, operation: route.operation, variables: route.variables)
             if let first = seen[identity] {
-                throw failure(location, "repeats the route of $.routes[\(first)] (\(route.method.rawValue) \(route.path)); keep one of them")
+                throw failure(location, "repeats the route of $.routes[\(first)] (\(route.request)); keep one of them")
             }
             seen[identity] = index
             routes.append(route)
@@ -105,6 +116,8 @@ extension MockResponseRegistry {
     private struct RouteIdentity: Hashable {
         var method: HTTPMethod
         var shape: [String?]
+        var operation: String?
+        var variables: JSONValue?
     }
 
     private static func parseRoute(
@@ -113,7 +126,7 @@ extension MockResponseRegistry {
         guard let object = item.objectValue else {
             throw failure(location, "must be an object such as {\"method\": \"GET\", \"path\": \"/api/users/{id}\", \"fixture\": \"users_id_get\"}")
         }
-        try rejectUnknownKeys(object, allowed: ["fixture", "method", "path"], at: location, failure)
+        try rejectUnknownKeys(object, allowed: ["fixture", "method", "operation", "path", "variables"], at: location, failure)
         func string(_ key: String) throws(MockRegistryError) -> String {
             guard let value = object[key] else { throw failure("\(location).\(key)", "is missing") }
             guard let text = value.stringValue else { throw failure("\(location).\(key)", "must be a string, not \(value.compactJSON)") }
@@ -131,8 +144,21 @@ extension MockResponseRegistry {
         } catch  where error.file == nil {
             throw failure("\(location).path", error.problem)
         }
+        var operation: String?
+        if object["operation"] != nil { operation = try string("operation") }
+        let variables = object["variables"]
         do {
-            return try MockRoute(method: method, pattern: pattern, fixture: try string("fixture"))
+            try MockRoute.validate(operation: operation)
+        } catch  where error.file == nil {
+            throw failure("\(location).operation", error.problem)
+        }
+        do {
+            try MockRoute.validate(variables: variables, operation: operation)
+        } catch  where error.file == nil {
+            throw failure("\(location).variables", error.problem)
+        }
+        do {
+            return try MockRoute(method: method, pattern: pattern, operation: operation, variables: variables, fixture: try string("fixture"))
         } catch  where error.file == nil {
             throw failure("\(location).fixture", error.problem)
         }

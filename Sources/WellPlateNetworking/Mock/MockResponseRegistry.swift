@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import WellPlateCore
 
-/// Maps requests (method and path pattern) to fixture names for `MockAPIClient`.
+/// Maps requests (method and path pattern, and for GraphQL the operation) to fixture names for
+/// `MockAPIClient`.
 ///
 /// Lookup order: an exact path (no parameters) wins over any pattern; among patterns the one with
 /// fewer parameters wins, then the one with the longer literal prefix, then the tie-break of
@@ -10,6 +11,11 @@ import WellPlateCore
 /// point order). The result never depends on registration order. Registering the same method and
 /// pattern again (parameter names aside) replaces the earlier fixture. Only the URL's path takes
 /// part, percent-decoded per segment (`RequestPath`); the query is ignored.
+///
+/// GraphQL: one URL serves many operations, so a route may name an operation (and variables).
+/// A request whose body (or Apollo GET form) carries a GraphQL operation is answered first by the
+/// routes of that operation whose pattern matches its path, the route naming the most variables
+/// winning among those whose variables all match; then, if none does, as any request to its path.
 ///
 /// Safe to share: routes live behind a lock, so tests may register while a client answers.
 public final class MockResponseRegistry: Sendable {
@@ -26,19 +32,19 @@ public final class MockResponseRegistry: Sendable {
         public var pattern: PathPattern { route.pattern }
     }
 
-    private let table: Mutex<RouteTable<MockRoute>>
+    private let table: Mutex<Routes>
 
     /// An empty registry.
     public init() {
-        table = Mutex(RouteTable())
+        table = Mutex(Routes())
     }
 
     /// A registry holding `registrations`; a later route replaces an earlier one with the same
-    /// method and pattern.
+    /// method and pattern (and operation and variables).
     public init(registrations: [MockRoute]) {
-        var routes = RouteTable<MockRoute>()
+        var routes = Routes()
         for route in registrations {
-            routes.insert(route, method: route.method, pattern: route.pattern)
+            routes.insert(route)
         }
         table = Mutex(routes)
     }
@@ -50,9 +56,19 @@ public final class MockResponseRegistry: Sendable {
         register(try MockRoute(method: method, path: path, fixture: fixture))
     }
 
-    /// Adds `route`, replacing an earlier route with the same method and pattern.
+    /// Maps the GraphQL operation `operation` sent to `path` by `method` (and, when given, with
+    /// `variables` among its variables) to `fixture`, replacing an earlier mapping of the same ones.
+    /// - Throws: `MockRegistryError` for a malformed pattern, fixture name, operation or variables.
+    public func register(
+        path: String, method: HTTPMethod = .post, operation: String, variables: JSONValue? = nil, fixture: String
+    ) throws(MockRegistryError) {
+        register(try MockRoute(method: method, path: path, operation: operation, variables: variables, fixture: fixture))
+    }
+
+    /// Adds `route`, replacing an earlier route with the same method and pattern (and operation
+    /// and variables).
     public func register(_ route: MockRoute) {
-        table.withLock { _ = $0.insert(route, method: route.method, pattern: route.pattern) }
+        table.withLock { $0.insert(route) }
     }
 
     /// Removes every route.
@@ -62,7 +78,7 @@ public final class MockResponseRegistry: Sendable {
 
     /// Every route, sorted by path and then method (the order `registry.json` is written in).
     public var registrations: [MockRoute] {
-        table.withLock { $0.entries.map(\.value) }.sorted(by: MockRoute.fileOrder)
+        table.withLock { $0.paths.entries.map(\.value) + $0.operations }.sorted(by: MockRoute.fileOrder)
     }
 
     /// The route that answers `method` on `url`'s path, if one is registered.
@@ -70,10 +86,50 @@ public final class MockResponseRegistry: Sendable {
         match(path: RequestPath(url: url), method: method)
     }
 
-    /// The route that answers `method` on `path`, if one is registered.
+    /// The route that answers `method` on `path`, if one is registered. Routes of GraphQL
+    /// operations take no part: without a body there is no operation to match.
     public func match(path: RequestPath, method: HTTPMethod) -> Match? {
-        guard let found = table.withLock({ $0.match(path, method: method) }) else { return nil }
+        guard let found = table.withLock({ $0.paths.match(path, method: method) }) else { return nil }
         return Match(route: found.entry.value, parameters: found.parameters)
+    }
+
+    /// The route that answers the request: a route of its GraphQL operation when `body` (or the
+    /// GET form's query) carries one and such a route matches, else `match(url:method:)`.
+    /// `headers` give the operation's name when neither `operationName` nor the document does
+    /// (Apollo's `X-APOLLO-OPERATION-NAME`, sent with hash-only requests).
+    public func match(url: URL, method: HTTPMethod, headers: [String: String]? = nil, body: Data?) -> Match? {
+        let path = RequestPath(url: url)
+        // Parsing a body costs; a registry without operation routes never needs it.
+        if table.withLock({ !$0.operations.isEmpty }),
+            let request = MockGraphQLRequest(url: url, method: method, headers: headers ?? [:], body: body),
+            let found = match(request, path: path)
+        {
+            return found
+        }
+        return match(path: path, method: method)
+    }
+
+    private func match(_ request: MockGraphQLRequest, path: RequestPath) -> Match? {
+        table.withLock { routes -> Match? in
+            var best: (route: MockRoute, parameters: [String: String])?
+            // A GET of an operation is the same request as its POST (docs/graphql.md).
+            for route in routes.operations where route.operation == request.name && (route.method == request.method || route.method == .post) {
+                guard route.acceptsVariables(request.variables), let parameters = route.pattern.match(path) else { continue }
+                if let current = best?.route, !Self.isBetter(route, than: current, for: request.method) { continue }
+                best = (route, parameters)
+            }
+            return best.map { Match(route: $0.route, parameters: $0.parameters) }
+        }
+    }
+
+    /// More variables named first, then the request's own method, then the more specific pattern;
+    /// so the choice never depends on registration order.
+    private static func isBetter(_ route: MockRoute, than current: MockRoute, for method: HTTPMethod) -> Bool {
+        let weight = route.variables?.objectValue?.count ?? 0, currentWeight = current.variables?.objectValue?.count ?? 0
+        if weight != currentWeight { return weight > currentWeight }
+        if (route.method == method) != (current.method == method) { return route.method == method }
+        if route.pattern.shape != current.pattern.shape { return route.pattern.isMoreSpecific(than: current.pattern) }
+        return MockRoute.fileOrder(route, current)
     }
 
     /// The mapped fixture, or the design documents' default name when nothing matches.
@@ -94,5 +150,29 @@ public final class MockResponseRegistry: Sendable {
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: ".", with: "_")
         return "mock\(sanitized)_\(method.rawValue.lowercased())"
+    }
+
+    /// Plain routes in a `RouteTable`; GraphQL operation routes in a list, scanned per request
+    /// (a GraphQL app has tens of operations, not thousands).
+    private struct Routes: Sendable {
+        var paths = RouteTable<MockRoute>()
+        var operations: [MockRoute] = []
+
+        mutating func insert(_ route: MockRoute) {
+            guard route.operation != nil else {
+                paths.insert(route, method: route.method, pattern: route.pattern)
+                return
+            }
+            if let position = operations.firstIndex(where: { $0.isSameRequest(as: route) }) {
+                operations[position] = route
+            } else {
+                operations.append(route)
+            }
+        }
+
+        mutating func removeAll() {
+            paths.removeAll()
+            operations.removeAll()
+        }
     }
 }

@@ -112,7 +112,9 @@ struct CodegenSwiftCommand: AsyncParsableCommand {
     private func generate(
         _ interactions: [Interaction], cassette: String, origin: String?, storePath: String, out: String, tests: String?, progress: ProgressLine
     ) throws -> Bool {
-        let operations = RecordedOperations(interactions: interactions, progress: progress.step("inferring types", unit: "recordings"))
+        // One model per GraphQL operation (docs/graphql.md), not one for every answer of its URL.
+        let operations = RecordedOperations(
+            interactions: interactions, splitsGraphQLOperations: true, progress: progress.step("inferring types", unit: "recordings"))
         progress.status("generating types")
         let models = SwiftModelGenerator(cassette: cassette).generate(operations)
         progress.finish()

@@ -121,3 +121,17 @@ struct SessionJournalTests {
         #expect(journal.entries.entries.map(\.position) == [0])
     }
 }
+
+@Suite("Session journal GraphQL operations")
+struct SessionJournalGraphQLTests {
+    @Test func anEntryNamesTheGraphQLOperationItsKeyCarries() throws {
+        let journal = SessionJournal()
+        let started = NIODeadline.now()
+        let key = "POST /graphql gql:query:GetUser body:sha256:a5c54e9ec9a42cbe"
+        journal.add(method: .POST, target: "/graphql", key: key, answer: SessionJournalTests.answer(200, .replayed), started: started)
+        journal.add(
+            method: .GET, target: "/api/users", key: "GET /api/users", answer: SessionJournalTests.answer(200, .replayed), started: started + .nanoseconds(1))
+        let rows = try #require(journal.json(filter: .init())["requests"]?.arrayValue)
+        #expect(rows.map { $0["operation"] } == [.string("query GetUser"), .null])
+    }
+}

@@ -49,6 +49,29 @@ final class GraphQLReplayTests {
         return result
     }
 
+    @Test func aDocumentRecordedDuringTheSessionAnswersItsHashOnlyKeyAtOnce() throws {
+        let ada = #"{"data":{"user":{"id":"1","name":"Ada"}}}"#
+        // Loaded: the hash alone, answered PersistedQueryNotFound; recorded during the session: the document.
+        let notFound = recording(Self.body(id: "1", sendsDocument: false, sendsHash: true), answer: Self.notFound)
+        let index = ReplayIndex(cassette: "dev", interactions: [notFound])
+        let document = recording(Self.body(id: "1", sendsHash: true), answer: ada, at: 1)
+        let alias = RequestKey.graphQLHashOnly(
+            method: .post, target: document.url, headerFields: document.requestHeaders, body: document.requestBody, rules: .default)?.rawValue
+        #expect(alias == notFound.key)
+        index.appendServed(document, alias: alias)
+        #expect(index.peek(notFound.key).map { String(decoding: $0.responseBody, as: UTF8.self) } == ada)
+
+        // A hash-only key with a real answer of its own keeps it.
+        let answered = recording(Self.body(id: "2", sendsDocument: false, sendsHash: true), answer: #"{"data":{"user":null}}"#)
+        let other = ReplayIndex(cassette: "dev", interactions: [answered])
+        let grace = recording(Self.body(id: "2", sendsHash: true), answer: #"{"data":{"user":{"id":"2","name":"Grace"}}}"#, at: 1)
+        other.appendServed(
+            grace,
+            alias: RequestKey.graphQLHashOnly(
+                method: .post, target: grace.url, headerFields: grace.requestHeaders, body: grace.requestBody, rules: .default)?.rawValue)
+        #expect(other.peek(answered.key).map { String(decoding: $0.responseBody, as: UTF8.self) } == #"{"data":{"user":null}}"#)
+    }
+
     @Test func aHashOnlyRequestGetsTheAnswerRecordedWithTheDocumentNotPersistedQueryNotFound() async throws {
         // The Apollo flow as recorded: the hash alone (PersistedQueryNotFound), then document and hash.
         try await fillStore(

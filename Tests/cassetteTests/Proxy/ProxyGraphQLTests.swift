@@ -1,7 +1,9 @@
+import CassetteTools
 import Foundation
 import TestSupport
 import Testing
 import WellPlateCore
+import WellPlateNetworking
 
 /// Record GraphQL traffic from real clients (the PyPI gql client, requests shaped as Apollo iOS
 /// sends them) against a real GraphQL server (ariadne over uvicorn), then replay with the server
@@ -58,7 +60,52 @@ final class ProxyGraphQLTests {
             // The nearest is a recording of the same operation, id "1" or "2" alike.
             #expect(text.contains(#"GetUser: variables differ at $.id: recorded \""#) && text.contains(#"got \"3\""#), "\(text)")
             try await replayer.waitForLogLine(containing: "/graphql query GetUser")
+
+            // A session's journal names each request's operation.
+            let session = try await replayer.openSession("dev")
+            _ = try await GraphQLPeers.runClients("replay", against: session.baseURL)
+            let journal = try await session.requests()
+            #expect(
+                journal.map { $0["operation"] as? String ?? "-" } == [
+                    "query GetUser", "query GetUser", "mutation RenameUser", "query ListUsers", "persisted GetUser", "persisted ListUsers",
+                    "persisted GetUser", "query Broken",
+                ], "\(journal)")
         }
+    }
+
+    @Test func aHashOnlyRequestHitsTheDocumentRecordedEarlierInTheSameRun() async throws {
+        let steps = try await GraphQLPeers.withUpstream { base in
+            try await withProxy(
+                ["record", "--upstream", base.absoluteString, "--mode", "once", "--port", "0", "--db", store], workingDirectory: workspace.directory.path
+            ) { recorder in
+                try await GraphQLPeers.runClients("inrun", against: recorder.url)
+            }
+        }
+        #expect(
+            steps.map { "\($0.name) \($0.cassette ?? "-")" } == [
+                "apq.GetUser.1.hash recorded", "apq.GetUser.1.document recorded", "again.hash.GetUser.1 hit", "again.get.hash.GetUser.1 hit",
+            ])
+        #expect(steps[0].body["errors"]?[0]?["message"]?.stringValue == "PersistedQueryNotFound")
+        for step in steps.dropFirst(2) {
+            #expect(step.body["data"]?["user"]?["name"]?.stringValue == "Ada", "\(step.name): the document's answer, not PersistedQueryNotFound: \(step.body)")
+        }
+    }
+
+    struct User: Decodable, Sendable {
+        let id: String
+        let name: String
+    }
+
+    struct UserData: Decodable, Sendable {
+        let user: User?
+    }
+
+    struct UsersData: Decodable, Sendable {
+        let users: [User]
+    }
+
+    struct BrokenData: Decodable, Sendable {
+        let broken: String?
     }
 
     @Test func listShowFixturesAndDriftGoOperationByOperation() async throws {
@@ -79,8 +126,66 @@ final class ProxyGraphQLTests {
         #expect(
             fixtures == [
                 "mock_graphql_post_mutation_renameuser.json", "mock_graphql_post_query_broken.json", "mock_graphql_post_query_getuser.json",
-                "mock_graphql_post_query_listusers.json",
+                "mock_graphql_post_query_listusers.json", "registry.json",
             ], "one fixture per operation, none made of PersistedQueryNotFound: \(export.stdout)")
+        #expect(export.stdout.contains("created  registry.json  (4 routes)"), "\(export.stdout)")
+
+        // HAR entries say which operation each POST /graphql was.
+        let har = try await workspace.run("export", "--db", store, "--har", "recordings.har")
+        #expect(har.status == 0, "\(har)")
+        let archive = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: workspace.path("recordings.har"))))
+        let comments = (archive["log"]?["entries"]?.arrayValue ?? []).compactMap { $0["comment"]?.stringValue }
+        #expect(comments.count == 8)
+        #expect(comments.first?.hasPrefix("query GetUser; cassette dev, key POST /graphql gql:query:GetUser body:sha256:") == true, "\(comments)")
+        #expect(comments.contains { $0.hasPrefix("persisted ListUsers; ") } && comments.contains { $0.hasPrefix("mutation RenameUser; ") })
+
+        // The registry routes each operation to its fixture: the mock client serves the GraphQL app.
+        let mock = try MockAPIClient(fixturesDirectory: URL(fileURLWithPath: workspace.path("Fixtures")))
+        let graphQL = URL(string: "https://api.example.com/graphql")!
+        let user = try await mock.graphQL(
+            url: graphQL, query: "query GetUser($id: ID!) { user(id: $id) { id name email } }", operationName: "GetUser", variables: ["id": "1"],
+            dataType: UserData.self)
+        #expect(user.user?.name.isEmpty == false, "\(user)")
+        let users = try await mock.graphQL(
+            url: graphQL, query: "query ListUsers($first: Int) { users(first: $first) { id name } }", variables: ["first": 2], dataType: UsersData.self)
+        #expect(!users.users.isEmpty)
+        await #expect(throws: GraphQLResponseError.self) {
+            _ = try await mock.graphQL(url: graphQL, query: "query Broken { broken }", dataType: BrokenData.self)
+        }
+        // Exporting again changes nothing: the routes keep their fixtures' names.
+        let again = try await workspace.run("export", "--db", store, "--fixtures", "Fixtures")
+        #expect(again.status == 0 && again.stdout.contains("unchanged  registry.json  (4 routes)"), "\(again)")
+
+        // One model per operation, named as Apollo names them; compiled, and every recorded `data`
+        // and variables decoded with its type.
+        let codegen = try await workspace.run("codegen", "swift", "--db", store, "--out", "Models")
+        #expect(codegen.status == 0, "\(codegen)")
+        let stored = try await CassetteStore.open(path: store, access: .readOnly)
+        let interactions = try await stored.interactions(cassette: nil)
+        try await stored.close()
+        let models = SwiftModelGenerator(cassette: "dev").generate(RecordedOperations(interactions: interactions, splitsGraphQLOperations: true))
+        let roots = Dictionary(uniqueKeysWithValues: models.roots.map { ("\($0.endpoint) \($0.role.rawValue)", $0.typeName) })
+        #expect(roots["POST /graphql query GetUser response"] == "GetUserQueryData", "\(roots)")
+        #expect(roots["POST /graphql query GetUser request"] == "GetUserQueryVariables", "\(roots)")
+        #expect(roots["POST /graphql mutation RenameUser response"] == "RenameUserMutationData", "\(roots)")
+        #expect(roots.keys.allSatisfy { !$0.contains("persisted") }, "\(roots)")
+        for name in ["GetUserQuery.swift", "ListUsersQuery.swift", "RenameUserMutation.swift", "BrokenQuery.swift"] {
+            #expect(FileManager.default.fileExists(atPath: workspace.path("Models/\(name)")), "\(name) in \(models.files.map(\.name))")
+        }
+        let compiled = try await GeneratedModelsCompiler.compileAndDecode(
+            models: URL(fileURLWithPath: workspace.path("Models")), roots: models.roots, interactions: interactions, in: workspace.directory,
+            extraSources: [
+                "Use.swift": """
+                func operationNamespaces() -> [String] {
+                    let user: GetUserQuery.Data? = nil
+                    let variables: RenameUserMutation.Variables? = nil
+                    return [GetUserQuery.operationName, String(describing: user), String(describing: variables)]
+                }
+                """
+            ])
+        #expect(compiled.compile.status == 0, "\(compiled.compile)")
+        #expect(compiled.run?.status == 0, "\(compiled.run.map(\.description) ?? "not run")")
+        #expect(compiled.bodies >= 12, "every answer's data and every request's variables: \(compiled.bodies)")
 
         // The API changed for GetUser only: a user's email is null now.
         let drifted = workspace.path("drifted.db")

@@ -16,9 +16,15 @@ package struct GraphQLOperation: Sendable, Equatable {
     /// The variables as sent, `nil` when absent, `null` or `{}` (all the same to a server).
     package let variables: JSONValue?
 
+    /// The header Apollo clients send with every operation, its name as the value.
+    package static let operationNameHeader = "X-APOLLO-OPERATION-NAME"
+
     /// The operation in `object` (`query`, `operationName`, `variables`, `extensions`), or `nil`
-    /// when it carries neither a document nor a persisted-query hash.
-    package init?(_ object: JSONObject) {
+    /// when it carries neither a document nor a persisted-query hash. `headerName` (the value of
+    /// `X-APOLLO-OPERATION-NAME`) names a hash-only operation sent without `operationName`: it has
+    /// no document to name it. Keys pass none (`GraphQLRequest.init(method:query:body:)`); the
+    /// mock registry does, to match such a request to its operation's route.
+    package init?(_ object: JSONObject, headerName: String? = nil) {
         let documentText = object["query"]?.stringValue
         let extensions = Self.object(object["extensions"])
         let sentHash = extensions?["persistedQuery"]?.objectValue?["sha256Hash"]?.stringValue?.lowercased()
@@ -31,7 +37,9 @@ package struct GraphQLOperation: Sendable, Equatable {
         self.document = document
         persistedHash = documentText.map { SHA256.hexPrefix(of: SHA256.digest(Array($0.utf8)), length: 64) } ?? sentHash
         type = document == nil ? nil : (chosen?.type ?? .query)
-        if let name = operationName ?? chosen?.name {
+        // Only a hash-only request takes its name from the header: a document names its own operation.
+        let fallbackName = document == nil ? headerName.flatMap { $0.isEmpty ? nil : $0 } : nil
+        if let name = operationName ?? chosen?.name ?? fallbackName {
             self.name = Self.keySafe(name)
         } else {
             let basis = document?.normalized ?? sentHash ?? ""
@@ -80,9 +88,12 @@ package struct GraphQLOperation: Sendable, Equatable {
 
     private static func variables(_ value: JSONValue?) -> JSONValue? {
         guard let value, !value.isNull else { return nil }
-        if let object = value.objectValue { return object.members.isEmpty ? nil : value }
+        // `Optional.none`, spelled out: a bare `nil` here is `JSONValue.null` (JSONValue is
+        // ExpressibleByNilLiteral), which key format 4 fell into, keying `{}` apart from absent.
+        let absent: JSONValue? = .none
+        if let object = value.objectValue { return object.members.isEmpty ? absent : value }
         if let text = value.stringValue, let parsed = try? JSONValue(parsing: text) {
-            return parsed.isNull || parsed.objectValue?.members.isEmpty == true ? nil : parsed
+            return parsed.isNull || parsed.objectValue?.members.isEmpty == true ? absent : parsed
         }
         return value
     }

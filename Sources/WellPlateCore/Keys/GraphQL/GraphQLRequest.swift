@@ -8,19 +8,51 @@ package struct GraphQLRequest: Sendable, Equatable {
     package let operations: [GraphQLOperation]
     package let isBatch: Bool
 
+    /// The operations of a request to a GraphQL path: the GET form's parameters, or a POST's body.
+    /// Keys never read `X-APOLLO-OPERATION-NAME`: the proxy keys a request by the headers
+    /// `matchedHeaders` names only, and Apollo clients send `operationName` beside the header.
+    package init?(method: HTTPMethod, query: [RequestKey.QueryParameter], body: Data?) {
+        if method == .get {
+            self.init(query: query)
+        } else if method.carriesBody, let body {
+            self.init(body: body)
+        } else {
+            return nil
+        }
+    }
+
+    /// The one operation a request carries, read from a URL (Apollo's GET form) or a body; `nil`
+    /// for no operation or a batch. For what reads recordings and mocked requests, not for keys.
+    /// `headerName`: `X-APOLLO-OPERATION-NAME`, naming a hash-only operation.
+    package static func singleOperation(method: HTTPMethod, url: URL, body: Data?, headerName: String? = nil) -> GraphQLOperation? {
+        if method == .get {
+            var object = JSONObject()
+            // Form encoding, as clients write the GET form: `+` is a space (URLComponents keeps it).
+            for item in URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQueryItems ?? []
+            where parameterNames.contains(item.name) {
+                let value = (item.value ?? "").replacingOccurrences(of: "+", with: "%20")
+                object[item.name] = .string(value.removingPercentEncoding ?? value)
+            }
+            return GraphQLOperation(object, headerName: headerName)
+        }
+        guard let request = body.flatMap({ GraphQLRequest(body: $0, headerName: headerName) }), !request.isBatch else { return nil }
+        return request.operations.first
+    }
+
     /// The parameter names of the GET form, which leave the key's query: they are the operation.
     package static let parameterNames: Set<String> = ["query", "operationName", "variables", "extensions"]
 
     /// The operations of a POST body, or `nil` when it is not a GraphQL request body.
-    package init?(body: Data) {
+    /// `headerName`: `X-APOLLO-OPERATION-NAME`, naming a hash-only operation (`GraphQLOperation`).
+    package init?(body: Data, headerName: String? = nil) {
         guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
             let value = try? JSONValue(parsing: body)
         else { return nil }
-        if let object = value.objectValue, let operation = GraphQLOperation(object) {
+        if let object = value.objectValue, let operation = GraphQLOperation(object, headerName: headerName) {
             self.init(operations: [operation], isBatch: false)
         } else if let elements = value.arrayValue, !elements.isEmpty {
-            let operations = elements.compactMap { $0.objectValue.flatMap(GraphQLOperation.init) }
+            let operations = elements.compactMap { $0.objectValue.flatMap { GraphQLOperation($0) } }
             guard operations.count == elements.count else { return nil }
             self.init(operations: operations, isBatch: true)
         } else {
@@ -29,13 +61,13 @@ package struct GraphQLRequest: Sendable, Equatable {
     }
 
     /// The operation of a GET's normalized query, or `nil` when it has neither `query` nor `extensions`.
-    package init?(query: [RequestKey.QueryParameter]) {
+    package init?(query: [RequestKey.QueryParameter], headerName: String? = nil) {
         var object = JSONObject()
         for parameter in query where Self.parameterNames.contains(parameter.name) {
             let value = String(decoding: PercentEncoding.decode(ArraySlice(parameter.value.utf8)), as: UTF8.self)
             object[parameter.name] = .string(value)
         }
-        guard let operation = GraphQLOperation(object) else { return nil }
+        guard let operation = GraphQLOperation(object, headerName: headerName) else { return nil }
         self.init(operations: [operation], isBatch: false)
     }
 

@@ -10,7 +10,7 @@ extension RequestKey {
     ) -> RequestKey? {
         let normalized = URLNormalizer.normalize(target: target, rules: rules)
         guard rules.graphQLPaths.contains(normalized.path),
-            let request = method == .get ? GraphQLRequest(query: normalized.query) : body.flatMap(GraphQLRequest.init(body:)),
+            let request = GraphQLRequest(method: method, query: normalized.query, body: body),
             let hashOnly = request.hashOnly
         else { return nil }
         return RequestKey(graphQL: hashOnly, normalized: normalized, headerFields: headerFields, rules: rules)
