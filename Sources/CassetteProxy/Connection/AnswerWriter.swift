@@ -77,13 +77,8 @@ struct AnswerWriter: Sendable {
             method: head.method, origin: log.targetPrefix.isEmpty ? nil : log.targetPrefix, target: target, key: request.key, answer: answer,
             started: request.started, shard: request.shard)
 
-        if let live, answer.source != .endpoint {
-            live.publish(isMiss: answer.miss != nil) {
-                LiveEvent(
-                    at: Date(), method: head.method.rawValue, target: target, status: answer.statusCode, tag: answer.source.headerValue,
-                    durationMilliseconds: Double((NIODeadline.now() - request.started).nanoseconds) / 1_000_000, session: liveSession,
-                    miss: answer.miss?.miss)
-            }
+        if answer.source != .endpoint {
+            announce(method: head.method, target: target, status: answer.statusCode, source: answer.source, miss: answer.miss, started: request.started)
         }
         var close = forceClose || !head.isKeepAlive
         var responseHead: HTTPResponseHead
@@ -146,6 +141,30 @@ struct AnswerWriter: Sendable {
             context.writeAndFlush(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
             let pump = StreamPump(context: NIOLoopBound(context, eventLoop: context.eventLoop), loop: context.eventLoop, close: close, line: line)
             Task { await pump.run(exchange) }
+        }
+    }
+
+    /// Whether `send(_:head:target:started:shard:context:)` may write prepared replies: nothing
+    /// this writer adds per answer (a session's journal, URLs rewritten for the client's address).
+    var writesRepliesAsPrepared: Bool { journal == nil && upstreamURLs == nil }
+
+    /// The replay hot path's write: `reply` to an HTTP/1.1 keep-alive request, as it was prepared
+    /// (only where `writesRepliesAsPrepared`). Logged and announced as `writeOut` does.
+    func send(_ reply: PreparedReply, head: HTTPRequestHead, target: CachedTarget, started: NIODeadline, shard: Int, context: ChannelHandlerContext) {
+        announce(method: head.method, target: target.logTarget, status: Int(reply.head.status.code), source: reply.source, miss: nil, started: started)
+        log.answered(
+            method: head.method, target: target.lineTarget, status: reply.head.logStatus, outcome: RequestLogLine.outcome(reply.source), started: started,
+            shard: shard)
+        let body = head.method != .HEAD && reply.statusAllowsBody ? reply.body : nil
+        writeWhole(reply.head.keepAliveHead, body: body, close: false, lingers: false, context: context)
+    }
+
+    /// Tells the UI's Live view of an answer; costs one atomic load while nobody follows.
+    private func announce(method: NIOHTTP1.HTTPMethod, target: String, status: Int, source: ProxyAnswer.Source, miss: ReportedMiss?, started: NIODeadline) {
+        live?.publish(isMiss: miss != nil) {
+            LiveEvent(
+                at: Date(), method: method.rawValue, target: target, status: status, tag: source.headerValue,
+                durationMilliseconds: Double((NIODeadline.now() - started).nanoseconds) / 1_000_000, session: liveSession, miss: miss?.miss)
         }
     }
 

@@ -45,6 +45,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         let webSockets: WebSocketService?
         /// What routing needs to know of a connection with these parts.
         let routeContext: RouteContext
+        /// Set where a plain request (`ProxyReplayer.isPlain`) can only be replayed: a replay-only
+        /// listener that is not `--sessions-only`. Such a request skips the state machine and routing.
+        let plainReplayer: ProxyReplayer?
 
         init(
             replayer: ProxyReplayer?, responder: ProxyResponder, requestBuilder: ProxyRequestBuilder, endpoints: ProxyEndpoints, writer: AnswerWriter,
@@ -64,6 +67,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.ui = ui
             self.webSockets = webSockets
             routeContext = RouteContext(hasSessions: sessions != nil, sessionsOnly: sessionsOnly, replaysOnly: replayer != nil)
+            plainReplayer = sessionsOnly ? nil : replayer
         }
     }
 
@@ -88,6 +92,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// behind a refused one, the decoder's complaints about them) is neither answered nor
     /// forwarded while `LingeringClose` drains it.
     private var closing = false
+    /// A plain request's head (`ProxyReplayer.isPlain`) until its end, when it is replayed.
+    private var plain: (head: HTTPRequestHead, started: NIODeadline)?
 
     init(parts: Parts, logShard: Int = 0, targetCache: NIOLoopBoundBox<ReplayTargetCache>, forward: ForwardRouter? = nil) {
         self.parts = parts
@@ -104,6 +110,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             // One request at a time reaches this handler (`HTTPServerPipelineHandler`), so the
             // parts can change between requests.
             if let forward { parts = forward.parts(for: head) }
+            // The replay hot path: a plain request has no body and no state to keep until its end.
+            if let replayer = parts.plainReplayer, replayer.isPlain(head) {
+                plain = (head, .now())
+                return
+            }
             if parts.webSockets != nil, head.headers.contains(name: "upgrade"), let refusal = parts.webSockets?.refusal(for: head) {
                 machine.discardRequest()
                 send(refusal, head: head, started: .now(), forceClose: true, writer: parts.writer, context: context)
@@ -113,6 +124,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .body(let chunk):
             perform(machine.body(chunk), context: context)
         case .end:
+            if let plain {
+                self.plain = nil
+                replay(head: plain.head, body: nil, started: plain.started, parts: parts, cache: targetCache, context: context)
+                return
+            }
             perform(machine.end(), context: context)
         }
     }
@@ -167,15 +183,7 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     ) {
         switch ProxyRouter.route(head, parts.routeContext) {
         case .replay:
-            // The hot path: answered on the event loop from prepared bytes.
-            do {
-                let (answer, target) = try parts.replayer!.answer(head: head, body: body, cache: cache)
-                let request = AnswerWriter.Request(
-                    head: head, started: started, logTarget: target.logTarget, lineTarget: target.lineTarget, key: target.keyText, shard: logShard)
-                parts.writer.send(answer, to: request, context: context)
-            } catch {
-                send(parts.responder.answer(for: error), head: head, started: started, writer: parts.writer, context: context)
-            }
+            replay(head: head, body: body, started: started, parts: parts, cache: cache, context: context)
         case .forward:
             forward(head: head, body: body, started: started, parts: parts, context: context)
         case .session(let id):
@@ -218,6 +226,27 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             // A miss for the summary and --strict: the app asked for something nobody answered.
             parts.responder.session.countMiss()
             send(SessionEndpoints.sessionRequired(head), head: head, started: started, writer: parts.writer, context: context)
+        }
+    }
+
+    /// The hot path: answered on the event loop from prepared bytes; an answer that goes out as it
+    /// was prepared, to an HTTP/1.1 keep-alive request, without building anything for it.
+    private func replay(
+        head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, parts: Parts, cache: NIOLoopBoundBox<ReplayTargetCache>,
+        context: ChannelHandlerContext
+    ) {
+        let replayer = parts.replayer!
+        do {
+            let (pick, target) = try replayer.pick(head: head, body: body, cache: cache)
+            if parts.writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
+                parts.writer.send(reply, head: head, target: target, started: started, shard: logShard, context: context)
+                return
+            }
+            let request = AnswerWriter.Request(
+                head: head, started: started, logTarget: target.logTarget, lineTarget: target.lineTarget, key: target.keyText, shard: logShard)
+            parts.writer.send(replayer.answers.answer(for: pick), to: request, context: context)
+        } catch {
+            send(parts.responder.answer(for: error), head: head, started: started, writer: parts.writer, context: context)
         }
     }
 

@@ -8,6 +8,8 @@ import WellPlateNetworking
 /// made while the cassette loads and never changed, so event loops share them without a lock.
 struct PreparedAnswers: Sendable {
     private let answers: [ProxyAnswer]
+    /// At the same positions: the answers that go out exactly as prepared (`PreparedReply`).
+    private let replies: [PreparedReply?]
     private let maker: ReplayAnswerMaker?
     /// Some answer (prepared, or as recorded for another address) has header bytes that are not
     /// UTF-8 (`RawHeaderBytesHandler`).
@@ -16,6 +18,7 @@ struct PreparedAnswers: Sendable {
     init(_ answers: [ProxyAnswer], maker: ReplayAnswerMaker?) {
         self.answers = answers
         self.maker = maker
+        replies = answers.map(PreparedReply.init)
         hasRawHeaderBytes = answers.contains { answer in
             if case .prepared(let head) = answer.head, head.hasRawHeaderBytes { return true }
             return answer.upstreamURLs?.hasRawHeaderBytes == true
@@ -34,6 +37,13 @@ struct PreparedAnswers: Sendable {
             let body = recording.responseBody.isEmpty ? nil : ByteBuffer(bytes: recording.responseBody)
             return maker?.answer(recording, body: body) ?? ProxyAnswer(recording.response, source: .replayed)
         }
+    }
+
+    /// The pick's answer when it goes out exactly as prepared: one reference, where
+    /// `answer(for:)` copies the whole answer.
+    func reply(for pick: ReplayIndex.Pick) -> PreparedReply? {
+        guard case .loaded(let position) = pick else { return nil }
+        return replies[position]
     }
 }
 

@@ -9,16 +9,55 @@ import WellPlateNetworking
 /// or headers, goes one way: its key, the key's slot in the index, the recording the slot's
 /// sequence picks, and the answer made for that recording at start-up. A miss throws at the pick
 /// and is answered as an error.
-struct ProxyReplayer: Sendable {
+///
+/// A class, made once per listener: the hot path reaches the keyer and the answers through one
+/// reference instead of copying them per request (the keyer's rules and redactor are a few dozen
+/// references).
+final class ProxyReplayer: Sendable {
     let session: CassetteSession
     let answers: PreparedAnswers
     let requestBuilder: ProxyRequestBuilder
+    let keyer: ReplayKeyer
+    /// The header names that keep a request off the plain path (`isPlain`), lowercased, as bytes.
+    private let unplainNames: [[UInt8]]
 
-    var keyer: ReplayKeyer { session.keyer }
+    init(session: CassetteSession, answers: PreparedAnswers, requestBuilder: ProxyRequestBuilder) {
+        self.session = session
+        self.answers = answers
+        self.requestBuilder = requestBuilder
+        keyer = session.keyer
+        let framing = ["content-length", "transfer-encoding", "expect", "upgrade", SessionHeader.name.lowercased()]
+        unplainNames = (framing + keyer.keyingHeaderNames).map { Array($0.lowercased().utf8) }
+    }
+
+    /// Whether a request with `head` is plain: no body (no `Content-Length` or
+    /// `Transfer-Encoding`), nothing asked before the answer (`Expect`, `Upgrade`), no session,
+    /// no keyed or secret header, not for the proxy itself. Such a request is keyed by its method
+    /// and target alone (`ReplayTargetCache`) and needs no state between its head and its end:
+    /// `ProxyHandler` answers it at its end without the state machine or routing. One pass over
+    /// the headers, without allocating.
+    func isPlain(_ head: HTTPRequestHead) -> Bool {
+        guard !head.uri.hasPrefix(ControlNames.prefix) else { return false }
+        let checksBasic = keyer.redactor.isEnabled
+        for header in head.headers {
+            if checksBasic && Redactor.isBasicCredential(header.value) { return false }
+            let name = header.name.utf8
+            for unplain in unplainNames where unplain.count == name.count {
+                if zip(name, unplain).allSatisfy({ $0 | 0x20 == $1 || $0 == $1 }) { return false }
+            }
+        }
+        return true
+    }
 
     /// The answer to one request and its target: as logged, and its key (for a session's journal).
     /// `cache`: the targets this event loop has keyed before.
     func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, target: CachedTarget) {
+        let (pick, target) = try pick(head: head, body: body, cache: cache)
+        return (answers.answer(for: pick), target)
+    }
+
+    /// The recording one request takes and its target; a miss throws, explained.
+    func pick(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ReplayIndex.Pick, target: CachedTarget) {
         let target = try replayTarget(head: head, body: body, cache: cache)
         let pick: ReplayIndex.Pick
         do {
@@ -31,7 +70,7 @@ struct ProxyReplayer: Sendable {
             }
             throw miss.explained(by: fields, redactor: keyer.redactor)
         }
-        return (answers.answer(for: pick), target)
+        return (pick, target)
     }
 
     /// The request's key, slot and log target. A request whose key is its method and target alone
@@ -39,7 +78,6 @@ struct ProxyReplayer: Sendable {
     /// the others are keyed each time.
     private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> CachedTarget {
         let method = try ProxyRequestBuilder.method(head)
-        let keyer = self.keyer
         if (body?.readableBytes ?? 0) == 0, !keyer.carriesKeyingHeaders(head) {
             return try cachedTarget(method: method, uri: head.uri, cache: cache)
         }
