@@ -144,9 +144,10 @@ struct AnswerWriter: Sendable {
         }
     }
 
-    /// Whether `send(_:head:target:started:shard:context:)` may write prepared replies: nothing
-    /// this writer adds per answer (a session's journal, URLs rewritten for the client's address).
-    var writesRepliesAsPrepared: Bool { journal == nil && upstreamURLs == nil }
+    /// Whether `send(_:head:target:started:shard:context:)` may write prepared replies: no
+    /// session's journal to add each answer to. (URLs are rewritten into a prepared answer when
+    /// it is made; one that needs them rewritten again per client is no `PreparedReply`.)
+    var writesRepliesAsPrepared: Bool { journal == nil }
 
     /// The replay hot path's write: `reply` to an HTTP/1.1 keep-alive request, as it was prepared
     /// (only where `writesRepliesAsPrepared`). Logged and announced as `writeOut` does.

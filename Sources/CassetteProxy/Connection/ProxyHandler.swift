@@ -92,8 +92,11 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// behind a refused one, the decoder's complaints about them) is neither answered nor
     /// forwarded while `LingeringClose` drains it.
     private var closing = false
-    /// A plain request's head (`ProxyReplayer.isPlain`) until its end, when it is replayed.
-    private var plain: (head: HTTPRequestHead, started: NIODeadline)?
+    /// A plain request's head (`ProxyReplayer.isPlain`) until its end, when it is replayed, and
+    /// when it came. Two properties, not an optional tuple, which the runtime copies and destroys
+    /// through its generic metadata (`perf`).
+    private var plainHead: HTTPRequestHead?
+    private var plainStarted = NIODeadline.uptimeNanoseconds(0)
 
     init(parts: Parts, logShard: Int = 0, targetCache: NIOLoopBoundBox<ReplayTargetCache>, forward: ForwardRouter? = nil) {
         self.parts = parts
@@ -112,7 +115,8 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             if let forward { parts = forward.parts(for: head) }
             // The replay hot path: a plain request has no body and no state to keep until its end.
             if let replayer = parts.plainReplayer, replayer.isPlain(head) {
-                plain = (head, .now())
+                plainHead = head
+                plainStarted = .now()
                 return
             }
             if parts.webSockets != nil, head.headers.contains(name: "upgrade"), let refusal = parts.webSockets?.refusal(for: head) {
@@ -124,9 +128,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .body(let chunk):
             perform(machine.body(chunk), context: context)
         case .end:
-            if let plain {
-                self.plain = nil
-                replay(head: plain.head, body: nil, started: plain.started, parts: parts, cache: targetCache, context: context)
+            if let head = plainHead {
+                plainHead = nil
+                replay(head: head, body: nil, plain: true, started: plainStarted, parts: parts, cache: targetCache, context: context)
                 return
             }
             perform(machine.end(), context: context)
@@ -232,12 +236,12 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// The hot path: answered on the event loop from prepared bytes; an answer that goes out as it
     /// was prepared, to an HTTP/1.1 keep-alive request, without building anything for it.
     private func replay(
-        head: HTTPRequestHead, body: ByteBuffer?, started: NIODeadline, parts: Parts, cache: NIOLoopBoundBox<ReplayTargetCache>,
+        head: HTTPRequestHead, body: ByteBuffer?, plain: Bool = false, started: NIODeadline, parts: Parts, cache: NIOLoopBoundBox<ReplayTargetCache>,
         context: ChannelHandlerContext
     ) {
         let replayer = parts.replayer!
         do {
-            let (pick, target) = try replayer.pick(head: head, body: body, cache: cache)
+            let (pick, target) = try replayer.pick(head: head, body: body, plain: plain, cache: cache)
             if parts.writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
                 parts.writer.send(reply, head: head, target: target, started: started, shard: logShard, context: context)
                 return

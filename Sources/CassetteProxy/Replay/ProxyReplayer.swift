@@ -18,33 +18,53 @@ final class ProxyReplayer: Sendable {
     let answers: PreparedAnswers
     let requestBuilder: ProxyRequestBuilder
     let keyer: ReplayKeyer
-    /// The header names that keep a request off the plain path (`isPlain`), lowercased, as bytes.
+    /// The header names that keep a request off the plain path (`isPlain`), lowercased, as bytes;
+    /// `unplainLengths[n]`: whether one has `n` bytes, so most names are passed over by length.
     private let unplainNames: [[UInt8]]
+    private let unplainLengths: [Bool]
 
     init(session: CassetteSession, answers: PreparedAnswers, requestBuilder: ProxyRequestBuilder) {
         self.session = session
         self.answers = answers
         self.requestBuilder = requestBuilder
         keyer = session.keyer
-        let framing = ["content-length", "transfer-encoding", "expect", "upgrade", SessionHeader.name.lowercased()]
+        let framing = ["content-length", "transfer-encoding", "expect", "upgrade", SessionHeader.name]
         unplainNames = (framing + keyer.keyingHeaderNames).map { Array($0.lowercased().utf8) }
+        var lengths = [Bool](repeating: false, count: (unplainNames.map(\.count).max() ?? 0) + 1)
+        for name in unplainNames { lengths[name.count] = true }
+        unplainLengths = lengths
     }
 
     /// Whether a request with `head` is plain: no body (no `Content-Length` or
     /// `Transfer-Encoding`), nothing asked before the answer (`Expect`, `Upgrade`), no session,
-    /// no keyed or secret header, not for the proxy itself. Such a request is keyed by its method
-    /// and target alone (`ReplayTargetCache`) and needs no state between its head and its end:
-    /// `ProxyHandler` answers it at its end without the state machine or routing. One pass over
-    /// the headers, without allocating.
+    /// no keyed or secret header (nor Basic credentials under another name), not for the proxy
+    /// itself. Such a request is keyed by its method and target alone (`ReplayTargetCache`) and
+    /// needs no state between its head and its end: `ProxyHandler` answers it at its end without
+    /// the state machine or routing. One pass over the headers, without allocating.
     func isPlain(_ head: HTTPRequestHead) -> Bool {
         guard !head.uri.hasPrefix(ControlNames.prefix) else { return false }
         let checksBasic = keyer.redactor.isEnabled
         for header in head.headers {
-            if checksBasic && Redactor.isBasicCredential(header.value) { return false }
             let name = header.name.utf8
-            for unplain in unplainNames where unplain.count == name.count {
-                if zip(name, unplain).allSatisfy({ $0 | 0x20 == $1 || $0 == $1 }) { return false }
+            if name.count < unplainLengths.count && unplainLengths[name.count] {
+                for unplain in unplainNames where unplain.count == name.count && Self.equalsLowercased(name, unplain) { return false }
             }
+            // Basic credentials start with `Basic` (after spaces): other values end at their first byte.
+            if checksBasic, let first = header.value.utf8.first, first | 0x20 == UInt8(ascii: "b") || first == UInt8(ascii: " "),
+                Redactor.isBasicCredential(header.value)
+            {
+                return false
+            }
+        }
+        return true
+    }
+
+    private static func equalsLowercased(_ name: String.UTF8View, _ lowercased: [UInt8]) -> Bool {
+        var index = 0
+        for byte in name {
+            // ASCII letters only: any other byte that folds onto one only sends a request the long way.
+            guard byte | 0x20 == lowercased[index] || byte == lowercased[index] else { return false }
+            index += 1
         }
         return true
     }
@@ -57,8 +77,11 @@ final class ProxyReplayer: Sendable {
     }
 
     /// The recording one request takes and its target; a miss throws, explained.
-    func pick(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ReplayIndex.Pick, target: CachedTarget) {
-        let target = try replayTarget(head: head, body: body, cache: cache)
+    /// `plain`: `isPlain(head)` holds, so the request is keyed by its method and target alone.
+    func pick(head: HTTPRequestHead, body: ByteBuffer?, plain: Bool = false, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (
+        ReplayIndex.Pick, target: CachedTarget
+    ) {
+        let target = try plain ? cachedTarget(method: ProxyRequestBuilder.method(head), uri: head.uri, cache: cache) : replayTarget(head: head, body: body, cache: cache)
         let pick: ReplayIndex.Pick
         do {
             pick = try session.replayPick(slot: target.slot, keyText: target.keyText, key: target.key)

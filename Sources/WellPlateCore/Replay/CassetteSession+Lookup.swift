@@ -10,9 +10,13 @@ extension CassetteSession {
     /// for it. `keyText` only explains a miss or an exhausted sequence, and `key` (from
     /// `keyer.key`) does it better for a request with a body, which the text only fingerprints.
     package func replayPick(slot: ReplayIndex.Slot?, keyText: String, key: RequestKey? = nil) throws -> ReplayIndex.Pick {
-        let explained = { key ?? Self.parsedKey(keyText) }
-        guard let slot else { return try resolve(.miss, key: explained) }
-        return try resolve(index.next(at: slot), key: explained)
+        let selection = slot.map { index.next(at: $0) } ?? .miss
+        // A hit, nearly every time, builds no explanation (the closure below copies `key`).
+        if case .hit(let pick, _) = selection {
+            replayedCount.add(1, ordering: .relaxed)
+            return pick
+        }
+        return try resolve(selection) { key ?? Self.parsedKey(keyText) }
     }
 
     private static func parsedKey(_ keyText: String) -> RequestKey {
