@@ -82,7 +82,7 @@ final class CrashSafetyTests {
                 }
 
                 try await Self.sendUntilKilled(
-                    recorder, through: try CurlTransport(), proxy: proxy, workers: workers, delivered: delivered, within: .seconds(10))
+                    recorder, through: try CurlTransport(), proxy: proxy, workers: workers, delivered: delivered, within: Patience.request)
                 for connection in slow {
                     let answer = try await connection.receiveUntilClosed().text
                     slowAnswered.append(answer.hasPrefix("HTTP/1.1 200"))
@@ -122,7 +122,7 @@ final class CrashSafetyTests {
                 configuration.maxConnections = clients
                 try await Self.sendUntilKilled(
                     recorder, through: try CurlTransport(configuration: configuration), proxy: proxy, workers: clients, delivered: delivered,
-                    within: .seconds(30))
+                    within: Patience.request)
             }
         }
 
