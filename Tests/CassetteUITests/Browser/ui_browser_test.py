@@ -11,11 +11,12 @@ import time
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+# The shared module sits beside this script; importing it must not leave __pycache__ in the work tree.
+sys.dont_write_bytecode = True
+from browser_support import browser, check, total
+from browser_support import wait as wait_for
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--proxy", required=True, help="http://127.0.0.1:PORT of cassette replay")
@@ -30,36 +31,8 @@ if args.screenshots:
 PATIENCE = 20
 
 
-def fail(message):
-    print("FAILED: " + message, flush=True)
-    sys.exit(1)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-    print("ok: " + message, flush=True)
-
-
-def browser():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
 def wait(driver, what, predicate):
-    try:
-        return WebDriverWait(driver, PATIENCE, poll_frequency=0.02).until(lambda d: predicate(d))
-    except Exception:
-        fail("timed out waiting for " + what + "; page text: " + driver.find_element(By.TAG_NAME, "body").text[:600])
-
-
-def total(driver):
-    spans = driver.find_elements(By.ID, "count")
-    return int(spans[0].get_attribute("data-total")) if spans else None
+    return wait_for(driver, what, predicate, PATIENCE)
 
 
 def shot(driver, name):
@@ -76,7 +49,7 @@ def fetch(path, headers=None, data=None, method=None):
         return error.code, error.headers, error.read()
 
 
-driver = browser()
+driver = browser(console_log=True)
 try:
     ui = args.proxy + "/__cassette/ui/"
     status, headers, _ = fetch("/__cassette/ui/")
