@@ -9,7 +9,8 @@ import WellPlateCore
 /// With `CASSETTE_UI_SCREENSHOTS=DIR` it saves its screenshots there (`docs/ui` for the ones
 /// docs/ui.md shows).
 @Suite(.serialized) struct BrowserTests {
-    /// 25 JSON items, a user (holding a token), an HTML page whose body tries to run script, and a PNG.
+    /// 25 JSON items, a user (holding a token), an HTML page whose body tries to run script, a PNG
+    /// and a GraphQL query.
     static func recordings() -> [Interaction] {
         var recordings = (1...25).map { number in
             Interaction(
@@ -30,6 +31,14 @@ import WellPlateCore
             Interaction(
                 cassette: "dev", method: .get, url: "http://api.example.test/logo.png", key: "GET /logo.png", statusCode: 200,
                 responseHeaders: [.contentType: "image/png"], responseBody: Self.png))
+        // A GraphQL query, keyed as the proxy keys it: the operation filter finds it.
+        let query = Data(#"{"query":"query GetUser { user { id name } }","operationName":"GetUser"}"#.utf8)
+        let headers: HTTPFields = [.contentType: "application/json"]
+        recordings.append(
+            Interaction(
+                cassette: "dev", method: .post, url: "http://api.example.test/graphql",
+                key: RequestKey(method: .post, target: "/graphql", headerFields: headers, body: query).rawValue, requestHeaders: headers, requestBody: query,
+                statusCode: 200, responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"data":{"user":{"id":1,"name":"Ada"}}}"#.utf8)))
         return recordings
     }
 

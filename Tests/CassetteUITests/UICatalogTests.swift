@@ -40,6 +40,47 @@ struct UICatalogTests {
         try await store.close()
     }
 
+    /// Three GraphQL operations keyed as the proxy keys them (`POST /graphql gql:query:GetUser body:…`).
+    static func graphQLRecordings() -> [Interaction] {
+        [("query", "GetUser"), ("query", "GetUserPosts"), ("mutation", "RenameUser")].map { type, name in
+            let body = Data(#"{"query":"\#(type) \#(name) { user { id } }","operationName":"\#(name)"}"#.utf8)
+            let headers: HTTPFields = [.contentType: "application/json"]
+            let key = RequestKey(method: .post, target: "/graphql", headerFields: headers, body: body)
+            return Interaction(
+                cassette: "dev", method: .post, url: "https://api.example.com/graphql", key: key.rawValue, requestHeaders: headers, requestBody: body,
+                statusCode: 200, responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"data":{"user":{"id":1}}}"#.utf8))
+        }
+    }
+
+    @Test func theOperationFilterFindsGraphQLRequestsByTheirOperationsLabelAndRowsNameIt() async throws {
+        let workspace = try CLIWorkspace()
+        let graphQL = Self.graphQLRecordings()
+        #expect(graphQL[0].key.contains(" gql:query:GetUser "), "\(graphQL[0].key)")
+        let stored = try await workspace.record(Self.recordings() + graphQL)
+        let store = try await CassetteStore.open(path: workspace.storePath)
+        let catalog = UICatalog(store: store)
+        func rows(operation: String) async throws -> [JSONObject] {
+            var query = InteractionBrowseQuery()
+            query.operation = operation
+            let page = try await catalog.interactions(query).objectValue
+            let rows = page?["rows"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            #expect(page?["total"]?.doubleValue == Double(rows.count))
+            return rows
+        }
+        #expect(try await rows(operation: "getuser").map { $0["operation"]?.stringValue } == ["query GetUser", "query GetUserPosts"])
+        #expect(try await rows(operation: "query GetUser").count == 2)
+        #expect(try await rows(operation: "mutation").map { $0["operation"]?.stringValue } == ["mutation RenameUser"])
+        // The label only: not the rest of the key (its body hash), not a REST row's URL.
+        #expect(try await rows(operation: "sha256").isEmpty)
+        #expect(try await rows(operation: "items").isEmpty)
+        var all = InteractionBrowseQuery()
+        all.limit = 1
+        #expect(try await catalog.interactions(all).objectValue?["rows"]?.arrayValue?.first?.objectValue?["operation"] == .null)
+        let detail = try #require(try await catalog.interaction(id: stored.last!.id!)?.objectValue)
+        #expect(detail["operation"]?.stringValue == "mutation RenameUser")
+        try await store.close()
+    }
+
     @Test func aBinaryBodyIsBase64AndATextBodyIsText() async throws {
         let workspace = try CLIWorkspace()
         let stored = try await workspace.record([

@@ -13,6 +13,8 @@ extension UIAssets {
           // The Live view keeps the newest LIVE_ROWS requests and LIVE_MISSES misses in the page.
           const LIVE_ROWS = 500;
           const LIVE_MISSES = 50;
+          // The list's filter, in the URL in this order; the served list and the report's both read it.
+          const FILTERS = ["cassette", "method", "status", "host", "path", "operation", "text"];
           const inline = document.getElementById("cassette-data");
           const report = inline ? JSON.parse(inline.textContent) : null;
           const main = document.getElementById("main");
@@ -53,7 +55,7 @@ extension UIAssets {
             cassettes: () => Promise.resolve({ cassettes: report.cassettes }),
             interactions(filter) {
               // Filtered once per filter, then sliced page by page as the list scrolls.
-              const key = JSON.stringify(["cassette", "method", "status", "host", "path", "text"].map((name) => filter[name] || ""));
+              const key = JSON.stringify(FILTERS.map((name) => filter[name] || ""));
               if (reportFilter.key !== key) reportFilter = { key: key, rows: report.interactions.filter((row) => matches(row, filter)) };
               const offset = filter.offset || 0;
               const rows = reportFilter.rows;
@@ -90,6 +92,8 @@ extension UIAssets {
             if (filter.status && String(row.status) !== String(filter.status)) return false;
             if (filter.host && row.url.toLowerCase().indexOf("://" + filter.host.toLowerCase()) < 0) return false;
             if (filter.path && row.url.indexOf(filter.path) < 0) return false;
+            // As the store filters: part of the GraphQL operation's label (`query GetUser`), case ignored.
+            if (filter.operation && (!row.operation || row.operation.toLowerCase().indexOf(filter.operation.toLowerCase()) < 0)) return false;
             if (filter.text) {
               const bodies = [row.requestBody, row.responseBody].filter(Boolean).map((body) => body.text || "");
               if (!bodies.some((text) => text.indexOf(filter.text) >= 0)) return false;
@@ -145,14 +149,15 @@ extension UIAssets {
           // come in pages of PAGE, fetched as they scroll into view, so 100,000 cost what 50 do.
           function interactionsView(params) {
             const filter = {};
-            for (const name of ["cassette", "method", "status", "host", "path", "text"]) filter[name] = params.get(name) || "";
+            for (const name of FILTERS) filter[name] = params.get(name) || "";
             const form = el("form", { id: "filter", onsubmit(event) {
               event.preventDefault();
               const next = { cassette: filter.cassette };
               for (const input of form.querySelectorAll("input")) next[input.name] = input.value.trim();
               go("interactions", next);
-            } }, ["method", "status", "host", "path", "text"].map((name) =>
-              el("label", {}, [el("span", { text: name === "text" ? "body text" : name }), el("input", { name: name, value: filter[name] })]))
+            } }, FILTERS.filter((name) => name !== "cassette").map((name) =>
+              el("label", {}, [el("span", { text: name === "text" ? "body text" : name }),
+                el("input", { name: name, value: filter[name], placeholder: name === "operation" ? "GraphQL: GetUser" : "" })]))
               .concat([el("button", { type: "submit", text: "Filter" })]));
             main.appendChild(el("h1", { text: filter.cassette ? "Interactions of " + filter.cassette : "Interactions" }));
             main.appendChild(form);
@@ -177,7 +182,8 @@ extension UIAssets {
             return el("tr", { cls: "row", "data-id": String(row.id), "data-index": String(index), onclick() { go("interaction", { id: row.id }); } }, [
               el("td", { text: row.method }),
               el("td", { cls: statusClass(row.status), text: String(row.status) }),
-              el("td", { cls: "url", text: row.url, title: row.url }),
+              el("td", { cls: "url", title: (row.operation ? row.operation + " " : "") + row.url }, [
+                row.operation ? el("span", { cls: "op", text: row.operation }) : null, el("span", { text: row.url })]),
               el("td", { cls: "num", text: size(row.size) }),
               el("td", { text: age(row.recordedAt) }),
               el("td", { cls: "num", text: row.durationMs.toFixed(1) + " ms" }),
@@ -277,7 +283,8 @@ extension UIAssets {
 
           function detailView(params) {
             return data.interaction(params.get("id")).then((item) => {
-              main.appendChild(el("h1", {}, [el("span", { text: item.method + " " }), el("span", { cls: "url", text: item.url })]));
+              main.appendChild(el("h1", {}, [el("span", { text: item.method + " " }), el("span", { cls: "url", text: item.url }),
+                item.operation ? el("span", { cls: "op", id: "operation", text: item.operation }) : null]));
               main.appendChild(el("p", { id: "summary", text: "status " + item.status + " · " + item.durationMs.toFixed(1) + " ms upstream · recorded " + item.recordedAt + " · cassette " + item.cassette + " · key " + item.key + " #" + item.sequence }));
               const curl = curlCommand(item);
               main.appendChild(el("p", {}, [

@@ -15,6 +15,8 @@ extension UIAssets {
         th { background: #eef1f5; font-weight: 600; }
         td.num { text-align: right; font-variant-numeric: tabular-nums; }
         td.url, span.url { font-family: ui-monospace, monospace; word-break: break-all; }
+        span.op { display: inline-block; font-family: system-ui, sans-serif; font-size: 12px; background: #efe3fb; color: #5b2a86; border-radius: 8px; padding: 0 6px; margin: 0 6px 0 0; }
+        h1 span.op { margin-left: 8px; vertical-align: middle; }
         tr.row { cursor: pointer; }
         tr.row:hover { background: #eef4ff; }
         table.headers th { width: 240px; font-family: ui-monospace, monospace; font-weight: normal; }

@@ -77,6 +77,17 @@ try:
     wait(driver, "the shared link's count", lambda d: total(d) is not None)
     check(total(driver) == narrowed, "a link with the filter shows the same %d rows" % narrowed)
 
+    # The GraphQL operation filter: kept in the URL, and the row names the operation.
+    driver.get(ui + "#/interactions")
+    wait(driver, "the whole list", lambda d: total(d) == args.count)
+    driver.find_element(By.NAME, "operation").send_keys("getuser")
+    driver.find_element(By.CSS_SELECTOR, "#filter button").click()
+    wait(driver, "the operation's row", lambda d: "operation=getuser" in d.current_url and total(d) == 1 and d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
+    row = driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0]
+    check(row.find_element(By.CSS_SELECTOR, "span.op").text == "query GetUser" and "/graphql" in row.text,
+          "the operation filter keeps the one GraphQL request and its row says query GetUser (%s)" % row.text)
+    shot(driver, "operation")
+
     # A detail opens with the right body (a JSON tree).
     driver.get(ui + "#/interactions?path=/items/12")
     wait(driver, "the row of /items/12", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
@@ -164,6 +175,9 @@ try:
     driver.get("file://" + os.path.abspath(args.report) + "#/interactions")
     wait(driver, "the report's count", lambda d: total(d) is not None)
     check(total(driver) == args.count, "the report opened from file:// offline lists the %d recordings" % args.count)
+    driver.get("file://" + os.path.abspath(args.report) + "#/interactions?operation=GetUser")
+    wait(driver, "the report's operation row", lambda d: total(d) == 1 and d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row span.op"))
+    check(driver.find_element(By.CSS_SELECTOR, "#interactions tbody tr.row span.op").text == "query GetUser", "the report filters by operation too")
     driver.get("file://" + os.path.abspath(args.report) + "#/interactions?path=/page")
     wait(driver, "the report's /page row", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
     driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0].click()
