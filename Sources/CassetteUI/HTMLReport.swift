@@ -29,8 +29,8 @@ package struct HTMLReport: Sendable {
         self.run = run
     }
 
-    /// The report's HTML: every cassette of the store and every recording with its bodies
-    /// (each up to `catalog.bodyLimit`).
+    /// The report's HTML: every cassette of the store, every recording with its bodies and every
+    /// WebSocket conversation with its messages (each body and payload up to `catalog.bodyLimit`).
     package func html(generated: Date = Date()) async throws -> String {
         let store = catalog.store
         let cassettes = try await catalog.cassettes()
@@ -40,6 +40,7 @@ package struct HTMLReport: Sendable {
             "generated": .string(UICatalog.timestamp(generated)),
             "cassettes": cassettes.objectValue?["cassettes"] ?? .array([]),
             "interactions": .array(interactions),
+            "conversations": .array(try await store.conversations(cassette: nil).map(catalog.conversationDetail)),
         ]
         if let findings = catalog.findings {
             data["findings"] = try await findings()

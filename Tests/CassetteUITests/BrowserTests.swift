@@ -63,12 +63,7 @@ import WellPlateCore
         try #require(report.status == 0, "\(report)")
 
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_browser_test.py").path
-        // Screenshots only when asked (CASSETTE_UI_SCREENSHOTS=docs/ui refreshes the docs' own),
-        // so a test run leaves the work tree as it was.
-        var screenshots: [String] = []
-        if let directory = ProcessInfo.processInfo.environment["CASSETTE_UI_SCREENSHOTS"], !directory.isEmpty {
-            screenshots = ["--screenshots", URL(fileURLWithPath: directory, relativeTo: ExternalTool.packageRoot).path]
-        }
+        let screenshots = Self.screenshots()
         let result = try await withReplayer(store: workspace.storePath) { proxy in
             try await ExternalTool.run(
                 [
@@ -81,6 +76,43 @@ import WellPlateCore
         for line in result.stdout.split(separator: "\n") where line.hasPrefix("measured:") {
             print(line)
         }
+    }
+
+    /// A conversation recorded from the PyPI `websockets` upstream through `cassette record`: a
+    /// JSON hello, a text message holding `<script>` and `<img onerror>`, five binary bytes, the
+    /// upstream's ticks and its close. The page lists it and draws its timeline, on a replay and
+    /// in the store's report opened offline; the markup is text and never runs.
+    @Test func aWebSocketConversationIsATimelineOnTheProxyAndInTheReport() async throws {
+        let ensure = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
+        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        let workspace = try CLIWorkspace()
+        let store = workspace.storePath
+        try await WebSocketPeers.withUpstream { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "markup")
+                #expect(received.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(received)")
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+            }
+        }
+        let report = try await workspace.run("report", "--html", "report.html")
+        try #require(report.status == 0, "\(report)")
+        let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_conversation_test.py").path
+        let result = try await withReplayer(store: store) { proxy in
+            try await ExternalTool.run(
+                ["python3", script, "--ui", "http://127.0.0.1:\(proxy.port)/__cassette/ui/", "--report", workspace.path("report.html")] + Self.screenshots(),
+                cwd: workspace.directory)
+        }
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("ok: all conversation checks passed"), "\(result.stdout)")
+    }
+
+    /// `--screenshots DIR` when `CASSETTE_UI_SCREENSHOTS=DIR` asks for them (`docs/ui` refreshes
+    /// the docs' own), so a test run leaves the work tree as it was.
+    static func screenshots() -> [String] {
+        guard let directory = ProcessInfo.processInfo.environment["CASSETTE_UI_SCREENSHOTS"], !directory.isEmpty else { return [] }
+        return ["--screenshots", URL(fileURLWithPath: directory, relativeTo: ExternalTool.packageRoot).path]
     }
 
     /// 100,000 recordings: the list holds a screenful of rows whatever the store's size, counts

@@ -65,12 +65,19 @@ extension UIAssets {
               const found = report.interactions.find((row) => String(row.id) === String(id));
               return found ? Promise.resolve(found) : Promise.reject(new Error("no recording " + id + " in this report"));
             },
+            conversations: () => Promise.resolve({ conversations: report.conversations || [] }),
+            conversation(id) {
+              const found = (report.conversations || []).find((item) => String(item.id) === String(id));
+              return found ? Promise.resolve(found) : Promise.reject(new Error("no WebSocket conversation " + id + " in this report"));
+            },
             findings: () => Promise.resolve(report.findings || { audit: null, drift: null }),
             sessions: () => Promise.resolve({ sessions: [], live: false }),
           } : {
             cassettes: () => getJSON("api/cassettes"),
             interactions: (filter) => getJSON("api/interactions?" + new URLSearchParams(clean(filter)).toString()),
             interaction: (id) => getJSON("api/interaction?id=" + encodeURIComponent(id)),
+            conversations: () => getJSON("api/conversations"),
+            conversation: (id) => getJSON("api/conversation?id=" + encodeURIComponent(id)),
             findings: () => getJSON("api/findings"),
             sessions: () => getJSON("api/sessions"),
           };
@@ -118,7 +125,7 @@ extension UIAssets {
             const { view, params } = route();
             for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.view === view.split("/")[0]);
             clear(main);
-            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, live: liveView, sessions: sessionsView, drift: driftView }[view] || cassettesView;
+            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, conversation: conversationView, live: liveView, sessions: sessionsView, drift: driftView }[view] || cassettesView;
             show(params).catch((error) => main.appendChild(el("p", { cls: "error", text: String(error.message || error) })));
           }
 
@@ -172,9 +179,29 @@ extension UIAssets {
             ]);
             const scroller = el("div", { id: "scroller", cls: "scroller" }, [list]);
             main.appendChild(scroller);
+            const conversations = el("section", { id: "conversations-section" });
+            main.appendChild(conversations);
             return virtualRows(scroller, body, filter, (total) => {
               count.dataset.total = String(total);
               count.textContent = total === 0 ? "no interactions match" : total + (total === 1 ? " interaction" : " interactions");
+            }).then(() => conversationsList(conversations, filter));
+          }
+
+          // The store's WebSocket conversations below the list, filtered as far as a handshake can
+          // be (cassette, host, path; a GET with no body, status or operation), each linked to its timeline.
+          function conversationsList(section, filter) {
+            if (filter.status || filter.text || filter.operation || (filter.method && filter.method.toUpperCase() !== "GET")) return Promise.resolve();
+            return data.conversations().then((body) => {
+              const shown = body.conversations.filter((item) => (!filter.cassette || item.cassette === filter.cassette) &&
+                (!filter.host || item.url.toLowerCase().indexOf("://" + filter.host.toLowerCase()) >= 0) && (!filter.path || item.url.indexOf(filter.path) >= 0));
+              if (!shown.length || !section.isConnected) return;
+              section.appendChild(el("h2", { text: "WebSocket conversations (" + shown.length + ")" }));
+              section.appendChild(table(["URL", "Messages", "Ended", "Recorded"], shown.map((item) => el("tr", { cls: "row", "data-id": String(item.id), onclick() { go("conversation", { id: item.id }); } }, [
+                el("td", { cls: "url" }, [el("a", { href: "#/conversation?id=" + item.id, text: item.url })]),
+                el("td", { cls: "num", text: String(item.messages) }),
+                el("td", { text: item.end.summary }),
+                el("td", { text: age(item.recordedAt) }),
+              ])), "conversations"));
             });
           }
 
@@ -306,6 +333,39 @@ extension UIAssets {
             });
           }
 
+          // One WebSocket conversation as a timeline: each message with its offset from the opening,
+          // its direction, kind, size and payload (a JSON tree, text, or hex for binary), then how it ended.
+          function conversationView(params) {
+            return data.conversation(params.get("id")).then((item) => {
+              main.appendChild(el("h1", {}, [el("span", { text: "WebSocket " }), el("span", { cls: "url", text: item.url })]));
+              const extras = [item.subprotocol ? "subprotocol " + item.subprotocol : "", item.extensions ? "extensions " + item.extensions : ""].filter(Boolean);
+              main.appendChild(el("p", { id: "summary", text: item.messages + (item.messages === 1 ? " message" : " messages") + " · recorded " + item.recordedAt +
+                " · cassette " + item.cassette + " · key " + item.key + " #" + item.sequence + (extras.length ? " · " + extras.join(" · ") : "") }));
+              main.appendChild(el("h2", { text: "Handshake" }));
+              main.appendChild(headersTable(item.requestHeaders));
+              main.appendChild(el("h2", { text: "Messages" }));
+              const timeline = el("ol", { id: "timeline", cls: "timeline" });
+              for (const message of item.timeline) {
+                const heading = el("p", { cls: "message-head" }, [
+                  el("span", { cls: "offset", text: "+" + message.offsetMs.toFixed(1) + " ms" }),
+                  el("span", { cls: "direction", text: message.direction === "client" ? "client → server" : "server → client" }),
+                  el("span", { cls: "tag kind", text: message.kind }),
+                  el("span", { cls: "note", text: message.size + (message.size === 1 ? " byte" : " bytes") + (message.frames > 1 ? " in " + message.frames + " frames" : "") }),
+                ]);
+                const entry = el("li", { cls: "message " + message.direction + " " + message.kind }, [heading]);
+                if (message.close !== undefined) entry.appendChild(el("p", { cls: "close", text: "close " + message.close }));
+                else if (message.size > 0) entry.appendChild(bodyView(Object.assign({ contentType: null }, message.payload), null));
+                timeline.appendChild(entry);
+              }
+              const end = item.end;
+              const ending = { closed: "the " + end.by + " closed the connection" + (end.code !== null && end.code !== undefined ? " with code " + end.code : " without a code") + (end.reason ? ", reason \u201c" + end.reason + "\u201d" : ""),
+                dropped: "the " + end.by + "'s connection went away without a close frame (dropped)",
+                cut: "cut: the recorder stopped before the conversation ended; what was received is kept" }[end.kind] || end.summary;
+              timeline.appendChild(el("li", { cls: "message end " + end.kind, id: "conversation-end" }, [el("span", { cls: "tag " + end.kind, text: end.kind }), el("span", { text: " " + ending })]));
+              main.appendChild(timeline);
+            });
+          }
+
           function headersTable(headers) {
             return el("table", { cls: "headers" }, [el("tbody", {}, headers.map(([name, value]) => el("tr", {}, [el("th", { text: name }), el("td", { text: value })])))]);
           }
@@ -319,7 +379,7 @@ extension UIAssets {
           }
 
           function bodyView(body, id) {
-            const box = el("section", { id: id, cls: "body" });
+            const box = el("section", id ? { id: id, cls: "body" } : { cls: "body" });
             const note = body.size + " bytes" + (body.contentType ? " · " + body.contentType : "") + (body.truncated ? " · shown up to " + body.shown + " bytes" : "");
             box.appendChild(el("p", { cls: "note", text: note }));
             if (body.size === 0) return box;

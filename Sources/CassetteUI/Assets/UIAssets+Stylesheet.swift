@@ -57,5 +57,12 @@ extension UIAssets {
         .tag.error, .tag.high { background: #f5c6cb; } .tag.warning, .tag.medium { background: #fff1c2; } .tag.note, .tag.low { background: #e3e6eb; }
         tr.endpoint td { background: #eef1f5; font-weight: 600; } tr.endpoint.clean td { font-weight: normal; color: #667085; }
         code.masked { font-family: ui-monospace, monospace; }
+        ol.timeline { list-style: none; padding: 0; margin: 0; }
+        li.message { background: #fff; border: 1px solid #e3e6eb; border-left: 4px solid #8da2c0; border-radius: 4px; padding: 4px 10px; margin: 6px 0; }
+        li.message.client { margin-right: 15%; border-left-color: #6aa6ff; } li.message.server { margin-left: 15%; border-left-color: #17803d; }
+        li.message.end { border-left-color: #667085; } li.message.end.cut, li.message.end.dropped { border-left-color: #c0392b; }
+        p.message-head { margin: 2px 0; display: flex; gap: 12px; align-items: baseline; }
+        span.offset { font-family: ui-monospace, monospace; color: #667085; min-width: 90px; } span.direction { font-weight: 600; }
+        .tag.cut, .tag.dropped { background: #ffd9d4; } .tag.closed { background: #d5f2df; }
         """##
 }

@@ -89,15 +89,25 @@ extension CassetteStore {
     /// The conversations of one cassette (every cassette: `nil`) with their messages, ordered by
     /// key and sequence. Empty for a store from before conversations.
     package func conversations(cassette: String?) throws(CassetteStoreError) -> [Conversation] {
+        try conversations(cassette: cassette, id: nil)
+    }
+
+    /// The conversation with row id `id` and its messages; `nil` when there is none.
+    package func conversation(id: Int64) throws(CassetteStoreError) -> Conversation? {
+        try conversations(cassette: nil, id: id).first
+    }
+
+    private func conversations(cassette: String?, id: Int64?) throws(CassetteStoreError) -> [Conversation] {
         try reading { connection in
             guard try connection.tableNames().contains("conversations") else { return [] }
             let statement = try connection.prepare(
                 """
                 SELECT id, cassette, url, request_key, sequence, request_headers, subprotocol, extensions, recorded_at,
                     end_kind, end_by, close_code, close_reason
-                FROM conversations WHERE ?1 IS NULL OR cassette = ?1 ORDER BY cassette, request_key, sequence
+                FROM conversations WHERE (?1 IS NULL OR cassette = ?1) AND (?2 IS NULL OR id = ?2) ORDER BY cassette, request_key, sequence
                 """)
             try statement.bind(cassette, at: 1)
+            try statement.bind(id, at: 2)
             var conversations = try statement.mapRows { row in
                 Conversation(
                     id: row.int64(at: 0), cassette: row.text(at: 1), url: row.text(at: 2), key: row.text(at: 3), sequence: row.int(at: 4),
