@@ -13,11 +13,20 @@ package struct HTMLReport: Sendable {
         package var requests: [JSONValue]
         /// Keys of recordings the run never replayed.
         package var unused: [String]
+        /// The cassette the proxy served outside sessions, and how (`replay`, `record`, `missing`).
+        package var cassette: String
+        package var mode: String
+        /// The sessions the command opened, as the Sessions view shows them (`api/sessions`'s
+        /// `sessions`): those still open when it ended, then the last that ended.
+        package var sessions: [JSONValue]
 
-        package init(command: String, requests: [JSONValue], unused: [String]) {
+        package init(command: String, requests: [JSONValue], unused: [String], cassette: String = "", mode: String = "", sessions: [JSONValue] = []) {
             self.command = command
             self.requests = requests
             self.unused = unused
+            self.cassette = cassette
+            self.mode = mode
+            self.sessions = sessions
         }
     }
 
@@ -48,6 +57,7 @@ package struct HTMLReport: Sendable {
         if let run {
             data["run"] = [
                 "command": .string(run.command), "requests": .array(run.requests), "unused": .array(run.unused.map(JSONValue.string)),
+                "cassette": .string(run.cassette), "mode": .string(run.mode), "sessions": .array(run.sessions),
             ]
         }
         return Self.page(dataJSON: JSONValue.object(data).compactJSON)

@@ -108,6 +108,55 @@ import WellPlateCore
         #expect(result.stdout.contains("ok: all conversation checks passed"), "\(result.stdout)")
     }
 
+    /// `cassette run --report` of a command that makes a hit and a miss, then opens a session that
+    /// makes a hit and a miss and closes it: the report's Sessions view shows the run's requests
+    /// and the session's journal with their misses explained; a store's report says it has none.
+    @Test func theReportOfARunShowsItsRequestsAndSessionsAndAStoresReportSaysItHasNone() async throws {
+        let ensure = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
+        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        let workspace = try CLIWorkspace()
+        let recordings = Self.recordings()
+        try await workspace.record(recordings)
+        try workspace.write(Self.runScript, to: "requests.py")
+        let run = try await workspace.run("run", "--report", "run.html", "--", "python3", "requests.py")
+        try #require(run.status == 0, "\(run)")
+        let session = try String(contentsOfFile: workspace.path("session.txt"), encoding: .utf8)
+        let report = try await workspace.run("report", "--html", "store.html")
+        try #require(report.status == 0, "\(report)")
+        let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_run_report_test.py").path
+        let result = try await ExternalTool.run(
+            [
+                "python3", script, "--run-report", workspace.path("run.html"), "--store-report", workspace.path("store.html"), "--session", session,
+                "--unused", String(recordings.count - 1),
+            ] + Self.screenshots(), cwd: workspace.directory)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("ok: all report session checks passed"), "\(result.stdout)")
+    }
+
+    /// What the run's command does, against the proxy `cassette run` started: a hit and a miss
+    /// outside sessions, then a session with a hit and a miss, closed; the session's id goes to
+    /// session.txt.
+    static let runScript = """
+        import json, os, urllib.error, urllib.request
+        base = os.environ["CASSETTE_URL"]
+        def send(path, headers=None, data=None, method=None):
+            request = urllib.request.Request(base + path, data=data, headers=headers or {}, method=method)
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return response.read()
+            except urllib.error.HTTPError as error:
+                return error.read()
+        send("/items/1")
+        send("/items/1?color=red")
+        session = json.loads(send("/__cassette/sessions", {"Content-Type": "application/json"}, b'{"cassette": "dev"}', "POST"))["id"]
+        send("/items/2", {"X-Cassette-Session": session})
+        send("/items/2?size=9", {"X-Cassette-Session": session})
+        send("/__cassette/sessions/" + session, method="DELETE")
+        open("session.txt", "w").write(session)
+
+        """
+
     /// `--screenshots DIR` when `CASSETTE_UI_SCREENSHOTS=DIR` asks for them (`docs/ui` refreshes
     /// the docs' own), so a test run leaves the work tree as it was.
     static func screenshots() -> [String] {

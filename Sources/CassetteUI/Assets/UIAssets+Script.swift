@@ -71,7 +71,11 @@ extension UIAssets {
               return found ? Promise.resolve(found) : Promise.reject(new Error("no WebSocket conversation " + id + " in this report"));
             },
             findings: () => Promise.resolve(report.findings || { audit: null, drift: null }),
-            sessions: () => Promise.resolve({ sessions: [], live: false }),
+            // A run's report: the run itself (its requests outside sessions), then each session it
+            // opened; a store's report has none (the store keeps no sessions).
+            sessions: () => Promise.resolve(report.run
+              ? { live: true, sessions: [runSession(report.run)].concat(report.run.sessions || []) }
+              : { live: false, sessions: [] }),
           } : {
             cassettes: () => getJSON("api/cassettes"),
             interactions: (filter) => getJSON("api/interactions?" + new URLSearchParams(clean(filter)).toString()),
@@ -81,6 +85,23 @@ extension UIAssets {
             findings: () => getJSON("api/findings"),
             sessions: () => getJSON("api/sessions"),
           };
+          // The run's own requests (those outside sessions) as the Sessions view shows a session:
+          // counts, misses by key with their nearest recordings, unused recordings, the journal.
+          function runSession(run) {
+            const own = run.requests.filter((event) => !event.session);
+            const missed = new Map();
+            for (const event of own) {
+              if (!event.miss) continue;
+              const known = missed.get(event.miss.key);
+              if (known) known.count++;
+              else missed.set(event.miss.key, { key: event.miss.key, count: 1, message: event.miss.summary, nearest: event.miss.nearest });
+            }
+            return {
+              id: "run", title: "The run" + (run.command ? ": " + run.command : ""), state: "the run", cassette: run.cassette || "", mode: run.mode || "", baseURL: "",
+              summary: { served: own.length, recorded: own.filter((event) => event.tag === "recorded").length, missed: Array.from(missed.values()), unused: run.unused || [] },
+              journal: { count: own.length, requests: own.map((event) => ({ at: event.at, source: event.tag, method: event.method, path: event.target, status: event.status, durationMs: event.durationMs })) },
+            };
+          }
           function getJSON(url) {
             return fetch(url, { credentials: "same-origin" }).then((response) =>
               response.json().then((body) => {
@@ -559,7 +580,9 @@ extension UIAssets {
             return data.sessions().then((body) => {
               main.appendChild(el("h1", { text: "Sessions" }));
               if (!body.live) {
-                main.appendChild(el("p", { id: "sessions-none", cls: "note", text: "cassette ui serves a store: sessions live on a running proxy (record, replay or run), at its /__cassette/ui/." }));
+                main.appendChild(el("p", { id: "sessions-none", cls: "note", text: report
+                  ? "No sessions here: a store keeps no sessions, they live on a running proxy. cassette run --report OUT.html -- COMMAND writes a run's requests and sessions."
+                  : "cassette ui serves a store: sessions live on a running proxy (record, replay or run), at its /__cassette/ui/." }));
                 return;
               }
               if (body.sessions.length === 0) {
@@ -575,7 +598,7 @@ extension UIAssets {
                     event.preventDefault();
                     document.getElementById("session-" + item.id).scrollIntoView();
                   } })]),
-                  el("td", { text: item.state }), el("td", { text: item.cassette }), el("td", { text: item.mode }),
+                  el("td", { text: stateText(item.state) }), el("td", { text: item.cassette }), el("td", { text: item.mode }),
                   el("td", { cls: "num", text: String(summary.served) }), el("td", { cls: "num", text: String(summary.recorded) }),
                   el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: String(summary.unused.length) }),
                 ]);
@@ -585,13 +608,18 @@ extension UIAssets {
             });
           }
 
+          // In a report a session still open when the run ended is not live any more.
+          function stateText(state) { return report && state === "live" ? "open when the run ended" : state; }
+
           function sessionView(item) {
             const summary = item.summary;
+            const facts = ["cassette " + item.cassette, "mode " + item.mode, item.baseURL, summary.served + " served, " + summary.recorded + " recorded"];
             const box = el("section", { cls: "session", id: "session-" + item.id }, [
-              el("h2", {}, [el("span", { text: "Session " + item.id + " " }), el("span", { cls: "tag", text: item.state })]),
-              el("p", { cls: "note", text: "cassette " + item.cassette + " · mode " + item.mode + " · " + item.baseURL + " · " + summary.served + " served, " + summary.recorded + " recorded" }),
+              el("h2", {}, [el("span", { text: (item.title || "Session " + item.id) + " " }), el("span", { cls: "tag", text: stateText(item.state) })]),
+              el("p", { cls: "note", text: facts.filter(Boolean).join(" · ") }),
             ]);
-            if (item.state === "live") box.appendChild(el("p", {}, [el("a", { href: "#/live?session=" + encodeURIComponent(item.id), text: "Follow its requests live" })]));
+            if (item.id === "run") box.appendChild(el("p", { cls: "note", text: "Requests made in a session are in that session's journal below." }));
+            if (item.state === "live" && !report) box.appendChild(el("p", {}, [el("a", { href: "#/live?session=" + encodeURIComponent(item.id), text: "Follow its requests live" })]));
             for (const miss of summary.missed) {
               box.appendChild(missBox(miss.key + (miss.count > 1 ? " (" + miss.count + " times)" : ""), miss.message, miss.nearest));
             }
@@ -669,7 +697,6 @@ extension UIAssets {
 
           for (const link of document.querySelectorAll("nav a")) {
             if (report && link.dataset.view === "live" && !report.run) link.hidden = true;
-            if (report && link.dataset.view === "sessions") link.hidden = true;
           }
           if (report) {
             const banner = document.getElementById("source");
