@@ -43,12 +43,15 @@ package struct HTMLReport: Sendable {
     package func html(generated: Date = Date()) async throws -> String {
         let store = catalog.store
         let cassettes = try await catalog.cassettes()
-        let interactions = try await store.interactions(cassette: nil).map(catalog.detail)
+        var tables = ReportTables()
+        for interaction in try await store.interactions(cassette: nil) {
+            tables.add(interaction, catalog: catalog)
+        }
         var data: JSONObject = [
             "store": .string(store.path),
             "generated": .string(UICatalog.timestamp(generated)),
             "cassettes": cassettes.objectValue?["cassettes"] ?? .array([]),
-            "interactions": .array(interactions),
+            "interactions": tables.json,
             "conversations": .array(try await store.conversations(cassette: nil).map(catalog.conversationDetail)),
         ]
         if let findings = catalog.findings {

@@ -17,6 +17,7 @@ extension UIAssets {
           const FILTERS = ["cassette", "method", "status", "host", "path", "operation", "text"];
           const inline = document.getElementById("cassette-data");
           const report = inline ? JSON.parse(inline.textContent) : null;
+          const recordings = report ? unpack(report.interactions) : null;
           const main = document.getElementById("main");
           let liveSource = null;
           // What the current view must undo when the next one is drawn.
@@ -54,16 +55,22 @@ extension UIAssets {
           const data = report ? {
             cassettes: () => Promise.resolve({ cassettes: report.cassettes }),
             interactions(filter) {
-              // Filtered once per filter, then sliced page by page as the list scrolls.
+              // Filtered once per filter (the rows' places), then sliced page by page as the list
+              // scrolls: only the rows drawn are unpacked, unless a filter has to read them all.
               const key = JSON.stringify(FILTERS.map((name) => filter[name] || ""));
-              if (reportFilter.key !== key) reportFilter = { key: key, rows: report.interactions.filter((row) => matches(row, filter)) };
+              if (reportFilter.key !== key) {
+                const active = FILTERS.some((name) => filter[name]);
+                const places = [];
+                for (let place = 0; place < recordings.count; place++) if (!active || matches(recordings.row(place), filter)) places.push(place);
+                reportFilter = { key: key, rows: places };
+              }
               const offset = filter.offset || 0;
-              const rows = reportFilter.rows;
-              return Promise.resolve({ total: rows.length, offset: offset, rows: rows.slice(offset, offset + (filter.limit || PAGE)) });
+              const places = reportFilter.rows;
+              return Promise.resolve({ total: places.length, offset: offset, rows: places.slice(offset, offset + (filter.limit || PAGE)).map(recordings.row) });
             },
             interaction(id) {
-              const found = report.interactions.find((row) => String(row.id) === String(id));
-              return found ? Promise.resolve(found) : Promise.reject(new Error("no recording " + id + " in this report"));
+              const place = recordings.place(id);
+              return place >= 0 ? Promise.resolve(recordings.row(place)) : Promise.reject(new Error("no recording " + id + " in this report"));
             },
             conversations: () => Promise.resolve({ conversations: report.conversations || [] }),
             conversation(id) {
@@ -101,6 +108,42 @@ extension UIAssets {
               summary: { served: own.length, recorded: own.filter((event) => event.tag === "recorded").length, missed: Array.from(missed.values()), unused: run.unused || [] },
               journal: { count: own.length, requests: own.map((event) => ({ at: event.at, source: event.tag, method: event.method, path: event.target, status: event.status, durationMs: event.durationMs })) },
             };
+          }
+          // The report's recordings come packed (HTMLReport's ReportTables): header lines, header
+          // sets and bodies each written once, a recording a row of values pointing into them.
+          // A row is unpacked into the object the served api/interaction gives when first asked for.
+          function unpack(tables) {
+            const column = {};
+            tables.columns.forEach((name, index) => { column[name] = index; });
+            const sets = tables.headerSets.map((set) => set.map((line) => tables.headerLines[line]));
+            const unpacked = new Array(tables.rows.length);
+            function row(place) {
+              if (unpacked[place]) return unpacked[place];
+              const values = tables.rows[place];
+              const value = (name) => values[column[name]];
+              const responseBody = tables.bodies[value("responseBody")];
+              return (unpacked[place] = {
+                id: value("id"), cassette: value("cassette"), method: value("method"), url: value("url"),
+                key: value("key") === null ? derivedKey(value("method"), value("url")) : value("key"), sequence: value("sequence"),
+                status: value("status"), size: responseBody.size, recordedAt: new Date(value("recordedAtMs")).toISOString(), durationMs: value("durationMs"),
+                operation: value("operation"), requestHeaders: sets[value("requestHeaders")], responseHeaders: sets[value("responseHeaders")],
+                requestBody: value("requestBody") === null ? undefined : tables.bodies[value("requestBody")], responseBody: responseBody,
+              });
+            }
+            function place(id) {
+              for (let index = 0; index < tables.rows.length; index++) if (String(tables.rows[index][column.id]) === String(id)) return index;
+              return -1;
+            }
+            return { count: tables.rows.length, row: row, place: place };
+          }
+          // `GET /items/1?a=b` of GET and http://host/items/1?a=b: a packed row's key when it is
+          // null (ReportTables.derivedKey, the same rule).
+          function derivedKey(method, url) {
+            const scheme = url.indexOf("://");
+            if (scheme < 0) return null;
+            const rest = url.slice(scheme + 3);
+            const slash = rest.indexOf("/");
+            return method + " " + (slash < 0 ? "/" : rest.slice(slash));
           }
           function getJSON(url) {
             return fetch(url, { credentials: "same-origin" }).then((response) =>
