@@ -442,10 +442,11 @@ extension UIAssets {
             return bytes;
           }
 
+          // `id`: null for a message's payload, whose size the timeline already gives (so no note but a cut).
           function bodyView(body, id) {
             const box = el("section", id ? { id: id, cls: "body" } : { cls: "body" });
             const note = body.size + " bytes" + (body.contentType ? " · " + body.contentType : "") + (body.truncated ? " · shown up to " + body.shown + " bytes" : "");
-            box.appendChild(el("p", { cls: "note", text: note }));
+            if (id || body.truncated) box.appendChild(el("p", { cls: "note", text: note }));
             if (body.size === 0) return box;
             if (body.encoding === "base64" && /^image\//.test(body.contentType || "") && !/svg/.test(body.contentType)) {
               box.appendChild(el("img", { src: "data:" + body.contentType + ";base64," + body.text, alt: "response image" }));
