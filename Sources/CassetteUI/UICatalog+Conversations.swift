@@ -7,8 +7,8 @@ extension UICatalog {
     /// `{"conversations": [{id, cassette, url, key, sequence, recordedAt, messages, end}]}`:
     /// every conversation (of `cassette`, when given), without payloads.
     package func conversations(cassette: String?) async throws -> JSONValue {
-        let conversations = try await store.conversations(cassette: cassette)
-        return ["conversations": .array(conversations.map { .object(Self.heading(of: $0)) })]
+        let headings = try await store.conversationHeadings(cassette: cassette)
+        return ["conversations": .array(headings.map { .object(Self.heading(of: $0.conversation, messages: $0.messages)) })]
     }
 
     /// One conversation with its handshake and every message; `nil` when the store has no row `id`.
@@ -21,7 +21,7 @@ extension UICatalog {
     /// each message with its direction, offset, kind, size, frames and payload (a body as
     /// `body(_:contentType:)` gives it: text, or base64 for the page's hex dump).
     package func conversationDetail(_ conversation: Conversation) -> JSONValue {
-        var object = Self.heading(of: conversation)
+        var object = Self.heading(of: conversation, messages: conversation.messages.count)
         object["requestHeaders"] = Self.headers(conversation.requestHeaders)
         object["subprotocol"] = conversation.subprotocol.map(JSONValue.string) ?? .null
         object["extensions"] = conversation.extensions.map(JSONValue.string) ?? .null
@@ -44,7 +44,7 @@ extension UICatalog {
     }
 
     /// What the list and the detail both show: where, when, how many messages, how it ended.
-    static func heading(of conversation: Conversation) -> JSONObject {
+    static func heading(of conversation: Conversation, messages: Int) -> JSONObject {
         [
             "id": .integer(conversation.id ?? 0),
             "cassette": .string(conversation.cassette),
@@ -52,7 +52,7 @@ extension UICatalog {
             "key": .string(conversation.key),
             "sequence": .integer(Int64(conversation.sequence)),
             "recordedAt": .string(timestamp(conversation.recordedAt)),
-            "messages": .integer(Int64(conversation.messages.count)),
+            "messages": .integer(Int64(messages)),
             "end": end(conversation.end),
         ]
     }

@@ -81,6 +81,35 @@ struct UICatalogTests {
         try await store.close()
     }
 
+    @Test func aConversationIsListedWithItsMessageCountAndDetailedAsATimeline() async throws {
+        let workspace = try CLIWorkspace()
+        let store = try await CassetteStore.open(path: workspace.storePath, access: .readWrite)
+        let conversation = Conversation(
+            cassette: "dev", url: "http://api.example.test/chat", key: "GET /chat", requestHeaders: [:], subprotocol: "chat.v1", extensions: nil,
+            messages: [
+                ConversationMessage(direction: .server, kind: .text, payload: Data(#"{"type":"hello"}"#.utf8), offsetMilliseconds: 1.5),
+                ConversationMessage(direction: .client, kind: .binary, payload: Data([0, 255]), fragments: [1, 1], offsetMilliseconds: 2),
+                ConversationMessage(direction: .server, kind: .close, payload: Data([0x0F, 0xA0]) + Data("bye".utf8), offsetMilliseconds: 3),
+            ], end: .closed(by: .server, code: 4000, reason: "bye"))
+        #expect(try await store.importConversations([conversation], replacing: false) == 1)
+        let catalog = UICatalog(store: store)
+        let listed = try #require(try await catalog.conversations(cassette: nil).objectValue?["conversations"]?.arrayValue?.first?.objectValue)
+        #expect(listed["messages"]?.doubleValue == 3)
+        #expect(listed["end"]?.objectValue?["summary"]?.stringValue == #"server closed 4000 "bye""#)
+        #expect(try await catalog.conversations(cassette: "staging").objectValue?["conversations"]?.arrayValue?.isEmpty == true)
+        let id = try #require(listed["id"]?.doubleValue.map { Int64($0) })
+        let detail = try #require(try await catalog.conversation(id: id)?.objectValue)
+        let timeline = (detail["timeline"]?.arrayValue ?? []).compactMap { $0.objectValue }
+        #expect(timeline.map { $0["direction"]?.stringValue } == ["server", "client", "server"])
+        #expect(timeline[0]["payload"]?.objectValue?["text"]?.stringValue == #"{"type":"hello"}"#)
+        #expect(timeline[1]["payload"]?.objectValue?["encoding"]?.stringValue == "base64")
+        #expect(timeline[1]["frames"]?.doubleValue == 2)
+        #expect(timeline[2]["close"]?.stringValue == "4000 bye")
+        #expect(detail["end"]?.objectValue?["kind"]?.stringValue == "closed")
+        #expect(try await catalog.conversation(id: 999_999) == nil)
+        try await store.close()
+    }
+
     @Test func aBinaryBodyIsBase64AndATextBodyIsText() async throws {
         let workspace = try CLIWorkspace()
         let stored = try await workspace.record([
