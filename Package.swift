@@ -235,7 +235,7 @@ let package = Package(
                 // Listed so `swift test` builds the binaries the browser tests start as child processes.
                 "cassette", "SampleAPI",
             ],
-            // The selenium script the browser tests run with python3.
+            // The selenium scripts the browser tests run with python3, and the module they share.
             exclude: ["Browser"]
         ),
         .testTarget(

@@ -13,11 +13,20 @@ package struct HTMLReport: Sendable {
         package var requests: [JSONValue]
         /// Keys of recordings the run never replayed.
         package var unused: [String]
+        /// The cassette the proxy served outside sessions, and how (`replay`, `record`, `missing`).
+        package var cassette: String
+        package var mode: String
+        /// The sessions the command opened, as the Sessions view shows them (`api/sessions`'s
+        /// `sessions`): those still open when it ended, then the last that ended.
+        package var sessions: [JSONValue]
 
-        package init(command: String, requests: [JSONValue], unused: [String]) {
+        package init(command: String, requests: [JSONValue], unused: [String], cassette: String = "", mode: String = "", sessions: [JSONValue] = []) {
             self.command = command
             self.requests = requests
             self.unused = unused
+            self.cassette = cassette
+            self.mode = mode
+            self.sessions = sessions
         }
     }
 
@@ -29,17 +38,21 @@ package struct HTMLReport: Sendable {
         self.run = run
     }
 
-    /// The report's HTML: every cassette of the store and every recording with its bodies
-    /// (each up to `catalog.bodyLimit`).
+    /// The report's HTML: every cassette of the store, every recording with its bodies and every
+    /// WebSocket conversation with its messages (each body and payload up to `catalog.bodyLimit`).
     package func html(generated: Date = Date()) async throws -> String {
         let store = catalog.store
         let cassettes = try await catalog.cassettes()
-        let interactions = try await store.interactions(cassette: nil).map(catalog.detail)
+        var tables = ReportTables()
+        for interaction in try await store.interactions(cassette: nil) {
+            tables.add(interaction, catalog: catalog)
+        }
         var data: JSONObject = [
             "store": .string(store.path),
             "generated": .string(UICatalog.timestamp(generated)),
             "cassettes": cassettes.objectValue?["cassettes"] ?? .array([]),
-            "interactions": .array(interactions),
+            "interactions": tables.json,
+            "conversations": .array(try await store.conversations(cassette: nil).map(catalog.conversationDetail)),
         ]
         if let findings = catalog.findings {
             data["findings"] = try await findings()
@@ -47,6 +60,7 @@ package struct HTMLReport: Sendable {
         if let run {
             data["run"] = [
                 "command": .string(run.command), "requests": .array(run.requests), "unused": .array(run.unused.map(JSONValue.string)),
+                "cassette": .string(run.cassette), "mode": .string(run.mode), "sessions": .array(run.sessions),
             ]
         }
         return Self.page(dataJSON: JSONValue.object(data).compactJSON)

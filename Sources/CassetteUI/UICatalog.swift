@@ -60,6 +60,7 @@ package struct UICatalog: Sendable {
                         "id": .integer(row.id), "cassette": .string(row.cassette), "method": .string(row.method), "url": .string(row.url),
                         "status": .integer(Int64(row.statusCode)), "size": .integer(Int64(row.bodySize)),
                         "recordedAt": .string(Self.timestamp(row.recordedAt)), "durationMs": .number(row.durationMilliseconds),
+                        "operation": row.operation.map(JSONValue.string) ?? .null,
                     ]
                 }),
         ]
@@ -84,6 +85,7 @@ package struct UICatalog: Sendable {
             "size": .integer(Int64(interaction.responseBody.count)),
             "recordedAt": .string(Self.timestamp(interaction.recordedAt)),
             "durationMs": .number(interaction.durationMilliseconds),
+            "operation": GraphQLKeyPart(inKey: interaction.key).map { JSONValue.string($0.label) } ?? .null,
             "requestHeaders": Self.headers(interaction.requestHeaders),
             "responseHeaders": Self.headers(interaction.responseHeaders),
             "responseBody": body(interaction.responseBody, contentType: interaction.responseHeaders[.contentType]),

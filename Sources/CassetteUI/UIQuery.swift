@@ -19,7 +19,7 @@ package struct UIRequest: Sendable, Equatable {
         self.query = query
     }
 
-    /// The list's filter and page from `?cassette=&method=&status=&host=&path=&text=&offset=`.
+    /// The list's filter and page from `?cassette=&method=&status=&host=&path=&text=&operation=&offset=`.
     package var browseQuery: InteractionBrowseQuery {
         func value(_ name: String) -> String? {
             guard let value = query[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
@@ -31,6 +31,7 @@ package struct UIRequest: Sendable, Equatable {
         browse.host = value("host")
         browse.path = value("path")
         browse.text = value("text")
+        browse.operation = value("operation")
         browse.offset = value("offset").flatMap { Int($0) } ?? 0
         browse.limit = value("limit").flatMap { Int($0) } ?? 100
         return browse

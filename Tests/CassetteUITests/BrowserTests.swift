@@ -9,7 +9,8 @@ import WellPlateCore
 /// With `CASSETTE_UI_SCREENSHOTS=DIR` it saves its screenshots there (`docs/ui` for the ones
 /// docs/ui.md shows).
 @Suite(.serialized) struct BrowserTests {
-    /// 25 JSON items, a user (holding a token), an HTML page whose body tries to run script, and a PNG.
+    /// 25 JSON items, a user (holding a token), an HTML page whose body tries to run script, a PNG
+    /// and a GraphQL query.
     static func recordings() -> [Interaction] {
         var recordings = (1...25).map { number in
             Interaction(
@@ -30,6 +31,14 @@ import WellPlateCore
             Interaction(
                 cassette: "dev", method: .get, url: "http://api.example.test/logo.png", key: "GET /logo.png", statusCode: 200,
                 responseHeaders: [.contentType: "image/png"], responseBody: Self.png))
+        // A GraphQL query, keyed as the proxy keys it: the operation filter finds it.
+        let query = Data(#"{"query":"query GetUser { user { id name } }","operationName":"GetUser"}"#.utf8)
+        let headers: HTTPFields = [.contentType: "application/json"]
+        recordings.append(
+            Interaction(
+                cassette: "dev", method: .post, url: "http://api.example.test/graphql",
+                key: RequestKey(method: .post, target: "/graphql", headerFields: headers, body: query).rawValue, requestHeaders: headers, requestBody: query,
+                statusCode: 200, responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"data":{"user":{"id":1,"name":"Ada"}}}"#.utf8)))
         return recordings
     }
 
@@ -54,12 +63,7 @@ import WellPlateCore
         try #require(report.status == 0, "\(report)")
 
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_browser_test.py").path
-        // Screenshots only when asked (CASSETTE_UI_SCREENSHOTS=docs/ui refreshes the docs' own),
-        // so a test run leaves the work tree as it was.
-        var screenshots: [String] = []
-        if let directory = ProcessInfo.processInfo.environment["CASSETTE_UI_SCREENSHOTS"], !directory.isEmpty {
-            screenshots = ["--screenshots", URL(fileURLWithPath: directory, relativeTo: ExternalTool.packageRoot).path]
-        }
+        let screenshots = Self.screenshots()
         let result = try await withReplayer(store: workspace.storePath) { proxy in
             try await ExternalTool.run(
                 [
@@ -72,6 +76,92 @@ import WellPlateCore
         for line in result.stdout.split(separator: "\n") where line.hasPrefix("measured:") {
             print(line)
         }
+    }
+
+    /// A conversation recorded from the PyPI `websockets` upstream through `cassette record`: a
+    /// JSON hello, a text message holding `<script>` and `<img onerror>`, five binary bytes, the
+    /// upstream's ticks and its close. The page lists it and draws its timeline, on a replay and
+    /// in the store's report opened offline; the markup is text and never runs.
+    @Test func aWebSocketConversationIsATimelineOnTheProxyAndInTheReport() async throws {
+        let ensure = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
+        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        let workspace = try CLIWorkspace()
+        let store = workspace.storePath
+        try await WebSocketPeers.withUpstream { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "markup")
+                #expect(received.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(received)")
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+            }
+        }
+        let report = try await workspace.run("report", "--html", "report.html")
+        try #require(report.status == 0, "\(report)")
+        let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_conversation_test.py").path
+        let result = try await withReplayer(store: store) { proxy in
+            try await ExternalTool.run(
+                ["python3", script, "--ui", "http://127.0.0.1:\(proxy.port)/__cassette/ui/", "--report", workspace.path("report.html")] + Self.screenshots(),
+                cwd: workspace.directory)
+        }
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("ok: all conversation checks passed"), "\(result.stdout)")
+    }
+
+    /// `cassette run --report` of a command that makes a hit and a miss, then opens a session that
+    /// makes a hit and a miss and closes it: the report's Sessions view shows the run's requests
+    /// and the session's journal with their misses explained; a store's report says it has none.
+    @Test func theReportOfARunShowsItsRequestsAndSessionsAndAStoresReportSaysItHasNone() async throws {
+        let ensure = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
+        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        let workspace = try CLIWorkspace()
+        let recordings = Self.recordings()
+        try await workspace.record(recordings)
+        try workspace.write(Self.runScript, to: "requests.py")
+        let run = try await workspace.run("run", "--report", "run.html", "--", "python3", "requests.py")
+        try #require(run.status == 0, "\(run)")
+        let session = try String(contentsOfFile: workspace.path("session.txt"), encoding: .utf8)
+        let report = try await workspace.run("report", "--html", "store.html")
+        try #require(report.status == 0, "\(report)")
+        let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_run_report_test.py").path
+        let result = try await ExternalTool.run(
+            [
+                "python3", script, "--run-report", workspace.path("run.html"), "--store-report", workspace.path("store.html"), "--session", session,
+                "--unused", String(recordings.count - 1),
+            ] + Self.screenshots(), cwd: workspace.directory)
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("ok: all report session checks passed"), "\(result.stdout)")
+    }
+
+    /// What the run's command does, against the proxy `cassette run` started: a hit and a miss
+    /// outside sessions, then a session with a hit and a miss, closed; the session's id goes to
+    /// session.txt.
+    static let runScript = """
+        import json, os, urllib.error, urllib.request
+        base = os.environ["CASSETTE_URL"]
+        def send(path, headers=None, data=None, method=None):
+            request = urllib.request.Request(base + path, data=data, headers=headers or {}, method=method)
+            try:
+                with urllib.request.urlopen(request, timeout=30) as response:
+                    return response.read()
+            except urllib.error.HTTPError as error:
+                return error.read()
+        send("/items/1")
+        send("/items/1?color=red")
+        session = json.loads(send("/__cassette/sessions", {"Content-Type": "application/json"}, b'{"cassette": "dev"}', "POST"))["id"]
+        send("/items/2", {"X-Cassette-Session": session})
+        send("/items/2?size=9", {"X-Cassette-Session": session})
+        send("/__cassette/sessions/" + session, method="DELETE")
+        open("session.txt", "w").write(session)
+
+        """
+
+    /// `--screenshots DIR` when `CASSETTE_UI_SCREENSHOTS=DIR` asks for them (`docs/ui` refreshes
+    /// the docs' own), so a test run leaves the work tree as it was.
+    static func screenshots() -> [String] {
+        guard let directory = ProcessInfo.processInfo.environment["CASSETTE_UI_SCREENSHOTS"], !directory.isEmpty else { return [] }
+        return ["--screenshots", URL(fileURLWithPath: directory, relativeTo: ExternalTool.packageRoot).path]
     }
 
     /// 100,000 recordings: the list holds a screenful of rows whatever the store's size, counts

@@ -40,6 +40,76 @@ struct UICatalogTests {
         try await store.close()
     }
 
+    /// Three GraphQL operations keyed as the proxy keys them (`POST /graphql gql:query:GetUser body:…`).
+    static func graphQLRecordings() -> [Interaction] {
+        [("query", "GetUser"), ("query", "GetUserPosts"), ("mutation", "RenameUser")].map { type, name in
+            let body = Data(#"{"query":"\#(type) \#(name) { user { id } }","operationName":"\#(name)"}"#.utf8)
+            let headers: HTTPFields = [.contentType: "application/json"]
+            let key = RequestKey(method: .post, target: "/graphql", headerFields: headers, body: body)
+            return Interaction(
+                cassette: "dev", method: .post, url: "https://api.example.com/graphql", key: key.rawValue, requestHeaders: headers, requestBody: body,
+                statusCode: 200, responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"data":{"user":{"id":1}}}"#.utf8))
+        }
+    }
+
+    @Test func theOperationFilterFindsGraphQLRequestsByTheirOperationsLabelAndRowsNameIt() async throws {
+        let workspace = try CLIWorkspace()
+        let graphQL = Self.graphQLRecordings()
+        #expect(graphQL[0].key.contains(" gql:query:GetUser "), "\(graphQL[0].key)")
+        let stored = try await workspace.record(Self.recordings() + graphQL)
+        let store = try await CassetteStore.open(path: workspace.storePath)
+        let catalog = UICatalog(store: store)
+        func rows(operation: String) async throws -> [JSONObject] {
+            var query = InteractionBrowseQuery()
+            query.operation = operation
+            let page = try await catalog.interactions(query).objectValue
+            let rows = page?["rows"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            #expect(page?["total"]?.doubleValue == Double(rows.count))
+            return rows
+        }
+        #expect(try await rows(operation: "getuser").map { $0["operation"]?.stringValue } == ["query GetUser", "query GetUserPosts"])
+        #expect(try await rows(operation: "query GetUser").count == 2)
+        #expect(try await rows(operation: "mutation").map { $0["operation"]?.stringValue } == ["mutation RenameUser"])
+        // The label only: not the rest of the key (its body hash), not a REST row's URL.
+        #expect(try await rows(operation: "sha256").isEmpty)
+        #expect(try await rows(operation: "items").isEmpty)
+        var all = InteractionBrowseQuery()
+        all.limit = 1
+        #expect(try await catalog.interactions(all).objectValue?["rows"]?.arrayValue?.first?.objectValue?["operation"] == .null)
+        let detail = try #require(try await catalog.interaction(id: stored.last!.id!)?.objectValue)
+        #expect(detail["operation"]?.stringValue == "mutation RenameUser")
+        try await store.close()
+    }
+
+    @Test func aConversationIsListedWithItsMessageCountAndDetailedAsATimeline() async throws {
+        let workspace = try CLIWorkspace()
+        let store = try await CassetteStore.open(path: workspace.storePath, access: .readWrite)
+        let conversation = Conversation(
+            cassette: "dev", url: "http://api.example.test/chat", key: "GET /chat", requestHeaders: [:], subprotocol: "chat.v1", extensions: nil,
+            messages: [
+                ConversationMessage(direction: .server, kind: .text, payload: Data(#"{"type":"hello"}"#.utf8), offsetMilliseconds: 1.5),
+                ConversationMessage(direction: .client, kind: .binary, payload: Data([0, 255]), fragments: [1, 1], offsetMilliseconds: 2),
+                ConversationMessage(direction: .server, kind: .close, payload: Data([0x0F, 0xA0]) + Data("bye".utf8), offsetMilliseconds: 3),
+            ], end: .closed(by: .server, code: 4000, reason: "bye"))
+        #expect(try await store.importConversations([conversation], replacing: false) == 1)
+        let catalog = UICatalog(store: store)
+        let listed = try #require(try await catalog.conversations(cassette: nil).objectValue?["conversations"]?.arrayValue?.first?.objectValue)
+        #expect(listed["messages"]?.doubleValue == 3)
+        #expect(listed["end"]?.objectValue?["summary"]?.stringValue == #"server closed 4000 "bye""#)
+        #expect(try await catalog.conversations(cassette: "staging").objectValue?["conversations"]?.arrayValue?.isEmpty == true)
+        let id = try #require(listed["id"]?.doubleValue.map { Int64($0) })
+        let detail = try #require(try await catalog.conversation(id: id)?.objectValue)
+        let timeline = (detail["timeline"]?.arrayValue ?? []).compactMap { $0.objectValue }
+        #expect(timeline.map { $0["direction"]?.stringValue } == ["server", "client", "server"])
+        #expect(timeline[0]["payload"]?.objectValue?["text"]?.stringValue == #"{"type":"hello"}"#)
+        #expect(timeline[1]["payload"]?.objectValue?["encoding"]?.stringValue == "base64")
+        #expect(timeline[1]["frames"]?.doubleValue == 2)
+        #expect(timeline[2]["close"]?.stringValue == "4000 bye")
+        #expect(detail["end"]?.objectValue?["kind"]?.stringValue == "closed")
+        #expect(try await catalog.conversation(id: 999_999) == nil)
+        try await store.close()
+    }
+
     @Test func aBinaryBodyIsBase64AndATextBodyIsText() async throws {
         let workspace = try CLIWorkspace()
         let stored = try await workspace.record([

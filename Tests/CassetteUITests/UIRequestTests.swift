@@ -5,7 +5,7 @@ import WellPlateCore
 struct UIRequestTests {
     @Test func theFilterIsReadFromTheQuery() {
         let request = UIRequest(
-            target: "/__cassette/ui/api/interactions?cassette=dev&method=post&status=404&host=api&path=%2Fitems&text=a%20b&offset=200",
+            target: "/__cassette/ui/api/interactions?cassette=dev&method=post&status=404&host=api&path=%2Fitems&text=a%20b&operation=GetUser&offset=200",
             root: "/__cassette/ui/")
         #expect(request.path == "api/interactions")
         let query = request.browseQuery
@@ -15,11 +15,12 @@ struct UIRequestTests {
         #expect(query.host == "api")
         #expect(query.path == "/items")
         #expect(query.text == "a b")
+        #expect(query.operation == "GetUser")
         #expect(query.offset == 200)
     }
 
     @Test func emptyValuesFilterNothing() {
-        let query = UIRequest(target: "/__cassette/ui/api/interactions?method=&status=&path=", root: "/__cassette/ui/").browseQuery
+        let query = UIRequest(target: "/__cassette/ui/api/interactions?method=&status=&path=&operation=", root: "/__cassette/ui/").browseQuery
         #expect(query == InteractionBrowseQuery())
     }
 }

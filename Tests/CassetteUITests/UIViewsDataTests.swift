@@ -63,6 +63,22 @@ struct UIViewsDataTests {
         }
     }
 
+    @Test func aStoreWithoutConversationsListsNoneAndAnUnknownOneIsA404ThatSaysSo() async throws {
+        let workspace = try CLIWorkspace()
+        try await workspace.record(Array(BrowserTests.recordings().prefix(3)))
+        try await withReplayer(store: workspace.storePath) { proxy in
+            let listed = try await proxy.get("/__cassette/ui/api/conversations")
+            #expect(listed.statusCode == 200)
+            #expect(try Self.json(listed)["conversations"]?.arrayValue?.isEmpty == true)
+            let missing = try await proxy.get("/__cassette/ui/api/conversation?id=999")
+            #expect(missing.statusCode == 404)
+            #expect(try Self.json(missing)["message"]?.stringValue == "the store has no WebSocket conversation 999; it may have been deleted")
+            let unnamed = try await proxy.get("/__cassette/ui/api/conversation")
+            #expect(unnamed.statusCode == 400)
+            #expect(try Self.json(unnamed)["message"]?.stringValue == "give the conversation's id: api/conversation?id=N")
+        }
+    }
+
     @Test func cassetteUIHasNoSessionsAndSaysSo() async throws {
         let workspace = try CLIWorkspace()
         try await workspace.record(Array(BrowserTests.recordings().prefix(3)))

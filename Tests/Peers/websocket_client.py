@@ -5,8 +5,9 @@ usage: websocket_client.py URL [script] [--proxy PROXY_URL] [--cafile CA_PEM] [-
 certificates are checked against; --deflate: offer permessage-deflate, and print the extensions
 agreed as {"extensions": ...} first.)
 Scripts: "chat" (hello, auth with a token, an add request, an echo, three ticks, bye),
-"changed" (the add request with other parameters), "large N" (one text message of N bytes).
-Prints one JSON line per message received, then {"closed": CODE, "reason": REASON}.
+"changed" (the add request with other parameters), "large N" (one text message of N bytes),
+"markup" (a text message holding <script> and <img onerror>, then 5 binary bytes, each echoed, then bye).
+Prints one JSON line per message received ({"recv_hex": ...} for a binary one), then {"closed": CODE, "reason": REASON}.
 """
 import json
 import ssl
@@ -33,7 +34,7 @@ if "--cafile" in options:
 
 
 def show(message):
-    print(json.dumps({"recv": message}), flush=True)
+    print(json.dumps({"recv": message} if isinstance(message, str) else {"recv_hex": message.hex()}), flush=True)
 
 
 def receive_until(connection, predicate):
@@ -49,6 +50,14 @@ with connect(url, subprotocols=["chat.v1"], compression="deflate" if deflate els
         print(json.dumps({"extensions": connection.response.headers.get("Sec-WebSocket-Extensions")}), flush=True)
     try:
         receive_until(connection, lambda m: "hello" in m)
+        if script == "markup":
+            markup = '<script>window.__pwned = 3</script><img src="x" onerror="window.__pwned = 4">'
+            connection.send(markup)
+            receive_until(connection, lambda m: m == markup)
+            connection.send(bytes([0, 1, 2, 254, 255]))
+            receive_until(connection, lambda m: isinstance(m, bytes))
+            connection.send("bye")
+            receive_until(connection, lambda m: False)
         if script.startswith("large"):
             connection.send("x" * int(script.split()[1]))
             receive_until(connection, lambda m: False)

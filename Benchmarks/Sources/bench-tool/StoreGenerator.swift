@@ -47,7 +47,9 @@ enum StoreGenerator {
                 let kind = index % sizes.count
                 let path = "/api/\(sizes[kind].name)/\(index)"
                 paths.append(path)
-                let body = bodies[kind]
+                // `distinct`: each row a body of its own, the HTML report's worst case (it writes each
+                // distinct body once).
+                let body = mix == "distinct" ? Self.body(bytes: sizes[kind].bytes, seed: index) : bodies[kind]
                 bodyBytes += body.count
                 var responseHeaders = headers
                 responseHeaders[.contentLength] = String(body.count)

@@ -4,7 +4,8 @@ import WellPlateCore
 import WellPlateNetworking
 
 // bench-tool: the in-process half of Benchmarks/run.sh. Every command prints one JSON object.
-//   make-store DB COUNT MIX      generate a store (MIX: mixed = 200 B / 2 KB / 50 KB JSON, small = 200-1000 B)
+//   make-store DB COUNT MIX      generate a store (MIX: mixed = 200 B / 2 KB / 50 KB JSON, small = 200-1000 B,
+//                                distinct = small with every body different)
 //   scale DB                     open time, memory and lookup time of one store (run in a fresh process)
 //   inprocess DB                 ReplayAPIClient requests/s and key normalization/s, with baselines
 //   make-api-store DB COUNT      a recorded API of 100 endpoints, for codegen and openapi (Benchmarks/codegen.sh)

@@ -60,15 +60,23 @@ package struct ProxyRunner {
         /// multi-host proxy with the upstream each stands in for), and how a forward proxy is used.
         package let announcement: [String]
 
-        /// Keeps every request the proxy answers from now on, for `cassette run --report`.
+        /// Keeps every request the proxy answers from now on, and every session that ends, for
+        /// `cassette run --report`.
         package func keepRequests() {
             served.context.live?.startCollecting()
+            sessions.keepEveryEndedSession()
         }
 
         /// The requests kept since `keepRequests()`, as the UI's Live view shows them, and how
         /// many did not fit.
         package var keptRequests: (requests: [JSONValue], dropped: Int) {
             served.context.live?.collected() ?? ([], 0)
+        }
+
+        /// The proxy's sessions as the UI's Sessions view shows them (live ones, then the last
+        /// that ended), for `cassette run --report`: taken before the proxy stops.
+        package var sessionPictures: [JSONValue] {
+            sessions.uiJSON().objectValue?["sessions"]?.arrayValue ?? []
         }
 
         /// The keys of the served cassette that nothing replayed so far.

@@ -37,7 +37,7 @@ final class SessionRegistry: Sendable {
     /// Replays per recording id of the sessions already closed, for `--track-usage`.
     private let closedUsage = Mutex<[Int64: Int]>([:])
     /// The Sessions view's pictures of the last sessions that ended (`SessionRegistry+UI.swift`).
-    let ended = Mutex<[JSONValue]>([])
+    let ended = Mutex<EndedSessions>(EndedSessions())
     private let log: ProxyLog
 
     init(_ configuration: Configuration, group: MultiThreadedEventLoopGroup) {

@@ -61,7 +61,21 @@ struct UIEndpoints: Sendable {
             let catalog = self.catalog
             return .later {
                 await Self.json {
-                    guard let found = try await catalog.interaction(id: id) else { throw NotFound(id: id) }
+                    guard let found = try await catalog.interaction(id: id) else { throw NotFound(id: id, what: "recording") }
+                    return found
+                }
+            }
+        case "api/conversations":
+            let (catalog, cassette) = (self.catalog, request.browseQuery.cassette)
+            return .later { await Self.json { try await catalog.conversations(cassette: cassette) } }
+        case "api/conversation":
+            guard let id = request.query["id"].flatMap({ Int64($0) }) else {
+                return .answer(Self.error(400, "bad_id", "give the conversation's id: api/conversation?id=N"))
+            }
+            let catalog = self.catalog
+            return .later {
+                await Self.json {
+                    guard let found = try await catalog.conversation(id: id) else { throw NotFound(id: id, what: "WebSocket conversation") }
                     return found
                 }
             }
@@ -103,6 +117,8 @@ struct UIEndpoints: Sendable {
 
     private struct NotFound: Error {
         let id: Int64
+        /// `recording` or `WebSocket conversation`.
+        let what: String
     }
 
     /// `api/sessions`: `{"sessions": [...]}`, the live ones and the last ones that ended, each with
@@ -118,7 +134,7 @@ struct UIEndpoints: Sendable {
             let value = try await make()
             return page(200, contentType: "application/json; charset=utf-8", body: Data((value.compactJSON + "\n").utf8))
         } catch let missing as NotFound {
-            return error(404, "not_found", "the store has no recording \(missing.id); it may have been deleted")
+            return error(404, "not_found", "the store has no \(missing.what) \(missing.id); it may have been deleted")
         } catch let store as CassetteStoreError {
             return error(500, "store_failed", store.message)
         } catch {

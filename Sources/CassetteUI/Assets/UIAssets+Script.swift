@@ -13,8 +13,11 @@ extension UIAssets {
           // The Live view keeps the newest LIVE_ROWS requests and LIVE_MISSES misses in the page.
           const LIVE_ROWS = 500;
           const LIVE_MISSES = 50;
+          // The list's filter, in the URL in this order; the served list and the report's both read it.
+          const FILTERS = ["cassette", "method", "status", "host", "path", "operation", "text"];
           const inline = document.getElementById("cassette-data");
           const report = inline ? JSON.parse(inline.textContent) : null;
+          const recordings = report ? unpack(report.interactions) : null;
           const main = document.getElementById("main");
           let liveSource = null;
           // What the current view must undo when the next one is drawn.
@@ -52,26 +55,96 @@ extension UIAssets {
           const data = report ? {
             cassettes: () => Promise.resolve({ cassettes: report.cassettes }),
             interactions(filter) {
-              // Filtered once per filter, then sliced page by page as the list scrolls.
-              const key = JSON.stringify(["cassette", "method", "status", "host", "path", "text"].map((name) => filter[name] || ""));
-              if (reportFilter.key !== key) reportFilter = { key: key, rows: report.interactions.filter((row) => matches(row, filter)) };
+              // Filtered once per filter (the rows' places), then sliced page by page as the list
+              // scrolls: only the rows drawn are unpacked, unless a filter has to read them all.
+              const key = JSON.stringify(FILTERS.map((name) => filter[name] || ""));
+              if (reportFilter.key !== key) {
+                const active = FILTERS.some((name) => filter[name]);
+                const places = [];
+                for (let place = 0; place < recordings.count; place++) if (!active || matches(recordings.row(place), filter)) places.push(place);
+                reportFilter = { key: key, rows: places };
+              }
               const offset = filter.offset || 0;
-              const rows = reportFilter.rows;
-              return Promise.resolve({ total: rows.length, offset: offset, rows: rows.slice(offset, offset + (filter.limit || PAGE)) });
+              const places = reportFilter.rows;
+              return Promise.resolve({ total: places.length, offset: offset, rows: places.slice(offset, offset + (filter.limit || PAGE)).map(recordings.row) });
             },
             interaction(id) {
-              const found = report.interactions.find((row) => String(row.id) === String(id));
-              return found ? Promise.resolve(found) : Promise.reject(new Error("no recording " + id + " in this report"));
+              const place = recordings.place(id);
+              return place >= 0 ? Promise.resolve(recordings.row(place)) : Promise.reject(new Error("no recording " + id + " in this report"));
+            },
+            conversations: () => Promise.resolve({ conversations: report.conversations || [] }),
+            conversation(id) {
+              const found = (report.conversations || []).find((item) => String(item.id) === String(id));
+              return found ? Promise.resolve(found) : Promise.reject(new Error("no WebSocket conversation " + id + " in this report"));
             },
             findings: () => Promise.resolve(report.findings || { audit: null, drift: null }),
-            sessions: () => Promise.resolve({ sessions: [], live: false }),
+            // A run's report: the run itself (its requests outside sessions), then each session it
+            // opened; a store's report has none (the store keeps no sessions).
+            sessions: () => Promise.resolve(report.run
+              ? { live: true, sessions: [runSession(report.run)].concat(report.run.sessions || []) }
+              : { live: false, sessions: [] }),
           } : {
             cassettes: () => getJSON("api/cassettes"),
             interactions: (filter) => getJSON("api/interactions?" + new URLSearchParams(clean(filter)).toString()),
             interaction: (id) => getJSON("api/interaction?id=" + encodeURIComponent(id)),
+            conversations: () => getJSON("api/conversations"),
+            conversation: (id) => getJSON("api/conversation?id=" + encodeURIComponent(id)),
             findings: () => getJSON("api/findings"),
             sessions: () => getJSON("api/sessions"),
           };
+          // The run's own requests (those outside sessions) as the Sessions view shows a session:
+          // counts, misses by key with their nearest recordings, unused recordings, the journal.
+          function runSession(run) {
+            const own = run.requests.filter((event) => !event.session);
+            const missed = new Map();
+            for (const event of own) {
+              if (!event.miss) continue;
+              const known = missed.get(event.miss.key);
+              if (known) known.count++;
+              else missed.set(event.miss.key, { key: event.miss.key, count: 1, message: event.miss.summary, nearest: event.miss.nearest });
+            }
+            return {
+              id: "run", title: "The run" + (run.command ? ": " + run.command : ""), state: "the run", cassette: run.cassette || "", mode: run.mode || "", baseURL: "",
+              summary: { served: own.length, recorded: own.filter((event) => event.tag === "recorded").length, missed: Array.from(missed.values()), unused: run.unused || [] },
+              journal: { count: own.length, requests: own.map((event) => ({ at: event.at, source: event.tag, method: event.method, path: event.target, status: event.status, durationMs: event.durationMs })) },
+            };
+          }
+          // The report's recordings come packed (HTMLReport's ReportTables): header lines, header
+          // sets and bodies each written once, a recording a row of values pointing into them.
+          // A row is unpacked into the object the served api/interaction gives when first asked for.
+          function unpack(tables) {
+            const column = {};
+            tables.columns.forEach((name, index) => { column[name] = index; });
+            const sets = tables.headerSets.map((set) => set.map((line) => tables.headerLines[line]));
+            const unpacked = new Array(tables.rows.length);
+            function row(place) {
+              if (unpacked[place]) return unpacked[place];
+              const values = tables.rows[place];
+              const value = (name) => values[column[name]];
+              const responseBody = tables.bodies[value("responseBody")];
+              return (unpacked[place] = {
+                id: value("id"), cassette: value("cassette"), method: value("method"), url: value("url"),
+                key: value("key") === null ? derivedKey(value("method"), value("url")) : value("key"), sequence: value("sequence"),
+                status: value("status"), size: responseBody.size, recordedAt: new Date(value("recordedAtMs")).toISOString(), durationMs: value("durationMs"),
+                operation: value("operation"), requestHeaders: sets[value("requestHeaders")], responseHeaders: sets[value("responseHeaders")],
+                requestBody: value("requestBody") === null ? undefined : tables.bodies[value("requestBody")], responseBody: responseBody,
+              });
+            }
+            function place(id) {
+              for (let index = 0; index < tables.rows.length; index++) if (String(tables.rows[index][column.id]) === String(id)) return index;
+              return -1;
+            }
+            return { count: tables.rows.length, row: row, place: place };
+          }
+          // `GET /items/1?a=b` of GET and http://host/items/1?a=b: a packed row's key when it is
+          // null (ReportTables.derivedKey, the same rule).
+          function derivedKey(method, url) {
+            const scheme = url.indexOf("://");
+            if (scheme < 0) return null;
+            const rest = url.slice(scheme + 3);
+            const slash = rest.indexOf("/");
+            return method + " " + (slash < 0 ? "/" : rest.slice(slash));
+          }
           function getJSON(url) {
             return fetch(url, { credentials: "same-origin" }).then((response) =>
               response.json().then((body) => {
@@ -90,6 +163,8 @@ extension UIAssets {
             if (filter.status && String(row.status) !== String(filter.status)) return false;
             if (filter.host && row.url.toLowerCase().indexOf("://" + filter.host.toLowerCase()) < 0) return false;
             if (filter.path && row.url.indexOf(filter.path) < 0) return false;
+            // As the store filters: part of the GraphQL operation's label (`query GetUser`), case ignored.
+            if (filter.operation && (!row.operation || row.operation.toLowerCase().indexOf(filter.operation.toLowerCase()) < 0)) return false;
             if (filter.text) {
               const bodies = [row.requestBody, row.responseBody].filter(Boolean).map((body) => body.text || "");
               if (!bodies.some((text) => text.indexOf(filter.text) >= 0)) return false;
@@ -114,7 +189,7 @@ extension UIAssets {
             const { view, params } = route();
             for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.view === view.split("/")[0]);
             clear(main);
-            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, live: liveView, sessions: sessionsView, drift: driftView }[view] || cassettesView;
+            const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, conversation: conversationView, live: liveView, sessions: sessionsView, drift: driftView }[view] || cassettesView;
             show(params).catch((error) => main.appendChild(el("p", { cls: "error", text: String(error.message || error) })));
           }
 
@@ -145,14 +220,15 @@ extension UIAssets {
           // come in pages of PAGE, fetched as they scroll into view, so 100,000 cost what 50 do.
           function interactionsView(params) {
             const filter = {};
-            for (const name of ["cassette", "method", "status", "host", "path", "text"]) filter[name] = params.get(name) || "";
+            for (const name of FILTERS) filter[name] = params.get(name) || "";
             const form = el("form", { id: "filter", onsubmit(event) {
               event.preventDefault();
               const next = { cassette: filter.cassette };
               for (const input of form.querySelectorAll("input")) next[input.name] = input.value.trim();
               go("interactions", next);
-            } }, ["method", "status", "host", "path", "text"].map((name) =>
-              el("label", {}, [el("span", { text: name === "text" ? "body text" : name }), el("input", { name: name, value: filter[name] })]))
+            } }, FILTERS.filter((name) => name !== "cassette").map((name) =>
+              el("label", {}, [el("span", { text: name === "text" ? "body text" : name }),
+                el("input", { name: name, value: filter[name], placeholder: name === "operation" ? "GraphQL: GetUser" : "" })]))
               .concat([el("button", { type: "submit", text: "Filter" })]));
             main.appendChild(el("h1", { text: filter.cassette ? "Interactions of " + filter.cassette : "Interactions" }));
             main.appendChild(form);
@@ -167,9 +243,29 @@ extension UIAssets {
             ]);
             const scroller = el("div", { id: "scroller", cls: "scroller" }, [list]);
             main.appendChild(scroller);
+            const conversations = el("section", { id: "conversations-section" });
+            main.appendChild(conversations);
             return virtualRows(scroller, body, filter, (total) => {
               count.dataset.total = String(total);
               count.textContent = total === 0 ? "no interactions match" : total + (total === 1 ? " interaction" : " interactions");
+            }).then(() => conversationsList(conversations, filter));
+          }
+
+          // The store's WebSocket conversations below the list, filtered as far as a handshake can
+          // be (cassette, host, path; a GET with no body, status or operation), each linked to its timeline.
+          function conversationsList(section, filter) {
+            if (filter.status || filter.text || filter.operation || (filter.method && filter.method.toUpperCase() !== "GET")) return Promise.resolve();
+            return data.conversations().then((body) => {
+              const shown = body.conversations.filter((item) => (!filter.cassette || item.cassette === filter.cassette) &&
+                (!filter.host || item.url.toLowerCase().indexOf("://" + filter.host.toLowerCase()) >= 0) && (!filter.path || item.url.indexOf(filter.path) >= 0));
+              if (!shown.length || !section.isConnected) return;
+              section.appendChild(el("h2", { text: "WebSocket conversations (" + shown.length + ")" }));
+              section.appendChild(table(["URL", "Messages", "Ended", "Recorded"], shown.map((item) => el("tr", { cls: "row", "data-id": String(item.id), onclick() { go("conversation", { id: item.id }); } }, [
+                el("td", { cls: "url" }, [el("a", { href: "#/conversation?id=" + item.id, text: item.url })]),
+                el("td", { cls: "num", text: String(item.messages) }),
+                el("td", { text: item.end.summary }),
+                el("td", { text: age(item.recordedAt) }),
+              ])), "conversations"));
             });
           }
 
@@ -177,7 +273,8 @@ extension UIAssets {
             return el("tr", { cls: "row", "data-id": String(row.id), "data-index": String(index), onclick() { go("interaction", { id: row.id }); } }, [
               el("td", { text: row.method }),
               el("td", { cls: statusClass(row.status), text: String(row.status) }),
-              el("td", { cls: "url", text: row.url, title: row.url }),
+              el("td", { cls: "url", title: (row.operation ? row.operation + " " : "") + row.url }, [
+                row.operation ? el("span", { cls: "op", text: row.operation }) : null, el("span", { text: row.url })]),
               el("td", { cls: "num", text: size(row.size) }),
               el("td", { text: age(row.recordedAt) }),
               el("td", { cls: "num", text: row.durationMs.toFixed(1) + " ms" }),
@@ -277,7 +374,8 @@ extension UIAssets {
 
           function detailView(params) {
             return data.interaction(params.get("id")).then((item) => {
-              main.appendChild(el("h1", {}, [el("span", { text: item.method + " " }), el("span", { cls: "url", text: item.url })]));
+              main.appendChild(el("h1", {}, [el("span", { text: item.method + " " }), el("span", { cls: "url", text: item.url }),
+                item.operation ? el("span", { cls: "op", id: "operation", text: item.operation }) : null]));
               main.appendChild(el("p", { id: "summary", text: "status " + item.status + " · " + item.durationMs.toFixed(1) + " ms upstream · recorded " + item.recordedAt + " · cassette " + item.cassette + " · key " + item.key + " #" + item.sequence }));
               const curl = curlCommand(item);
               main.appendChild(el("p", {}, [
@@ -299,6 +397,39 @@ extension UIAssets {
             });
           }
 
+          // One WebSocket conversation as a timeline: each message with its offset from the opening,
+          // its direction, kind, size and payload (a JSON tree, text, or hex for binary), then how it ended.
+          function conversationView(params) {
+            return data.conversation(params.get("id")).then((item) => {
+              main.appendChild(el("h1", {}, [el("span", { text: "WebSocket " }), el("span", { cls: "url", text: item.url })]));
+              const extras = [item.subprotocol ? "subprotocol " + item.subprotocol : "", item.extensions ? "extensions " + item.extensions : ""].filter(Boolean);
+              main.appendChild(el("p", { id: "summary", text: item.messages + (item.messages === 1 ? " message" : " messages") + " · recorded " + item.recordedAt +
+                " · cassette " + item.cassette + " · key " + item.key + " #" + item.sequence + (extras.length ? " · " + extras.join(" · ") : "") }));
+              main.appendChild(el("h2", { text: "Handshake" }));
+              main.appendChild(headersTable(item.requestHeaders));
+              main.appendChild(el("h2", { text: "Messages" }));
+              const timeline = el("ol", { id: "timeline", cls: "timeline" });
+              for (const message of item.timeline) {
+                const heading = el("p", { cls: "message-head" }, [
+                  el("span", { cls: "offset", text: "+" + message.offsetMs.toFixed(1) + " ms" }),
+                  el("span", { cls: "direction", text: message.direction === "client" ? "client → server" : "server → client" }),
+                  el("span", { cls: "tag kind", text: message.kind }),
+                  el("span", { cls: "note", text: message.size + (message.size === 1 ? " byte" : " bytes") + (message.frames > 1 ? " in " + message.frames + " frames" : "") }),
+                ]);
+                const entry = el("li", { cls: "message " + message.direction + " " + message.kind }, [heading]);
+                if (message.close !== undefined) entry.appendChild(el("p", { cls: "close", text: "close " + message.close }));
+                else if (message.size > 0) entry.appendChild(bodyView(Object.assign({ contentType: null }, message.payload), null));
+                timeline.appendChild(entry);
+              }
+              const end = item.end;
+              const ending = { closed: "the " + end.by + " closed the connection" + (end.code !== null && end.code !== undefined ? " with code " + end.code : " without a code") + (end.reason ? ", reason \u201c" + end.reason + "\u201d" : ""),
+                dropped: "the " + end.by + "'s connection went away without a close frame (dropped)",
+                cut: "cut: the recorder stopped before the conversation ended; what was received is kept" }[end.kind] || end.summary;
+              timeline.appendChild(el("li", { cls: "message end " + end.kind, id: "conversation-end" }, [el("span", { cls: "tag " + end.kind, text: end.kind }), el("span", { text: " " + ending })]));
+              main.appendChild(timeline);
+            });
+          }
+
           function headersTable(headers) {
             return el("table", { cls: "headers" }, [el("tbody", {}, headers.map(([name, value]) => el("tr", {}, [el("th", { text: name }), el("td", { text: value })])))]);
           }
@@ -311,10 +442,11 @@ extension UIAssets {
             return bytes;
           }
 
+          // `id`: null for a message's payload, whose size the timeline already gives (so no note but a cut).
           function bodyView(body, id) {
-            const box = el("section", { id: id, cls: "body" });
+            const box = el("section", id ? { id: id, cls: "body" } : { cls: "body" });
             const note = body.size + " bytes" + (body.contentType ? " · " + body.contentType : "") + (body.truncated ? " · shown up to " + body.shown + " bytes" : "");
-            box.appendChild(el("p", { cls: "note", text: note }));
+            if (id || body.truncated) box.appendChild(el("p", { cls: "note", text: note }));
             if (body.size === 0) return box;
             if (body.encoding === "base64" && /^image\//.test(body.contentType || "") && !/svg/.test(body.contentType)) {
               box.appendChild(el("img", { src: "data:" + body.contentType + ";base64," + body.text, alt: "response image" }));
@@ -492,7 +624,9 @@ extension UIAssets {
             return data.sessions().then((body) => {
               main.appendChild(el("h1", { text: "Sessions" }));
               if (!body.live) {
-                main.appendChild(el("p", { id: "sessions-none", cls: "note", text: "cassette ui serves a store: sessions live on a running proxy (record, replay or run), at its /__cassette/ui/." }));
+                main.appendChild(el("p", { id: "sessions-none", cls: "note", text: report
+                  ? "No sessions here: a store keeps no sessions, they live on a running proxy. cassette run --report OUT.html -- COMMAND writes a run's requests and sessions."
+                  : "cassette ui serves a store: sessions live on a running proxy (record, replay or run), at its /__cassette/ui/." }));
                 return;
               }
               if (body.sessions.length === 0) {
@@ -508,7 +642,7 @@ extension UIAssets {
                     event.preventDefault();
                     document.getElementById("session-" + item.id).scrollIntoView();
                   } })]),
-                  el("td", { text: item.state }), el("td", { text: item.cassette }), el("td", { text: item.mode }),
+                  el("td", { text: stateText(item.state) }), el("td", { text: item.cassette }), el("td", { text: item.mode }),
                   el("td", { cls: "num", text: String(summary.served) }), el("td", { cls: "num", text: String(summary.recorded) }),
                   el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: String(summary.unused.length) }),
                 ]);
@@ -518,13 +652,18 @@ extension UIAssets {
             });
           }
 
+          // In a report a session still open when the run ended is not live any more.
+          function stateText(state) { return report && state === "live" ? "open when the run ended" : state; }
+
           function sessionView(item) {
             const summary = item.summary;
+            const facts = ["cassette " + item.cassette, "mode " + item.mode, item.baseURL, summary.served + " served, " + summary.recorded + " recorded"];
             const box = el("section", { cls: "session", id: "session-" + item.id }, [
-              el("h2", {}, [el("span", { text: "Session " + item.id + " " }), el("span", { cls: "tag", text: item.state })]),
-              el("p", { cls: "note", text: "cassette " + item.cassette + " · mode " + item.mode + " · " + item.baseURL + " · " + summary.served + " served, " + summary.recorded + " recorded" }),
+              el("h2", {}, [el("span", { text: (item.title || "Session " + item.id) + " " }), el("span", { cls: "tag", text: stateText(item.state) })]),
+              el("p", { cls: "note", text: facts.filter(Boolean).join(" · ") }),
             ]);
-            if (item.state === "live") box.appendChild(el("p", {}, [el("a", { href: "#/live?session=" + encodeURIComponent(item.id), text: "Follow its requests live" })]));
+            if (item.id === "run") box.appendChild(el("p", { cls: "note", text: "Requests made in a session are in that session's journal below." }));
+            if (item.state === "live" && !report) box.appendChild(el("p", {}, [el("a", { href: "#/live?session=" + encodeURIComponent(item.id), text: "Follow its requests live" })]));
             for (const miss of summary.missed) {
               box.appendChild(missBox(miss.key + (miss.count > 1 ? " (" + miss.count + " times)" : ""), miss.message, miss.nearest));
             }
@@ -602,7 +741,6 @@ extension UIAssets {
 
           for (const link of document.querySelectorAll("nav a")) {
             if (report && link.dataset.view === "live" && !report.run) link.hidden = true;
-            if (report && link.dataset.view === "sessions") link.hidden = true;
           }
           if (report) {
             const banner = document.getElementById("source");

@@ -15,6 +15,8 @@ extension UIAssets {
         th { background: #eef1f5; font-weight: 600; }
         td.num { text-align: right; font-variant-numeric: tabular-nums; }
         td.url, span.url { font-family: ui-monospace, monospace; word-break: break-all; }
+        span.op { display: inline-block; font-family: system-ui, sans-serif; font-size: 12px; background: #efe3fb; color: #5b2a86; border-radius: 8px; padding: 0 6px; margin: 0 6px 0 0; }
+        h1 span.op { margin-left: 8px; vertical-align: middle; }
         tr.row { cursor: pointer; }
         tr.row:hover { background: #eef4ff; }
         table.headers th { width: 240px; font-family: ui-monospace, monospace; font-weight: normal; }
@@ -55,5 +57,12 @@ extension UIAssets {
         .tag.error, .tag.high { background: #f5c6cb; } .tag.warning, .tag.medium { background: #fff1c2; } .tag.note, .tag.low { background: #e3e6eb; }
         tr.endpoint td { background: #eef1f5; font-weight: 600; } tr.endpoint.clean td { font-weight: normal; color: #667085; }
         code.masked { font-family: ui-monospace, monospace; }
+        ol.timeline { list-style: none; padding: 0; margin: 0; }
+        li.message { background: #fff; border: 1px solid #e3e6eb; border-left: 4px solid #8da2c0; border-radius: 4px; padding: 4px 10px; margin: 6px 0; }
+        li.message.client { margin-right: 15%; border-left-color: #6aa6ff; } li.message.server { margin-left: 15%; border-left-color: #17803d; }
+        li.message.end { border-left-color: #667085; } li.message.end.cut, li.message.end.dropped { border-left-color: #c0392b; }
+        p.message-head { margin: 2px 0; display: flex; gap: 12px; align-items: baseline; }
+        span.offset { font-family: ui-monospace, monospace; color: #667085; min-width: 90px; } span.direction { font-weight: 600; }
+        .tag.cut, .tag.dropped { background: #ffd9d4; } .tag.closed { background: #d5f2df; }
         """##
 }

@@ -12,6 +12,9 @@ package struct InteractionBrowseQuery: Sendable, Equatable {
     package var path: String?
     /// Bytes either body contains.
     package var text: String?
+    /// Part of a GraphQL operation's label as its key names it (`query GetUser`, case ignored), so
+    /// `GetUser`, `getuser` and `mutation` all work; rows that are not GraphQL never match.
+    package var operation: String?
     package var offset = 0
     package var limit = 100
 
@@ -30,6 +33,8 @@ package struct BrowsedInteraction: Sendable, Equatable {
     package var bodySize: Int
     package var recordedAt: Date
     package var durationMilliseconds: Double
+    /// `query GetUser` for a GraphQL request (from its key), else `nil`.
+    package var operation: String?
 }
 
 extension CassetteStore {
@@ -41,25 +46,38 @@ extension CassetteStore {
                 AND (?4 IS NULL OR instr(lower(url), '://' || lower(?4)) > 0)
                 AND (?5 IS NULL OR instr(url, ?5) > 0)
                 AND (?6 IS NULL OR instr(response_body, CAST(?6 AS BLOB)) > 0 OR instr(coalesce(request_body, X''), CAST(?6 AS BLOB)) > 0)
+                AND (?7 IS NULL OR \(Self.operationMatch))
                 """
-            let values: [(any SQLiteBindable)?] = [query.cassette, query.method?.uppercased(), query.status, query.host, query.path, query.text]
+            let values: [(any SQLiteBindable)?] = [
+                query.cassette, query.method?.uppercased(), query.status, query.host, query.path, query.text, query.operation,
+            ]
             let counting = try connection.prepare("SELECT count(*) FROM interactions \(filter)")
             try counting.bind(values: values)
             let total = try counting.firstRow { $0.int(at: 0) } ?? 0
             let listing = try connection.prepare(
                 """
-                SELECT id, cassette, method, url, status, length(response_body), recorded_at, duration_ms
-                FROM interactions \(filter) ORDER BY id LIMIT ?7 OFFSET ?8
+                SELECT id, cassette, method, url, status, length(response_body), recorded_at, duration_ms, request_key
+                FROM interactions \(filter) ORDER BY id LIMIT ?8 OFFSET ?9
                 """)
             try listing.bind(values: values + [max(1, min(query.limit, 1000)), max(0, query.offset)])
             let rows = try listing.mapRows { row in
                 BrowsedInteraction(
                     id: row.int64(at: 0), cassette: row.text(at: 1), method: row.text(at: 2), url: row.text(at: 3), statusCode: row.int(at: 4),
-                    bodySize: row.int(at: 5), recordedAt: Date(timeIntervalSince1970: row.double(at: 6)), durationMilliseconds: row.double(at: 7))
+                    bodySize: row.int(at: 5), recordedAt: Date(timeIntervalSince1970: row.double(at: 6)), durationMilliseconds: row.double(at: 7),
+                    operation: GraphQLKeyPart(inKey: row.text(at: 8))?.label)
             }
             return (rows, total)
         }
     }
+
+    /// SQL true when the key's operation part (` gql:query:GetUser` up to the next space) read as
+    /// its label (`query GetUser`) contains `?7`, case ignored: what `GraphQLKeyPart(inKey:)`
+    /// reads, in SQL so that the filter counts and pages in the store like the others.
+    private static let operationMatch: String = {
+        let rest = "substr(request_key, instr(request_key, ' \(GraphQLKeyPart.prefix)') + \(GraphQLKeyPart.prefix.count + 1))"
+        let part = "substr(\(rest), 1, instr(\(rest) || ' ', ' ') - 1)"
+        return "(instr(request_key, ' \(GraphQLKeyPart.prefix)') > 0 AND instr(lower(replace(\(part), ':', ' ')), lower(?7)) > 0)"
+    }()
 
     /// The recording with row id `id`, bodies included; `nil` when there is none.
     package func interaction(id: Int64) throws(CassetteStoreError) -> Interaction? {

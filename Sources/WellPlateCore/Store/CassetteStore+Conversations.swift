@@ -89,15 +89,36 @@ extension CassetteStore {
     /// The conversations of one cassette (every cassette: `nil`) with their messages, ordered by
     /// key and sequence. Empty for a store from before conversations.
     package func conversations(cassette: String?) throws(CassetteStoreError) -> [Conversation] {
+        try conversations(cassette: cassette, id: nil, messages: true).map(\.conversation)
+    }
+
+    /// The conversation with row id `id` and its messages; `nil` when there is none.
+    package func conversation(id: Int64) throws(CassetteStoreError) -> Conversation? {
+        try conversations(cassette: nil, id: id, messages: true).first?.conversation
+    }
+
+    /// The conversations of one cassette (every cassette: `nil`) without their messages, each
+    /// with how many it has: what a listing shows, without reading every payload.
+    package func conversationHeadings(cassette: String?) throws(CassetteStoreError) -> [(conversation: Conversation, messages: Int)] {
+        try conversations(cassette: cassette, id: nil, messages: false)
+    }
+
+    /// `messages`: read each conversation's messages (counted as read), or only count them.
+    private func conversations(
+        cassette: String?, id: Int64?, messages reads: Bool
+    ) throws(CassetteStoreError) -> [(
+        conversation: Conversation, messages: Int
+    )] {
         try reading { connection in
             guard try connection.tableNames().contains("conversations") else { return [] }
             let statement = try connection.prepare(
                 """
                 SELECT id, cassette, url, request_key, sequence, request_headers, subprotocol, extensions, recorded_at,
                     end_kind, end_by, close_code, close_reason
-                FROM conversations WHERE ?1 IS NULL OR cassette = ?1 ORDER BY cassette, request_key, sequence
+                FROM conversations WHERE (?1 IS NULL OR cassette = ?1) AND (?2 IS NULL OR id = ?2) ORDER BY cassette, request_key, sequence
                 """)
             try statement.bind(cassette, at: 1)
+            try statement.bind(id, at: 2)
             var conversations = try statement.mapRows { row in
                 Conversation(
                     id: row.int64(at: 0), cassette: row.text(at: 1), url: row.text(at: 2), key: row.text(at: 3), sequence: row.int(at: 4),
@@ -106,6 +127,14 @@ extension CassetteStore {
                     end: ConversationEnd(
                         storedKind: row.text(at: 9), side: row.isNull(at: 10) ? nil : row.text(at: 10), code: row.isNull(at: 11) ? nil : row.int(at: 11),
                         reason: row.isNull(at: 12) ? "" : row.text(at: 12)))
+            }
+            guard reads else {
+                let counting = try connection.prepare("SELECT count(*) FROM conversation_messages WHERE conversation_id = ?")
+                return try conversations.map { conversation in
+                    counting.reset()
+                    try counting.bind(conversation.id!, at: 1)
+                    return (conversation, try counting.firstRow { $0.int(at: 0) } ?? 0)
+                }
             }
             let messages = try connection.prepare(
                 "SELECT direction, kind, payload, fragments, offset_ms FROM conversation_messages WHERE conversation_id = ? ORDER BY position")
@@ -119,7 +148,7 @@ extension CassetteStore {
                         fragments: row.text(at: 3).split(separator: ",").compactMap { Int($0) }, offsetMilliseconds: row.double(at: 4))
                 }
             }
-            return conversations
+            return conversations.map { ($0, $0.messages.count) }
         }
     }
 

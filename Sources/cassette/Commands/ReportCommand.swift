@@ -17,7 +17,8 @@ struct ReportCommand: AsyncParsableCommand {
             file:// with no network, and its script runs only because its hash is in the page's \
             Content-Security-Policy. Bodies longer than 256 KiB are cut there. `cassette run \
             --report OUT.html -- COMMAND` writes the report of a run: every request COMMAND made, \
-            misses with the nearest recordings, unused recordings.
+            misses with the nearest recordings, unused recordings, and the sessions it opened with \
+            their journals (a store keeps no sessions: its report has none).
 
             Examples:
               cassette report --html report.html

@@ -57,7 +57,10 @@ struct RunCommand: AsyncParsableCommand {
         help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
     var mode: Mode = .replay
 
-    @Option(help: ArgumentHelp("Write an HTML report of the run: every request, misses with their nearest recordings, unused recordings.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Write an HTML report of the run: every request, misses with their nearest recordings, unused recordings, the sessions it opened.",
+            valueName: "file"))
     var report: String?
 
     @Option(
@@ -127,12 +130,14 @@ struct RunCommand: AsyncParsableCommand {
         }
         let status = await ChildCommand.run(command, environment: environment, forwarding: signals)
         signals.cancel()
-        let (requests, unused) = (running.keptRequests, running.unusedKeys)
+        let (requests, unused, sessions) = (running.keptRequests, running.unusedKeys, report == nil ? [] : running.sessionPictures)
         let counters = await lifecycle.stop(running)
         if let report {
             // The store is closed with the proxy: the report reads it again, as it now is.
             let opened = try await store.openStore(configFile, access: .readOnly)
-            let run = HTMLReport.Run(command: command.joined(separator: " "), requests: requests.requests, unused: unused)
+            let run = HTMLReport.Run(
+                command: command.joined(separator: " "), requests: requests.requests, unused: unused, cassette: runner.cassetteName,
+                mode: mode.rawValue, sessions: sessions)
             var catalog = UICatalog(store: opened)
             catalog.findings = findings.provider(store: opened)
             do {

@@ -11,11 +11,12 @@ import time
 import urllib.error
 import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+# The shared module sits beside this script; importing it must not leave __pycache__ in the work tree.
+sys.dont_write_bytecode = True
+from browser_support import browser, check, total
+from browser_support import wait as wait_for
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--proxy", required=True, help="http://127.0.0.1:PORT of cassette replay")
@@ -30,36 +31,8 @@ if args.screenshots:
 PATIENCE = 20
 
 
-def fail(message):
-    print("FAILED: " + message, flush=True)
-    sys.exit(1)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-    print("ok: " + message, flush=True)
-
-
-def browser():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
 def wait(driver, what, predicate):
-    try:
-        return WebDriverWait(driver, PATIENCE, poll_frequency=0.02).until(lambda d: predicate(d))
-    except Exception:
-        fail("timed out waiting for " + what + "; page text: " + driver.find_element(By.TAG_NAME, "body").text[:600])
-
-
-def total(driver):
-    spans = driver.find_elements(By.ID, "count")
-    return int(spans[0].get_attribute("data-total")) if spans else None
+    return wait_for(driver, what, predicate, PATIENCE)
 
 
 def shot(driver, name):
@@ -76,7 +49,7 @@ def fetch(path, headers=None, data=None, method=None):
         return error.code, error.headers, error.read()
 
 
-driver = browser()
+driver = browser(console_log=True)
 try:
     ui = args.proxy + "/__cassette/ui/"
     status, headers, _ = fetch("/__cassette/ui/")
@@ -103,6 +76,17 @@ try:
     driver.get(shared)
     wait(driver, "the shared link's count", lambda d: total(d) is not None)
     check(total(driver) == narrowed, "a link with the filter shows the same %d rows" % narrowed)
+
+    # The GraphQL operation filter: kept in the URL, and the row names the operation.
+    driver.get(ui + "#/interactions")
+    wait(driver, "the whole list", lambda d: total(d) == args.count)
+    driver.find_element(By.NAME, "operation").send_keys("getuser")
+    driver.find_element(By.CSS_SELECTOR, "#filter button").click()
+    wait(driver, "the operation's row", lambda d: "operation=getuser" in d.current_url and total(d) == 1 and d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
+    row = driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0]
+    check(row.find_element(By.CSS_SELECTOR, "span.op").text == "query GetUser" and "/graphql" in row.text,
+          "the operation filter keeps the one GraphQL request and its row says query GetUser (%s)" % row.text)
+    shot(driver, "operation")
 
     # A detail opens with the right body (a JSON tree).
     driver.get(ui + "#/interactions?path=/items/12")
@@ -191,6 +175,9 @@ try:
     driver.get("file://" + os.path.abspath(args.report) + "#/interactions")
     wait(driver, "the report's count", lambda d: total(d) is not None)
     check(total(driver) == args.count, "the report opened from file:// offline lists the %d recordings" % args.count)
+    driver.get("file://" + os.path.abspath(args.report) + "#/interactions?operation=GetUser")
+    wait(driver, "the report's operation row", lambda d: total(d) == 1 and d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row span.op"))
+    check(driver.find_element(By.CSS_SELECTOR, "#interactions tbody tr.row span.op").text == "query GetUser", "the report filters by operation too")
     driver.get("file://" + os.path.abspath(args.report) + "#/interactions?path=/page")
     wait(driver, "the report's /page row", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
     driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0].click()

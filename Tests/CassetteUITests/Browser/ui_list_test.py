@@ -13,11 +13,12 @@ import json
 import statistics
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+
+# The shared module sits beside this script; importing it must not leave __pycache__ in the work tree.
+sys.dont_write_bytecode = True
+from browser_support import browser, check, total
+from browser_support import wait as wait_for
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--ui", required=True, help="the page: http://127.0.0.1:PORT/ of cassette ui, or a proxy's /__cassette/ui/")
@@ -32,40 +33,12 @@ PATIENCE = 60
 MOST_ROWS = 150
 
 
-def fail(message):
-    print("FAILED: " + message, flush=True)
-    sys.exit(1)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-    print("ok: " + message, flush=True)
-
-
-def browser():
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900"]:
-        options.add_argument(flag)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
 def wait(driver, what, predicate):
-    try:
-        return WebDriverWait(driver, PATIENCE, poll_frequency=0.02).until(lambda d: predicate(d))
-    except Exception:
-        fail("timed out waiting for " + what + "; page text: " + driver.find_element(By.TAG_NAME, "body").text[:600])
+    return wait_for(driver, what, predicate, PATIENCE)
 
 
 def marks(driver):
     return driver.execute_script("return performance.getEntriesByName('cassette-rows').map((m) => ({ at: m.startTime, detail: m.detail }))")
-
-
-def total(driver):
-    spans = driver.find_elements(By.ID, "count")
-    value = spans[0].get_attribute("data-total") if spans else None
-    return int(value) if value else None
 
 
 def drawn_rows(driver):

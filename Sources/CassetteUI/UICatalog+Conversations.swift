@@ -1,0 +1,77 @@
+import Foundation
+import WellPlateCore
+
+/// The WebSocket conversations of a store as the UI shows them: a list beside the recordings, and
+/// one conversation as a timeline of its messages and how it ended.
+extension UICatalog {
+    /// `{"conversations": [{id, cassette, url, key, sequence, recordedAt, messages, end}]}`:
+    /// every conversation (of `cassette`, when given), without payloads.
+    package func conversations(cassette: String?) async throws -> JSONValue {
+        let headings = try await store.conversationHeadings(cassette: cassette)
+        return ["conversations": .array(headings.map { .object(Self.heading(of: $0.conversation, messages: $0.messages)) })]
+    }
+
+    /// One conversation with its handshake and every message; `nil` when the store has no row `id`.
+    package func conversation(id: Int64) async throws -> JSONValue? {
+        guard let found = try await store.conversation(id: id) else { return nil }
+        return conversationDetail(found)
+    }
+
+    /// The timeline of `conversation`, as the page shows it (and as the report carries each one):
+    /// each message with its direction, offset, kind, size, frames and payload (a body as
+    /// `body(_:contentType:)` gives it: text, or base64 for the page's hex dump).
+    package func conversationDetail(_ conversation: Conversation) -> JSONValue {
+        var object = Self.heading(of: conversation, messages: conversation.messages.count)
+        object["requestHeaders"] = Self.headers(conversation.requestHeaders)
+        object["subprotocol"] = conversation.subprotocol.map(JSONValue.string) ?? .null
+        object["extensions"] = conversation.extensions.map(JSONValue.string) ?? .null
+        object["timeline"] = .array(
+            conversation.messages.map { message in
+                var entry: JSONObject = [
+                    "direction": .string(message.direction.rawValue), "kind": .string(message.kind.rawValue),
+                    "offsetMs": .number(message.offsetMilliseconds), "size": .integer(Int64(message.payload.count)),
+                    "frames": .integer(Int64(message.fragments.count)),
+                ]
+                if message.kind == .close {
+                    // A close frame's payload is a code and a reason: shown as such, not as bytes.
+                    entry["close"] = .string(message.preview(limit: 200))
+                } else {
+                    entry["payload"] = body(message.payload, contentType: nil)
+                }
+                return .object(entry)
+            })
+        return .object(object)
+    }
+
+    /// What the list and the detail both show: where, when, how many messages, how it ended.
+    static func heading(of conversation: Conversation, messages: Int) -> JSONObject {
+        [
+            "id": .integer(conversation.id ?? 0),
+            "cassette": .string(conversation.cassette),
+            "url": .string(conversation.url),
+            "key": .string(conversation.key),
+            "sequence": .integer(Int64(conversation.sequence)),
+            "recordedAt": .string(timestamp(conversation.recordedAt)),
+            "messages": .integer(Int64(messages)),
+            "end": end(conversation.end),
+        ]
+    }
+
+    /// `{kind: closed|dropped|cut, by, code, reason, summary}`.
+    static func end(_ end: ConversationEnd) -> JSONValue {
+        var object: JSONObject = ["summary": .string(end.summary)]
+        switch end {
+        case .closed(let by, let code, let reason):
+            object["kind"] = "closed"
+            object["by"] = .string(by.rawValue)
+            object["code"] = code.map { .integer(Int64($0)) } ?? .null
+            object["reason"] = .string(reason)
+        case .dropped(let by):
+            object["kind"] = "dropped"
+            object["by"] = .string(by.rawValue)
+        case .cut:
+            object["kind"] = "cut"
+        }
+        return .object(object)
+    }
+}
