@@ -27,7 +27,7 @@ final class ConversationStoreCommandTests {
     /// A store at `name` with `interactions` and then `conversations`, each at the next sequence of its key.
     func makeStore(_ name: String, interactions: [Interaction] = [Recordings.make(.get, "/api/a")], conversations: [Conversation]) async throws {
         try await workspace.record(interactions, cassettes: [CassetteInfo(name: "dev")], into: name)
-        let store = try await CassetteStore.open(path: workspace.path(name))
+        let store = try await CassetteStore.open(path: workspace.path(name), access: .readWrite)
         for conversation in conversations { _ = try await store.beginConversation(conversation) }
         try await store.close()
     }
