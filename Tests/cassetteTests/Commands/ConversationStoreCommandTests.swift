@@ -130,7 +130,8 @@ final class ConversationStoreCommandTests {
         // Again: the key has its conversation, so it is skipped and said so.
         let again = try await workspace.run("import", "ws.har", "--db", "imported.db")
         #expect(again.status == 0, "\(again)")
-        #expect(again.stdout.contains("skipped 1 WebSocket conversation of keys the cassette already has conversations of (--mode all replaces them)"), "\(again)")
+        #expect(
+            again.stdout.contains("skipped 1 WebSocket conversation of keys the cassette already has conversations of (--mode all replaces them)"), "\(again)")
         #expect(again.stdout.contains("Imported 0 entries and 0 WebSocket conversations (0 keys) from ws.har"), "\(again)")
         #expect(try await conversations(in: "imported.db").count == 1)
     }
