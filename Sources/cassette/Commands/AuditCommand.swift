@@ -22,9 +22,10 @@ struct AuditCommand: AsyncParsableCommand {
             and public IP addresses as low. Each finding names the interaction (cassette, key, \
             position), the place (response body $.data.refresh_token, request header \
             X-Upstream-Credential), the value masked, and the cassette.json entry that would have \
-            redacted it. WebSocket conversations are scanned the same way: the handshake's URL \
-            and headers, and every text or binary message (place `WebSocket message 3 (client \
-            text) $.token`). The remedy: add the entry, run `cassette redact`, audit again.
+            redacted it. The remedy: add the entry, run `cassette redact`, audit again.
+
+            WebSocket conversations are scanned the same way: the handshake's URL and headers, and \
+            every text or binary message (place `WebSocket message 3 (client text) $.token`).
 
             Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, \
             2 for input errors (no store, no such cassette). --format json prints one object with \

@@ -13,11 +13,7 @@ struct RedactCommand: AsyncParsableCommand {
         discussion: """
             Rewrites every stored interaction of --cassette (or of every cassette) as recording \
             it today would store it: secret headers, cookies, query parameters and JSON fields \
-            replaced, and their values scrubbed from the rest of the interaction. WebSocket \
-            conversations too: the handshake as a request, and every text or binary message as the \
-            recorder redacts one (secret JSON fields, the handshake's secrets, learned secrets), \
-            plus the token shapes `cassette audit` reports as high severity; those values are \
-            learned, so a replay still matches the live message that carries the real value. Keys are \
+            replaced, and their values scrubbed from the rest of the interaction. Keys are \
             recomputed (a secret in a URL path changes the key), one transaction per cassette. \
             Then the file is vacuumed with secure_delete on and its WAL truncated, so no copy of \
             a removed value stays in the file, its free pages or the WAL; with nothing to change, \
@@ -25,6 +21,12 @@ struct RedactCommand: AsyncParsableCommand {
             replayers using the store first. --dry-run prints what would change and writes \
             nothing. The remedy for a `cassette audit` finding: add the rule it names to \
             cassette.json, run `cassette redact`, run `cassette audit` again.
+
+            WebSocket conversations are rewritten too: the handshake as a request, and every text \
+            or binary message as the recorder redacts one (secret JSON fields, the handshake's \
+            secrets, learned secrets), plus the token shapes `cassette audit` reports as high \
+            severity; those values are learned, so a replay still matches the live message that \
+            carries the real value.
 
             Examples:
               cassette redact --dry-run
