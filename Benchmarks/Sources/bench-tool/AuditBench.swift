@@ -17,7 +17,7 @@ enum AuditBench {
                 return true
             }
         }
-        var result: (findings: [AuditFinding], interactions: Int) = ([], 0)
+        var result = CassetteStore.AuditResult(findings: [], interactions: 0, conversations: 0)
         let seconds = try await Measure.seconds { result = try await store.audit(cassette: nil) }
         try await store.close()
         let bytes = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0

@@ -95,7 +95,8 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// The client's TLS is terminated here with a certificate for `host`, and its requests served
-    /// by that host's pipeline.
+    /// by that host's pipeline; a client that speaks plain HTTP inside the tunnel (a `ws://`
+    /// WebSocket through the proxy) is served by the pipeline of `http://host:port`.
     private func intercept(host: String, port: Int, shown: String, version: HTTPVersion, context: ChannelHandlerContext) {
         let sslContext: NIOSSLContext
         do {
@@ -105,33 +106,35 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
             respond(502, "cassette cannot issue a certificate for \(host): \(error)", version: version, context: context)
             return
         }
-        let origin = ForwardRouter.origin(scheme: "https", host: host, port: port)
-        let pipeline = router.pipeline(origin: origin, records: true)
         let router = router
         let logShard = logShard
         let channel = context.channel
         // Out of the decoder's call stack: the HTTP handlers go, `200` is written in the clear,
-        // then TLS and the host's HTTP pipeline take the connection over.
+        // then the tunnel's first byte decides between TLS and plain HTTP.
         context.eventLoop.execute {
             Self.removeHTTPHandlers(channel).whenComplete { _ in
-                Self.startTLS(
-                    channel: channel, sslContext: sslContext, host: host, shown: shown, version: version, pipeline: pipeline, router: router, logShard: logShard
-                )
+                Self.startTunnel(
+                    channel: channel, sslContext: sslContext, host: host, port: port, shown: shown, version: version, router: router, logShard: logShard)
             }
         }
     }
 
-    private static func startTLS(
-        channel: any Channel, sslContext: NIOSSLContext, host: String, shown: String, version: HTTPVersion, pipeline: ProxyPipeline, router: ForwardRouter,
+    private static func startTunnel(
+        channel: any Channel, sslContext: NIOSSLContext, host: String, port: Int, shown: String, version: HTTPVersion, router: ForwardRouter,
         logShard: Int
     ) {
         do {
             channel.writeAndFlush(channel.allocator.buffer(string: "HTTP/\(version.major).\(version.minor) 200 Connection Established\r\n\r\n"), promise: nil)
-            let operations = channel.pipeline.syncOperations
-            try operations.addHandler(NIOSSLServerHandler(context: sslContext))
-            try operations.addHandler(ClientTLSWatcher(host: host, router: router, logShard: logShard))
-            let cache = NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
-            try pipeline.configure(operations, logShard: logShard, targetCache: cache)
+            let sniffer = TunnelProtocolSniffer { tls, operations in
+                let origin = ForwardRouter.origin(scheme: tls ? "https" : "http", host: host, port: port)
+                if tls {
+                    try operations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    try operations.addHandler(ClientTLSWatcher(host: host, router: router, logShard: logShard))
+                }
+                let cache = NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
+                try router.pipeline(origin: origin, records: true).configure(operations, logShard: logShard, targetCache: cache)
+            }
+            try channel.pipeline.syncOperations.addHandler(sniffer)
         } catch {
             router.log.warn("CONNECT \(shown): cannot set up the intercepted connection: \(error)", shard: logShard)
             channel.close(promise: nil)

@@ -59,8 +59,10 @@ final class ForwardRouter: Sendable {
         if let exclusion {
             return .refuse(status: missStatus, reason: "\(host):\(port) is never recorded (\(exclusion)), and `cassette replay --forward` forwards nothing")
         }
+        // Which of the two the tunnel carries is known only from its first byte (TLS or a
+        // plain `ws://` handshake): either recorded origin lets it in.
         let origin = Self.origin(scheme: "https", host: host, port: port)
-        guard recordedOrigins.contains(origin) else {
+        guard recordedOrigins.contains(origin) || recordedOrigins.contains(Self.origin(scheme: "http", host: host, port: port)) else {
             return .refuse(
                 status: missStatus,
                 reason:

@@ -14,10 +14,30 @@ package struct SecretAudit: Sendable {
         auditURL(interaction.url, into: &collector)
         auditHeaders(interaction.requestHeaders, side: "request", into: &collector)
         if let body = interaction.requestBody {
-            auditBody(body, contentType: interaction.requestHeaders[.contentType], side: "request", into: &collector)
+            auditBody(body, contentType: interaction.requestHeaders[.contentType], part: "request body", into: &collector)
         }
         auditHeaders(interaction.responseHeaders, side: "response", into: &collector)
-        auditBody(interaction.responseBody, contentType: interaction.responseHeaders[.contentType], side: "response", into: &collector)
+        auditBody(interaction.responseBody, contentType: interaction.responseHeaders[.contentType], part: "response body", into: &collector)
+        return collector.findingsWithSharedRemedies()
+    }
+
+    /// A WebSocket conversation is scanned like a request and its answers: the handshake's URL
+    /// and headers, then each text or binary message's payload as a body is (JSON value by
+    /// value, or free text), its place named `message 3 (client text) $.token`. Control frames
+    /// carry no application data and are left out.
+    package func findings(in conversation: Conversation) -> [AuditFinding] {
+        var collector = Collector(cassette: conversation.cassette, key: conversation.key, sequence: conversation.sequence, id: nil)
+        auditURL(conversation.url, into: &collector)
+        // `Sec-WebSocket-Key` is a random nonce of the protocol (RFC 6455 §4.1), not a credential:
+        // under a name with "key" in it, it would be reported on every conversation.
+        var headers = conversation.requestHeaders
+        headers.removeAll { $0.name.canonicalName.hasPrefix("sec-websocket-") }
+        auditHeaders(headers, side: "handshake", into: &collector)
+        for (index, message) in conversation.messages.enumerated() where message.isData {
+            auditBody(
+                message.payload, contentType: nil, part: "WebSocket message \(index) (\(message.direction.rawValue) \(message.kind.rawValue))",
+                into: &collector)
+        }
         return collector.findingsWithSharedRemedies()
     }
 
@@ -93,7 +113,8 @@ package struct SecretAudit: Sendable {
         }
     }
 
-    private func auditBody(_ body: Data, contentType: String?, side: String, into collector: inout Collector) {
+    /// `part` names where the body is (`response body`, `WebSocket message 3 (client text)`).
+    private func auditBody(_ body: Data, contentType: String?, part: String, into collector: inout Collector) {
         guard !body.isEmpty else { return }
         let type = contentType?.lowercased() ?? ""
         if type.hasPrefix("image/") || type.hasPrefix("audio/") || type.hasPrefix("video/") || type.contains("octet-stream") || type.contains("zip") { return }
@@ -106,7 +127,7 @@ package struct SecretAudit: Sendable {
                 }
             }
             if valid {
-                for span in spans { auditJSON(span, side: side, into: &collector) }
+                for span in spans { auditJSON(span, part: part, into: &collector) }
                 return
             }
         }
@@ -116,18 +137,18 @@ package struct SecretAudit: Sendable {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = Self.formDecoded(parts[0])
                 audit(
-                    value: parts.count > 1 ? Self.formDecoded(parts[1]) : "", name: name, place: "\(side) body parameter \(name)", remedy: .none,
+                    value: parts.count > 1 ? Self.formDecoded(parts[1]) : "", name: name, place: "\(part) parameter \(name)", remedy: .none,
                     into: &collector)
             }
             return
         }
-        audit(value: text, name: nil, place: "\(side) body", remedy: .none, into: &collector)
+        audit(value: text, name: nil, place: part, remedy: .none, into: &collector)
         for (name, value) in KeywordAssignments.find(in: text) {
-            audit(value: value, name: name, place: "\(side) body (\(name)=...)", remedy: .none, into: &collector)
+            audit(value: value, name: name, place: "\(part) (\(name)=...)", remedy: .none, into: &collector)
         }
     }
 
-    private func auditJSON(_ span: JSONSpan, side: String, into collector: inout Collector) {
+    private func auditJSON(_ span: JSONSpan, part: String, into collector: inout Collector) {
         let fieldName: String? = span.path.last.flatMap { component in
             if case .key(let key) = component { return key }
             return nil
@@ -136,7 +157,7 @@ package struct SecretAudit: Sendable {
             if case .key(let key) = component { return key }
             return nil
         }.first
-        let place = { "\(side) body \(JSONPathComponent.describe(span.path))" }
+        let place = { "\(part) \(JSONPathComponent.describe(span.path))" }
         let remedy: AuditRemedy = nearestKey.map { .jsonField($0) } ?? .none
         switch span.kind {
         case .string(let text):
@@ -158,9 +179,12 @@ package struct SecretAudit: Sendable {
         return plus.removingPercentEncoding ?? plus
     }
 
-    /// Gathers one interaction's findings, one per value and place (the most severe).
+    /// Gathers one interaction's (or conversation's) findings, one per value and place (the most severe).
     struct Collector {
-        let interaction: Interaction
+        let cassette: String
+        let key: String
+        let sequence: Int
+        let id: Int64?
         var findings: [AuditFinding] = []
         private var values: [String] = []
         private var seen: [String: Int] = [:]
@@ -175,7 +199,14 @@ package struct SecretAudit: Sendable {
         }
 
         init(interaction: Interaction) {
-            self.interaction = interaction
+            self.init(cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence, id: interaction.id)
+        }
+
+        init(cassette: String, key: String, sequence: Int, id: Int64?) {
+            self.cassette = cassette
+            self.key = key
+            self.sequence = sequence
+            self.id = id
         }
 
         mutating func add(_ match: SecretMatch, place: String, remedy: AuditRemedy) {
@@ -197,7 +228,7 @@ package struct SecretAudit: Sendable {
                 best[values[index]] = finding.remedy
             }
             // The key holds the URL's path and query: every value found is masked in it too.
-            let key = AuditFinding.masking(values, in: interaction.key)
+            let key = AuditFinding.masking(values, in: self.key)
             return findings.enumerated().map { index, finding in
                 var finding = finding
                 if let remedy = best[values[index]] { finding.remedy = remedy }
@@ -217,7 +248,7 @@ package struct SecretAudit: Sendable {
 
         private func finding(_ match: SecretMatch, place: String, remedy: AuditRemedy) -> AuditFinding {
             AuditFinding(
-                cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence, interactionID: interaction.id,
+                cassette: cassette, key: key, sequence: sequence, interactionID: id,
                 place: place, rule: match.rule, description: match.description, severity: match.severity,
                 maskedValue: AuditFinding.mask(match.value), remedy: remedy
             )

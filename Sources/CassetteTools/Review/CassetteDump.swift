@@ -4,7 +4,8 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// A stable, line-oriented text of a store for `git diff` (as a textconv) and code review: one
-/// block per recording, sorted by cassette, key and sequence; JSON bodies pretty-printed with
+/// block per recording, sorted by cassette, key and sequence, then one per WebSocket
+/// conversation (its messages one line each); JSON bodies pretty-printed with
 /// sorted keys; binary bodies as their size and SHA-256. What changes on every re-recording
 /// without the API changing (recording times, durations, the `Date` header, row ids) is left
 /// out unless `includesTimestamps`.
@@ -15,10 +16,11 @@ package struct CassetteDump: Sendable {
         self.includesTimestamps = includesTimestamps
     }
 
-    package func text(cassettes: [CassetteInfo], interactions: [Interaction]) -> String {
+    package func text(cassettes: [CassetteInfo], interactions: [Interaction], conversations: [Conversation] = []) -> String {
         var lines: [String] = []
         let byCassette = Dictionary(grouping: interactions, by: \.cassette)
-        let names = Set(cassettes.map(\.name)).union(byCassette.keys).sorted()
+        let conversationsByCassette = Dictionary(grouping: conversations, by: \.cassette)
+        let names = Set(cassettes.map(\.name)).union(byCassette.keys).union(conversationsByCassette.keys).sorted()
         let infos = Dictionary(cassettes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         for name in names {
             lines.append("cassette \(name)")
@@ -33,6 +35,7 @@ package struct CassetteDump: Sendable {
                 append(recording, to: &lines)
                 lines.append("")
             }
+            appendConversations(conversationsByCassette[name] ?? [], to: &lines)
         }
         return lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")
     }
@@ -88,7 +91,7 @@ package struct CassetteDump: Sendable {
         return (try? encoder.encode(rules)).map { String(decoding: $0, as: UTF8.self) } ?? "default"
     }
 
-    private static func timestamp(_ date: Date) -> String {
+    static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import WellPlateCore
 import WellPlateNetworking
 
@@ -14,11 +15,17 @@ package struct CassetteMerge: Sendable {
         /// Keyed hashes of secrets learned from responses: only ever added, so the result has
         /// every side's.
         package var learnedSecrets: [LearnedSecrets.StoredDigest]
+        /// WebSocket conversations with their messages, merged like recordings.
+        package var conversations: [Conversation]
 
-        package init(cassettes: [CassetteInfo] = [], interactions: [Interaction] = [], learnedSecrets: [LearnedSecrets.StoredDigest] = []) {
+        package init(
+            cassettes: [CassetteInfo] = [], interactions: [Interaction] = [], learnedSecrets: [LearnedSecrets.StoredDigest] = [],
+            conversations: [Conversation] = []
+        ) {
             self.cassettes = cassettes
             self.interactions = interactions
             self.learnedSecrets = learnedSecrets
+            self.conversations = conversations
         }
     }
 
@@ -43,6 +50,8 @@ package struct CassetteMerge: Sendable {
         /// Recordings theirs added, changed or deleted that the result took over.
         package var takenFromTheirs: Int
         package var learnedSecrets: [LearnedSecrets.StoredDigest] = []
+        /// Sorted by cassette, key and sequence; each keeps its sequence position.
+        package var conversations: [Conversation] = []
     }
 
     private struct Identity: Hashable, Comparable {
@@ -64,19 +73,43 @@ package struct CassetteMerge: Sendable {
     }
 
     package func merge(base: Snapshot, ours: Snapshot, theirs: Snapshot) -> Result {
-        let baseRows = Self.byIdentity(base.interactions)
-        let ourRows = Self.byIdentity(ours.interactions)
-        let theirRows = Self.byIdentity(theirs.interactions)
-        var merged: [Interaction] = []
+        let recordings = mergeRows(
+            base: base.interactions, ours: ours.interactions, theirs: theirs.interactions,
+            identity: { Identity(cassette: $0.cassette, key: $0.key, sequence: $0.sequence) }, same: Self.same, what: "")
+        // A conversation is identified as a recording is (cassette, key, sequence), so a key
+        // recorded again on one side keeps its place.
+        let conversations = mergeRows(
+            base: base.conversations, ours: ours.conversations, theirs: theirs.conversations,
+            identity: { Identity(cassette: $0.cassette, key: $0.key, sequence: $0.sequence) }, same: Self.same, what: "WebSocket conversation ")
+        var learned = Set<LearnedSecrets.StoredDigest>()
+        let learnedSecrets = (base.learnedSecrets + ours.learnedSecrets + theirs.learnedSecrets).filter { learned.insert($0).inserted }
+        return Result(
+            interactions: recordings.merged, cassettes: mergeCassettes(base: base, ours: ours, theirs: theirs),
+            conflicts: recordings.conflicts + conversations.conflicts, takenFromTheirs: recordings.takenFromTheirs + conversations.takenFromTheirs,
+            learnedSecrets: learnedSecrets, conversations: conversations.merged)
+    }
+
+    /// The three-way merge of one kind of row: each side's change against the base is taken; a
+    /// row changed differently on both sides is a conflict (`what` names the kind in its reason).
+    private func mergeRows<Row>(
+        base: [Row], ours: [Row], theirs: [Row], identity: (Row) -> Identity, same: (Row?, Row?) -> Bool, what: String
+    ) -> (merged: [Row], conflicts: [Conflict], takenFromTheirs: Int) {
+        func index(_ rows: [Row]) -> [Identity: Row] {
+            var indexed: [Identity: Row] = [:]
+            for row in rows { indexed[identity(row)] = row }
+            return indexed
+        }
+        let (baseRows, ourRows, theirRows) = (index(base), index(ours), index(theirs))
+        var merged: [Row] = []
         var conflicts: [Conflict] = []
         var takenFromTheirs = 0
         for identity in Set(baseRows.keys).union(ourRows.keys).union(theirRows.keys).sorted() {
             let (old, mine, other) = (baseRows[identity], ourRows[identity], theirRows[identity])
-            let chosen: Interaction?
-            if Self.same(mine, old) {
+            let chosen: Row?
+            if same(mine, old) {
                 chosen = other
-                if !Self.same(other, old) { takenFromTheirs += 1 }
-            } else if Self.same(other, old) || Self.same(mine, other) {
+                if !same(other, old) { takenFromTheirs += 1 }
+            } else if same(other, old) || same(mine, other) {
                 chosen = mine
             } else {
                 let reason =
@@ -86,17 +119,13 @@ package struct CassetteMerge: Sendable {
                     case (false, _, true): "changed in ours, deleted in theirs"
                     default: "changed differently on both sides"
                     }
-                conflicts.append(Conflict(cassette: identity.cassette, key: identity.key, sequence: identity.sequence, reason: reason))
+                conflicts.append(Conflict(cassette: identity.cassette, key: identity.key, sequence: identity.sequence, reason: what + reason))
                 chosen = preferring == .theirs ? other : mine
                 if preferring == .theirs { takenFromTheirs += 1 }
             }
             if let chosen { merged.append(chosen) }
         }
-        var learned = Set<LearnedSecrets.StoredDigest>()
-        let learnedSecrets = (base.learnedSecrets + ours.learnedSecrets + theirs.learnedSecrets).filter { learned.insert($0).inserted }
-        return Result(
-            interactions: merged, cassettes: mergeCassettes(base: base, ours: ours, theirs: theirs), conflicts: conflicts, takenFromTheirs: takenFromTheirs,
-            learnedSecrets: learnedSecrets)
+        return (merged, conflicts, takenFromTheirs)
     }
 
     /// Cassette metadata: theirs where ours left it as it was, ours otherwise.
@@ -108,14 +137,6 @@ package struct CassetteMerge: Sendable {
         return Set(mine.keys).union(other.keys).sorted().compactMap { name in
             mine[name] == old[name] ? other[name] : (mine[name] ?? (preferring == .theirs ? other[name] : nil))
         }
-    }
-
-    private static func byIdentity(_ interactions: [Interaction]) -> [Identity: Interaction] {
-        var rows: [Identity: Interaction] = [:]
-        for interaction in interactions {
-            rows[Identity(cassette: interaction.cassette, key: interaction.key, sequence: interaction.sequence)] = interaction
-        }
-        return rows
     }
 
     /// The same recording: equal request and response. Row ids differ between files, and a
@@ -130,6 +151,26 @@ package struct CassetteMerge: Sendable {
             right.recordedAt = left.recordedAt
             right.duration = left.duration
             return left == right
+        default: return false
+        }
+    }
+
+    /// The same conversation: equal handshake, messages and end. Row ids, recording times,
+    /// message offsets and the handshake's random `Sec-WebSocket-Key` differ on every
+    /// re-recording of the same exchange, and are no change worth a conflict.
+    private static func same(_ lhs: Conversation?, _ rhs: Conversation?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case let (left?, right?):
+            func comparable(_ conversation: Conversation) -> Conversation {
+                var conversation = conversation
+                conversation.id = nil
+                conversation.recordedAt = Date(timeIntervalSince1970: 0)
+                conversation.requestHeaders[HTTPField.Name("Sec-WebSocket-Key")!] = nil
+                for index in conversation.messages.indices { conversation.messages[index].offsetMilliseconds = 0 }
+                return conversation
+            }
+            return comparable(left) == comparable(right)
         default: return false
         }
     }

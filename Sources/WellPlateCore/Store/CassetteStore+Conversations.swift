@@ -44,15 +44,29 @@ extension CassetteStore {
         }
     }
 
-    /// Inserts `conversation` with its messages at the next sequence position of its key.
-    private static func insert(_ conversation: Conversation, into connection: SQLiteConnection) throws -> Conversation {
+    /// Stores complete conversations (a merge's result) in one transaction, each at the sequence
+    /// position it has, so a key's conversations keep their order and places.
+    package func storeConversations(_ conversations: [Conversation]) throws(CassetteStoreError) {
+        guard !conversations.isEmpty else { return }
+        try writing { connection in
+            try connection.transaction {
+                for conversation in conversations { _ = try Self.insert(conversation, into: connection, keepingSequence: true) }
+            }
+        }
+    }
+
+    /// Inserts `conversation` with its messages at the next sequence position of its key (at its
+    /// own with `keepingSequence`).
+    private static func insert(_ conversation: Conversation, into connection: SQLiteConnection, keepingSequence: Bool = false) throws -> Conversation {
         var stored = conversation
-        let next = try connection.cachedStatement(
-            "SELECT coalesce(max(sequence) + 1, 0) FROM conversations WHERE cassette = ? AND request_key = ?")
-        next.reset()
-        try next.bind(conversation.cassette, conversation.key)
-        stored.sequence = try next.step() ? next.int(at: 0) : 0
-        next.reset()
+        if !keepingSequence {
+            let next = try connection.cachedStatement(
+                "SELECT coalesce(max(sequence) + 1, 0) FROM conversations WHERE cassette = ? AND request_key = ?")
+            next.reset()
+            try next.bind(conversation.cassette, conversation.key)
+            stored.sequence = try next.step() ? next.int(at: 0) : 0
+            next.reset()
+        }
         try connection.cachedStatement(
             """
             INSERT INTO conversations (cassette, url, request_key, sequence, request_headers, subprotocol, extensions,
@@ -205,5 +219,18 @@ extension ConversationEnd {
     var reason: String? {
         if case .closed(_, _, let reason) = self { return reason }
         return nil
+    }
+}
+
+extension CassetteStore {
+    /// The keys that have conversations (one cassette's, or every cassette's), without reading
+    /// their messages; empty for a store from before conversations.
+    package func conversationKeys(cassette: String?) throws(CassetteStoreError) -> Set<String> {
+        try reading { connection in
+            guard try connection.tableNames().contains("conversations") else { return [] }
+            let statement = try connection.prepare("SELECT DISTINCT request_key FROM conversations WHERE ?1 IS NULL OR cassette = ?1")
+            try statement.bind(cassette, at: 1)
+            return Set(try statement.mapRows { $0.text(at: 0) })
+        }
     }
 }

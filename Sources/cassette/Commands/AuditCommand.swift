@@ -24,6 +24,9 @@ struct AuditCommand: AsyncParsableCommand {
             X-Upstream-Credential), the value masked, and the cassette.json entry that would have \
             redacted it. The remedy: add the entry, run `cassette redact`, audit again.
 
+            WebSocket conversations are scanned the same way: the handshake's URL and headers, and \
+            every text or binary message (place `WebSocket message 3 (client text) $.token`).
+
             Exit status: 0 when nothing at or above --fail-on was found, 1 when something was, \
             2 for input errors (no store, no such cassette). --format json prints one object with \
             every finding, for CI annotations.
@@ -61,13 +64,12 @@ struct AuditCommand: AsyncParsableCommand {
         defer { progress.finish() }
         let scanned = progress.step("auditing", unit: "interactions")
         let result = try await Self.input {
-            try await opened.use { store throws(CassetteStoreError) -> (findings: [AuditFinding], interactions: Int, known: [String]?) in
+            try await opened.use { store throws(CassetteStoreError) -> (audit: CassetteStore.AuditResult, known: [String]?) in
                 if let filter {
                     let known = try store.cassettes().map(\.name)
-                    guard known.contains(filter) else { return ([], 0, known) }
+                    guard known.contains(filter) else { return (CassetteStore.AuditResult(findings: [], interactions: 0, conversations: 0), known) }
                 }
-                let audit = try store.audit(cassette: filter, progress: scanned)
-                return (audit.findings, audit.interactions, nil)
+                return (try store.audit(cassette: filter, progress: scanned), nil)
             }
         }
         progress.finish()
@@ -76,7 +78,9 @@ struct AuditCommand: AsyncParsableCommand {
                 "\(path) has no cassette named '\(filter ?? "")' (\(known.isEmpty ? "it has none" : "cassettes: " + known.joined(separator: ", "))); pass an existing --cassette"
             )
         }
-        let report = AuditReport(path: path, interactions: result.interactions, findings: result.findings, failOn: failOn)
+        let report = AuditReport(
+            path: path, interactions: result.audit.interactions, conversations: result.audit.conversations, findings: result.audit.findings,
+            failOn: failOn)
         switch format {
         case .text: Terminal.printLine(report.text)
         case .json: Terminal.printLine(try report.json())

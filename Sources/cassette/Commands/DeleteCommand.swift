@@ -12,7 +12,8 @@ struct DeleteCommand: AsyncParsableCommand {
         abstract: "Delete the recordings of a request key, or a whole cassette.",
         discussion: """
             With KEY, deletes every recording of that key (all sequence positions) in --cassette, or in \
-            every cassette without it; KEY is looked up like `cassette show` does (exactly, then \
+            every cassette without it, WebSocket conversations of that key (`GET` and the handshake's \
+            URL) with their messages included; KEY is looked up like `cassette show` does (exactly, then \
             normalized). With --all, deletes the whole cassette named by --cassette; --all never works \
             without --cassette, so a typo cannot empty the store. Prints how many recordings went. \
             Deleting nothing is an error (status 1) that names what was looked for.
@@ -65,7 +66,8 @@ struct DeleteCommand: AsyncParsableCommand {
                 let cassettes = try store.cassettes()
                 return cassettes.contains(where: { $0.name == filter }) ? .cassette(filter) : .noSuchCassette(known: cassettes.map(\.name))
             }
-            let keys = Set(try store.summaries(cassette: filter).map(\.key))
+            // A key recorded only as a WebSocket conversation is a key too.
+            let keys = Set(try store.summaries(cassette: filter).map(\.key)).union(try store.conversationKeys(cassette: filter))
             let resolution = KeyLookup.resolve(text, among: keys)
             guard case .found(let key) = resolution else { return .notFound(text, resolution, storedKeys: keys) }
             return .key(key)
@@ -76,12 +78,12 @@ struct DeleteCommand: AsyncParsableCommand {
             let count = try await store.openStore(configFile, access: .readWrite).use { store throws(CassetteStoreError) in
                 try store.delete(cassette: name)
             }
-            Terminal.printLine("Deleted cassette \(name) (\(Formatting.count(count, "recording"))) from \(path).")
+            Terminal.printLine("Deleted cassette \(name) (\(ConversationReport.count(count))) from \(path).")
         case .key(let key):
             let count = try await store.openStore(configFile, access: .readWrite).use { store throws(CassetteStoreError) in
                 try store.delete(key: key, cassette: filter)
             }
-            Terminal.printLine("Deleted \(Formatting.count(count, "recording")) of \(key) from \(KeyLookup.scope(path: path, cassette: filter)).")
+            Terminal.printLine("Deleted \(ConversationReport.count(count)) of \(key) from \(KeyLookup.scope(path: path, cassette: filter)).")
         case .noSuchCassette(let known):
             throw CLIError(CassetteStoreError.missingCassette(filter, path: path, available: known).message + "; nothing deleted")
         case let .notFound(text, resolution, keys):

@@ -14,8 +14,11 @@ struct DumpCommand: AsyncParsableCommand {
             One block per recording, sorted by cassette, key and sequence: the request (method, URL, \
             headers, body), the status, the response headers and the body. JSON bodies are \
             pretty-printed with sorted keys, other text as it is, binary bodies as their size and \
-            SHA-256. What changes on every re-recording without the API changing (recording time, \
-            duration, the Date header, row ids) is left out; --timestamps adds it.
+            SHA-256. Then one block per WebSocket conversation: the handshake, one line per message \
+            (-> client to server, <- server to client; kind, size, a preview of up to 200 characters; \
+            fragment sizes when it came in several frames) and how it ended. What changes on every \
+            re-recording without the API changing (recording time, duration, the Date header, row \
+            ids, message offsets, Sec-WebSocket-Key) is left out; --timestamps adds it.
 
             Make `git diff` and pull requests show recordings as text instead of "Binary files \
             differ":
@@ -37,10 +40,13 @@ struct DumpCommand: AsyncParsableCommand {
         let configFile = try store.loadConfig()
         let filter = store.cassette
         let opened = try await store.openStore(configFile, access: .readOnly)
-        let (infos, interactions) = try await opened.use { store throws(CassetteStoreError) in
-            (try store.cassetteInfos().filter { filter == nil || $0.name == filter }, try store.interactions(cassette: filter))
+        let (infos, interactions, conversations) = try await opened.use { store throws(CassetteStoreError) in
+            (
+                try store.cassetteInfos().filter { filter == nil || $0.name == filter }, try store.interactions(cassette: filter),
+                try store.conversations(cassette: filter)
+            )
         }
-        let text = CassetteDump(includesTimestamps: timestamps).text(cassettes: infos, interactions: interactions)
+        let text = CassetteDump(includesTimestamps: timestamps).text(cassettes: infos, interactions: interactions, conversations: conversations)
         Terminal.write(Data(text.utf8))
     }
 }

@@ -62,12 +62,15 @@ struct ImportCommand: AsyncParsableCommand {
         let mode = mode.mode
         // Looked at read-only first: an import with nothing to store leaves the file byte for byte
         // as it was (or absent), where a writable connection would rewrite its header.
-        let (saved, recordedKeys) = try await savedState(of: cassette, in: configFile)
+        let (saved, recordedKeys, conversationKeys) = try await savedState(of: cassette, in: configFile)
         let rules = explicitRules ?? saved?.matchingRules ?? .default
         let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive, progress: progress.step("converting", unit: "entries"))
         var existing = recordedKeys.intersection(result.interactions.map(\.key))
+        // A key whose conversations were already there keeps them (without --mode all): the
+        // conversations of the other keys are the ones stored.
+        let storedConversationKeys = Set(result.conversations.map(\.key)).filter { mode == .all || !conversationKeys.contains($0) }
         let hasWork =
-            !result.conversations.isEmpty || (mode == .all ? !result.interactions.isEmpty : result.interactions.contains { !existing.contains($0.key) })
+            !storedConversationKeys.isEmpty || (mode == .all ? !result.interactions.isEmpty : result.interactions.contains { !existing.contains($0.key) })
         var conversationsStored = 0
         if hasWork {
             let stored = progress.step("storing", unit: "entries")
@@ -87,26 +90,24 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
         progress.finish()
-        var lines = report(result, existing: existing, cassette: cassette, path: configFile.databasePath)
-        if !result.conversations.isEmpty {
-            let left = result.conversations.count - conversationsStored
-            lines.append(
-                "Imported \(Formatting.count(conversationsStored, "WebSocket conversation"))"
-                    + (left > 0 ? "; \(left) skipped: the cassette already has conversations of their keys (--mode all replaces them)." : "."))
-        }
+        let lines = report(
+            result, existing: existing, conversations: (conversationsStored, storedConversationKeys), cassette: cassette, path: configFile.databasePath)
         Terminal.printLine(lines.joined(separator: "\n"))
         if result.interactions.isEmpty && result.conversations.isEmpty {
             throw CLIError("\(file) has no entry that can be imported (\(Formatting.count(result.skipped.count, "entry", "entries")) skipped)")
         }
     }
 
-    /// The cassette's saved settings and recorded keys; none for a store not created yet.
-    private func savedState(of cassette: String, in configFile: CassetteConfigFile) async throws(CLIError) -> (CassetteInfo?, Set<String>) {
+    /// The cassette's saved settings, recorded keys and the keys of its conversations; none for
+    /// a store not created yet.
+    private func savedState(
+        of cassette: String, in configFile: CassetteConfigFile
+    ) async throws(CLIError) -> (CassetteInfo?, Set<String>, Set<String>) {
         let path = configFile.databasePath
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size > 0 else { return (nil, []) }
+        guard size > 0 else { return (nil, [], []) }
         return try await store.openStore(configFile, access: .readOnly).use { store throws(CassetteStoreError) in
-            (try store.cassette(named: cassette), Set(try store.summaries(cassette: cassette).map(\.key)))
+            (try store.cassette(named: cassette), Set(try store.summaries(cassette: cassette).map(\.key)), try store.conversationKeys(cassette: cassette))
         }
     }
 
@@ -150,7 +151,13 @@ struct ImportCommand: AsyncParsableCommand {
         return components.string
     }
 
-    private func report(_ result: HARImporter.Result, existing: Set<String>, cassette: String, path: String) -> [String] {
+    /// The warnings and skipped entries, then one summary line: `Imported 5 entries (5 keys)
+    /// from ...`, naming WebSocket conversations when the file had any (`Imported 0 entries and
+    /// 1 WebSocket conversation (1 key) from ...`), so a HAR of conversations alone does not read
+    /// as an import of nothing.
+    private func report(
+        _ result: HARImporter.Result, existing: Set<String>, conversations: (stored: Int, keys: Set<String>), cassette: String, path: String
+    ) -> [String] {
         var lines: [String] = []
         let kept = mode == .all ? result.interactions : result.interactions.filter { !existing.contains($0.key) }
         let alreadyRecorded = result.interactions.count - kept.count
@@ -165,11 +172,18 @@ struct ImportCommand: AsyncParsableCommand {
                 "skipped \(Formatting.count(alreadyRecorded, "entry", "entries")) of \(Formatting.count(existing.count, "key")) the cassette already has (--mode all replaces them)"
             )
         }
-        let keys = Set(kept.map(\.key)).count
-        var summary =
-            "Imported \(Formatting.count(kept.count, "entry", "entries")) (\(Formatting.count(keys, "key"))) from \(file) into cassette \(cassette) of \(path)"
+        let conversationsLeft = result.conversations.count - conversations.stored
+        if conversationsLeft > 0 {
+            lines.append(
+                "skipped \(Formatting.count(conversationsLeft, "WebSocket conversation")) of keys the cassette already has conversations of (--mode all replaces them)"
+            )
+        }
+        let keys = Set(kept.map(\.key)).union(conversations.keys).count
+        var imported = Formatting.count(kept.count, "entry", "entries")
+        if !result.conversations.isEmpty { imported += " and \(Formatting.count(conversations.stored, "WebSocket conversation"))" }
+        var summary = "Imported \(imported) (\(Formatting.count(keys, "key"))) from \(file) into cassette \(cassette) of \(path)"
         if mode == .all && !existing.isEmpty { summary += ", replacing the recordings of \(Formatting.count(existing.count, "key"))" }
-        let skippedCount = result.skipped.count + alreadyRecorded
+        let skippedCount = result.skipped.count + alreadyRecorded + conversationsLeft
         summary += skippedCount > 0 ? "; \(skippedCount) skipped." : "."
         lines.append(summary)
         return lines

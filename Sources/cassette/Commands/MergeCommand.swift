@@ -12,7 +12,10 @@ struct MergeCommand: AsyncParsableCommand {
         abstract: "Merge two versions of a cassette store against their common base (a git merge driver).",
         discussion: """
             Three-way merge recording by recording (a recording is its cassette, key and sequence \
-            position): what either side added, changed or deleted against BASE is kept. A recording \
+            position): what either side added, changed or deleted against BASE is kept. WebSocket \
+            conversations merge the same way, each whole with its messages and at its own sequence \
+            position; one re-recorded with the same messages (only its offsets, time and \
+            Sec-WebSocket-Key differ) is no change. A recording \
             changed differently on both sides (or changed on one side and deleted on the other, or \
             added differently on both) is a conflict: without --prefer the command lists the \
             conflicts by key, leaves OURS untouched and exits with status 1; with --prefer ours or \
@@ -68,7 +71,8 @@ struct MergeCommand: AsyncParsableCommand {
         }
         try await write(result, progress: progress)
         progress.finish()
-        var summary = "Merged \(ours): \(Formatting.count(result.interactions.count, "recording")), \(result.takenFromTheirs) taken from theirs"
+        let merged = ConversationReport.count(recordings: result.interactions.count, conversations: result.conversations.count)
+        var summary = "Merged \(ours): \(merged), \(result.takenFromTheirs) taken from theirs"
         if !result.conflicts.isEmpty {
             summary += ", \(Formatting.count(result.conflicts.count, "conflict")) resolved with \(prefer?.rawValue ?? "ours")"
             for conflict in result.conflicts {
@@ -112,7 +116,7 @@ struct MergeCommand: AsyncParsableCommand {
                 let read = progress.step("reading \(role)", unit: "recordings")
                 snapshot = CassetteMerge.Snapshot(
                     cassettes: try await store.cassetteInfos(), interactions: try await store.interactions(cassette: nil, progress: read),
-                    learnedSecrets: try await store.learnedSecretDigests())
+                    learnedSecrets: try await store.learnedSecretDigests(), conversations: try await store.conversations(cassette: nil))
             }
             try await store.close()
             return (problems, snapshot)
@@ -135,6 +139,7 @@ struct MergeCommand: AsyncParsableCommand {
                 for info in result.cassettes { try store.saveCassette(info) }
                 try store.record(batch: result.interactions, progress: written)
                 try store.saveLearnedSecrets(result.learnedSecrets)
+                try store.storeConversations(result.conversations)
             }
             progress.status("checking the result")
             let check = try await CassetteStore.open(path: temporary, access: .readOnly)

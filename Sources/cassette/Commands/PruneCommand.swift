@@ -12,7 +12,9 @@ struct PruneCommand: AsyncParsableCommand {
         abstract: "Delete recordings older than a number of days.",
         discussion: """
             Deletes every recording made more than DAYS days ago (fractions allowed: 0.5 is twelve \
-            hours), in --cassette or in every cassette, and prints how many went. --dry-run deletes \
+            hours), in --cassette or in every cassette, and prints how many went. WebSocket \
+            conversations count as recordings: one recorded before the cut-off goes with its messages. \
+            --dry-run deletes \
             nothing: it prints how many would go and lists them. Re-record what you still need with \
             `cassette record`.
 
@@ -39,8 +41,8 @@ struct PruneCommand: AsyncParsableCommand {
 
     enum Outcome: Sendable {
         case noSuchCassette(known: [String])
-        case wouldDelete([InteractionSummary])
-        case deleted(Int)
+        case wouldDelete([InteractionSummary], conversations: [Conversation])
+        case deleted(RemovedRecordings)
     }
 
     func run() async throws {
@@ -57,12 +59,14 @@ struct PruneCommand: AsyncParsableCommand {
                 let known = try store.cassettes().map(\.name)
                 guard known.contains(filter) else { return .noSuchCassette(known: known) }
             }
-            return .wouldDelete(try store.summaries(cassette: filter).filter { $0.recordedAt < cutoff })
+            return .wouldDelete(
+                try store.summaries(cassette: filter).filter { $0.recordedAt < cutoff },
+                conversations: try store.conversations(cassette: filter).filter { $0.recordedAt < cutoff })
         }
         var outcome = planned
-        if !dryRun, case .wouldDelete(let doomed) = planned {
-            outcome = .deleted(0)
-            if !doomed.isEmpty {
+        if !dryRun, case .wouldDelete(let doomed, let conversations) = planned {
+            outcome = .deleted(RemovedRecordings())
+            if !doomed.isEmpty || !conversations.isEmpty {
                 outcome = .deleted(
                     try await store.openStore(configFile, access: .readWrite).use { store throws(CassetteStoreError) in
                         try store.prune(recordedBefore: cutoff, cassette: filter)
@@ -72,11 +76,14 @@ struct PruneCommand: AsyncParsableCommand {
         switch outcome {
         case .noSuchCassette(let known):
             throw CLIError(CassetteStoreError.missingCassette(filter, path: configFile.databasePath, available: known).message + "; nothing pruned")
-        case .wouldDelete(let doomed):
-            let lines = doomed.map { "  \($0.cassette)  \($0.key)  [\($0.sequence)]  \(Formatting.timestamp($0.recordedAt))" }
-            Terminal.printLine((["Would delete \(Formatting.count(doomed.count, "recording")) \(age) from \(scope)."] + lines).joined(separator: "\n"))
-        case .deleted(let count):
-            Terminal.printLine("Deleted \(Formatting.count(count, "recording")) \(age) from \(scope).")
+        case .wouldDelete(let doomed, let conversations):
+            let lines =
+                doomed.map { "  \($0.cassette)  \($0.key)  [\($0.sequence)]  \(Formatting.timestamp($0.recordedAt))" }
+                + conversations.map { "  \($0.cassette)  WebSocket \($0.key)  [\($0.sequence)]  \(Formatting.timestamp($0.recordedAt))" }
+            let count = ConversationReport.count(recordings: doomed.count, conversations: conversations.count)
+            Terminal.printLine((["Would delete \(count) \(age) from \(scope)."] + lines).joined(separator: "\n"))
+        case .deleted(let removed):
+            Terminal.printLine("Deleted \(ConversationReport.count(removed)) \(age) from \(scope).")
         }
     }
 }

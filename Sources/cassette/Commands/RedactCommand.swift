@@ -22,6 +22,12 @@ struct RedactCommand: AsyncParsableCommand {
             nothing. The remedy for a `cassette audit` finding: add the rule it names to \
             cassette.json, run `cassette redact`, run `cassette audit` again.
 
+            WebSocket conversations are rewritten too: the handshake as a request, and every text \
+            or binary message as the recorder redacts one (secret JSON fields, the handshake's \
+            secrets, learned secrets), plus the token shapes `cassette audit` reports as high \
+            severity; those values are learned, so a replay still matches the live message that \
+            carries the real value.
+
             Examples:
               cassette redact --dry-run
               cassette redact --cassette staging
@@ -66,7 +72,10 @@ struct RedactCommand: AsyncParsableCommand {
             if change.newKey != nil { line += "; key changed" }
             Terminal.printLine(line)
         }
-        let count = "\(result.changes.count) of \(Formatting.count(result.total, "interaction"))"
+        var count = "\(result.changes.count - result.conversations.changed) of \(Formatting.count(result.total, "interaction"))"
+        if result.conversations.total > 0 {
+            count += " and \(result.conversations.changed) of \(Formatting.count(result.conversations.total, "WebSocket conversation"))"
+        }
         if dryRun {
             Terminal.printLine("Would redact \(count) in \(path); nothing written (dry run).")
         } else if result.changes.isEmpty {
@@ -76,7 +85,8 @@ struct RedactCommand: AsyncParsableCommand {
         }
     }
 
-    private typealias Result = (changes: [StoredRedaction], total: Int, known: [String])
+    /// `conversations`: how many of the cassettes' conversations change, of how many.
+    private typealias Result = (changes: [StoredRedaction], total: Int, conversations: (changed: Int, total: Int), known: [String])
 
     /// Redacts (or with `apply` false, finds what would be redacted in) `filter`, else every cassette.
     private static func redact(
@@ -84,8 +94,10 @@ struct RedactCommand: AsyncParsableCommand {
     ) throws(CassetteStoreError) -> Result {
         let cassettes = try store.cassettes()
         let known = cassettes.map(\.name)
-        guard filter == nil || known.contains(filter!) else { return ([], 0, known) }
+        guard filter == nil || known.contains(filter!) else { return ([], 0, (0, 0), known) }
         var changes: [StoredRedaction] = []
+        var conversations = 0
+        var conversationChanges = 0
         let chosen = cassettes.filter { filter == nil || $0.name == filter }
         // One count over every cassette redacted: each one's rows follow the ones before it.
         let total = chosen.reduce(0) { $0 + $1.interactionCount }
@@ -98,12 +110,17 @@ struct RedactCommand: AsyncParsableCommand {
                 handler = { done, _ in overall(offset + done, total) }
             }
             changes += try store.redactStored(cassette: cassette.name, with: redactor, apply: apply, progress: handler)
+            conversations += try store.conversationCounts()[cassette.name] ?? 0
+            let talks = try store.redactStoredConversations(
+                cassette: cassette.name, with: redactor, shapedSecrets: SecretAudit.shapedSecrets(in:), apply: apply)
+            changes += talks
+            conversationChanges += talks.count
             before += cassette.interactionCount
         }
         if apply {
             progress.status("erasing freed space (VACUUM)")
             try store.eraseFreedSpace()
         }
-        return (changes, try store.count(cassette: filter), known)
+        return (changes, try store.count(cassette: filter), (conversationChanges, conversations), known)
     }
 }

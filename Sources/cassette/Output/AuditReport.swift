@@ -8,8 +8,18 @@ import WellPlateNetworking
 struct AuditReport {
     let path: String
     let interactions: Int
+    /// WebSocket conversations scanned; named in the summary only when there were some.
+    var conversations: Int = 0
     let findings: [AuditFinding]
     let failOn: AuditSeverity
+
+    init(path: String, interactions: Int, conversations: Int = 0, findings: [AuditFinding], failOn: AuditSeverity) {
+        self.path = path
+        self.interactions = interactions
+        self.conversations = conversations
+        self.findings = findings
+        self.failOn = failOn
+    }
 
     var fails: Bool { findings.contains { $0.severity >= failOn } }
 
@@ -18,7 +28,9 @@ struct AuditReport {
     var summary: String {
         let counts = "\(count(.high)) high, \(count(.medium)) medium, \(count(.low)) low"
         let verdict = fails ? "fails --fail-on \(failOn.rawValue)" : "passes --fail-on \(failOn.rawValue)"
-        return "\(Formatting.count(findings.count, "finding")) (\(counts)) in \(Formatting.count(interactions, "interaction")) of \(path); \(verdict)"
+        var scanned = Formatting.count(interactions, "interaction")
+        if conversations > 0 { scanned += " and \(Formatting.count(conversations, "WebSocket conversation"))" }
+        return "\(Formatting.count(findings.count, "finding")) (\(counts)) in \(scanned) of \(path); \(verdict)"
     }
 
     var text: String {
@@ -28,6 +40,9 @@ struct AuditReport {
             lines.append("  in \(finding.cassette) \(finding.key) #\(finding.sequence), \(finding.place)")
             if let entry = finding.remedy.configEntry {
                 lines.append("  fix: add to cassette.json \(entry), then run `cassette redact`")
+            } else if finding.place.hasPrefix("WebSocket message") {
+                // Free text in a message: no rule names it, but `redact` replaces a token's shape.
+                lines.append("  fix: run `cassette redact` (it replaces the token shapes audit knows in messages), or delete the conversation")
             } else {
                 lines.append("  fix: no redaction rule reaches this place; redact the value where the request or response names it, or delete the recording")
             }
@@ -61,6 +76,7 @@ struct AuditReport {
             JSONObject([
                 ("store", .string(path)),
                 ("interactions", .integer(Int64(interactions))),
+                ("conversations", .integer(Int64(conversations))),
                 ("failOn", .string(failOn.rawValue)),
                 (
                     "counts",

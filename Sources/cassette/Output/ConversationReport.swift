@@ -23,6 +23,20 @@ enum ConversationReport {
         return [Terminal.paint(rendered.header, .bold)] + rendered.lines
     }
 
+    /// `3 recordings`, or `3 recordings and 1 WebSocket conversation` when conversations went too.
+    static func count(_ removed: RemovedRecordings) -> String {
+        count(recordings: removed.interactions, conversations: removed.conversations)
+    }
+
+    /// `3 recordings`, `3 recordings and 1 WebSocket conversation`, or `1 WebSocket conversation`
+    /// when there are conversations and no recordings.
+    static func count(recordings: Int, conversations: Int) -> String {
+        let counted = Formatting.count(recordings, "recording")
+        guard conversations > 0 else { return counted }
+        let talks = Formatting.count(conversations, "WebSocket conversation")
+        return recordings == 0 ? talks : "\(counted) and \(talks)"
+    }
+
     /// A conversation whole: its handshake, then each message with its direction, offset and a preview.
     static func lines(_ conversation: Conversation) -> [String] {
         var lines = [

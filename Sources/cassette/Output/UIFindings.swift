@@ -22,7 +22,8 @@ struct UIFindings: Sendable {
     /// `{"audit": {...}, "drift": {"fixtures": DIR, "endpoints": [...], "summary": {...}} | null}`.
     func json(store: CassetteStore) async throws -> JSONValue {
         let audit = try await store.audit(cassette: nil)
-        let report = AuditReport(path: store.path, interactions: audit.interactions, findings: audit.findings, failOn: .high)
+        let report = AuditReport(
+            path: store.path, interactions: audit.interactions, conversations: audit.conversations, findings: audit.findings, failOn: .high)
         var drift: JSONValue = .null
         if let fixtures {
             let (comparison, _) = try await DiffCommand.compareFixtures(in: fixtures, storePath: store.path, cassette: cassette, ignores: [])

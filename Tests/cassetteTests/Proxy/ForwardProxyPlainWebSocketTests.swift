@@ -1,0 +1,46 @@
+import CassetteProxy
+import Foundation
+import TestSupport
+import Testing
+import WellPlateCore
+
+/// A `ws://` (no TLS) conversation through `cassette record --forward` and `replay --forward`:
+/// the PyPI `websockets` client opens it with a CONNECT to the upstream's plain-HTTP port (its
+/// HTTP proxy support), and the proxy tells plain HTTP from TLS by the tunnel's first byte.
+@Suite("ws:// through the forward proxy")
+final class ForwardProxyPlainWebSocketTests {
+    let workspace: CLIWorkspace
+    var store: String { workspace.path("ws.db") }
+    var caDirectory: String { workspace.path("ca") }
+
+    init() throws {
+        workspace = try CLIWorkspace()
+    }
+
+    @Test func aPlainWsConversationThroughConnectIsRecordedKeyedWithItsHttpOriginAndReplayedOffline() async throws {
+        let made = try await workspace.run("ca", "init", "--dir", caDirectory)
+        #expect(made.status == 0, "\(made)")
+        var origin = ""
+        let recorded = try await WebSocketPeers.withUpstream { base in
+            origin = base.absoluteString
+            return try await withProxy(["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
+                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(base.port!)/chat", proxy: proxy.url)
+                try await proxy.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await proxy.stop() == .exited(0))
+                return received
+            }
+        }
+        #expect(recorded.count == 8, "\(recorded)")
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let conversation = try #require(try await opened.conversations(cassette: nil).first)
+        try await opened.close()
+        #expect(conversation.key == "GET \(origin)/chat")
+
+        // The upstream is stopped: the forward proxy replays the conversation to the same client.
+        let replayed = try await withProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
+            try await WebSocketPeers.client("ws://127.0.0.1:\(URL(string: origin)!.port!)/chat", proxy: proxy.url)
+        }
+        #expect(replayed == recorded)
+    }
+}
