@@ -79,7 +79,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
             do {
                 let keyer = parts.keyer
                 let secrets = parts.secrets
-                let actions = try replay.receive(kind: kind) { keyer.messageMatches(live: payload, recorded: $0, secrets: secrets) }
+                let actions = try replay.receive(kind: kind, payload: payload) { keyer.messageMatches(live: $0, recorded: $1, secrets: secrets) }
                 enqueue(actions, context: context)
             } catch {
                 miss(error, received: ConversationMessage(direction: .client, kind: kind, payload: payload, offsetMilliseconds: 0), context: context)

@@ -55,6 +55,29 @@ final class ProxyWebSocketTests {
         }
     }
 
+    /// What the `ids` script receives: the hello, a reply per request id (results 11, 12, 13), the close.
+    static func idsReplies(_ ids: [Int]) -> [String] {
+        [#"{"recv": "{\"type\": \"hello\"}"}"#] + zip(ids, [11, 12, 13]).map { #"{"recv": "{\"id\": \#($0), \"result\": \#($1)}"}"# }
+            + [#"{"closed": 4000, "reason": "server says bye"}"#]
+    }
+
+    @Test func repliesCarryTheIdsTheLiveClientChoseAndAChangedParameterIsStillAMiss() async throws {
+        let recorded = try await WebSocketPeers.recordChat(store: store, script: "ids 0")
+        #expect(recorded == Self.idsReplies([1, 2, 3]))
+        // The upstream is stopped; the client numbers its requests from 101.
+        try await withReplayer(store: store, arguments: ["--strict", "--ws-timing", "fast"]) { replayer in
+            let replayed = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "ids 100")
+            #expect(replayed == Self.idsReplies([101, 102, 103]))
+            let changed = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "ids 100 changed")
+            #expect(Array(changed.prefix(2)) == Array(Self.idsReplies([101]).prefix(2)), "\(changed)")
+            let last = try #require(changed.last)
+            #expect(
+                last.hasPrefix(#"{"closed": 1008, "reason": "expected text message: {\"id\": 2, \"method\": \"add\", \"params\": [2, 10]}"#), "\(changed)")
+            try await replayer.waitForLogLine(containing: "MISS WebSocket /chat")
+            #expect(try await replayer.stop() == .exited(1))
+        }
+    }
+
     @Test func aMessageOverWsMaxMessageClosesWith1009() async throws {
         _ = try await WebSocketPeers.recordChat(store: store)
         try await withReplayer(store: store, arguments: ["--ws-max-message", "1024"]) { replayer in
