@@ -34,8 +34,9 @@ package enum WebSocketPeers {
     /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
     /// `proxy`: through that HTTP proxy (CONNECT); `cafile`: the CA `wss://` certificates are checked against.
     /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": ...}` (what was agreed).
+    /// `header`: one more handshake header (`X-Cassette-Session: ID`).
     package static func client(
-        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false
+        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false, header: String? = nil
     )
         async throws -> [String]
     {
@@ -43,6 +44,7 @@ package enum WebSocketPeers {
         if deflate { arguments.append("--deflate") }
         if let proxy { arguments += ["--proxy", proxy.absoluteString] }
         if let cafile { arguments += ["--cafile", cafile] }
+        if let header { arguments += ["--header", header] }
         let result = try await ExternalTool.run(arguments, cwd: peers)
         guard result.status == 0 else { throw ChildProcessError("the WebSocket client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)

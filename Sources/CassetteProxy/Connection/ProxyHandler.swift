@@ -104,7 +104,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
             // One request at a time reaches this handler (`HTTPServerPipelineHandler`), so the
             // parts can change between requests.
             if let forward { parts = forward.parts(for: head) }
-            if parts.webSockets != nil, head.headers.contains(name: "upgrade"), let refusal = parts.webSockets?.refusal(for: head) {
+            if parts.webSockets != nil, head.headers.contains(name: "upgrade"),
+                let refusal = parts.webSockets?.serving(head, on: context.eventLoop)?.refusal(for: head)
+            {
                 machine.discardRequest()
                 send(refusal, head: head, started: .now(), forceClose: true, writer: parts.writer, context: context)
                 return
