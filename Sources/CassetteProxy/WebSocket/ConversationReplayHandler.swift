@@ -99,7 +99,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         parts.session.countMiss()
         let expected = mismatch.expected.map { "\($0.kind.rawValue) \($0.preview(limit: 200))" } ?? "nothing (the recording has no more client messages)"
         let receivedText = "\(received.kind.rawValue) \(received.preview(limit: 200))"
-        parts.log.warn("MISS WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008")
+        parts.log.warn(parts.log.labelled("MISS WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008"))
         parts.track?.missed(JournalConversation.Miss(expected: expected, received: receivedText))
         parts.journal?.countConversationMiss(
             key: parts.key, message: "WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008", arrived: .now())

@@ -57,7 +57,7 @@ struct WebSocketUpgrade: Sendable {
                     switch settled.value.withLock({ $0 }) {
                     case .replay(let conversation, let service):
                         let logTarget = service.logTarget(of: head)
-                        service.log.warn("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)")
+                        service.log.warn(service.log.labelled("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)"))
                         let track = service.newJournalConversation()
                         if let track { service.addToJournal(track, head: head, source: .hit, started: .now()) }
                         let parts = ConversationReplayHandler.Parts(
@@ -72,7 +72,8 @@ struct WebSocketUpgrade: Sendable {
                         try channel.pipeline.syncOperations.addHandler(relay)
                         relay.attach(upstream)
                         upstreamRelay.value.attach(channel)
-                        service.log.warn("GET \(service.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")")
+                        service.log.warn(
+                            service.log.labelled("GET \(service.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")"))
                     case nil:
                         channel.close(promise: nil)
                     }
