@@ -244,6 +244,8 @@ let package = Package(
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy", "cassette", "SampleAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
+                // The Swift WebSocket client that replays a conversation through `cassette replay`.
+                + nioHTTP + [.product(name: "NIOWebSocket", package: "swift-nio")]
         ),
         .testTarget(
             name: "CassetteControlTests",

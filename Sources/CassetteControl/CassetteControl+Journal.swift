@@ -42,6 +42,9 @@ extension CassetteControl {
         /// The GraphQL operation the request carried (`query GetUser`; `persisted GetUser` for a
         /// hash-only request); `nil` for any other request, and from a proxy that predates it.
         public let operation: String?
+        /// For a WebSocket handshake answered `101`: the conversation, as it was when the journal
+        /// was read; `nil` for any other request, and from a proxy that predates it.
+        public let webSocket: WebSocketConversation?
 
         /// ``at`` as a `Date`.
         public var date: Date? {
@@ -49,6 +52,31 @@ extension CassetteControl {
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             return formatter.date(from: at)
         }
+    }
+
+    /// A WebSocket conversation in a session's journal. A conversation that missed has the
+    /// entry's ``JournalEntry/source`` ``Source/miss``.
+    public struct WebSocketConversation: Sendable, Hashable, Codable {
+        /// Text and binary messages the client sent.
+        public let sent: Int
+        /// Text and binary messages the client received.
+        public let received: Int
+        /// The client's messages that matched the recording, on replay.
+        public let matched: Int
+        /// The client's message that was not the recorded one (the proxy closed with 1008);
+        /// `nil` when there was none.
+        public let missed: WebSocketMiss?
+        /// How it ended, as `cassette list` says it (`server closed 4000 "bye"`, `client dropped`,
+        /// `cut`); `nil` while it is open.
+        public let end: String?
+    }
+
+    /// A WebSocket client message that was not the recorded one.
+    public struct WebSocketMiss: Sendable, Hashable, Codable {
+        /// The recorded message expected next: its kind and the start of its payload.
+        public let expected: String
+        /// The client's message: its kind and the start of its payload.
+        public let received: String
     }
 
     /// What a session served, as it ended.

@@ -78,4 +78,31 @@ final class ControlOpenAPITests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("checked 13"), "\(result)")
     }
+
+    @Test func aJournalWithWebSocketConversationsHasTheDocumentedShapeAndDecodesInCassetteControl() async throws {
+        _ = try await ExternalTool.openAPIValidator()
+        let answers = workspace.directory.appendingPathComponent("answers")
+        try FileManager.default.createDirectory(at: answers, withIntermediateDirectories: true)
+        let store = workspace.path("ws.db")
+        _ = try await WebSocketPeers.recordChat(store: store)
+        let journal = try await withReplayer(store: store, arguments: ["--ws-timing", "fast"]) { proxy in
+            let session = try await proxy.openSession("dev")
+            for script in ["chat", "changed"] {
+                _ = try await WebSocketPeers.client("ws://127.0.0.1:\(proxy.port)/chat", script: script, header: "X-Cassette-Session: \(session.id)")
+            }
+            return try await proxy.get("/__cassette/sessions/\(session.id)/requests")
+        }
+        #expect(journal.statusCode == 200, "\(journal.bodyText)")
+        try journal.body.write(to: answers.appendingPathComponent("websocket.Journal.json"))
+        let script = workspace.path("check.py")
+        try Data(Self.checker.utf8).write(to: URL(fileURLWithPath: script))
+        let result = try await ExternalTool.run("python3", [script, Self.document, answers.path], cwd: workspace.directory)
+        #expect(result.status == 0, "\(result)")
+
+        struct Journal: Decodable { let requests: [CassetteControl.JournalEntry] }
+        let entries = try JSONDecoder().decode(Journal.self, from: journal.body).requests
+        #expect(entries.map(\.source) == [.hit, .miss])
+        #expect(entries.first?.webSocket?.end == #"server closed 4000 "server says bye""#)
+        #expect(entries.last?.webSocket?.missed?.expected == #"text {"id": 7, "method": "add", "params": [1, 2]}"#)
+    }
 }

@@ -1,12 +1,14 @@
 """A WebSocket client for cassette's tests, on the PyPI `websockets` package.
 
-usage: websocket_client.py URL [script] [--proxy PROXY_URL] [--cafile CA_PEM] [--deflate]
+usage: websocket_client.py URL [script] [--proxy PROXY_URL] [--cafile CA_PEM] [--header "NAME: VALUE"] [--deflate]
 (--proxy: through an HTTP proxy with CONNECT, as websockets does; --cafile: the CA that `wss://`
-certificates are checked against; --deflate: offer permessage-deflate, and print the extensions
+certificates are checked against; --header: one more handshake header; --deflate: offer permessage-deflate, and print the extensions
 agreed as {"extensions": ...} first.)
 Scripts: "chat" (hello, auth with a token, an add request, an echo, three ticks, bye),
 "changed" (the add request with other parameters), "large N" (one text message of N bytes),
-"markup" (a text message holding <script> and <img onerror>, then 5 binary bytes, each echoed, then bye).
+"markup" (a text message holding <script> and <img onerror>, then 5 binary bytes, each echoed, then bye),
+"ids BASE [changed]" (add requests with the client-chosen ids BASE+1..BASE+3, then bye; "changed":
+the second with other parameters).
 Prints one JSON line per message received ({"recv_hex": ...} for a binary one), then {"closed": CODE, "reason": REASON}.
 """
 import json
@@ -18,7 +20,7 @@ from websockets.sync.client import connect
 
 arguments = sys.argv[1:]
 options = {}
-for name in ("--proxy", "--cafile"):
+for name in ("--proxy", "--cafile", "--header"):
     if name in arguments:
         at = arguments.index(name)
         options[name] = arguments[at + 1]
@@ -29,6 +31,9 @@ if deflate:
 url = arguments[0]
 script = arguments[1] if len(arguments) > 1 else "chat"
 extra = {"proxy": options.get("--proxy")}
+if "--header" in options:
+    name, _, value = options["--header"].partition(":")
+    extra["additional_headers"] = {name.strip(): value.strip()}
 if "--cafile" in options:
     extra["ssl"] = ssl.create_default_context(cafile=options["--cafile"])
 
@@ -56,6 +61,17 @@ with connect(url, subprotocols=["chat.v1"], compression="deflate" if deflate els
             receive_until(connection, lambda m: m == markup)
             connection.send(bytes([0, 1, 2, 254, 255]))
             receive_until(connection, lambda m: isinstance(m, bytes))
+            connection.send("bye")
+            receive_until(connection, lambda m: False)
+        if script.startswith("ids"):
+            # "ids BASE [changed]": add requests numbered BASE+1, BASE+2, BASE+3, each answered
+            # before the next; "changed" sends the second with other parameters.
+            words = script.split()
+            first, changed = int(words[1]), words[2:] == ["changed"]
+            for n in (1, 2, 3):
+                params = [n, 11 if changed and n == 2 else 10]
+                connection.send(json.dumps({"id": first + n, "method": "add", "params": params}))
+                receive_until(connection, lambda m: '"result"' in m)
             connection.send("bye")
             receive_until(connection, lambda m: False)
         if script.startswith("large"):

@@ -1,4 +1,5 @@
 import Foundation
+import WellPlateCore
 
 /// The real WebSocket peers of the proxy's tests, installed from PyPI on first use: the upstream
 /// `Tests/Peers/websocket_upstream.py` and the client `Tests/Peers/websocket_client.py` on the
@@ -33,8 +34,9 @@ package enum WebSocketPeers {
     /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
     /// `proxy`: through that HTTP proxy (CONNECT); `cafile`: the CA `wss://` certificates are checked against.
     /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": ...}` (what was agreed).
+    /// `header`: one more handshake header (`X-Cassette-Session: ID`).
     package static func client(
-        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false
+        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false, header: String? = nil
     )
         async throws -> [String]
     {
@@ -42,6 +44,7 @@ package enum WebSocketPeers {
         if deflate { arguments.append("--deflate") }
         if let proxy { arguments += ["--proxy", proxy.absoluteString] }
         if let cafile { arguments += ["--cafile", cafile] }
+        if let header { arguments += ["--header", header] }
         let result = try await ExternalTool.run(arguments, cwd: peers)
         guard result.status == 0 else { throw ChildProcessError("the WebSocket client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
@@ -59,3 +62,44 @@ package enum WebSocketPeers {
         return result.stdout.split(separator: "\n").map(String.init)
     }
 }
+
+// The proxy tests' helpers run `cassette` and read its store, as `withProxy` does.
+#if canImport(CCurl)
+extension WebSocketPeers {
+    /// Records what `client` does through `cassette record` in front of the upstream: starts the
+    /// upstream (`tls`: `wss://`, as `withUpstream`) and the recorder (`proxyArguments` for the
+    /// upstream's base, `record --upstream BASE --port 0 --db STORE` when `nil`), runs `client`
+    /// with the recorder and the upstream's base, waits for the recorder to log the conversation,
+    /// and stops both. Throws when the recorder does not exit 0 on SIGTERM. Returns what the client received.
+    package static func recordConversation(
+        store: String, tls: (certificate: String, key: String)? = nil, proxyArguments: ((_ upstream: URL) -> [String])? = nil,
+        _ client: (_ recorder: ProxyProcess, _ upstream: URL) async throws -> [String]
+    ) async throws -> [String] {
+        try await withUpstream(tls: tls) { base in
+            let arguments = proxyArguments?(base) ?? ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store]
+            return try await withProxy(arguments) { recorder in
+                let received = try await client(recorder, base)
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                let status = try await recorder.stop()
+                guard status == .exited(0) else { throw ChildProcessError("the recorder ended with \(status): \(recorder.process.standardError)") }
+                return received
+            }
+        }
+    }
+
+    /// Records the `websocket_client.py` `script` on `/chat` through `cassette record`; what the client received.
+    package static func recordChat(store: String, script: String = "chat") async throws -> [String] {
+        try await recordConversation(store: store) { recorder, _ in
+            try await client("ws://127.0.0.1:\(recorder.port)/chat", script: script)
+        }
+    }
+
+    /// The conversations in the store at `path`, in key and sequence order, read as a user's tools would.
+    package static func storedConversations(at path: String) async throws -> [Conversation] {
+        let store = try await CassetteStore.open(path: path, access: .readOnly)
+        let conversations = try await store.conversations(cassette: nil)
+        try await store.close()
+        return conversations
+    }
+}
+#endif

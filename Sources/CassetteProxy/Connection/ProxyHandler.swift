@@ -119,7 +119,9 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
                 plainStarted = .now()
                 return
             }
-            if parts.webSockets != nil, head.headers.contains(name: "upgrade"), let refusal = parts.webSockets?.refusal(for: head) {
+            if parts.webSockets != nil, head.headers.contains(name: "upgrade"),
+                let refusal = parts.webSockets?.serving(head, on: context.eventLoop)?.refusal(for: head)
+            {
                 machine.discardRequest()
                 send(refusal, head: head, started: .now(), forceClose: true, writer: parts.writer, context: context)
                 return

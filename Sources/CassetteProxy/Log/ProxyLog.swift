@@ -62,6 +62,11 @@ struct ProxyLog: Sendable {
         }
     }
 
+    /// `line` ending with the listener's label (`session ID`), as its request lines end.
+    func labelled(_ line: String) -> String {
+        label.map { "\(line) \($0)" } ?? line
+    }
+
     /// A failure the user must see even when requests are not logged (a recording that failed).
     func error(_ message: String) {
         logger.error("\(message)")

@@ -46,7 +46,8 @@ struct ProxyPipeline: ConnectionPipeline {
             let service = WebSocketService(
                 session: session, policy: ServingPolicy(mode: session.options.mode, onMiss: session.options.onMiss),
                 conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
-                writers: served.context.conversationWriters)
+                writers: served.context.conversationWriters, journal: journal, sessions: sessions, listener: listener,
+                upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)))
             webSockets = service
             upgrades = service.hook
         }

@@ -50,20 +50,24 @@ extension SessionJournal {
 
 extension SessionJournal.Entry {
     func json(at date: Date, formatter: ISO8601DateFormatter) -> JSONValue {
-        [
+        var json: JSONObject = [
             "method": .string(method),
             "origin": origin.map(JSONValue.string) ?? .null,
             "path": .string(String(path)),
             "query": query.map { .string(String($0)) } ?? .null,
             "key": key.map(JSONValue.string) ?? .null,
             "status": .integer(Int64(status)),
-            "source": .string(source.rawValue),
+            // A conversation that missed on replay reads as a miss.
+            "source": .string(webSocket?.current.miss != nil ? SessionJournal.Source.miss.rawValue : source.rawValue),
             "position": position.map { .integer(Int64($0)) } ?? .null,
             "at": .string(formatter.string(from: date)),
             "durationMs": .number(Self.milliseconds(duration)),
             // Read from the key when the journal is asked for, not as requests are served.
             "operation": key.flatMap(GraphQLKeyPart.init(inKey:)).map { .string($0.label) } ?? .null,
         ]
+        // Only on a conversation's entry, so request entries stay as they were.
+        if let webSocket { json["webSocket"] = webSocket.json }
+        return .object(json)
     }
 
     /// Milliseconds to the hundredth, as the request log prints them.

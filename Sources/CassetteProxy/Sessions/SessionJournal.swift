@@ -36,6 +36,8 @@ final class SessionJournal: Sendable {
         let duration: TimeAmount
         /// Its place among the session's requests with the same key, from 0; set as the journal is read.
         var position: Int?
+        /// A WebSocket conversation (its handshake answered `101`), as it goes on.
+        var webSocket: JournalConversation? = nil
 
         var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
         var query: Substring? {
@@ -111,9 +113,33 @@ final class SessionJournal: Sendable {
         let entry = Entry(
             method: method.rawValue, origin: origin, target: target, key: key, status: answer.statusCode, source: source, arrived: started,
             duration: now - started)
+        append(entry, shard: shard, now: now) { $0.count(source, key: key, method: method, target: target, answer: answer, arrived: started) }
+    }
+
+    /// Adds a WebSocket conversation whose handshake was answered `101` as `source` (`hit`,
+    /// `recorded` or `passthrough`); its entry shows `conversation` as it goes on.
+    func addConversation(
+        _ conversation: JournalConversation, origin: String?, target: String, key: String?, source: Source, started: NIODeadline, shard: Int = 0
+    ) {
+        let now = NIODeadline.now()
+        var entry = Entry(method: "GET", origin: origin, target: target, key: key, status: 101, source: source, arrived: started, duration: now - started)
+        entry.webSocket = conversation
+        append(entry, shard: shard, now: now) { tally in
+            tally.served += 1
+            if source == .recorded { tally.recorded += 1 }
+        }
+    }
+
+    /// Counts a conversation's client message that was not the recorded one as a miss of `key`
+    /// (the summary and `?strict=true` list it), `message` saying what was expected.
+    func countConversationMiss(key: String, message: String, arrived: NIODeadline) {
+        shards[0].state.withLock { $0.tally.countMiss(key: key, message: message, nearest: [], arrived: arrived) }
+    }
+
+    private func append(_ entry: Entry, shard: Int, now: NIODeadline, count: (inout Tally) -> Void) {
         let limit = limit
         shards[shards.indices.contains(shard) ? shard : 0].state.withLock { state in
-            state.tally.count(source, key: key, method: method, target: target, answer: answer, arrived: started)
+            count(&state.tally)
             state.lastActivity = now.uptimeNanoseconds
             if state.entries.count < limit {
                 state.entries.append(entry)
@@ -199,19 +225,23 @@ extension SessionJournal.Tally {
         case .error: break
         case .miss:
             let missedKey = key ?? "\(method.rawValue) \(target)"
-            if let position = missedPositions[missedKey] {
-                missed[position].count += 1
-                missed[position].firstArrived = min(missed[position].firstArrived, arrived)
-                return
-            }
-            missedPositions[missedKey] = missed.count
             let message =
                 answer.miss?.miss.summary
                 ?? (answer.source == .stale
                     ? "The recording of \(missedKey) is older than --max-age, and --stale fail refuses it" : "No recording of \(missedKey)")
-            missed.append(
-                SessionSummary.Missed(key: missedKey, count: 1, message: message, nearest: answer.miss?.miss.nearest ?? [], firstArrived: arrived))
+            countMiss(key: missedKey, message: message, nearest: answer.miss?.miss.nearest ?? [], arrived: arrived)
         }
+    }
+
+    /// One miss of `key`; each key is listed once, with the message of its first miss.
+    mutating func countMiss(key: String, message: @autoclosure () -> String, nearest: @autoclosure () -> [KeyDifference], arrived: NIODeadline) {
+        if let position = missedPositions[key] {
+            missed[position].count += 1
+            missed[position].firstArrived = min(missed[position].firstArrived, arrived)
+            return
+        }
+        missedPositions[key] = missed.count
+        missed.append(SessionSummary.Missed(key: key, count: 1, message: message(), nearest: nearest(), firstArrived: arrived))
     }
 
     /// Adds another shard's tally; missed keys stay in the order they first missed.

@@ -20,6 +20,10 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         let logTarget: String
         /// The secrets of the live handshake: a message that repeats one matches its redacted recording.
         let secrets: SecretValues
+        /// A session's journal, which counts a miss; `track`, the conversation's entry in it; `key`, the conversation's.
+        var journal: SessionJournal? = nil
+        var track: JournalConversation? = nil
+        var key: String = ""
     }
 
     private var replay: ConversationReplay
@@ -47,6 +51,8 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        // Gone without a close handshake: the client went away (an end already reported stays).
+        parts.track?.finish(.dropped(by: .client))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -70,6 +76,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
                 context.close(promise: nil)
             } else {
                 let (code, reason) = ConversationReplay.closeFields(payload)
+                parts.track?.finish(.closed(by: .client, code: code, reason: reason))
                 close(code: code, reason: reason, context: context)
             }
         case .message(let kind, let payload, _):
@@ -79,7 +86,8 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
             do {
                 let keyer = parts.keyer
                 let secrets = parts.secrets
-                let actions = try replay.receive(kind: kind) { keyer.messageMatches(live: payload, recorded: $0, secrets: secrets) }
+                let actions = try replay.receive(kind: kind, payload: payload) { keyer.messageMatches(live: $0, recorded: $1, secrets: secrets) }
+                parts.track?.add(.client, kind, matched: true)
                 enqueue(actions, context: context)
             } catch {
                 miss(error, received: ConversationMessage(direction: .client, kind: kind, payload: payload, offsetMilliseconds: 0), context: context)
@@ -90,8 +98,11 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
     private func miss(_ mismatch: ConversationReplay.Mismatch, received: ConversationMessage, context: ChannelHandlerContext) {
         parts.session.countMiss()
         let expected = mismatch.expected.map { "\($0.kind.rawValue) \($0.preview(limit: 200))" } ?? "nothing (the recording has no more client messages)"
-        parts.log.warn(
-            "MISS WebSocket \(parts.logTarget): expected \(expected), received \(received.kind.rawValue) \(received.preview(limit: 200)); closed with 1008")
+        let receivedText = "\(received.kind.rawValue) \(received.preview(limit: 200))"
+        parts.log.warn(parts.log.labelled("MISS WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008"))
+        parts.track?.missed(JournalConversation.Miss(expected: expected, received: receivedText))
+        parts.journal?.countConversationMiss(
+            key: parts.key, message: "WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008", arrived: .now())
         queue.removeAll()
         close(code: 1008, reason: mismatch.reason, context: context)
     }
@@ -128,6 +139,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         anchor = .now()
         switch action {
         case .send(let message, _):
+            parts.track?.add(.server, message.kind)
             var data = context.channel.allocator.buffer(capacity: message.payload.count)
             data.writeBytes(message.payload)
             let opcode: WebSocketOpcode = message.kind == .text ? .text : message.kind == .ping ? .ping : .binary
@@ -135,6 +147,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         case .close(let code, let reason, _):
             close(code: code, reason: reason, context: context)
         case .drop:
+            parts.track?.finish(.dropped(by: .server))
             context.close(promise: nil)
         }
         runNext(context: context)
@@ -144,6 +157,8 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
     private func close(code: Int?, reason: String, context: ChannelHandlerContext) {
         guard !closeSent else { return }
         closeSent = true
+        // The client's own close was reported as it came; any other is the server's (replayed, a miss, a bad frame, stopping).
+        parts.track?.finish(.closed(by: .server, code: code, reason: reason))
         let frame = WebSocketFrame.close(code: code, reason: reason, allocator: context.channel.allocator)
         context.writeAndFlush(Self.wrapOutboundOut(frame), promise: nil)
         let channel = context.channel

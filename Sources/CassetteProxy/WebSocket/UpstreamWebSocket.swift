@@ -22,7 +22,7 @@ enum UpstreamWebSocket {
     /// hop-by-hop ones and its key dropped). Throws when the upstream cannot be reached.
     static func connect(
         url: URL, headers: HTTPHeaders, eventLoop: any EventLoop, tls: WellPlateCore.TLSConfiguration, maxMessageSize: Int,
-        recorder: ConversationRecorder?, log: ProxyLog, logTarget: String
+        recorder: ConversationRecorder?, track: JournalConversation? = nil, log: ProxyLog, logTarget: String
     ) async throws -> Outcome {
         guard let host = url.host, let scheme = url.scheme?.lowercased() else { throw UpstreamWebSocketError.badURL(url.absoluteString) }
         let secure = scheme == "https" || scheme == "wss"
@@ -45,7 +45,8 @@ enum UpstreamWebSocket {
                         channel, response in
                         channel.eventLoop.makeCompletedFuture {
                             recorder?.upstreamSwitched()
-                            let relay = WebSocketRelay(side: .server, recorder: recorder, maxMessageSize: maxMessageSize, log: log, logTarget: logTarget)
+                            let relay = WebSocketRelay(
+                                side: .server, recorder: recorder, track: track, maxMessageSize: maxMessageSize, log: log, logTarget: logTarget)
                             try channel.pipeline.syncOperations.addHandler(relay)
                             return .upgraded(channel, NIOLoopBound(relay, eventLoop: channel.eventLoop), response)
                         }

@@ -14,6 +14,8 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
 
     let side: ConversationSide
     private let recorder: ConversationRecorder?
+    /// The conversation in a session's journal, both sides counting into it.
+    private let track: JournalConversation?
     private var assembler: MessageAssembler
     /// The other side's channel; frames that arrive before it is attached wait here (an upstream
     /// may push as soon as its handshake completes, before the client has its `101`).
@@ -27,9 +29,10 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
     private let log: ProxyLog
     private let logTarget: String
 
-    init(side: ConversationSide, recorder: ConversationRecorder?, maxMessageSize: Int, log: ProxyLog, logTarget: String) {
+    init(side: ConversationSide, recorder: ConversationRecorder?, track: JournalConversation? = nil, maxMessageSize: Int, log: ProxyLog, logTarget: String) {
         self.side = side
         self.recorder = recorder
+        self.track = track
         self.log = log
         self.logTarget = logTarget
         assembler = MessageAssembler(maxMessageSize: maxMessageSize, sender: side)
@@ -59,9 +62,11 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
             break
         case .message(let kind, let payload, let fragments):
             recorder?.add(side, kind, payload, fragments: fragments)
+            track?.add(side, kind)
             if kind == .close {
                 let (code, reason) = ConversationReplay.closeFields(payload)
                 recorder?.finish(.closed(by: side, code: code, reason: reason))
+                track?.finish(.closed(by: side, code: code, reason: reason))
             }
         case .refused(let violation):
             refuse(violation, context: context)
@@ -91,6 +96,7 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
         // The proxy closes it, standing for the side that did not send the frame; reported first,
         // as closing the peer below reports the peer's channel gone (on this event loop, at once).
         recorder?.finish(.closed(by: side == .client ? .server : .client, code: violation.code, reason: violation.reason))
+        track?.finish(.closed(by: side == .client ? .server : .client, code: violation.code, reason: violation.reason))
         log.warn("WebSocket \(logTarget): the \(side.rawValue) sent a frame the proxy refused (\(violation.reason)); closed with \(violation.code)")
         let close = WebSocketFrame.close(
             code: violation.code, reason: violation.reason, allocator: context.channel.allocator, masked: side == .server)
@@ -112,6 +118,7 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
         }
         // The proxy is stopping: the conversation is cut here, both sides told it is going away.
         recorder?.finish(.cut)
+        track?.finish(.cut)
         let close = WebSocketFrame.close(code: 1001, reason: "cassette is stopping", allocator: context.channel.allocator, masked: side == .server)
         let channel = context.channel
         context.writeAndFlush(Self.wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
@@ -123,6 +130,7 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         recorder?.finish(.dropped(by: side))
+        track?.finish(.dropped(by: side))
         peer?.close(promise: nil)
         context.fireChannelInactive()
     }

@@ -21,10 +21,18 @@ final class WebSocketService: Sendable {
     let log: ProxyLog
     /// The proxy's recorders' writing tasks, awaited before its store closes.
     let writers: ConversationWriters
+    /// Where a session's conversations go, on a session's listener (and its routes from the main port).
+    let journal: SessionJournal?
+    /// The main port's sessions: a handshake with `X-Cassette-Session` is the session's. With
+    /// `listener` and `upstreamOrigin`, as `ProxyHandler.Parts` route a session's requests.
+    let sessions: SessionRegistry?
+    let listener: Int
+    let upstreamOrigin: String?
 
     init(
         session: CassetteSession, policy: ServingPolicy, conversations: RecordedConversations, requestBuilder: ProxyRequestBuilder, settings: ProxySettings,
-        log: ProxyLog, writers: ConversationWriters
+        log: ProxyLog, writers: ConversationWriters, journal: SessionJournal? = nil, sessions: SessionRegistry? = nil, listener: Int = 0,
+        upstreamOrigin: String? = nil
     ) {
         self.session = session
         self.policy = policy
@@ -33,9 +41,35 @@ final class WebSocketService: Sendable {
         self.settings = settings
         self.log = log
         self.writers = writers
+        self.journal = journal
+        self.sessions = sessions
+        self.listener = listener
+        self.upstreamOrigin = upstreamOrigin
+    }
+
+    /// The service a handshake goes to: on the main port, the session's for `X-Cassette-Session`
+    /// (its conversations, recorder and journal, as `ProxyRouter` sends the session's requests);
+    /// `nil` for a session that is not live, whose handshake then goes on as an HTTP request
+    /// (and gets `404 unknown_session`).
+    func serving(_ head: HTTPRequestHead, on eventLoop: any EventLoop) -> WebSocketService? {
+        guard let sessions, let id = head.headers.first(name: SessionHeader.name) else { return self }
+        guard let route = sessions.route(id, listener: listener, origin: upstreamOrigin, on: eventLoop), route.liveness.isLive else { return nil }
+        return route.parts.webSockets
     }
 
     var keyer: ReplayKeyer { session.keyer }
+
+    /// A conversation to keep in the session's journal; `nil` off a session.
+    func newJournalConversation() -> JournalConversation? {
+        journal.map { _ in JournalConversation() }
+    }
+
+    /// Puts `conversation` in the session's journal, its handshake (`head`) answered `101` as `source`.
+    func addToJournal(_ conversation: JournalConversation, head: HTTPRequestHead, source: SessionJournal.Source, started: NIODeadline) {
+        journal?.addConversation(
+            conversation, origin: log.targetPrefix.isEmpty ? nil : log.targetPrefix, target: keyer.logTarget(of: head), key: key(of: head),
+            source: source, started: started)
+    }
 
     /// What a handshake gets.
     enum Plan {

@@ -14,10 +14,11 @@ import WellPlateNetworking
 struct WebSocketUpgrade: Sendable {
     let service: WebSocketService
 
-    /// What `shouldUpgrade` settled, for `upgradePipelineHandler` on the same connection.
+    /// What `shouldUpgrade` settled, for `upgradePipelineHandler` on the same connection, with
+    /// the service that took it (a session's, for `X-Cassette-Session` on the main port).
     private enum Settled: Sendable {
-        case replay(Conversation)
-        case relay(Channel, NIOLoopBound<WebSocketRelay>, ConversationRecorder?)
+        case replay(Conversation, WebSocketService)
+        case relay(Channel, NIOLoopBound<WebSocketRelay>, ConversationRecorder?, JournalConversation?, WebSocketService)
     }
 
     /// One connection's `Settled`: written when the upstream answers (in a task), read on the loop.
@@ -27,16 +28,17 @@ struct WebSocketUpgrade: Sendable {
 
     func upgrader() -> NIOWebSocketServerUpgrader {
         let settled = SettledBox()
-        let service = self.service
-        let options = service.settings.webSocket
+        let listenerService = self.service
+        let options = listenerService.settings.webSocket
         return NIOWebSocketServerUpgrader(
             maxFrameSize: min(options.maxMessageSize, Int(UInt32.max)), automaticErrorHandling: false,
             shouldUpgrade: { channel, head in
+                guard let service = listenerService.serving(head, on: channel.eventLoop) else { return channel.eventLoop.makeSucceededFuture(nil) }
                 switch service.plan(for: head) {
                 case .decline:
                     return channel.eventLoop.makeSucceededFuture(nil)
                 case .replay(let conversation):
-                    settled.value.withLock { $0 = .replay(conversation) }
+                    settled.value.withLock { $0 = .replay(conversation, service) }
                     var headers = HTTPHeaders()
                     if let subprotocol = conversation.subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
                     return channel.eventLoop.makeSucceededFuture(headers)
@@ -53,21 +55,25 @@ struct WebSocketUpgrade: Sendable {
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     switch settled.value.withLock({ $0 }) {
-                    case .replay(let conversation):
+                    case .replay(let conversation, let service):
                         let logTarget = service.logTarget(of: head)
-                        service.log.warn("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)")
+                        service.log.warn(service.log.labelled("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)"))
+                        let track = service.newJournalConversation()
+                        if let track { service.addToJournal(track, head: head, source: .hit, started: .now()) }
                         let parts = ConversationReplayHandler.Parts(
                             keyer: service.keyer, session: service.session, options: options, log: service.log, logTarget: logTarget,
-                            secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)))
+                            secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)),
+                            journal: service.journal, track: track, key: conversation.key)
                         try channel.pipeline.syncOperations.addHandler(ConversationReplayHandler(conversation, parts: parts))
-                    case .relay(let upstream, let upstreamRelay, let recorder):
+                    case .relay(let upstream, let upstreamRelay, let recorder, let track, let service):
                         let relay = WebSocketRelay(
-                            side: .client, recorder: recorder, maxMessageSize: options.maxMessageSize, log: service.log,
+                            side: .client, recorder: recorder, track: track, maxMessageSize: options.maxMessageSize, log: service.log,
                             logTarget: service.logTarget(of: head))
                         try channel.pipeline.syncOperations.addHandler(relay)
                         relay.attach(upstream)
                         upstreamRelay.value.attach(channel)
-                        service.log.warn("GET \(service.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")")
+                        service.log.warn(
+                            service.log.labelled("GET \(service.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")"))
                     case nil:
                         channel.close(promise: nil)
                     }
@@ -99,9 +105,11 @@ struct WebSocketUpgrade: Sendable {
                 store: service.session.store, conversation: conversation, secrets: redacted.secrets, keyer: service.keyer, log: service.log,
                 writers: service.writers)
         }
+        let started = NIODeadline.now()
+        let track = service.newJournalConversation()
         let outcome = try await UpstreamWebSocket.connect(
             url: request.url, headers: headers, eventLoop: eventLoop, tls: service.settings.tls,
-            maxMessageSize: service.settings.webSocket.maxMessageSize, recorder: recorder, log: service.log,
+            maxMessageSize: service.settings.webSocket.maxMessageSize, recorder: recorder, track: track, log: service.log,
             logTarget: service.logTarget(of: head))
         switch outcome {
         case .refused:
@@ -110,7 +118,8 @@ struct WebSocketUpgrade: Sendable {
         case .upgraded(let channel, let relay, let response):
             let subprotocol = response.headers.first(name: "sec-websocket-protocol")
             recorder?.start(subprotocol: subprotocol, extensions: response.headers.first(name: "sec-websocket-extensions"))
-            settled.value.withLock { $0 = .relay(channel, relay, recorder) }
+            if let track { service.addToJournal(track, head: head, source: records ? .recorded : .passthrough, started: started) }
+            settled.value.withLock { $0 = .relay(channel, relay, recorder, track, service) }
             var headers = HTTPHeaders()
             if let subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
             return headers

@@ -39,6 +39,11 @@ package struct ConversationReplay: Sendable {
     }
 
     package let conversation: Conversation
+    /// The values clients choose and the server echoes (request ids), found in the recording.
+    package let echoes: EchoedValues
+    /// Each echoed path's recorded values and the live values they became, from the client
+    /// messages matched so far: replies (and later pushes) carry the live ones.
+    private var substitutions: [[JSONPathComponent]: [String: Data]] = [:]
     /// The next recorded message not yet replayed or matched.
     private(set) var position = 0
     /// The recorded offset of the last event replayed or matched: delays count from it.
@@ -48,6 +53,7 @@ package struct ConversationReplay: Sendable {
 
     package init(_ conversation: Conversation) {
         self.conversation = conversation
+        echoes = EchoedValues(conversation)
     }
 
     /// The actions on open: the server messages recorded before the client's first message.
@@ -55,9 +61,14 @@ package struct ConversationReplay: Sendable {
         advance()
     }
 
-    /// The actions answering a client text or binary message; `matches` compares the live
-    /// payload with a recorded one (`ReplayKeyer.messageMatches`). A mismatch ends the replay.
-    package mutating func receive(kind: ConversationMessage.Kind, matches: (Data) -> Bool) throws(Mismatch) -> [Action] {
+    /// The actions answering the client's text or binary message `payload`; `matches` compares
+    /// the live payload with a recorded one (`ReplayKeyer.messageMatches`), both with their
+    /// echoed values masked. A mismatch ends the replay.
+    package mutating func receive(
+        kind: ConversationMessage.Kind, payload: Data, matches: (_ live: Data, _ recorded: Data) -> Bool
+    ) throws(Mismatch)
+        -> [Action]
+    {
         guard !isFinished else { return [] }
         let messages = conversation.messages
         while position < messages.count, messages[position].direction == .client, !messages[position].isData, messages[position].kind != .close {
@@ -68,9 +79,13 @@ package struct ConversationReplay: Sendable {
             throw Mismatch(expected: nil)
         }
         let expected = messages[position]
-        guard expected.kind == kind, matches(expected.payload) else {
+        let echoed = kind == .text && !echoes.isEmpty
+        guard expected.kind == kind, echoed ? matches(echoes.masked(payload), echoes.masked(expected.payload)) : matches(payload, expected.payload) else {
             isFinished = true
             throw Mismatch(expected: expected)
+        }
+        if echoed {
+            substitutions.merge(echoes.substitutions(recorded: expected.payload, live: payload)) { old, new in old.merging(new) { $1 } }
         }
         position += 1
         lastOffset = expected.offsetMilliseconds
@@ -95,7 +110,9 @@ package struct ConversationReplay: Sendable {
             switch message.kind {
             case .text, .binary, .ping:
                 lastOffset = message.offsetMilliseconds
-                actions.append(.send(message, delayMilliseconds: delay))
+                var sent = message
+                if message.kind == .text && !substitutions.isEmpty { sent.payload = echoes.substituted(message.payload, substitutions) }
+                actions.append(.send(sent, delayMilliseconds: delay))
             case .pong:
                 // It answered a recorded ping; live pings get live pongs.
                 continue

@@ -30,17 +30,22 @@ struct ConversationReplayTests {
 
     private let keyer = ReplayKeyer(redactor: .default, rules: .default)
 
-    private func matches(_ live: String) -> (Data) -> Bool {
-        { [keyer] in keyer.messageMatches(live: Data(live.utf8), recorded: $0, secrets: SecretValues()) }
+    /// What `replay` does with the live client message `live`.
+    private func receive(
+        _ replay: inout ConversationReplay, _ kind: ConversationMessage.Kind = .text, _ live: String
+    ) throws(ConversationReplay.Mismatch)
+        -> [ConversationReplay.Action]
+    {
+        try replay.receive(kind: kind, payload: Data(live.utf8)) { [keyer] in keyer.messageMatches(live: $0, recorded: $1, secrets: SecretValues()) }
     }
 
     @Test func serverMessagesBeforeTheFirstClientMessageGoOutOnOpenAndRepliesFollowTheirMatchWithRecordedDelays() throws {
         var replay = ConversationReplay(recorded)
         #expect(replay.start() == [.send(recorded.messages[0], delayMilliseconds: 2)])
         // JSON matches as canonical JSON: other spacing and key order.
-        let answer = try replay.receive(kind: .text, matches: matches(#"{ "q": "a", "id": 1 }"#))
+        let answer = try receive(&replay, .text, #"{ "q": "a", "id": 1 }"#)
         #expect(answer == [.send(recorded.messages[2], delayMilliseconds: 2), .send(recorded.messages[4], delayMilliseconds: 200)])
-        let end = try replay.receive(kind: .text, matches: matches("bye"))
+        let end = try receive(&replay, .text, "bye")
         #expect(end == [.close(code: 4000, reason: "bye", delayMilliseconds: 1)])
         #expect(replay.isFinished)
     }
@@ -49,7 +54,7 @@ struct ConversationReplayTests {
         var replay = ConversationReplay(recorded)
         _ = replay.start()
         #expect(throws: ConversationReplay.Mismatch(expected: recorded.messages[1])) {
-            try replay.receive(kind: .text, matches: matches(#"{"id":1,"q":"CHANGED"}"#))
+            try receive(&replay, .text, #"{"id":1,"q":"CHANGED"}"#)
         }
         let long = ConversationReplay.Mismatch(expected: message(.client, .text, String(repeating: "é", count: 300), at: 0))
         #expect(long.reason.utf8.count <= 123)
@@ -60,7 +65,7 @@ struct ConversationReplayTests {
         var replay = ConversationReplay(recorded)
         _ = replay.start()
         #expect(throws: ConversationReplay.Mismatch.self) {
-            try replay.receive(kind: .binary, matches: matches(#"{"id":1,"q":"a"}"#))
+            try receive(&replay, .binary, #"{"id":1,"q":"a"}"#)
         }
     }
 

@@ -23,22 +23,16 @@ final class ForwardProxyWebSocketTests {
         #expect(made.status == 0, "\(made)")
         let certificates = try await TestCertificates.make(in: workspace.directory.path)
         var origin = ""
-        let recorded = try await WebSocketPeers.withUpstream(tls: (certificates.localhostCertificate, certificates.localhostKey)) { base in
+        let recordArguments = ["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]
+        let recorded = try await WebSocketPeers.recordConversation(
+            store: store, tls: (certificates.localhostCertificate, certificates.localhostKey), proxyArguments: { _ in recordArguments }
+        ) { proxy, base in
             origin = base.absoluteString
-            let arguments = ["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]
-            return try await withProxy(arguments) { proxy in
-                let url = "wss://localhost:\(base.port!)/chat"
-                let received = try await WebSocketPeers.client(url, proxy: proxy.url, cafile: cassetteCA)
-                try await proxy.waitForLogLine(containing: "101 WebSocket recording")
-                #expect(try await proxy.stop() == .exited(0))
-                return received
-            }
+            return try await WebSocketPeers.client("wss://localhost:\(base.port!)/chat", proxy: proxy.url, cafile: cassetteCA)
         }
         #expect(recorded.count == 8, "\(recorded)")
         #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
-        let opened = try await CassetteStore.open(path: store, access: .readOnly)
-        let conversation = try #require(try await opened.conversations(cassette: nil).first)
-        try await opened.close()
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
         #expect(conversation.key == "GET \(origin)/chat")
         #expect(conversation.subprotocol == "chat.v1")
 

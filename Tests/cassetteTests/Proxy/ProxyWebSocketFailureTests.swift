@@ -25,25 +25,20 @@ final class ProxyWebSocketFailureTests {
     ]
 
     private func conversations() async throws -> [Conversation] {
-        let opened = try await CassetteStore.open(path: store, access: .readOnly)
-        let conversations = try await opened.conversations(cassette: nil)
-        try await opened.close()
-        return conversations
+        try await WebSocketPeers.storedConversations(at: store)
     }
 
     @Test func badFramesWhileRecordingCloseWithTheRFCsCodeAndNoneIsRelayedOrStored() async throws {
-        try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                for bad in Self.badFrames {
-                    let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: bad.script)
-                    #expect(received == [#"{"recv": "{\"type\": \"hello\"}"}"#, #"{"closed": \#(bad.code), "reason": "\#(bad.reason)"}"#])
-                }
-                try await recorder.waitForLogLine(containing: "(text message is not valid UTF-8); closed with 1007")
-                // The proxy goes on serving: a whole conversation is recorded after them.
-                let chat = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat")
-                #expect(chat.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(chat)")
-                #expect(try await recorder.stop() == .exited(0))
+        _ = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+            for bad in Self.badFrames {
+                let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: bad.script)
+                #expect(received == [#"{"recv": "{\"type\": \"hello\"}"}"#, #"{"closed": \#(bad.code), "reason": "\#(bad.reason)"}"#])
             }
+            try await recorder.waitForLogLine(containing: "(text message is not valid UTF-8); closed with 1007")
+            // The proxy goes on serving: a whole conversation is recorded after them.
+            let chat = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat")
+            #expect(chat.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(chat)")
+            return chat
         }
         let stored = try await conversations()
         #expect(stored.count == 4)
@@ -56,13 +51,7 @@ final class ProxyWebSocketFailureTests {
     }
 
     @Test func badFramesOnReplayCloseWithTheRFCsCodeAndTheNextClientStillReplays() async throws {
-        try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                _ = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat")
-                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
-                #expect(try await recorder.stop() == .exited(0))
-            }
-        }
+        _ = try await WebSocketPeers.recordChat(store: store)
         try await withReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
             for bad in Self.badFrames {
                 let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/chat", script: bad.script)
@@ -75,15 +64,12 @@ final class ProxyWebSocketFailureTests {
     }
 
     @Test func anUpstreamThatDropsMidConversationKeepsWhatWasAnsweredAndReplaysTheDrop() async throws {
-        let recorded = try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/drop", script: "echo")
-                // The proxy goes on serving after the drop.
-                let chat = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat")
-                #expect(chat.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(chat)")
-                #expect(try await recorder.stop() == .exited(0))
-                return received
-            }
+        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+            let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/drop", script: "echo")
+            // The proxy goes on serving after the drop.
+            let chat = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat")
+            #expect(chat.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(chat)")
+            return received
         }
         #expect(recorded == [#"{"recv": "{\"type\": \"hello\"}"}"#, #"{"recv": "echo me"}"#, #"{"closed": null, "reason": null}"#])
         let dropped = try #require(try await conversations().first { $0.key == "GET /drop" })

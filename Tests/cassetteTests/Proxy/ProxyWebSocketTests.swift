@@ -18,20 +18,8 @@ final class ProxyWebSocketTests {
         workspace = try CLIWorkspace()
     }
 
-    /// Records the client's chat through the proxy and returns what the client received.
-    private func recordChat() async throws -> [String] {
-        try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat")
-                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
-                #expect(try await recorder.stop() == .exited(0))
-                return received
-            }
-        }
-    }
-
     @Test func aRecordedConversationReplaysOfflineWithTheSameMessagesInOrderAndTheSameClose() async throws {
-        let recorded = try await recordChat()
+        let recorded = try await WebSocketPeers.recordChat(store: store)
         #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
         #expect(recorded.count == 8, "\(recorded)")
         // The upstream is stopped: the replay has only the store.
@@ -42,12 +30,9 @@ final class ProxyWebSocketTests {
     }
 
     @Test func aTokenInAMessageNeverReachesTheStoreAndTheLiveTokenStillMatches() async throws {
-        _ = try await recordChat()
+        _ = try await WebSocketPeers.recordChat(store: store)
         #expect(try StoreFiles.files(at: store, containing: Self.token).isEmpty)
-        let opened = try await CassetteStore.open(path: store)
-        let conversations = try await opened.conversations(cassette: nil)
-        try await opened.close()
-        let conversation = try #require(conversations.first)
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
         #expect(conversation.key == "GET /chat")
         #expect(conversation.subprotocol == "chat.v1")
         #expect(conversation.end == .closed(by: .server, code: 4000, reason: "server says bye"))
@@ -60,7 +45,7 @@ final class ProxyWebSocketTests {
     }
 
     @Test func aChangedClientMessageClosesWith1008NamingTheExpectedMessageAndIsAMissForStrict() async throws {
-        _ = try await recordChat()
+        _ = try await WebSocketPeers.recordChat(store: store)
         try await withReplayer(store: store, arguments: ["--strict", "--ws-timing", "fast"]) { replayer in
             let received = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "changed")
             let last = try #require(received.last)
@@ -70,8 +55,31 @@ final class ProxyWebSocketTests {
         }
     }
 
+    /// What the `ids` script receives: the hello, a reply per request id (results 11, 12, 13), the close.
+    static func idsReplies(_ ids: [Int]) -> [String] {
+        [#"{"recv": "{\"type\": \"hello\"}"}"#] + zip(ids, [11, 12, 13]).map { #"{"recv": "{\"id\": \#($0), \"result\": \#($1)}"}"# }
+            + [#"{"closed": 4000, "reason": "server says bye"}"#]
+    }
+
+    @Test func repliesCarryTheIdsTheLiveClientChoseAndAChangedParameterIsStillAMiss() async throws {
+        let recorded = try await WebSocketPeers.recordChat(store: store, script: "ids 0")
+        #expect(recorded == Self.idsReplies([1, 2, 3]))
+        // The upstream is stopped; the client numbers its requests from 101.
+        try await withReplayer(store: store, arguments: ["--strict", "--ws-timing", "fast"]) { replayer in
+            let replayed = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "ids 100")
+            #expect(replayed == Self.idsReplies([101, 102, 103]))
+            let changed = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "ids 100 changed")
+            #expect(Array(changed.prefix(2)) == Array(Self.idsReplies([101]).prefix(2)), "\(changed)")
+            let last = try #require(changed.last)
+            #expect(
+                last.hasPrefix(#"{"closed": 1008, "reason": "expected text message: {\"id\": 2, \"method\": \"add\", \"params\": [2, 10]}"#), "\(changed)")
+            try await replayer.waitForLogLine(containing: "MISS WebSocket /chat")
+            #expect(try await replayer.stop() == .exited(1))
+        }
+    }
+
     @Test func aMessageOverWsMaxMessageClosesWith1009() async throws {
-        _ = try await recordChat()
+        _ = try await WebSocketPeers.recordChat(store: store)
         try await withReplayer(store: store, arguments: ["--ws-max-message", "1024"]) { replayer in
             let received = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "large 3000")
             #expect(received.last?.hasPrefix(#"{"closed": 1009"#) == true, "\(received)")
@@ -82,19 +90,12 @@ final class ProxyWebSocketTests {
     }
 
     @Test func aWsprotoClientSendingInFragmentsIsRecordedWithItsFragmentSizesAndEitherClientReplaysIt() async throws {
-        let recorded = try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "chat-fragmented")
-                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
-                #expect(try await recorder.stop() == .exited(0))
-                return received
-            }
+        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+            try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "chat-fragmented")
         }
         #expect(recorded.count == 8, "\(recorded)")
         #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
-        let opened = try await CassetteStore.open(path: store, access: .readOnly)
-        let conversation = try #require(try await opened.conversations(cassette: nil).first)
-        try await opened.close()
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
         let echo = try #require(conversation.messages.first { $0.direction == .client && $0.payload == Data("echo me".utf8) })
         #expect(echo.fragments == [5, 2])
         #expect(conversation.requestHeaders[HTTPField.Name("Sec-WebSocket-Protocol")!] == "chat.v1")
@@ -109,7 +110,7 @@ final class ProxyWebSocketTests {
     }
 
     @Test func exportWritesTheConversationAsAFixtureFileAndAsChromesWebSocketMessagesInHAR() async throws {
-        _ = try await recordChat()
+        _ = try await WebSocketPeers.recordChat(store: store)
         let fixtures = try await runCassette(["export", "--fixtures", workspace.path("Fixtures"), "--db", store], cwd: workspace.directory)
         #expect(fixtures.status == 0, "\(fixtures)")
         #expect(fixtures.stdout.hasPrefix("created  websocket/chat.json  (WebSocket GET /chat, "), "\(fixtures)")
@@ -137,23 +138,16 @@ final class ProxyWebSocketTests {
     }
 
     @Test func permessageDeflateOfferedByBothPeersIsDeclinedSoTheyTalkUncompressedAndPayloadsAreStoredPlain() async throws {
-        let recorded = try await WebSocketPeers.withUpstream { base in
+        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, base in
             // Straight to the upstream, the extension is agreed.
             let direct = try await WebSocketPeers.client("ws://127.0.0.1:\(base.port!)/chat", deflate: true)
             #expect(direct.first?.hasPrefix(#"{"extensions": "permessage-deflate"#) == true, "\(direct)")
-            return try await withRecorder(upstream: base, store: store) { recorder in
-                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
-                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
-                #expect(try await recorder.stop() == .exited(0))
-                return received
-            }
+            return try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
         }
         // Through the proxy, neither side agreed to it: no extension in the client's 101.
         #expect(recorded.first == #"{"extensions": null}"#, "\(recorded)")
         #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
-        let opened = try await CassetteStore.open(path: store, access: .readOnly)
-        let conversation = try #require(try await opened.conversations(cassette: nil).first)
-        try await opened.close()
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
         #expect(conversation.extensions == nil)
         #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "tick", "n": 3}"#.utf8) })
         let replayed = try await withReplayer(store: store) { replayer in
@@ -163,7 +157,7 @@ final class ProxyWebSocketTests {
     }
 
     @Test func listAndShowPrintTheConversationWithItsMessages() async throws {
-        _ = try await recordChat()
+        _ = try await WebSocketPeers.recordChat(store: store)
         let list = try await runCassette(["list", "--db", store], cwd: workspace.directory)
         #expect(list.status == 0, "\(list)")
         #expect(list.stdout.contains("GET /chat"), "\(list)")
