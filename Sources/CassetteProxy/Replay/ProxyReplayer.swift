@@ -40,18 +40,20 @@ struct ProxyReplayer: Sendable {
     private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> CachedTarget {
         let method = try ProxyRequestBuilder.method(head)
         let keyer = self.keyer
+        let operationName = keyer.graphQLOperationName(of: head)
         if (body?.readableBytes ?? 0) == 0, !keyer.carriesKeyingHeaders(head) {
-            return try cachedTarget(method: method, uri: head.uri, cache: cache)
+            return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache)
         }
         let secretHeaders = keyer.secretHeaders(of: head)
         let keyed = keyer.keyedFields(of: head)
         let secretsOccur = keyer.secretsOccur(in: head.uri, secretHeaders: secretHeaders)
         guard keyed != nil || (body?.readableBytes ?? 0) > 0 || secretsOccur else {
-            return try cachedTarget(method: method, uri: head.uri, cache: cache)
+            return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache)
         }
         let key = keyer.key(
             method: method, target: try requestBuilder.upstreamTarget(head.uri), contentType: head.headers.first(name: "content-type"),
-            body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders, keyedFields: keyed ?? [:]
+            body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders, keyedFields: keyed ?? [:],
+            graphQLOperationName: operationName
         )
         let logTarget = keyer.redactedTarget(head.uri, secretHeaders: secretsOccur ? secretHeaders : [:])
         return CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, keepsKey: true)
@@ -61,13 +63,14 @@ struct ProxyReplayer: Sendable {
     /// event loop (`ReplayTargetCache`, no lock), so normalization, redaction and hashing the key
     /// run once per distinct target on each loop, whichever connection asks.
     private func cachedTarget(
-        method: WellPlateCore.HTTPMethod, uri: String, cache: NIOLoopBoundBox<ReplayTargetCache>
+        method: WellPlateCore.HTTPMethod, uri: String, operationName: String?, cache: NIOLoopBoundBox<ReplayTargetCache>
     ) throws(ProxyRequestError)
         -> CachedTarget
     {
-        let cacheKey = CachedTarget.Key(method: method, uri: uri)
+        let cacheKey = CachedTarget.Key(method: method, uri: uri, operationName: operationName)
         if let cached = cache.value[cacheKey] { return cached }
-        let key = keyer.key(method: method, target: try requestBuilder.upstreamTarget(uri), contentType: nil, body: nil)
+        let key = keyer.key(
+            method: method, target: try requestBuilder.upstreamTarget(uri), contentType: nil, body: nil, graphQLOperationName: operationName)
         // A GraphQL GET keeps its key: its variables, not in the key text, explain a miss.
         let cached = CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri), keepsKey: key.graphQL != nil)
         cache.value.insert(cached, for: cacheKey)

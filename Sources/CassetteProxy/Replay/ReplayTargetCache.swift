@@ -9,6 +9,8 @@ final class CachedTarget: Sendable {
     struct Key: Hashable, Sendable {
         let method: WellPlateCore.HTTPMethod
         let uri: String
+        /// `X-APOLLO-OPERATION-NAME`, which names a GraphQL GET that carries only a hash.
+        let operationName: String?
     }
 
     let keyText: String

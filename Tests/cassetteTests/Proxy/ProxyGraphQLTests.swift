@@ -91,6 +91,58 @@ final class ProxyGraphQLTests {
         }
     }
 
+    @Test func operationsNamedOnlyByTheApolloHeaderReplayOfflineAndTheBodyWinsWhenTheyDisagree() async throws {
+        let recorded = try await GraphQLPeers.withUpstream { base in
+            try await withProxy(
+                ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path
+            ) { recorder in
+                let steps = try await GraphQLPeers.runClients("header-record", against: recorder.url)
+                try await recorder.waitForLogLine(containing: "POST /graphql persisted GetUser")
+                return steps
+            }
+        }
+        #expect(
+            recorded.map(\.name) == [
+                "header.apq.GetUser.1.hash", "header.apq.GetUser.1.document", "header.apq.ListUsers.hash", "header.apq.ListUsers.document",
+                "disagreeing.ListUsers",
+            ], "\(recorded.map(\.line))")
+        let stored = try await CassetteStore.open(path: store, access: .readOnly)
+        let keys = try await stored.interactions(cassette: nil).map(\.key)
+        try await stored.close()
+        #expect(keys.filter { $0.contains(" gql:persisted:GetUser ") }.count == 1, "the header names the hash-only request: \(keys)")
+        #expect(keys.filter { $0.contains(" gql:query:ListUsers ") }.count == 2, "the body's operationName beats the header: \(keys)")
+        #expect(!keys.contains { $0.contains("anonymous_") }, "\(keys)")
+
+        // The upstream is stopped: hash-only requests named by the header alone get the answers
+        // recorded with their documents, by POST and by GET with only `extensions`.
+        try await withProxy(["replay", "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { replayer in
+            let steps = try await GraphQLPeers.runClients("header-replay", against: replayer.url)
+            #expect(
+                steps.map(\.name) == ["header.apq.GetUser.1.hash", "header.get.hash.GetUser.1", "header.get.hash.ListUsers", "disagreeing.ListUsers"],
+                "no retry with the document: \(steps.map(\.line))")
+            for step in steps {
+                #expect(step.status == 200 && step.cassette == "hit", "\(step.name): \(step.status) \(step.cassette ?? "-") \(step.body)")
+            }
+            #expect(steps[0].body["data"]?["user"]?["name"]?.stringValue == "Ada", "\(steps[0].body)")
+            #expect(steps[1].body["data"]?["user"]?["name"]?.stringValue == "Ada", "\(steps[1].body)")
+            #expect(steps[2].body["data"]?["users"]?.arrayValue?.count == 2, "\(steps[2].body)")
+            #expect(steps[3].body["data"]?["users"]?.arrayValue?.count == 1, "\(steps[3].body)")
+            try await replayer.waitForLogLine(containing: "GET /graphql persisted ListUsers")
+
+            let miss = try await GraphQLPeers.runClients("header-miss", against: replayer.url)
+            #expect(miss.first?.status == 404 && miss.first?.cassette == "miss")
+            let text = miss.first?.line ?? ""
+            #expect(text.contains("gql:persisted:GetUser") && text.contains(#"GetUser: variables differ at $.id: recorded \"1\", got \"3\""#), "\(text)")
+
+            let session = try await replayer.openSession("dev")
+            _ = try await GraphQLPeers.runClients("header-replay", against: session.baseURL)
+            let journal = try await session.requests()
+            #expect(
+                journal.map { $0["operation"] as? String ?? "-" } == ["persisted GetUser", "persisted GetUser", "persisted ListUsers", "query ListUsers"],
+                "\(journal)")
+        }
+    }
+
     struct User: Decodable, Sendable {
         let id: String
         let name: String
