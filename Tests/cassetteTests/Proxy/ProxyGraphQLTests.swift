@@ -178,9 +178,13 @@ final class ProxyGraphQLTests {
         #expect(
             fixtures == [
                 "mock_graphql_post_mutation_renameuser.json", "mock_graphql_post_query_broken.json", "mock_graphql_post_query_getuser.json",
-                "mock_graphql_post_query_listusers.json", "registry.json",
-            ], "one fixture per operation, none made of PersistedQueryNotFound: \(export.stdout)")
-        #expect(export.stdout.contains("created  registry.json  (4 routes)"), "\(export.stdout)")
+                "mock_graphql_post_query_getuser_id_1.json", "mock_graphql_post_query_getuser_id_2.json", "mock_graphql_post_query_listusers.json",
+                "mock_graphql_post_query_listusers_first_1.json", "mock_graphql_post_query_listusers_first_2.json", "registry.json",
+            ], "one fixture per operation and per variables variant, none made of PersistedQueryNotFound: \(export.stdout)")
+        #expect(export.stdout.contains("created  registry.json  (8 routes)"), "\(export.stdout)")
+        #expect(
+            export.stdout.contains(#"created  mock_graphql_post_query_getuser_id_1.json  (POST /graphql query GetUser {"id":"1"}, from 2 recordings)"#),
+            "\(export.stdout)")
 
         // HAR entries say which operation each POST /graphql was.
         let har = try await workspace.run("export", "--db", store, "--har", "recordings.har")
@@ -197,16 +201,27 @@ final class ProxyGraphQLTests {
         let user = try await mock.graphQL(
             url: graphQL, query: "query GetUser($id: ID!) { user(id: $id) { id name email } }", operationName: "GetUser", variables: ["id": "1"],
             dataType: UserData.self)
-        #expect(user.user?.name.isEmpty == false, "\(user)")
-        let users = try await mock.graphQL(
-            url: graphQL, query: "query ListUsers($first: Int) { users(first: $first) { id name } }", variables: ["first": 2], dataType: UsersData.self)
-        #expect(!users.users.isEmpty)
+        #expect(user.user?.name == "Ada", "the variant of id 1: \(user)")
+        let second = try await mock.graphQL(
+            url: graphQL, query: "query GetUser($id: ID!) { user(id: $id) { id name email } }", operationName: "GetUser", variables: ["id": "2"],
+            dataType: UserData.self)
+        #expect(second.user?.name == "Grace", "the variant of id 2: \(second)")
+        let other = try await mock.graphQL(
+            url: graphQL, query: "query GetUser($id: ID!) { user(id: $id) { id name email } }", operationName: "GetUser", variables: ["id": "9"],
+            dataType: UserData.self)
+        #expect(other.user?.name.isEmpty == false, "variables never recorded: the operation's fixture \(other)")
+        for first in [1, 2] {
+            let users = try await mock.graphQL(
+                url: graphQL, query: "query ListUsers($first: Int) { users(first: $first) { id name } }", variables: ["first": first],
+                dataType: UsersData.self)
+            #expect(users.users.count == first, "the variant of first \(first): \(users)")
+        }
         await #expect(throws: GraphQLResponseError.self) {
             _ = try await mock.graphQL(url: graphQL, query: "query Broken { broken }", dataType: BrokenData.self)
         }
         // Exporting again changes nothing: the routes keep their fixtures' names.
         let again = try await workspace.run("export", "--db", store, "--fixtures", "Fixtures")
-        #expect(again.status == 0 && again.stdout.contains("unchanged  registry.json  (4 routes)"), "\(again)")
+        #expect(again.status == 0 && again.stdout.contains("unchanged  registry.json  (8 routes)"), "\(again)")
 
         // One model per operation, named as Apollo names them; compiled, and every recorded `data`
         // and variables decoded with its type.
@@ -252,7 +267,8 @@ final class ProxyGraphQLTests {
                 "\($0["severity"]?.stringValue ?? "") \($0["rule"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "")"
             }
         }
-        #expect(findingsByEndpoint["POST /graphql query GetUser"] == ["error apiSendsNull $.user.email"], "\(diff.stdout)")
+        // The operation's fixture and each variant's see the change.
+        #expect(findingsByEndpoint["POST /graphql query GetUser"] == Array(repeating: "error apiSendsNull $.user.email", count: 3), "\(diff.stdout)")
         #expect(findingsByEndpoint["POST /graphql query Broken"] == ["note graphQLErrors $.errors"], "\(diff.stdout)")
         for endpoint in ["POST /graphql query ListUsers", "POST /graphql mutation RenameUser"] {
             #expect(findingsByEndpoint[endpoint] == [], "no false alarm for \(endpoint): \(diff.stdout)")

@@ -83,6 +83,18 @@ package struct GraphQLOperation: Sendable, Equatable {
         return .object(JSONObject(members))
     }
 
+    /// The variables as a key compares them: without the members `rules` ignore (a path below
+    /// `$.variables`, or a plain name at any depth), keys sorted and numbers by value; `nil` when
+    /// none are sent or none are left. What tells one variables variant of an operation from
+    /// another (`export --fixtures` writes a fixture per variant).
+    package func keyedVariables(rules: MatchingRules) -> JSONValue? {
+        let ignored = GraphQLIgnoredFields(rules.ignoredBodyFields)
+        guard let variables = variables.map(ignored.removing(from:)) else { return nil }
+        let text = CanonicalJSON.canonicalText(of: variables, ignoring: ignored.names)
+        guard let value = try? JSONValue(parsing: Data(text)), value.objectValue?.members.isEmpty != true, !value.isNull else { return nil }
+        return value
+    }
+
     /// GET sends `variables` and `extensions` as JSON text in parameters; a POST body as JSON.
     private static func object(_ value: JSONValue?) -> JSONObject? {
         if let object = value?.objectValue { return object }
