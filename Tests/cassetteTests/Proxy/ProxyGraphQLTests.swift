@@ -143,6 +143,32 @@ final class ProxyGraphQLTests {
         }
     }
 
+    @Test func openAPIDescribesEachOperationAsAnAlternativeOfTheGraphQLPathsOneOperation() async throws {
+        _ = try await record()
+        let openapi = try await workspace.run("openapi", "--db", store, "--out", "openapi.json")
+        #expect(openapi.status == 0, "\(openapi)")
+        #expect(openapi.stdout.contains("(1 path, 1 operation (holding 4 GraphQL operations) from 8 recordings of cassette dev)"), "\(openapi.stdout)")
+        let validator = try await ExternalTool.openAPIValidator()
+        let validated = try await ExternalTool.run(validator, [workspace.path("openapi.json")], cwd: workspace.directory)
+        #expect(validated.status == 0, "openapi-spec-validator rejected the document: \(validated)")
+
+        let document = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: workspace.path("openapi.json"))))
+        let post = try #require(document["paths"]?["/graphql"]?["post"])
+        let labels = ["mutation RenameUser", "query Broken", "query GetUser", "query ListUsers"]
+        #expect((post["x-graphql-operations"]?.arrayValue ?? []).map { "\($0["type"]?.stringValue ?? "") \($0["name"]?.stringValue ?? "")" } == labels)
+        let request = post["requestBody"]?["content"]?["application/json"]
+        let requests = request?["schema"]?["anyOf"]?.arrayValue ?? []
+        #expect(requests.map { $0["x-graphql-operation"]?.stringValue ?? "-" } == labels, "\(post)")
+        let getUser = try #require(requests.first { $0["title"] == "GetUser" })
+        #expect(getUser["properties"]?["variables"]?["properties"]?["id"]?["type"] == "string", "\(getUser)")
+        #expect(request?["examples"]?["GetUser"]?["value"]?["query"]?.stringValue?.hasPrefix("query GetUser($id:ID!)") == true, "\(post)")
+        let answers = post["responses"]?["200"]?["content"]?["application/json"]?["schema"]?["anyOf"]?.arrayValue ?? []
+        #expect(answers.map { $0["x-graphql-operation"]?.stringValue ?? "-" } == labels, "\(post)")
+        let users = answers.first { $0["title"] == "ListUsers" }?["properties"]?["data"]?["properties"]?["users"]
+        #expect(users?["type"] == "array", "\(answers)")
+        #expect(document["paths"]?.objectValue?.members.count == 1, "hash-only and PersistedQueryNotFound recordings add nothing: \(document)")
+    }
+
     struct User: Decodable, Sendable {
         let id: String
         let name: String
