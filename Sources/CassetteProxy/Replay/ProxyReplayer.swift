@@ -34,15 +34,21 @@ struct ProxyReplayer: Sendable {
         return (answers.answer(for: pick), target)
     }
 
-    /// The request's key, slot and log target. A request whose key is its method and target alone
-    /// (no body, no keyed headers, no credential repeated in the target) is cached per event loop;
-    /// the others are keyed each time.
+    /// The request's key, slot and log target. A request without keyed or secret headers is
+    /// cached per event loop: by its method and target when it has no body, and with its
+    /// Content-Type and body bytes when the body is small (`ReplayTargetCache.bodyLimit`); the
+    /// others are keyed each time.
     private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> CachedTarget {
         let method = try ProxyRequestBuilder.method(head)
         let keyer = self.keyer
         let operationName = keyer.graphQLOperationName(of: head)
-        if (body?.readableBytes ?? 0) == 0, !keyer.carriesKeyingHeaders(head) {
-            return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache)
+        if !keyer.carriesKeyingHeaders(head) {
+            guard let body, body.readableBytes > 0 else {
+                return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache)
+            }
+            if body.readableBytes <= ReplayTargetCache.bodyLimit {
+                return try cachedTarget(method: method, uri: head.uri, operationName: operationName, body: body, head: head, cache: cache)
+            }
         }
         let secretHeaders = keyer.secretHeaders(of: head)
         let keyed = keyer.keyedFields(of: head)
@@ -57,6 +63,27 @@ struct ProxyReplayer: Sendable {
         )
         let logTarget = keyer.redactedTarget(head.uri, secretHeaders: secretsOccur ? secretHeaders : [:])
         return CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, keepsKey: true)
+    }
+
+    /// Test suites send the same bodies again and again (a GraphQL operation with the same
+    /// variables): a request with a body and no keyed or secret headers is a pure function of
+    /// its method, target, Content-Type, `X-APOLLO-OPERATION-NAME` and body bytes (the keyer's
+    /// rules and learned secrets never change while a replay-only proxy runs), so its key is
+    /// kept per event loop under exactly those, and a repeat costs a hash of its body.
+    private func cachedTarget(
+        method: WellPlateCore.HTTPMethod, uri: String, operationName: String?, body: ByteBuffer, head: HTTPRequestHead,
+        cache: NIOLoopBoundBox<ReplayTargetCache>
+    ) throws(ProxyRequestError) -> CachedTarget {
+        let contentType = head.headers.first(name: "content-type")
+        let cacheKey = CachedTarget.BodyKey(method: method, uri: uri, contentType: contentType, operationName: operationName, body: body)
+        if let cached = cache.value[cacheKey] { return cached }
+        let key = keyer.key(
+            method: method, target: try requestBuilder.upstreamTarget(uri), contentType: contentType, body: Data(body.readableBytesView),
+            graphQLOperationName: operationName)
+        // Its whole key: the canonical body explains a miss better than the key text.
+        let cached = CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri), keepsKey: true)
+        cache.value.insert(cached, for: cacheKey)
+        return cached
     }
 
     /// Clients repeat the same few requests; their keys, index slots and log paths are kept per
