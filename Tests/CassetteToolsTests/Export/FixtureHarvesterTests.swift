@@ -35,7 +35,9 @@ struct FixtureHarvesterTests {
             Self.graphQL(#"{"id":"2"}"#, answer: #"{"data":{"user":{"id":"2","name":"Grace"}}}"#, at: 2))
         let harvest = FixtureHarvester(rules: rules).harvest(recordings)
         #expect(
-            harvest.fixtures.map(\.fixture) == ["mock_graphql_post_query_getuser", "mock_graphql_post_query_getuser_id_1", "mock_graphql_post_query_getuser_id_2"])
+            harvest.fixtures.map(\.fixture) == [
+                "mock_graphql_post_query_getuser", "mock_graphql_post_query_getuser_id_1", "mock_graphql_post_query_getuser_id_2",
+            ])
         #expect(harvest.fixtures.map { $0.variables?.jsonString(options: .sortedKeys) ?? "-" } == ["-", #"{"id":"1"}"#, #"{"id":"2"}"#])
         #expect(harvest.fixtures.map(\.recordingCount) == [3, 2, 1], "an ignored member makes no variant of its own")
         #expect(harvest.fixtures[1].value["data"]?["user"]?["name"] == "Ada L.", "the variant's most recent answer")
@@ -44,9 +46,13 @@ struct FixtureHarvesterTests {
         // Exported again over its own registry, every fixture keeps its name.
         let registry = MockResponseRegistry(registrations: harvest.fixtures.flatMap(\.routes))
         #expect(registry.registrations.count == 3)
-        let renamed = MockResponseRegistry(registrations: registry.registrations.map { route in
-            route.variables == nil ? route : try! MockRoute(method: route.method, path: route.path, operation: route.operation, variables: route.variables, fixture: route.fixture + "_mine")
-        })
+        let renamed = MockResponseRegistry(
+            registrations: registry.registrations.map { route in
+                route.variables == nil
+                    ? route
+                    : try! MockRoute(
+                        method: route.method, path: route.path, operation: route.operation, variables: route.variables, fixture: route.fixture + "_mine")
+            })
         #expect(
             FixtureHarvester(registry: renamed, rules: rules).harvest(recordings).fixtures.map(\.fixture) == [
                 "mock_graphql_post_query_getuser", "mock_graphql_post_query_getuser_id_1_mine", "mock_graphql_post_query_getuser_id_2_mine",
