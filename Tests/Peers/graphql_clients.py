@@ -5,6 +5,9 @@
   graphql_clients.py replay URL   the same operations sent otherwise: reformatted documents,
                                   reordered variables, GET instead of POST, hash only
   graphql_clients.py miss URL     a variable the recordings never had
+  graphql_clients.py header-record URL, header-replay URL, header-miss URL
+                                  the same, with operations named only by X-APOLLO-OPERATION-NAME
+                                  (no operationName in the body or parameters)
 
 Two clients: the PyPI gql client (RequestsHTTPTransport) and requests shaped as Apollo iOS sends
 them (POST with operationName/variables/extensions and X-APOLLO-OPERATION-NAME, the automatic
@@ -49,21 +52,25 @@ def sha(document):
 class Apollo:
     """Requests as Apollo iOS shapes them."""
 
-    def __init__(self, url):
+    def __init__(self, url, names_in_body=True):
         self.url = url.rstrip("/") + "/graphql"
         self.session = requests.Session()
+        # False: operationName is left out, the header alone names the operation.
+        self.names_in_body = names_in_body
 
     def headers(self, name):
         return {"Content-Type": "application/json", "X-APOLLO-OPERATION-NAME": name,
                 "apollographql-client-name": "WellPlate-iOS"}
 
-    def post(self, step, name, document, variables, with_hash=False, hash_only=False):
-        body = {"operationName": name, "variables": variables}
+    def post(self, step, name, document, variables, with_hash=False, hash_only=False, header_name=None):
+        body = {"variables": variables}
+        if self.names_in_body:
+            body["operationName"] = name
         if not hash_only:
             body["query"] = document
         if with_hash or hash_only:
             body["extensions"] = {"persistedQuery": {"version": 1, "sha256Hash": sha(document)}}
-        response = self.session.post(self.url, data=json.dumps(body), headers=self.headers(name))
+        response = self.session.post(self.url, data=json.dumps(body), headers=self.headers(header_name or name))
         emit(step, response)
         return response
 
@@ -76,7 +83,9 @@ class Apollo:
         return response
 
     def get(self, step, name, document, variables, hash_only=False):
-        params = {"operationName": name, "variables": json.dumps(variables)}
+        params = {"variables": json.dumps(variables)}
+        if self.names_in_body:
+            params["operationName"] = name
         if hash_only:
             params["extensions"] = json.dumps({"persistedQuery": {"version": 1, "sha256Hash": sha(document)}})
         else:
@@ -134,5 +143,28 @@ def miss(url):
     Apollo(url).post("changed.GetUser.3", "GetUser", GET_USER, {"id": "3"})
 
 
+def header_record(url):
+    """Apollo's flows with the operation named by X-APOLLO-OPERATION-NAME alone, and one request
+    whose header disagrees with its body's operationName (the body names what the server runs)."""
+    apollo = Apollo(url, names_in_body=False)
+    apollo.persisted("header.apq.GetUser.1", "GetUser", GET_USER, {"id": "1"})
+    apollo.persisted("header.apq.ListUsers", "ListUsers", LIST_USERS, {"first": 2})
+    Apollo(url).post("disagreeing.ListUsers", "ListUsers", LIST_USERS, {"first": 1}, header_name="GetUser")
+
+
+def header_replay(url):
+    apollo = Apollo(url, names_in_body=False)
+    apollo.persisted("header.apq.GetUser.1", "GetUser", GET_USER, {"id": "1"})
+    apollo.get("header.get.hash.GetUser.1", "GetUser", GET_USER, {"id": "1"}, hash_only=True)
+    apollo.get("header.get.hash.ListUsers", "ListUsers", LIST_USERS, {"first": 2}, hash_only=True)
+    Apollo(url).post("disagreeing.ListUsers", "ListUsers", LIST_USERS, {"first": 1}, header_name="GetUser")
+
+
+def header_miss(url):
+    Apollo(url, names_in_body=False).post("header.changed.GetUser.3", "GetUser", GET_USER, {"id": "3"}, hash_only=True)
+
+
 if __name__ == "__main__":
-    {"record": record, "replay": replay, "inrun": inrun, "miss": miss}[sys.argv[1]](sys.argv[2])
+    modes = {"record": record, "replay": replay, "inrun": inrun, "miss": miss,
+             "header-record": header_record, "header-replay": header_replay, "header-miss": header_miss}
+    modes[sys.argv[1]](sys.argv[2])

@@ -28,7 +28,8 @@ final class ProxyReplayer: Sendable {
         self.answers = answers
         self.requestBuilder = requestBuilder
         keyer = session.keyer
-        let framing = ["content-length", "transfer-encoding", "expect", "upgrade", SessionHeader.name]
+        // With the Apollo header a request's key may name its operation (`graphQLOperationName`).
+        let framing = ["content-length", "transfer-encoding", "expect", "upgrade", SessionHeader.name, GraphQLOperation.operationNameHeader]
         unplainNames = (framing + keyer.keyingHeaderNames).map { Array($0.lowercased().utf8) }
         var lengths = [Bool](repeating: false, count: (unplainNames.map(\.count).max() ?? 0) + 1)
         for name in unplainNames { lengths[name.count] = true }
@@ -37,7 +38,7 @@ final class ProxyReplayer: Sendable {
 
     /// Whether a request with `head` is plain: no body (no `Content-Length` or
     /// `Transfer-Encoding`), nothing asked before the answer (`Expect`, `Upgrade`), no session,
-    /// no keyed or secret header (nor Basic credentials under another name), not for the proxy
+    /// no `X-APOLLO-OPERATION-NAME`, no keyed or secret header (nor Basic credentials under another name), not for the proxy
     /// itself. Such a request is keyed by its method and target alone (`ReplayTargetCache`) and
     /// needs no state between its head and its end: `ProxyHandler` answers it at its end without
     /// the state machine or routing. One pass over the headers, without allocating.
@@ -78,10 +79,15 @@ final class ProxyReplayer: Sendable {
 
     /// The recording one request takes and its target; a miss throws, explained.
     /// `plain`: `isPlain(head)` holds, so the request is keyed by its method and target alone.
-    func pick(head: HTTPRequestHead, body: ByteBuffer?, plain: Bool = false, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (
+    func pick(
+        head: HTTPRequestHead, body: ByteBuffer?, plain: Bool = false, cache: NIOLoopBoundBox<ReplayTargetCache>
+    ) throws -> (
         ReplayIndex.Pick, target: CachedTarget
     ) {
-        let target = try plain ? cachedTarget(method: ProxyRequestBuilder.method(head), uri: head.uri, cache: cache) : replayTarget(head: head, body: body, cache: cache)
+        let target =
+            try plain
+            ? cachedTarget(method: ProxyRequestBuilder.method(head), uri: head.uri, operationName: nil, cache: cache)
+            : replayTarget(head: head, body: body, cache: cache)
         let pick: ReplayIndex.Pick
         do {
             pick = try session.replayPick(slot: target.slot, keyText: target.keyText, key: target.key)
@@ -96,39 +102,69 @@ final class ProxyReplayer: Sendable {
         return (pick, target)
     }
 
-    /// The request's key, slot and log target. A request whose key is its method and target alone
-    /// (no body, no keyed headers, no credential repeated in the target) is cached per event loop;
-    /// the others are keyed each time.
+    /// The request's key, slot and log target. A request without keyed or secret headers is
+    /// cached per event loop: by its method and target when it has no body, and with its
+    /// Content-Type and body bytes when the body is small (`ReplayTargetCache.bodyLimit`); the
+    /// others are keyed each time.
     private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> CachedTarget {
         let method = try ProxyRequestBuilder.method(head)
-        if (body?.readableBytes ?? 0) == 0, !keyer.carriesKeyingHeaders(head) {
-            return try cachedTarget(method: method, uri: head.uri, cache: cache)
+        let operationName = keyer.graphQLOperationName(of: head)
+        if !keyer.carriesKeyingHeaders(head) {
+            guard let body, body.readableBytes > 0 else {
+                return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache)
+            }
+            if body.readableBytes <= ReplayTargetCache.bodyLimit {
+                return try cachedTarget(method: method, uri: head.uri, operationName: operationName, body: body, head: head, cache: cache)
+            }
         }
         let secretHeaders = keyer.secretHeaders(of: head)
         let keyed = keyer.keyedFields(of: head)
         let secretsOccur = keyer.secretsOccur(in: head.uri, secretHeaders: secretHeaders)
         guard keyed != nil || (body?.readableBytes ?? 0) > 0 || secretsOccur else {
-            return try cachedTarget(method: method, uri: head.uri, cache: cache)
+            return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache)
         }
         let key = keyer.key(
             method: method, target: try requestBuilder.upstreamTarget(head.uri), contentType: head.headers.first(name: "content-type"),
-            body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders, keyedFields: keyed ?? [:]
+            body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders, keyedFields: keyed ?? [:],
+            graphQLOperationName: operationName
         )
         let logTarget = keyer.redactedTarget(head.uri, secretHeaders: secretsOccur ? secretHeaders : [:])
         return CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, keepsKey: true)
+    }
+
+    /// Test suites send the same bodies again and again (a GraphQL operation with the same
+    /// variables): a request with a body and no keyed or secret headers is a pure function of
+    /// its method, target, Content-Type, `X-APOLLO-OPERATION-NAME` and body bytes (the keyer's
+    /// rules and learned secrets never change while a replay-only proxy runs), so its key is
+    /// kept per event loop under exactly those, and a repeat costs a hash of its body.
+    private func cachedTarget(
+        method: WellPlateCore.HTTPMethod, uri: String, operationName: String?, body: ByteBuffer, head: HTTPRequestHead,
+        cache: NIOLoopBoundBox<ReplayTargetCache>
+    ) throws(ProxyRequestError) -> CachedTarget {
+        let contentType = head.headers.first(name: "content-type")
+        let cacheKey = CachedTarget.BodyKey(method: method, uri: uri, contentType: contentType, operationName: operationName, body: body)
+        if let cached = cache.value[cacheKey] { return cached }
+        let key = keyer.key(
+            method: method, target: try requestBuilder.upstreamTarget(uri), contentType: contentType, body: Data(body.readableBytesView),
+            graphQLOperationName: operationName)
+        // Its whole key: the canonical body explains a miss better than the key text.
+        let cached = CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri), keepsKey: true)
+        cache.value.insert(cached, for: cacheKey)
+        return cached
     }
 
     /// Clients repeat the same few requests; their keys, index slots and log paths are kept per
     /// event loop (`ReplayTargetCache`, no lock), so normalization, redaction and hashing the key
     /// run once per distinct target on each loop, whichever connection asks.
     private func cachedTarget(
-        method: WellPlateCore.HTTPMethod, uri: String, cache: NIOLoopBoundBox<ReplayTargetCache>
+        method: WellPlateCore.HTTPMethod, uri: String, operationName: String?, cache: NIOLoopBoundBox<ReplayTargetCache>
     ) throws(ProxyRequestError)
         -> CachedTarget
     {
-        let cacheKey = CachedTarget.Key(method: method, uri: uri)
+        let cacheKey = CachedTarget.Key(method: method, uri: uri, operationName: operationName)
         if let cached = cache.value[cacheKey] { return cached }
-        let key = keyer.key(method: method, target: try requestBuilder.upstreamTarget(uri), contentType: nil, body: nil)
+        let key = keyer.key(
+            method: method, target: try requestBuilder.upstreamTarget(uri), contentType: nil, body: nil, graphQLOperationName: operationName)
         // A GraphQL GET keeps its key: its variables, not in the key text, explain a miss.
         let cached = CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri), keepsKey: key.graphQL != nil)
         cache.value.insert(cached, for: cacheKey)

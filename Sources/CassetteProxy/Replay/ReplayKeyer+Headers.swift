@@ -18,6 +18,12 @@ extension ReplayKeyer {
         redactor.isEnabled && head.headers.contains { Redactor.isBasicCredential($0.value) }
     }
 
+    /// The request's `X-APOLLO-OPERATION-NAME` while GraphQL keying is on: it names an operation
+    /// its body or parameters leave unnamed (a hash-only request), so it takes part in the key.
+    func graphQLOperationName(of head: HTTPRequestHead) -> String? {
+        rules.graphQLPaths.isEmpty ? nil : head.headers.first(name: GraphQLOperation.operationNameHeader)
+    }
+
     /// The request's keyed header fields (and its Content-Type), or `nil` when it carries none.
     func keyedFields(of head: HTTPRequestHead) -> HTTPFields? {
         guard keyedHeaderNames.contains(where: head.headers.contains(name:)) else { return nil }

@@ -20,14 +20,21 @@ import WellPlateNetworking
 ///   redactor's JSON fields are replaced once more (the store holds bodies redacted with the
 ///   rules of recording time; the current rules may name more fields).
 /// - The query is ignored, as `MockAPIClient` ignores it.
+/// - A GraphQL operation recorded with two or more variables variants gets, beside its fixture
+///   (the most recent answer, for any variables), one fixture per variant, whose route names the
+///   variables (`GraphQLVariants`).
 package struct FixtureHarvester: Sendable {
     /// Routes that already exist; recordings they match keep their pattern and fixture name.
     package var registry: MockResponseRegistry
     package var redactor: Redactor
+    /// Its ignore rules leave members out of a GraphQL operation's variables, as keys do, so
+    /// variables that differ only in ignored members are one variant.
+    package var rules: MatchingRules
 
-    package init(registry: MockResponseRegistry = MockResponseRegistry(), redactor: Redactor = .default) {
+    package init(registry: MockResponseRegistry = MockResponseRegistry(), redactor: Redactor = .default, rules: MatchingRules = .default) {
         self.registry = registry
         self.redactor = redactor
+        self.rules = rules
     }
 
     package func harvest(_ interactions: [Interaction]) -> FixtureHarvest {
@@ -57,7 +64,7 @@ package struct FixtureHarvester: Sendable {
             byFixture[fixture, default: []].append((endpoint, group))
         }
 
-        let fixtures = byFixture.compactMap { fixture, members -> HarvestedFixture? in
+        var fixtures = byFixture.compactMap { fixture, members -> HarvestedFixture? in
             // Each member's list is newest first, so the newest overall is among their heads.
             let heads = members.compactMap { $0.1.usable.first }
             guard let (source, body) = heads.min(by: { Self.isMoreRecent($0.0, $1.0) }) else { return nil }
@@ -72,7 +79,35 @@ package struct FixtureHarvester: Sendable {
                 sourceID: source.id
             )
         }
-        return FixtureHarvest(fixtures: fixtures.sorted { $0.endpoints[0] < $1.endpoints[0] }, skipped: skipped)
+        for (fixture, members) in byFixture.sorted(by: { $0.key < $1.key }) where members.count == 1 {
+            fixtures += variantFixtures(of: members[0].0, recordings: members[0].1.usable, base: fixture, taken: &taken)
+        }
+        return FixtureHarvest(fixtures: fixtures.sorted(by: HarvestedFixture.fileOrder), skipped: skipped)
+    }
+
+    /// A fixture per variables variant of a GraphQL operation recorded with two or more, each
+    /// the variant's most recent answer; none for other endpoints. A variant keeps the fixture
+    /// name of a route that already names its variables.
+    private func variantFixtures(
+        of endpoint: Endpoint, recordings: [(Interaction, JSONValue)], base: String, taken: inout Set<String>
+    ) -> [HarvestedFixture] {
+        let variants = GraphQLVariants(endpoint: endpoint, recordings: recordings, rules: rules)
+        guard variants.count >= 2 else { return [] }
+        return variants.all.compactMap { variant -> HarvestedFixture? in
+            guard let (source, body) = variant.recordings.first else { return nil }
+            let route = registry.registrations.first { $0.variables == variant.variables && endpoint.isAnswered(by: $0) }
+            let value = redactor.redact(json: body)
+            return HarvestedFixture(
+                fixture: route?.fixture ?? Self.unusedName(base + "_" + variant.nameSuffix, taken: &taken),
+                endpoints: [endpoint],
+                value: value,
+                contents: Data((value.prettyJSON + "\n").utf8),
+                recordingCount: variant.recordings.count,
+                skippedCount: 0,
+                sourceID: source.id,
+                variables: variant.variables
+            )
+        }
     }
 
     // MARK: Rules
@@ -209,8 +244,18 @@ package struct HarvestedFixture: Sendable, Equatable {
     package let skippedCount: Int
     /// The row id of the recording the fixture was made from.
     package let sourceID: Int64?
+    /// For one variables variant of a GraphQL operation, its variables (which its route names);
+    /// `nil` for every other fixture.
+    package var variables: JSONValue? = nil
 
     package var fileName: String { fixture + ".json" }
+
+    /// By first endpoint; an operation's fixture before its variants', which go by name.
+    static func fileOrder(_ lhs: HarvestedFixture, _ rhs: HarvestedFixture) -> Bool {
+        if lhs.endpoints[0] != rhs.endpoints[0] { return lhs.endpoints[0] < rhs.endpoints[0] }
+        if (lhs.variables == nil) != (rhs.variables == nil) { return lhs.variables == nil }
+        return lhs.fixture < rhs.fixture
+    }
 
     /// The registry routes that answer with this fixture: a method and a path, and for a GraphQL
     /// operation its name (a route of `POST` answers the operation's GET form too). A batch gets
@@ -219,7 +264,8 @@ package struct HarvestedFixture: Sendable, Equatable {
         endpoints.compactMap { endpoint in
             guard endpoint.operation != nil else { return try? MockRoute(method: endpoint.method, path: endpoint.pattern, fixture: fixture) }
             guard endpoint.operation?.hasPrefix("batch ") == false else { return nil }
-            return try? MockRoute(method: endpoint.method, path: endpoint.pattern, operation: endpoint.operationName, fixture: fixture)
+            return try? MockRoute(
+                method: endpoint.method, path: endpoint.pattern, operation: endpoint.operationName, variables: variables, fixture: fixture)
         }
     }
 }

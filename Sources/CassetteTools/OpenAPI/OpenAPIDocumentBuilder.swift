@@ -10,7 +10,8 @@ import WellPlateNetworking
 /// Schema inferred from ALL their recordings (`InferredSchema.jsonSchema`, the dialect OpenAPI 3.1
 /// uses) and one example each: the most recent recording, redacted once more with the current
 /// rules. Keys are written sorted by the JSON and YAML writers, so the same recordings give the
-/// same bytes.
+/// same bytes. The GraphQL operations recorded at a path (`RecordedOperations` made with
+/// `splitsGraphQLOperations`) share its one `post` operation (`OpenAPIGraphQLOperation`).
 package struct OpenAPIDocumentBuilder: Sendable {
     package static let openAPIVersion = "3.1.0"
 
@@ -39,6 +40,7 @@ package struct OpenAPIDocumentBuilder: Sendable {
         var paths = JSONObject()
         var pathServers: [String: [String]] = [:]
         var operationIDs: Set<String> = []
+        var graphQL: [String: [RecordedOperations.Operation]] = [:]
         var count = 0
         for (server, recorded) in hosts {
             let basePath = server.map { RequestPath(url: $0).description } ?? "/"
@@ -50,7 +52,10 @@ package struct OpenAPIDocumentBuilder: Sendable {
                 if !strip.isEmpty, path.hasPrefix(strip + "/") { path = String(path.dropFirst(strip.count)) }
                 var item: JSONObject = paths[path].flatMap { if case .object(let object) = $0 { object } else { nil } } ?? [:]
                 let method = endpoint.method.rawValue.lowercased()
-                if case .object(let existing)? = item[method], hosts.count > 1 {
+                if endpoint.operation != nil {
+                    // Made once every host's operations of the path are known, below.
+                    graphQL[path, default: []].append(operation)
+                } else if case .object(let existing)? = item[method], hosts.count > 1 {
                     var ignoredIDs = operationIDs
                     let added = self.operation(operation, path: path, ids: &ignoredIDs)
                     item[method] = .object(OpenAPIOperationMerge.merge(existing, added, host: server?.absoluteString))
@@ -63,6 +68,12 @@ package struct OpenAPIDocumentBuilder: Sendable {
                 }
                 paths[path] = .object(item)
             }
+        }
+        for (path, operations) in graphQL.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            guard case .object(var item)? = paths[path] else { continue }
+            let id = Self.unique(SwiftNaming.lowerCamel("post " + path), in: &operationIDs)
+            item["post"] = .object(OpenAPIGraphQLOperation(operations: operations, redactor: redactor).object(path: path, operationID: id))
+            paths[path] = .object(item)
         }
         var info: JSONObject = [
             "title": .string(title),

@@ -52,6 +52,10 @@ package struct RecordedOperations: Sendable {
         package internal(set) var queryParameters: [String: Parameter] = [:]
         /// Values seen for each path parameter, in the order of the pattern's parameters.
         package internal(set) var pathParameters: [String: Parameter] = [:]
+        /// For a GraphQL operation, the most recent recording's document, normalized
+        /// (`GraphQLDocument.normalized`): an example of what a client sends.
+        package internal(set) var graphQLDocument: String?
+        var graphQLDocumentTime: (Date, Int64) = (.distantPast, Int64.min)
 
         init(endpoint: Endpoint) {
             self.endpoint = endpoint
@@ -178,7 +182,14 @@ extension RecordedOperations {
         var operation = operations[endpoint] ?? Operation(endpoint: endpoint)
         operation.count += 1
         operation.recordingIDs.append(id)
-        if let variables = GraphQLRequest.singleOperation(method: interaction.method, url: url, body: interaction.requestBody)?.variables {
+        let sent = GraphQLRequest.singleOperation(
+            method: interaction.method, url: url, body: interaction.requestBody,
+            headerName: interaction.requestHeaders[GraphQLOperation.operationNameField])
+        if let document = sent?.document, time > operation.graphQLDocumentTime {
+            operation.graphQLDocument = document.normalized
+            operation.graphQLDocumentTime = time
+        }
+        if let variables = sent?.variables {
             operation.requestBodies["application/json", default: Body(mediaType: "application/json", isJSON: true)]
                 .add(variables.jsonData(), json: variables, id: id, time: time)
         } else {

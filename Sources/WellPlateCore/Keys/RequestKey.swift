@@ -13,7 +13,8 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     /// 3: multipart bodies keyed by parts; conditional and `matchedHeaders` headers in the key.
     /// 4: requests to `MatchingRules.graphQLPaths` keyed by their GraphQL operation.
     /// 5: GraphQL variables `{}` keyed as absent, as documented (4 keyed them as `null`).
-    public static let formatVersion = 5
+    /// 6: `X-APOLLO-OPERATION-NAME` names a GraphQL operation its body leaves unnamed.
+    public static let formatVersion = 6
 
     /// One `name=value` pair of a normalized query (or form body): percent-encoding normalized,
     /// `+` written as `%20`, and a name without `=` given the empty value.
@@ -73,7 +74,8 @@ public struct RequestKey: Sendable, Hashable, RawRepresentable, CustomStringConv
     ) {
         let normalized = URLNormalizer.normalize(target: target, rules: rules)
         if !rules.graphQLPaths.isEmpty, rules.graphQLPaths.contains(normalized.path),
-            let graphQL = GraphQLRequest(method: method, query: normalized.query, body: body)
+            let graphQL = GraphQLRequest(
+                method: method, query: normalized.query, body: body, headerName: headerFields[GraphQLOperation.operationNameField])
         {
             self.init(graphQL: graphQL, normalized: normalized, headerFields: headerFields, rules: rules)
             return

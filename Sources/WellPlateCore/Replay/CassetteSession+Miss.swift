@@ -33,8 +33,19 @@ extension CassetteSession {
                         .map { $0.trimmingCharacters(in: .whitespaces) }
                         .filter { !$0.isEmpty && $0 != "*" && !matchingRules.matchedHeaders.contains($0.lowercased()) }
                         .map { name in CassetteMiss.VaryCandidate(name: name, recorded: HTTPField.Name(name).flatMap { stored.requestHeaders[$0] }) })
-                return difference.recorded.bodyFingerprint == nil
-                    ? difference : KeyDifference(request: key, recorded: RequestKey(recording: stored, rules: matchingRules))
+                guard difference.recorded.bodyFingerprint != nil else { return difference }
+                var recorded = RequestKey(recording: stored, rules: matchingRules)
+                // Reached by its persisted-query alias (a hash-only key the recording's document
+                // answers): explained as the hash-only request it stands for, so the variables
+                // that differ are named rather than "persisted vs query".
+                if recorded != difference.recorded,
+                    let alias = RequestKey.graphQLHashOnly(
+                        method: stored.method, target: stored.url, headerFields: stored.requestHeaders, body: stored.requestBody, rules: matchingRules),
+                    alias == difference.recorded
+                {
+                    recorded = alias
+                }
+                return KeyDifference(request: key, recorded: recorded)
             }
         var miss = CassetteMiss(
             method: key.method, key: key.rawValue, cassette: options.cassette, storePath: store.path, nearest: nearest, exhaustedAfter: exhaustedAfter)

@@ -56,9 +56,11 @@ package struct ReplayKeyer: Sendable {
 
     /// The key of any request given by its target. `secretHeaders`: its secret headers, whose
     /// values are scrubbed from the target and body as when it was recorded; `keyedFields`: its
-    /// keyed header fields (with its Content-Type), if any.
+    /// keyed header fields (with its Content-Type), if any; `graphQLOperationName`: its
+    /// `X-APOLLO-OPERATION-NAME`, which names a GraphQL operation its body leaves unnamed.
     package func key(
-        method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], keyedFields: HTTPFields = [:]
+        method: HTTPMethod, target: String, contentType: String?, body: Data?, secretHeaders: HTTPFields = [:], keyedFields: HTTPFields = [:],
+        graphQLOperationName: String? = nil
     ) -> RequestKey {
         let contentType = keyedFields.isEmpty ? contentType : keyedFields[.contentType]
         let carried = method.carriesBody ? body : nil
@@ -68,6 +70,7 @@ package struct ReplayKeyer: Sendable {
         // Keyed headers count as redacted, as when recorded.
         var keyFields = keyedFields.isEmpty ? HTTPFields() : learned.scrub(redactor.redact(headers: keyedFields))
         if let contentType, carried != nil { keyFields[.contentType] = contentType }
+        if let graphQLOperationName { keyFields[GraphQLOperation.operationNameField] = graphQLOperationName }
         let keyedBody = carried != nil ? redacted.body.map(scrubLearned(body:)) : body
         return RequestKey(method: method, target: learned.scrub(target: redacted.url), headerFields: keyFields, body: keyedBody, rules: rules)
     }

@@ -149,7 +149,7 @@ struct ExportCommand: AsyncParsableCommand {
                     throw CLIError.usage("\(error.description); fix it (or move it away) before exporting")
                 }
             }
-            let harvest = FixtureHarvester(registry: registry, redactor: configFile.redactor).harvest(host.interactions)
+            let harvest = FixtureHarvester(registry: registry, redactor: configFile.redactor, rules: configFile.matchingRules).harvest(host.interactions)
             let plan = try FixtureExport(harvest: harvest, existing: registry, directory: hostDirectory, force: force)
             if !dryRun {
                 try plan.apply()
@@ -228,6 +228,7 @@ struct ExportCommand: AsyncParsableCommand {
     /// `GET /api/users/{id}, from 3 recordings`.
     private static func describe(_ fixture: HarvestedFixture) -> String {
         var text = fixture.endpoints.map(\.description).joined(separator: " and ")
+        if let variables = fixture.variables { text += " " + variables.jsonString(options: .sortedKeys) }
         text += ", from \(Formatting.count(fixture.recordingCount, "recording"))"
         if fixture.skippedCount > 0 {
             text += ", \(fixture.skippedCount) more skipped as not 2xx JSON"

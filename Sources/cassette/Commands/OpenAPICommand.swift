@@ -72,7 +72,9 @@ struct OpenAPICommand: AsyncParsableCommand {
             progress: progress.step("reading", unit: "recordings"))
         let server = try await Self.server(of: recording)
         let builder = OpenAPIDocumentBuilder(title: title ?? "Recorded API (cassette \(recording.cassette))", server: server, redactor: settings.redactor)
-        let operations = RecordedOperations(interactions: recording.interactions, progress: progress.step("inferring schemas", unit: "recordings"))
+        // Each GraphQL operation described on its own, all in the one operation of their path.
+        let operations = RecordedOperations(
+            interactions: recording.interactions, splitsGraphQLOperations: true, progress: progress.step("inferring schemas", unit: "recordings"))
         progress.status("writing the document")
         let hosts = RecordedHosts(recording.interactions)
         let document: JSONValue
@@ -82,7 +84,7 @@ struct OpenAPICommand: AsyncParsableCommand {
             document = builder.document(
                 hosts: hosts.hosts.map { host in
                     let upstream = upstreams.first { CassetteInfo.origin(of: $0) == host.origin } ?? host.origin.flatMap(URL.init(string:))
-                    return (upstream, RecordedOperations(interactions: host.interactions))
+                    return (upstream, RecordedOperations(interactions: host.interactions, splitsGraphQLOperations: true))
                 })
         } else {
             document = builder.document(operations)
@@ -106,8 +108,11 @@ struct OpenAPICommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: out)
         let data = Data(text.utf8)
         let paths = operations.endpoints.map(\.pattern)
+        let methods = Set(operations.endpoints.map { "\($0.method.rawValue) \($0.pattern)" }).count
+        let graphQL = operations.endpoints.count(where: { $0.operation != nil })
+        let within = graphQL == 0 ? "" : " (holding \(Formatting.count(graphQL, "GraphQL operation")))"
         let summary =
-            "\(Formatting.count(Set(paths).count, "path")), \(Formatting.count(operations.endpoints.count, "operation")) from \(Formatting.count(recording.interactions.count, "recording")) of cassette \(recording.cassette)"
+            "\(Formatting.count(Set(paths).count, "path")), \(Formatting.count(methods, "operation"))\(within) from \(Formatting.count(recording.interactions.count, "recording")) of cassette \(recording.cassette)"
         if (try? Data(contentsOf: url)) == data {
             Terminal.printLine("unchanged \(out)  (\(summary))")
             return

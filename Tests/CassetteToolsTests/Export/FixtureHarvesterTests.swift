@@ -20,6 +20,47 @@ struct FixtureHarvesterTests {
 
     static func body(_ text: String) -> Data { Data(text.utf8) }
 
+    static func graphQL(_ variables: String, answer: String, at seconds: TimeInterval = 0) -> Interaction {
+        let body = #"{"query":"query GetUser($id: ID!) { user(id: $id) { id name } }","operationName":"GetUser","variables":\#(variables)}"#
+        return Recordings.make(
+            .post, "/graphql", requestHeaders: [.contentType: "application/json"], requestBody: Data(body.utf8), body: Data(answer.utf8),
+            recordedAt: Recordings.recordedAt.addingTimeInterval(seconds))
+    }
+
+    @Test func aGraphQLOperationGetsAFixtureAndARouteNamingTheVariablesOfEachVariant() throws {
+        let rules = MatchingRules(ignoredBodyFields: ["$.variables.requestId"])
+        let recordings = Self.stored(
+            Self.graphQL(#"{"id":"1","requestId":"a"}"#, answer: #"{"data":{"user":{"id":"1","name":"Ada"}}}"#),
+            Self.graphQL(#"{"requestId":"b","id":"1"}"#, answer: #"{"data":{"user":{"id":"1","name":"Ada L."}}}"#, at: 1),
+            Self.graphQL(#"{"id":"2"}"#, answer: #"{"data":{"user":{"id":"2","name":"Grace"}}}"#, at: 2))
+        let harvest = FixtureHarvester(rules: rules).harvest(recordings)
+        #expect(
+            harvest.fixtures.map(\.fixture) == [
+                "mock_graphql_post_query_getuser", "mock_graphql_post_query_getuser_id_1", "mock_graphql_post_query_getuser_id_2",
+            ])
+        #expect(harvest.fixtures.map { $0.variables?.jsonString(options: .sortedKeys) ?? "-" } == ["-", #"{"id":"1"}"#, #"{"id":"2"}"#])
+        #expect(harvest.fixtures.map(\.recordingCount) == [3, 2, 1], "an ignored member makes no variant of its own")
+        #expect(harvest.fixtures[1].value["data"]?["user"]?["name"] == "Ada L.", "the variant's most recent answer")
+        #expect(harvest.fixtures[0].value["data"]?["user"]?["name"] == "Grace", "the operation's most recent answer, for any variables")
+
+        // Exported again over its own registry, every fixture keeps its name.
+        let registry = MockResponseRegistry(registrations: harvest.fixtures.flatMap(\.routes))
+        #expect(registry.registrations.count == 3)
+        let renamed = MockResponseRegistry(
+            registrations: registry.registrations.map { route in
+                route.variables == nil
+                    ? route
+                    : try! MockRoute(
+                        method: route.method, path: route.path, operation: route.operation, variables: route.variables, fixture: route.fixture + "_mine")
+            })
+        #expect(
+            FixtureHarvester(registry: renamed, rules: rules).harvest(recordings).fixtures.map(\.fixture) == [
+                "mock_graphql_post_query_getuser", "mock_graphql_post_query_getuser_id_1_mine", "mock_graphql_post_query_getuser_id_2_mine",
+            ])
+        // One variant only: the operation's fixture alone, as before.
+        #expect(FixtureHarvester(rules: rules).harvest(Array(recordings.prefix(2))).fixtures.map(\.fixture) == ["mock_graphql_post_query_getuser"])
+    }
+
     @Test func endpointsWhoseDefaultNamesCollideGetNumberedNames() {
         let harvest = FixtureHarvester().harvest(
             Self.stored(

@@ -67,7 +67,7 @@ struct RealClientMatchingTests {
 
     @Test func theFormatVersionWasBumpedSoStoredKeysAreRecomputed() {
         // 3 for multipart parts and keyed headers; 4 for GraphQL operations (GraphQLKeyTests);
-        // 5 for GraphQL's empty variables, keyed as absent.
-        #expect(RequestKey.formatVersion == 5)
+        // 5 for GraphQL's empty variables, keyed as absent; 6 for X-APOLLO-OPERATION-NAME.
+        #expect(RequestKey.formatVersion == 6)
     }
 }

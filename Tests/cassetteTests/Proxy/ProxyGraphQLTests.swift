@@ -91,6 +91,84 @@ final class ProxyGraphQLTests {
         }
     }
 
+    @Test func operationsNamedOnlyByTheApolloHeaderReplayOfflineAndTheBodyWinsWhenTheyDisagree() async throws {
+        let recorded = try await GraphQLPeers.withUpstream { base in
+            try await withProxy(
+                ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path
+            ) { recorder in
+                let steps = try await GraphQLPeers.runClients("header-record", against: recorder.url)
+                try await recorder.waitForLogLine(containing: "POST /graphql persisted GetUser")
+                return steps
+            }
+        }
+        #expect(
+            recorded.map(\.name) == [
+                "header.apq.GetUser.1.hash", "header.apq.GetUser.1.document", "header.apq.ListUsers.hash", "header.apq.ListUsers.document",
+                "disagreeing.ListUsers",
+            ], "\(recorded.map(\.line))")
+        let stored = try await CassetteStore.open(path: store, access: .readOnly)
+        let keys = try await stored.interactions(cassette: nil).map(\.key)
+        try await stored.close()
+        #expect(keys.filter { $0.contains(" gql:persisted:GetUser ") }.count == 1, "the header names the hash-only request: \(keys)")
+        #expect(keys.filter { $0.contains(" gql:query:ListUsers ") }.count == 2, "the body's operationName beats the header: \(keys)")
+        #expect(!keys.contains { $0.contains("anonymous_") }, "\(keys)")
+
+        // The upstream is stopped: hash-only requests named by the header alone get the answers
+        // recorded with their documents, by POST and by GET with only `extensions`.
+        try await withProxy(["replay", "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { replayer in
+            let steps = try await GraphQLPeers.runClients("header-replay", against: replayer.url)
+            #expect(
+                steps.map(\.name) == ["header.apq.GetUser.1.hash", "header.get.hash.GetUser.1", "header.get.hash.ListUsers", "disagreeing.ListUsers"],
+                "no retry with the document: \(steps.map(\.line))")
+            for step in steps {
+                #expect(step.status == 200 && step.cassette == "hit", "\(step.name): \(step.status) \(step.cassette ?? "-") \(step.body)")
+            }
+            #expect(steps[0].body["data"]?["user"]?["name"]?.stringValue == "Ada", "\(steps[0].body)")
+            #expect(steps[1].body["data"]?["user"]?["name"]?.stringValue == "Ada", "\(steps[1].body)")
+            #expect(steps[2].body["data"]?["users"]?.arrayValue?.count == 2, "\(steps[2].body)")
+            #expect(steps[3].body["data"]?["users"]?.arrayValue?.count == 1, "\(steps[3].body)")
+            try await replayer.waitForLogLine(containing: "GET /graphql persisted ListUsers")
+
+            let miss = try await GraphQLPeers.runClients("header-miss", against: replayer.url)
+            #expect(miss.first?.status == 404 && miss.first?.cassette == "miss")
+            let text = miss.first?.line ?? ""
+            #expect(text.contains("gql:persisted:GetUser") && text.contains(#"GetUser: variables differ at $.id: recorded \"1\", got \"3\""#), "\(text)")
+
+            let session = try await replayer.openSession("dev")
+            _ = try await GraphQLPeers.runClients("header-replay", against: session.baseURL)
+            let journal = try await session.requests()
+            #expect(
+                journal.map { $0["operation"] as? String ?? "-" } == ["persisted GetUser", "persisted GetUser", "persisted ListUsers", "query ListUsers"],
+                "\(journal)")
+        }
+    }
+
+    @Test func openAPIDescribesEachOperationAsAnAlternativeOfTheGraphQLPathsOneOperation() async throws {
+        _ = try await record()
+        let openapi = try await workspace.run("openapi", "--db", store, "--out", "openapi.json")
+        #expect(openapi.status == 0, "\(openapi)")
+        #expect(openapi.stdout.contains("(1 path, 1 operation (holding 4 GraphQL operations) from 8 recordings of cassette dev)"), "\(openapi.stdout)")
+        let validator = try await ExternalTool.openAPIValidator()
+        let validated = try await ExternalTool.run(validator, [workspace.path("openapi.json")], cwd: workspace.directory)
+        #expect(validated.status == 0, "openapi-spec-validator rejected the document: \(validated)")
+
+        let document = try JSONValue(parsing: try Data(contentsOf: URL(fileURLWithPath: workspace.path("openapi.json"))))
+        let post = try #require(document["paths"]?["/graphql"]?["post"])
+        let labels = ["mutation RenameUser", "query Broken", "query GetUser", "query ListUsers"]
+        #expect((post["x-graphql-operations"]?.arrayValue ?? []).map { "\($0["type"]?.stringValue ?? "") \($0["name"]?.stringValue ?? "")" } == labels)
+        let request = post["requestBody"]?["content"]?["application/json"]
+        let requests = request?["schema"]?["anyOf"]?.arrayValue ?? []
+        #expect(requests.map { $0["x-graphql-operation"]?.stringValue ?? "-" } == labels, "\(post)")
+        let getUser = try #require(requests.first { $0["title"] == "GetUser" })
+        #expect(getUser["properties"]?["variables"]?["properties"]?["id"]?["type"] == "string", "\(getUser)")
+        #expect(request?["examples"]?["GetUser"]?["value"]?["query"]?.stringValue?.hasPrefix("query GetUser($id:ID!)") == true, "\(post)")
+        let answers = post["responses"]?["200"]?["content"]?["application/json"]?["schema"]?["anyOf"]?.arrayValue ?? []
+        #expect(answers.map { $0["x-graphql-operation"]?.stringValue ?? "-" } == labels, "\(post)")
+        let users = answers.first { $0["title"] == "ListUsers" }?["properties"]?["data"]?["properties"]?["users"]
+        #expect(users?["type"] == "array", "\(answers)")
+        #expect(document["paths"]?.objectValue?.members.count == 1, "hash-only and PersistedQueryNotFound recordings add nothing: \(document)")
+    }
+
     struct User: Decodable, Sendable {
         let id: String
         let name: String
@@ -126,9 +204,13 @@ final class ProxyGraphQLTests {
         #expect(
             fixtures == [
                 "mock_graphql_post_mutation_renameuser.json", "mock_graphql_post_query_broken.json", "mock_graphql_post_query_getuser.json",
-                "mock_graphql_post_query_listusers.json", "registry.json",
-            ], "one fixture per operation, none made of PersistedQueryNotFound: \(export.stdout)")
-        #expect(export.stdout.contains("created  registry.json  (4 routes)"), "\(export.stdout)")
+                "mock_graphql_post_query_getuser_id_1.json", "mock_graphql_post_query_getuser_id_2.json", "mock_graphql_post_query_listusers.json",
+                "mock_graphql_post_query_listusers_first_1.json", "mock_graphql_post_query_listusers_first_2.json", "registry.json",
+            ], "one fixture per operation and per variables variant, none made of PersistedQueryNotFound: \(export.stdout)")
+        #expect(export.stdout.contains("created  registry.json  (8 routes)"), "\(export.stdout)")
+        #expect(
+            export.stdout.contains(#"created  mock_graphql_post_query_getuser_id_1.json  (POST /graphql query GetUser {"id":"1"}, from 2 recordings)"#),
+            "\(export.stdout)")
 
         // HAR entries say which operation each POST /graphql was.
         let har = try await workspace.run("export", "--db", store, "--har", "recordings.har")
@@ -145,16 +227,27 @@ final class ProxyGraphQLTests {
         let user = try await mock.graphQL(
             url: graphQL, query: "query GetUser($id: ID!) { user(id: $id) { id name email } }", operationName: "GetUser", variables: ["id": "1"],
             dataType: UserData.self)
-        #expect(user.user?.name.isEmpty == false, "\(user)")
-        let users = try await mock.graphQL(
-            url: graphQL, query: "query ListUsers($first: Int) { users(first: $first) { id name } }", variables: ["first": 2], dataType: UsersData.self)
-        #expect(!users.users.isEmpty)
+        #expect(user.user?.name == "Ada", "the variant of id 1: \(user)")
+        let second = try await mock.graphQL(
+            url: graphQL, query: "query GetUser($id: ID!) { user(id: $id) { id name email } }", operationName: "GetUser", variables: ["id": "2"],
+            dataType: UserData.self)
+        #expect(second.user?.name == "Grace", "the variant of id 2: \(second)")
+        let other = try await mock.graphQL(
+            url: graphQL, query: "query GetUser($id: ID!) { user(id: $id) { id name email } }", operationName: "GetUser", variables: ["id": "9"],
+            dataType: UserData.self)
+        #expect(other.user?.name.isEmpty == false, "variables never recorded: the operation's fixture \(other)")
+        for first in [1, 2] {
+            let users = try await mock.graphQL(
+                url: graphQL, query: "query ListUsers($first: Int) { users(first: $first) { id name } }", variables: ["first": first],
+                dataType: UsersData.self)
+            #expect(users.users.count == first, "the variant of first \(first): \(users)")
+        }
         await #expect(throws: GraphQLResponseError.self) {
             _ = try await mock.graphQL(url: graphQL, query: "query Broken { broken }", dataType: BrokenData.self)
         }
         // Exporting again changes nothing: the routes keep their fixtures' names.
         let again = try await workspace.run("export", "--db", store, "--fixtures", "Fixtures")
-        #expect(again.status == 0 && again.stdout.contains("unchanged  registry.json  (4 routes)"), "\(again)")
+        #expect(again.status == 0 && again.stdout.contains("unchanged  registry.json  (8 routes)"), "\(again)")
 
         // One model per operation, named as Apollo names them; compiled, and every recorded `data`
         // and variables decoded with its type.
@@ -200,7 +293,8 @@ final class ProxyGraphQLTests {
                 "\($0["severity"]?.stringValue ?? "") \($0["rule"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "")"
             }
         }
-        #expect(findingsByEndpoint["POST /graphql query GetUser"] == ["error apiSendsNull $.user.email"], "\(diff.stdout)")
+        // The operation's fixture and each variant's see the change.
+        #expect(findingsByEndpoint["POST /graphql query GetUser"] == Array(repeating: "error apiSendsNull $.user.email", count: 3), "\(diff.stdout)")
         #expect(findingsByEndpoint["POST /graphql query Broken"] == ["note graphQLErrors $.errors"], "\(diff.stdout)")
         for endpoint in ["POST /graphql query ListUsers", "POST /graphql mutation RenameUser"] {
             #expect(findingsByEndpoint[endpoint] == [], "no false alarm for \(endpoint): \(diff.stdout)")

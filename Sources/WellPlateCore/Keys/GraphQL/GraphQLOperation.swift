@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// One GraphQL operation as a request carries it (a POST body, one element of a batch, or the
 /// parameters of a GET): what keys it and what names it.
@@ -18,12 +19,15 @@ package struct GraphQLOperation: Sendable, Equatable {
 
     /// The header Apollo clients send with every operation, its name as the value.
     package static let operationNameHeader = "X-APOLLO-OPERATION-NAME"
+    /// `operationNameHeader` as a field name, for reading it from a request's fields.
+    package static let operationNameField = HTTPField.Name(operationNameHeader)!
 
     /// The operation in `object` (`query`, `operationName`, `variables`, `extensions`), or `nil`
     /// when it carries neither a document nor a persisted-query hash. `headerName` (the value of
-    /// `X-APOLLO-OPERATION-NAME`) names a hash-only operation sent without `operationName`: it has
-    /// no document to name it. Keys pass none (`GraphQLRequest.init(method:query:body:)`); the
-    /// mock registry does, to match such a request to its operation's route.
+    /// `X-APOLLO-OPERATION-NAME`, which Apollo clients send with every operation) names the
+    /// operation when the body does not: a hash-only request, or a document sent without
+    /// `operationName` whose operation is anonymous (it also picks among a document's operations).
+    /// When both name it and disagree, the body wins: it is what the server executes.
     package init?(_ object: JSONObject, headerName: String? = nil) {
         let documentText = object["query"]?.stringValue
         let extensions = Self.object(object["extensions"])
@@ -31,15 +35,15 @@ package struct GraphQLOperation: Sendable, Equatable {
         guard documentText != nil || sentHash != nil else { return nil }
         let document = documentText.map(GraphQLDocument.init)
         let operationName = object["operationName"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let headerName = headerName.flatMap { $0.isEmpty ? nil : $0 }
+        let wanted = operationName ?? headerName
         let chosen = document.flatMap { document in
-            document.operations.first { $0.name != nil && $0.name == operationName } ?? document.operations.first
+            document.operations.first { $0.name != nil && $0.name == wanted } ?? document.operations.first
         }
         self.document = document
         persistedHash = documentText.map { SHA256.hexPrefix(of: SHA256.digest(Array($0.utf8)), length: 64) } ?? sentHash
         type = document == nil ? nil : (chosen?.type ?? .query)
-        // Only a hash-only request takes its name from the header: a document names its own operation.
-        let fallbackName = document == nil ? headerName.flatMap { $0.isEmpty ? nil : $0 } : nil
-        if let name = operationName ?? chosen?.name ?? fallbackName {
+        if let name = operationName ?? chosen?.name ?? headerName {
             self.name = Self.keySafe(name)
         } else {
             let basis = document?.normalized ?? sentHash ?? ""
@@ -77,6 +81,18 @@ package struct GraphQLOperation: Sendable, Equatable {
         }
         if let variables = variables.map(ignored.removing(from:)) { members.append(("variables", variables)) }
         return .object(JSONObject(members))
+    }
+
+    /// The variables as a key compares them: without the members `rules` ignore (a path below
+    /// `$.variables`, or a plain name at any depth), keys sorted and numbers by value; `nil` when
+    /// none are sent or none are left. What tells one variables variant of an operation from
+    /// another (`export --fixtures` writes a fixture per variant).
+    package func keyedVariables(rules: MatchingRules) -> JSONValue? {
+        let ignored = GraphQLIgnoredFields(rules.ignoredBodyFields)
+        guard let variables = variables.map(ignored.removing(from:)) else { return nil }
+        let text = CanonicalJSON.canonicalText(of: variables, ignoring: ignored.names)
+        guard let value = try? JSONValue(parsing: Data(text)), value.objectValue?.members.isEmpty != true, !value.isNull else { return nil }
+        return value
     }
 
     /// GET sends `variables` and `extensions` as JSON text in parameters; a POST body as JSON.

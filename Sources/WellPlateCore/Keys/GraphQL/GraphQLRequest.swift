@@ -9,13 +9,13 @@ package struct GraphQLRequest: Sendable, Equatable {
     package let isBatch: Bool
 
     /// The operations of a request to a GraphQL path: the GET form's parameters, or a POST's body.
-    /// Keys never read `X-APOLLO-OPERATION-NAME`: the proxy keys a request by the headers
-    /// `matchedHeaders` names only, and Apollo clients send `operationName` beside the header.
-    package init?(method: HTTPMethod, query: [RequestKey.QueryParameter], body: Data?) {
+    /// `headerName`: the request's `X-APOLLO-OPERATION-NAME`, which names an operation its body
+    /// or parameters leave unnamed (`GraphQLOperation.init(_:headerName:)`).
+    package init?(method: HTTPMethod, query: [RequestKey.QueryParameter], body: Data?, headerName: String? = nil) {
         if method == .get {
-            self.init(query: query)
+            self.init(query: query, headerName: headerName)
         } else if method.carriesBody, let body {
-            self.init(body: body)
+            self.init(body: body, headerName: headerName)
         } else {
             return nil
         }

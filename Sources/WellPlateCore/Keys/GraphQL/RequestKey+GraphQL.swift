@@ -10,7 +10,8 @@ extension RequestKey {
     ) -> RequestKey? {
         let normalized = URLNormalizer.normalize(target: target, rules: rules)
         guard rules.graphQLPaths.contains(normalized.path),
-            let request = GraphQLRequest(method: method, query: normalized.query, body: body),
+            let request = GraphQLRequest(
+                method: method, query: normalized.query, body: body, headerName: headerFields[GraphQLOperation.operationNameField]),
             let hashOnly = request.hashOnly
         else { return nil }
         return RequestKey(graphQL: hashOnly, normalized: normalized, headerFields: headerFields, rules: rules)

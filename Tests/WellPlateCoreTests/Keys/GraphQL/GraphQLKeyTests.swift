@@ -74,6 +74,35 @@ struct GraphQLKeyTests {
         #expect(alias == hashOnly)
     }
 
+    @Test("X-APOLLO-OPERATION-NAME names an operation its body leaves unnamed; the body wins when both name it")
+    func apolloOperationNameHeader() {
+        func fields(_ name: String) -> HTTPFields { [.contentType: "application/json", GraphQLOperation.operationNameField: name] }
+        func keyed(_ json: String, header name: String) -> RequestKey {
+            RequestKey(method: .post, target: "/graphql", headerFields: fields(name), body: Data(json.utf8))
+        }
+        let hashOnly = keyed(body(Self.document, name: nil, hash: Self.hash, sendsDocument: false), header: "GetUser")
+        #expect(hashOnly.graphQL == GraphQLKeyPart(kind: "persisted", name: "GetUser"))
+        #expect(hashOnly == post(body(Self.document, hash: Self.hash, sendsDocument: false)), "as if the body had named it")
+        let alias = RequestKey.graphQLHashOnly(
+            method: .post, target: "/graphql", headerFields: fields("GetUser"), body: Data(body(Self.document, name: nil).utf8), rules: .default)
+        #expect(alias == hashOnly, "the document's recording answers it")
+        #expect(post(body(Self.document, name: nil, hash: Self.hash, sendsDocument: false)).graphQL?.name.hasPrefix("anonymous_") == true)
+
+        var components = URLComponents()
+        components.queryItems = [
+            URLQueryItem(name: "variables", value: #"{"id":"1"}"#),
+            URLQueryItem(name: "extensions", value: #"{"persistedQuery":{"version":1,"sha256Hash":"\#(Self.hash)"}}"#),
+        ]
+        let fetched = RequestKey(method: .get, target: "/graphql?" + components.percentEncodedQuery!, headerFields: fields("GetUser"))
+        #expect(fetched == hashOnly, "a GET with only extensions, named by the header")
+
+        #expect(keyed(body(Self.document), header: "ListUsers") == post(body(Self.document)), "operationName beats the header")
+        #expect(keyed(body(Self.document, name: nil), header: "Other").graphQL?.name == "GetUser", "so does the document's own name")
+        #expect(keyed(body("{ me { id } }", name: nil), header: "Me").graphQL == GraphQLKeyPart(kind: "query", name: "Me"))
+        let twoOperations = "query A { a } mutation B { b }"
+        #expect(keyed(body(twoOperations, name: nil), header: "B").graphQL == GraphQLKeyPart(kind: "mutation", name: "B"))
+    }
+
     @Test("ignore rules reach variables by path, and plain names at any depth")
     func ignoredVariables() {
         let rules = MatchingRules(ignoredBodyFields: ["$.variables.input.clientMutationId", "requestId"])
