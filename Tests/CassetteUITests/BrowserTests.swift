@@ -49,10 +49,15 @@ import WellPlateCore
     static let png = Data(
         base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
 
-    @Test func theUIWorksInChromiumAgainstAReplayAndItsReportOffline() async throws {
+    /// Installs Debian's chromium, chromium-driver and the PyPI selenium package when missing.
+    private static func ensureBrowser() async throws {
         let ensure = try await ExternalTool.run(
             ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
         try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+    }
+
+    @Test func theUIWorksInChromiumAgainstAReplayAndItsReportOffline() async throws {
+        try await Self.ensureBrowser()
         let workspace = try CLIWorkspace()
         let recordings = Self.recordings()
         try await workspace.record(recordings)
@@ -83,9 +88,7 @@ import WellPlateCore
     /// upstream's ticks and its close. The page lists it and draws its timeline, on a replay and
     /// in the store's report opened offline; the markup is text and never runs.
     @Test func aWebSocketConversationIsATimelineOnTheProxyAndInTheReport() async throws {
-        let ensure = try await ExternalTool.run(
-            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
-        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        try await Self.ensureBrowser()
         let workspace = try CLIWorkspace()
         let store = workspace.storePath
         try await WebSocketPeers.withUpstream { base in
@@ -112,9 +115,7 @@ import WellPlateCore
     /// makes a hit and a miss and closes it: the report's Sessions view shows the run's requests
     /// and the session's journal with their misses explained; a store's report says it has none.
     @Test func theReportOfARunShowsItsRequestsAndSessionsAndAStoresReportSaysItHasNone() async throws {
-        let ensure = try await ExternalTool.run(
-            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
-        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        try await Self.ensureBrowser()
         let workspace = try CLIWorkspace()
         let recordings = Self.recordings()
         try await workspace.record(recordings)
@@ -168,9 +169,7 @@ import WellPlateCore
     /// them all, filters them, and draws the last one after a scroll to the end. The times are
     /// printed, never asserted (Benchmarks/ui-list.sh gives the figures).
     @Test func theListOfAHundredThousandRecordingsDrawsOnlyTheRowsInView() async throws {
-        let ensure = try await ExternalTool.run(
-            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
-        try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
+        try await Self.ensureBrowser()
         let workspace = try CLIWorkspace()
         let count = 100_000
         try await Self.fillLargeStore(at: workspace.storePath, count: count)
