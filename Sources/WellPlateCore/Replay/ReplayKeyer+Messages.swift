@@ -13,12 +13,21 @@ extension ReplayKeyer {
 
     /// Whether a live client message (redacted first, as it would have been stored) is the
     /// recorded one: byte for byte, or, when both are JSON, as canonical JSON with the matching
-    /// rules' ignored body fields left out.
+    /// rules' ignored body fields left out; a Socket.IO packet (`42/chat,7["add",1,2]`) by its
+    /// kind, namespace and acknowledgement id, then its JSON as canonical JSON.
     package func messageMatches(live: Data, recorded: Data, secrets: SecretValues) -> Bool {
         var secrets = secrets
         let redacted = redactedMessage(live, secrets: &secrets)
         if redacted == recorded || live == recorded { return true }
-        guard let liveText = CanonicalJSON.canonicalText(of: redacted, ignoring: rules.ignoredBodyFields),
+        if let livePacket = SocketIOPacket(redacted), let recordedPacket = SocketIOPacket(recorded) {
+            return livePacket.sameFrame(redacted, as: recordedPacket, in: recorded)
+                && canonicalJSONMatches(SocketIOPacket.slice(redacted, livePacket.json), SocketIOPacket.slice(recorded, recordedPacket.json))
+        }
+        return canonicalJSONMatches(redacted, recorded)
+    }
+
+    private func canonicalJSONMatches(_ live: Data, _ recorded: Data) -> Bool {
+        guard let liveText = CanonicalJSON.canonicalText(of: live, ignoring: rules.ignoredBodyFields),
             let recordedText = CanonicalJSON.canonicalText(of: recorded, ignoring: rules.ignoredBodyFields)
         else { return false }
         return liveText == recordedText
