@@ -243,19 +243,22 @@ package struct ProxyRunner {
 
     /// Adds this run's replays per recording to the store (opened for writing only now, so a
     /// replay without `--track-usage` never touches the file); returns the summary's phrase.
-    private func saveUsage(_ session: CassetteSession, sessions: SessionRegistry) async -> String {
+    private func saveUsage(_ session: CassetteSession, conversations: RecordedConversations, sessions: SessionRegistry) async -> String {
         // The sessions' replays count too: a UI-test suite's recordings are served by sessions.
         let counts = session.index.replayCountsByRecording.merging(sessions.usage, uniquingKeysWith: +)
+        let conversationCounts = conversations.replayCounts.merging(sessions.conversationUsage, uniquingKeysWith: +)
         do throws(CassetteStoreError) {
             let store = try await CassetteStore.open(path: storePath, access: .readWrite)
             do throws(CassetteStoreError) {
                 try await store.addUsage(counts)
+                try await store.addConversationUsage(conversationCounts)
             } catch {
                 try? await store.close()
                 throw error
             }
             try await store.close()
-            return "usage saved for \(Formatting.count(counts.count, "recording"))"
+            let saved = "usage saved for \(Formatting.count(counts.count, "recording"))"
+            return conversationCounts.isEmpty ? saved : saved + " and \(Formatting.count(conversationCounts.count, "WebSocket conversation"))"
         } catch {
             logger.error("could not save usage: \(error.message)")
             return "usage not saved"
@@ -291,7 +294,7 @@ package struct ProxyRunner {
         counters.missed += refused
         counters.replayed -= refused
         if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
-        if tracksUsage { summary += ", " + (await saveUsage(session, sessions: running.sessions)) }
+        if tracksUsage { summary += ", " + (await saveUsage(session, conversations: running.served.conversations, sessions: running.sessions)) }
         summary += ", unused recordings \(unused.count)"
         var lines = [summary]
         if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
