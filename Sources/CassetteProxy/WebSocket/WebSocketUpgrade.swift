@@ -118,6 +118,7 @@ struct WebSocketUpgrade: Sendable {
         case .upgraded(let channel, let relay, let response):
             let subprotocol = response.headers.first(name: "sec-websocket-protocol")
             recorder?.start(subprotocol: subprotocol, extensions: response.headers.first(name: "sec-websocket-extensions"))
+            if records { service.session.countConversationRecorded() }
             if let track { service.addToJournal(track, head: head, source: records ? .recorded : .passthrough, started: started) }
             settled.value.withLock { $0 = .relay(channel, relay, recorder, track, service) }
             var headers = HTTPHeaders()

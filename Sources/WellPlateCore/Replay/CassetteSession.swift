@@ -110,6 +110,8 @@ public final class CassetteSession: Sendable {
     let recordedCount = Atomic(0)
     let passthroughCount = Atomic(0)
     let missedCount = Atomic(0)
+    /// WebSocket conversations recorded and missed (`countConversationRecorded`, `countConversationMiss`).
+    package let conversationTally = ConversationTally()
     /// The index's keys parsed for explaining misses; reset when a recording adds one.
     let parsedKeys = Mutex<[RequestKey]?>(nil)
 
