@@ -1,7 +1,10 @@
 """A WebSocket client for cassette's tests on the PyPI `wsproto` package (sans-IO, over a plain
 socket), which also writes frames byte by byte where a well-behaved client never would.
 
-usage: websocket_wsproto_client.py URL [script [argument]]
+usage: websocket_wsproto_client.py URL [script [argument]] [--proxy http://HOST:PORT]
+(--proxy: connect to that HTTP proxy and send the handshake to it in absolute form,
+`GET http://host:port/path HTTP/1.1`, without CONNECT, as RFC 9112 §3.2.2 has clients talk to
+a proxy.)
 Scripts:
   chat             the same conversation as websocket_client.py's "chat" (hello, auth, add, echo,
                    three ticks, bye), through wsproto;
@@ -25,11 +28,18 @@ from wsproto import ConnectionType, WSConnection
 from wsproto.events import (AcceptConnection, BytesMessage, CloseConnection, Message, Ping,
                             RejectConnection, Request, TextMessage)
 
-url = urlparse(sys.argv[1])
-script = sys.argv[2] if len(sys.argv) > 2 else "chat"
-argument = sys.argv[3] if len(sys.argv) > 3 else None
+arguments = sys.argv[1:]
+proxy = None
+if "--proxy" in arguments:
+    at = arguments.index("--proxy")
+    proxy = urlparse(arguments[at + 1])
+    del arguments[at:at + 2]
+url = urlparse(arguments[0])
+script = arguments[1] if len(arguments) > 1 else "chat"
+argument = arguments[2] if len(arguments) > 2 else None
 
-sock = socket.create_connection((url.hostname, url.port), timeout=10)
+peer = proxy or url
+sock = socket.create_connection((peer.hostname, peer.port), timeout=10)
 ws = WSConnection(ConnectionType.CLIENT)
 pending = []
 partial = []
@@ -102,6 +112,9 @@ def handshake():
     target = url.path or "/"
     if url.query:
         target += "?" + url.query
+    if proxy:
+        # The request-target a proxy gets: the whole URL, with the scheme HTTP spells it in.
+        target = ("https" if url.scheme == "wss" else "http") + "://" + url.netloc + target
     sock.sendall(ws.send(Request(host=url.netloc, target=target, subprotocols=["chat.v1"])))
     event = next_event()
     if isinstance(event, RejectConnection):

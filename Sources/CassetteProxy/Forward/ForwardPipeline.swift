@@ -2,7 +2,8 @@ import NIOCore
 import NIOHTTP1
 
 /// The forward proxy's listener: HTTP/1.1 with `CONNECT` taken by `ConnectHandler`, and every
-/// other request answered by `ProxyHandler` with the parts of its host (`ForwardRouter`).
+/// other request answered by `ProxyHandler` with the parts of its host (`ForwardRouter`); a
+/// WebSocket handshake in absolute form is its host's too (`ForwardWebSocketUpgrade`).
 struct ForwardPipeline: ConnectionPipeline {
     let router: ForwardRouter
 
@@ -11,7 +12,7 @@ struct ForwardPipeline: ConnectionPipeline {
         // and `ConnectHandler` removes the HTTP handlers it knows before TLS starts; the host's
         // pipeline inside the tunnel (`ProxyPipeline`) adds them where they matter.
         try ProxyPipeline.configureHTTP(
-            pipeline, restoresRawHeaderBytes: false, keepsRequestHeadBytes: false, upgrades: router.base.upgrades,
+            pipeline, restoresRawHeaderBytes: false, keepsRequestHeadBytes: false, upgrades: ForwardWebSocketUpgrade.hook(router),
             handlers: [
                 ConnectHandler(router: router, logShard: logShard),
                 ProxyHandler(parts: router.base.parts, logShard: logShard, targetCache: targetCache, forward: router),

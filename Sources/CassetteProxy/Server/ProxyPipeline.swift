@@ -39,8 +39,8 @@ struct ProxyPipeline: ConnectionPipeline {
         var log = ProxyLog(requestLog: served.context.requestLog, stalePolicy: settings.stalePolicy, logger: served.context.logger, label: logLabel)
         if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
         // WebSocket wherever the pipeline serves one upstream: reverse and session listeners, and
-        // the forward proxy's pipeline for a host, inside a CONNECT tunnel (`wss://`). The forward
-        // listener itself (no upstream) refuses an `Upgrade` in absolute form (`ws://` without CONNECT).
+        // the forward proxy's pipeline for a host, inside a CONNECT tunnel (`wss://`) or for a
+        // handshake in absolute form sent to the forward listener (`ForwardWebSocketUpgrade`).
         var webSockets: WebSocketService?
         if settings.forward == nil || settings.upstream != nil {
             let service = WebSocketService(

@@ -6,7 +6,8 @@ import WellPlateCore
 
 /// A `ws://` (no TLS) conversation through `cassette record --forward` and `replay --forward`:
 /// the PyPI `websockets` client opens it with a CONNECT to the upstream's plain-HTTP port (its
-/// HTTP proxy support), and the proxy tells plain HTTP from TLS by the tunnel's first byte.
+/// HTTP proxy support), and the proxy tells plain HTTP from TLS by the tunnel's first byte; or
+/// the PyPI `wsproto` client sends the handshake to the forward listener in absolute form.
 @Suite("ws:// through the forward proxy")
 final class ForwardProxyPlainWebSocketTests {
     let workspace: CLIWorkspace
@@ -42,5 +43,37 @@ final class ForwardProxyPlainWebSocketTests {
             try await WebSocketPeers.client("ws://127.0.0.1:\(URL(string: origin)!.port!)/chat", proxy: proxy.url)
         }
         #expect(replayed == recorded)
+    }
+
+    @Test func anAbsoluteFormHandshakeWithoutConnectIsRecordedAndReplayedLikeOneThroughConnect() async throws {
+        let made = try await workspace.run("ca", "init", "--dir", caDirectory)
+        #expect(made.status == 0, "\(made)")
+        var origin = ""
+        // The wsproto client sends `GET http://127.0.0.1:PORT/chat` to the forward listener itself.
+        let recorded = try await WebSocketPeers.withUpstream { base in
+            origin = base.absoluteString
+            return try await withProxy(["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
+                let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(base.port!)/chat", proxy: proxy.url)
+                try await proxy.waitForLogLine(containing: "GET \(origin)/chat 101 WebSocket recording")
+                #expect(try await proxy.stop() == .exited(0))
+                return received
+            }
+        }
+        #expect(recorded.count == 8, "\(recorded)")
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let conversation = try #require(try await opened.conversations(cassette: nil).first)
+        try await opened.close()
+        // Keyed as a conversation through CONNECT is.
+        #expect(conversation.key == "GET \(origin)/chat")
+
+        // The upstream is stopped: the same absolute-form client, and the websockets client through
+        // CONNECT, get the recorded conversation.
+        let url = "ws://127.0.0.1:\(URL(string: origin)!.port!)/chat"
+        let (absolute, connect) = try await withProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
+            (try await WebSocketPeers.wsprotoClient(url, proxy: proxy.url), try await WebSocketPeers.client(url, proxy: proxy.url))
+        }
+        #expect(absolute == recorded)
+        #expect(connect == recorded)
     }
 }
