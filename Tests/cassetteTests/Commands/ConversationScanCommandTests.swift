@@ -11,7 +11,8 @@ final class ConversationScanCommandTests {
     let workspace: CLIWorkspace
     var store: String { workspace.path("ws.db") }
     /// A GitHub token's shape (`ghp_` and 36 letters and digits), under a field no rule names:
-    /// the recorder keeps it, `audit` finds it, `redact` removes it.
+    /// the recorder replaces it; in a store recorded before it did, `audit` finds it and `redact`
+    /// removes it.
     static let token = "ghp_0123456789abcdefghijklmnopqrstuvwxyz"
     static let note = #"{"type": "note", "text": "deploy with \#(token) today"}"#
 
@@ -59,10 +60,28 @@ final class ConversationScanCommandTests {
         #expect(timed.stdout.contains("handshake header Sec-WebSocket-Key: "), "\(timed.stdout)")
     }
 
-    @Test func aTokenTheRecorderKeptIsFoundByAuditRemovedByRedactAndTheLiveTokenStillReplays() async throws {
+    /// The store's conversations as a recorder that did not replace token shapes wrote them:
+    /// `REDACTED` in the note and its echo back to the token.
+    private func reinstateToken() async throws {
+        let opened = try await CassetteStore.open(path: store, access: .readWrite)
+        var conversations = try await opened.conversations(cassette: nil)
+        for index in conversations.indices {
+            for message in conversations[index].messages.indices {
+                let text = String(decoding: conversations[index].messages[message].payload, as: UTF8.self)
+                conversations[index].messages[message].payload = Data(
+                    text.replacingOccurrences(of: "deploy with REDACTED", with: "deploy with \(Self.token)").utf8)
+            }
+        }
+        _ = try await opened.importConversations(conversations, replacing: true)
+        try await opened.close()
+    }
+
+    @Test func aTokenTheRecorderReplacesOrAnOlderStoreKeptIsFoundByAuditRemovedByRedactAndTheLiveTokenStillReplays() async throws {
         let recorded = try await record { try await self.send($0, [Self.note]) }
         #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
-        #expect(!(try StoreFiles.files(at: store, containing: Self.token).isEmpty), "the recorder should have kept the unknown token")
+        #expect(try StoreFiles.files(at: store, containing: Self.token).isEmpty, "the recorder replaces token shapes")
+        try await reinstateToken()
+        #expect(!(try StoreFiles.files(at: store, containing: Self.token).isEmpty), "the older store keeps the token")
 
         let audit = try await workspace.run("audit", "--db", store)
         #expect(audit.status == 1, "\(audit)")
