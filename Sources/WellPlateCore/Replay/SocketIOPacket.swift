@@ -18,10 +18,13 @@ package struct SocketIOPacket: Sendable, Equatable {
 
     /// The packet in `payload`; `nil` when it is not an event or acknowledgement with JSON after it.
     package init?(_ payload: Data) {
+        // "4" is Engine.IO's message packet; "2" and "3" Socket.IO's event and acknowledgement.
+        // Checked before the bytes are copied: every live message is asked on replay.
+        guard payload.count > 2, payload[payload.startIndex] == UInt8(ascii: "4"),
+            payload[payload.startIndex + 1] == UInt8(ascii: "2") || payload[payload.startIndex + 1] == UInt8(ascii: "3")
+        else { return nil }
         let bytes = [UInt8](payload)
         let digit = UInt8(ascii: "0")...UInt8(ascii: "9")
-        // "4" is Engine.IO's message packet; "2" and "3" Socket.IO's event and acknowledgement.
-        guard bytes.count > 2, bytes[0] == UInt8(ascii: "4"), bytes[1] == UInt8(ascii: "2") || bytes[1] == UInt8(ascii: "3") else { return nil }
         var position = 2
         if position < bytes.count, bytes[position] == UInt8(ascii: "/") {
             guard let comma = bytes[position...].firstIndex(of: UInt8(ascii: ",")) else { return nil }

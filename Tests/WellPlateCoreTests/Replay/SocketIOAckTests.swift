@@ -67,4 +67,12 @@ struct SocketIOAckTests {
             #expect(throws: ConversationReplay.Mismatch.self, "\(live)") { try receive(&replay, live) }
         }
     }
+
+    @Test func secretJSONFieldsInsideAPacketAreRedactedAndTheLiveSecretStillMatches() {
+        var secrets = SecretValues()
+        let live = Data(#"42/chat,3["auth",{"token":"sk-live-1234567890"}]"#.utf8)
+        let stored = keyer.redactedMessage(live, secrets: &secrets)
+        #expect(String(decoding: stored, as: UTF8.self) == #"42/chat,3["auth",{"token":"REDACTED"}]"#)
+        #expect(keyer.messageMatches(live: live, recorded: stored, secrets: SecretValues()))
+    }
 }
