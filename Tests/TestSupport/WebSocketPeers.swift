@@ -52,11 +52,15 @@ package enum WebSocketPeers {
 
     /// What the `wsproto` client received running `script` (with its `argument`) against `url`,
     /// in the same lines as `client`: `{"closed": null, "reason": null}` for a dropped connection.
-    package static func wsprotoClient(_ url: String, script: String = "chat", argument: String? = nil) async throws -> [String] {
+    /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": [...]}` (what was
+    /// agreed) and the last `{"compressed": N, "messages": M}` (of the messages received).
+    package static func wsprotoClient(_ url: String, script: String = "chat", argument: String? = nil, deflate: Bool = false) async throws -> [String] {
         let install = try await ExternalTool.run(
             ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-pip-module.sh").path, "wsproto", "wsproto"], cwd: peers)
         guard install.status == 0 else { throw ChildProcessError("could not install wsproto: \(install.stderr)") }
-        let arguments = ["python3", peers.appendingPathComponent("websocket_wsproto_client.py").path, url, script] + (argument.map { [$0] } ?? [])
+        let arguments =
+            ["python3", peers.appendingPathComponent("websocket_wsproto_client.py").path, url, script] + (argument.map { [$0] } ?? [])
+            + (deflate ? ["--deflate"] : [])
         let result = try await ExternalTool.run(arguments, cwd: peers)
         guard result.status == 0 else { throw ChildProcessError("the wsproto client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)

@@ -24,11 +24,15 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         var journal: SessionJournal? = nil
         var track: JournalConversation? = nil
         var key: String = ""
+        /// What the client's offer of permessage-deflate was answered with.
+        var deflate: PerMessageDeflate? = nil
     }
 
     private var replay: ConversationReplay
     private let parts: Parts
     private var assembler: MessageAssembler
+    /// Compresses each message sent anew, when the client agreed to permessage-deflate.
+    private let deflater: MessageDeflater?
     private var queue: [ConversationReplay.Action] = []
     /// Whether an action is waiting for its time.
     private var scheduled = false
@@ -37,10 +41,12 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
     private var closeSent = false
     private var context: ChannelHandlerContext?
 
-    init(_ conversation: Conversation, parts: Parts) {
+    init(_ conversation: Conversation, parts: Parts) throws {
         replay = ConversationReplay(conversation)
         self.parts = parts
-        assembler = MessageAssembler(maxMessageSize: parts.options.maxMessageSize, sender: .client)
+        deflater = try parts.deflate.map { try MessageDeflater($0) }
+        assembler = MessageAssembler(
+            maxMessageSize: parts.options.maxMessageSize, sender: .client, inflater: try parts.deflate.map { _ in try MessageInflater() })
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -143,7 +149,18 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
             var data = context.channel.allocator.buffer(capacity: message.payload.count)
             data.writeBytes(message.payload)
             let opcode: WebSocketOpcode = message.kind == .text ? .text : message.kind == .ping ? .ping : .binary
-            context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
+            var frame = WebSocketFrame(fin: true, opcode: opcode, data: data)
+            if let deflater, opcode != .ping {
+                do {
+                    frame = WebSocketFrame(fin: true, rsv1: true, opcode: opcode, data: try deflater.deflate(data, allocator: context.channel.allocator))
+                } catch {
+                    parts.log.warn("WebSocket \(parts.logTarget): could not compress a message (\(error)); closed with 1011")
+                    queue.removeAll()
+                    close(code: 1011, reason: "cassette could not compress a message", context: context)
+                    return
+                }
+            }
+            context.writeAndFlush(Self.wrapOutboundOut(frame), promise: nil)
         case .close(let code, let reason, _):
             close(code: code, reason: reason, context: context)
         case .drop:
