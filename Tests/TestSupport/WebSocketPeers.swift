@@ -34,14 +34,17 @@ package enum WebSocketPeers {
     /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
     /// `proxy`: through that HTTP proxy (CONNECT); `cafile`: the CA `wss://` certificates are checked against.
     /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": ...}` (what was agreed).
-    /// `header`: one more handshake header (`X-Cassette-Session: ID`).
+    /// `header`: one more handshake header (`X-Cassette-Session: ID`). `times`: each message's line
+    /// also has `"at"`, the milliseconds since the connection opened.
     package static func client(
-        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false, header: String? = nil
+        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false, header: String? = nil,
+        times: Bool = false
     )
         async throws -> [String]
     {
         var arguments = ["python3", peers.appendingPathComponent("websocket_client.py").path, url, script]
         if deflate { arguments.append("--deflate") }
+        if times { arguments.append("--times") }
         if let proxy { arguments += ["--proxy", proxy.absoluteString] }
         if let cafile { arguments += ["--cafile", cafile] }
         if let header { arguments += ["--header", header] }
