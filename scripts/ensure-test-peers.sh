@@ -21,6 +21,9 @@ done
 # sans-IO client that also writes bad frames).
 "$here/ensure-pip-tool.sh" websockets websockets || echo "warning: could not install websockets now; its tests will try again" >&2
 "$here/ensure-pip-module.sh" wsproto wsproto || echo "warning: could not install wsproto now; its tests will try again" >&2
+# Socket.IO over Engine.IO v4: python-socketio's server under uvicorn, its client on websocket-client.
+"$here/ensure-pip-module.sh" socketio python-socketio uvicorn websocket-client \
+    || echo "warning: could not install python-socketio now; its tests will try again" >&2
 
 # The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium.
 "$here/ensure-browser.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2

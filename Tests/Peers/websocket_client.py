@@ -9,7 +9,9 @@ Scripts: "chat" (hello, auth with a token, an add request, an echo, three ticks,
 "changed" (the add request with other parameters), "large N" (one text message of N bytes),
 "markup" (a text message holding <script> and <img onerror>, then 5 binary bytes, each echoed, then bye),
 "ids BASE [changed]" (add requests with the client-chosen ids BASE+1..BASE+3, then bye; "changed":
-the second with other parameters).
+the second with other parameters),
+"shapes TOKEN" (a note that carries TOKEN in free text, echoed, then the client closes with 4001
+"revoked TOKEN").
 Prints one JSON line per message received ({"recv_hex": ...} for a binary one), then {"closed": CODE, "reason": REASON}.
 """
 import json
@@ -83,6 +85,12 @@ with connect(url, subprotocols=["chat.v1"], compression="deflate" if deflate els
                 connection.send(json.dumps({"id": first + n, "method": "add", "params": params}))
                 receive_until(connection, lambda m: '"result"' in m)
             connection.send("bye")
+            receive_until(connection, lambda m: False)
+        if script.startswith("shapes"):
+            token = script.split()[1]
+            connection.send(json.dumps({"type": "note", "text": "deploy with " + token}))
+            receive_until(connection, lambda m: "deploy with" in m)
+            connection.close(4001, "revoked " + token)
             receive_until(connection, lambda m: False)
         if script.startswith("large"):
             connection.send("x" * int(script.split()[1]))

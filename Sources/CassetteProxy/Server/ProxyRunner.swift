@@ -243,19 +243,22 @@ package struct ProxyRunner {
 
     /// Adds this run's replays per recording to the store (opened for writing only now, so a
     /// replay without `--track-usage` never touches the file); returns the summary's phrase.
-    private func saveUsage(_ session: CassetteSession, sessions: SessionRegistry) async -> String {
+    private func saveUsage(_ session: CassetteSession, conversations: RecordedConversations, sessions: SessionRegistry) async -> String {
         // The sessions' replays count too: a UI-test suite's recordings are served by sessions.
         let counts = session.index.replayCountsByRecording.merging(sessions.usage, uniquingKeysWith: +)
+        let conversationCounts = conversations.replayCounts.merging(sessions.conversationUsage, uniquingKeysWith: +)
         do throws(CassetteStoreError) {
             let store = try await CassetteStore.open(path: storePath, access: .readWrite)
             do throws(CassetteStoreError) {
                 try await store.addUsage(counts)
+                try await store.addConversationUsage(conversationCounts)
             } catch {
                 try? await store.close()
                 throw error
             }
             try await store.close()
-            return "usage saved for \(Formatting.count(counts.count, "recording"))"
+            let saved = "usage saved for \(Formatting.count(counts.count, "recording"))"
+            return conversationCounts.isEmpty ? saved : saved + " and \(Formatting.count(conversationCounts.count, "WebSocket conversation"))"
         } catch {
             logger.error("could not save usage: \(error.message)")
             return "usage not saved"
@@ -283,7 +286,11 @@ package struct ProxyRunner {
         var counters = session.statistics
         let unused = settings.sessionsOnly ? [] : session.index.statistics.unusedKeys
         let refused = settings.stalePolicy.map { $0.fails ? $0.count : 0 } ?? 0
-        var summary = "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed)"
+        // WebSocket conversations apart, after the requests' counts (their misses count for --strict).
+        let conversations = running.served.conversations
+        let tally = session.conversationTally
+        let conversationsReplayed = conversations.replayCounts.values.reduce(0, +)
+        var summary = "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed - tally.missed)"
         if let stale = settings.stalePolicy, stale.count > 0 {
             summary += ", \(stale.fails ? "refused as stale" : "stale") \(stale.count)"
         }
@@ -291,13 +298,22 @@ package struct ProxyRunner {
         counters.missed += refused
         counters.replayed -= refused
         if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
-        if tracksUsage { summary += ", " + (await saveUsage(session, sessions: running.sessions)) }
+        if tally.recorded + conversationsReplayed + tally.missed > 0 || !conversations.isEmpty {
+            summary += ", WebSocket conversations recorded \(tally.recorded), replayed \(conversationsReplayed), missed \(tally.missed)"
+        }
+        if tracksUsage { summary += ", " + (await saveUsage(session, conversations: conversations, sessions: running.sessions)) }
         summary += ", unused recordings \(unused.count)"
+        let unusedConversations = settings.sessionsOnly ? [] : conversations.untakenKeys
+        if !conversations.isEmpty { summary += ", unused conversations \(unusedConversations.count)" }
         var lines = [summary]
         if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
         if !unused.isEmpty && policy.requestedMode == .replayOnly {
             lines += unused.prefix(10).map { "  unused: \($0)" }
             if unused.count > 10 { lines.append("  … and \(unused.count - 10) more") }
+        }
+        if !unusedConversations.isEmpty && policy.requestedMode == .replayOnly {
+            lines += unusedConversations.prefix(10).map { "  unused: WebSocket \($0)" }
+            if unusedConversations.count > 10 { lines.append("  … and \(unusedConversations.count - 10) more") }
         }
         return Stopped(counters: counters, summary: lines)
     }

@@ -54,6 +54,9 @@ package struct ProxySettings: Sendable {
     /// `--sessions-only`: the main port serves sessions (`X-Cassette-Session`) and the control
     /// endpoints only; its own cassette is neither served nor needed.
     package var sessionsOnly = false
+    /// Credential shapes replaced in WebSocket messages before they are stored (`cassette audit`'s
+    /// scanner, which the command hands in: this target does not link the tools).
+    package var messageSecretShapes = MessageSecretShapes.none
     /// WebSocket conversations: replay timing and the largest message accepted.
     package var webSocket = WebSocketOptions()
     /// Event-loop threads; one per core by default.

@@ -105,6 +105,7 @@ struct ServedCassette: Sendable {
             cassette: name, mode: served.mode, matchingRules: rules, redactor: context.redactor, sequencePolicy: context.sequencePolicy,
             upstream: served.records && !layout.isMultiHost && !forward ? settings.upstream : nil)
         options.onMiss = served.onMiss
+        options.messageSecretShapes = settings.messageSecretShapes
         let upstream = served.forwards ? context.upstream : nil
         let ports = ListenerPorts()
         let session: CassetteSession

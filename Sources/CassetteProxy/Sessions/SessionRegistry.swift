@@ -36,6 +36,8 @@ final class SessionRegistry: Sendable {
     private let state = Mutex(State())
     /// Replays per recording id of the sessions already closed, for `--track-usage`.
     private let closedUsage = Mutex<[Int64: Int]>([:])
+    /// Replays per WebSocket conversation id of the sessions already closed, likewise.
+    private let closedConversationUsage = Mutex<[Int64: Int]>([:])
     /// The Sessions view's pictures of the last sessions that ended (`SessionRegistry+UI.swift`).
     let ended = Mutex<EndedSessions>(EndedSessions())
     private let log: ProxyLog
@@ -188,11 +190,26 @@ final class SessionRegistry: Sendable {
         closedUsage.withLock { $0 }
     }
 
+    /// Replays per conversation id of every session closed so far.
+    var conversationUsage: [Int64: Int] {
+        closedConversationUsage.withLock { $0 }
+    }
+
     private func keepUsage(of session: ProxySession) {
         let counts = session.session.index.replayCountsByRecording
-        guard !counts.isEmpty else { return }
-        closedUsage.withLock { usage in
-            usage.merge(counts, uniquingKeysWith: +)
+        if !counts.isEmpty {
+            closedUsage.withLock { usage in
+                usage.merge(counts, uniquingKeysWith: +)
+            }
+        }
+        // The session's listeners share its conversations: each counted once.
+        var seen: Set<ObjectIdentifier> = []
+        for conversations in session.listeners.compactMap({ $0.parts.webSockets?.conversations }) where seen.insert(ObjectIdentifier(conversations)).inserted {
+            let replays = conversations.replayCounts
+            guard !replays.isEmpty else { continue }
+            closedConversationUsage.withLock { usage in
+                usage.merge(replays, uniquingKeysWith: +)
+            }
         }
     }
 

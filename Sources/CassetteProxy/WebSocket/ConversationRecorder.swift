@@ -82,13 +82,18 @@ final class ConversationRecorder: Sendable {
         return (position + batch.count, true)
     }
 
-    /// Adds one message, redacted as it will be stored.
+    /// Adds one message, redacted as it will be stored (a close frame's reason too).
     func add(_ side: ConversationSide, _ kind: ConversationMessage.Kind, _ payload: Data, fragments: [Int]) {
         let now = ContinuousClock.now
         state.withLock { state in
             let elapsed = now - state.opened
             let offset = max(0, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-            let stored = kind == .text || kind == .binary ? keyer.redactedMessage(payload, secrets: &state.secrets) : payload
+            let stored: Data
+            switch kind {
+            case .text, .binary: stored = keyer.redactedMessage(payload, secrets: &state.secrets)
+            case .close: stored = keyer.redactedClose(payload, secrets: &state.secrets)
+            case .ping, .pong: stored = payload
+            }
             state.pending.append(ConversationMessage(direction: side, kind: kind, payload: stored, fragments: fragments, offsetMilliseconds: offset))
         }
         wake.yield()
@@ -97,7 +102,13 @@ final class ConversationRecorder: Sendable {
     /// Records how the conversation ended (the first end reported wins) and lets the writer finish.
     func finish(_ end: ConversationEnd) {
         state.withLock { state in
-            if state.end == nil { state.end = end }
+            guard state.end == nil else { return }
+            if case .closed(let side, let code, let reason) = end, !reason.isEmpty {
+                let redacted = keyer.redactedMessage(Data(reason.utf8), secrets: &state.secrets)
+                state.end = .closed(by: side, code: code, reason: String(decoding: redacted, as: UTF8.self))
+            } else {
+                state.end = end
+            }
         }
         wake.yield()
         wake.finish()

@@ -102,7 +102,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     private func miss(_ mismatch: ConversationReplay.Mismatch, received: ConversationMessage, context: ChannelHandlerContext) {
-        parts.session.countMiss()
+        parts.session.countConversationMiss()
         let expected = mismatch.expected.map { "\($0.kind.rawValue) \($0.preview(limit: 200))" } ?? "nothing (the recording has no more client messages)"
         let receivedText = "\(received.kind.rawValue) \(received.preview(limit: 200))"
         parts.log.warn(parts.log.labelled("MISS WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008"))

@@ -125,6 +125,7 @@ struct WebSocketUpgrade: Sendable {
             let subprotocol = response.headers.first(name: "sec-websocket-protocol")
             let extensions = response.headers.first(name: "sec-websocket-extensions")
             recorder?.start(subprotocol: subprotocol, extensions: deflate == nil ? nil : extensions)
+            if records { service.session.countConversationRecorded() }
             if let track { service.addToJournal(track, head: head, source: records ? .recorded : .passthrough, started: started) }
             settled.value.withLock { $0 = .relay(channel, relay, recorder, track, service, deflate) }
             var headers = HTTPHeaders()

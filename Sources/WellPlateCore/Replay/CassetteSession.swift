@@ -22,6 +22,9 @@ public final class CassetteSession: Sendable {
         public var upstream: URL?
         /// What a request with no recording gets when `mode` only replays (the proxy's `--on-miss`).
         package var onMiss: ServingPolicy.OnMiss = .error
+        /// Credential shapes replaced in WebSocket messages before they are stored (the proxy's:
+        /// `cassette audit`'s scanner); none by default.
+        package var messageSecretShapes = MessageSecretShapes.none
 
         /// `mode` and `onMiss` as one policy.
         package var policy: ServingPolicy { ServingPolicy(mode: mode, onMiss: onMiss) }
@@ -107,6 +110,8 @@ public final class CassetteSession: Sendable {
     let recordedCount = Atomic(0)
     let passthroughCount = Atomic(0)
     let missedCount = Atomic(0)
+    /// WebSocket conversations recorded and missed (`countConversationRecorded`, `countConversationMiss`).
+    package let conversationTally = ConversationTally()
     /// The index's keys parsed for explaining misses; reset when a recording adds one.
     let parsedKeys = Mutex<[RequestKey]?>(nil)
 
@@ -118,7 +123,7 @@ public final class CassetteSession: Sendable {
         self.recordedUpstream = recordedUpstream
         self.options = options
         self.matchingRules = matchingRules
-        keyer = ReplayKeyer(redactor: options.redactor, rules: matchingRules, learned: learned)
+        keyer = ReplayKeyer(redactor: options.redactor, rules: matchingRules, learned: learned, messageSecretShapes: options.messageSecretShapes)
         self.index = index
         self.upstream = upstream
         self.rowsBeforeSession = rowsBeforeSession

@@ -6,6 +6,9 @@ import Foundation
 /// numbers its requests differently from the recording still matches (the values at those paths
 /// are left out of the comparison), and the replies carry its live values.
 ///
+/// Socket.IO's acknowledgement ids (`421["add",1,2]` answered by `431[3]`) are echoed values too:
+/// the id has no JSON path, so it goes by `ackPath`, and the JSON after it by its paths.
+///
 /// Not taken for ids: a path whose value is the same in every client message that has it, when
 /// two or more do (a constant such as `"jsonrpc": "2.0"`; with one request there is no telling,
 /// and its echoed values are all taken), and the values of a reply that repeats the whole client
@@ -44,6 +47,10 @@ package struct EchoedValues: Sendable, Equatable {
 
     package var isEmpty: Bool { paths.isEmpty }
 
+    /// The path of a Socket.IO packet's acknowledgement id: the empty path, which no JSON value
+    /// found here has (only the strings and numbers inside an array or object are taken).
+    package static let ackPath: [JSONPathComponent] = []
+
     /// A scalar's value, for comparing (`s:` and the string, `n:` and the number as written),
     /// and where it sits in its message.
     package struct Scalar: Sendable, Equatable {
@@ -53,6 +60,15 @@ package struct EchoedValues: Sendable, Equatable {
 
     /// The strings and numbers of a JSON text by path; empty when it is not JSON.
     static func scalars(of payload: Data) -> [[JSONPathComponent]: Scalar] {
+        if let packet = SocketIOPacket(payload) {
+            var found = scalars(of: SocketIOPacket.slice(payload, packet.json)).mapValues { scalar in
+                Scalar(value: scalar.value, range: scalar.range.lowerBound + packet.json.lowerBound..<scalar.range.upperBound + packet.json.lowerBound)
+            }
+            if let ackID = packet.ackID {
+                found[ackPath] = Scalar(value: "n:" + String(decoding: SocketIOPacket.slice(payload, ackID), as: UTF8.self), range: ackID)
+            }
+            return found
+        }
         guard let first = payload.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
             return [:]
         }
@@ -67,10 +83,11 @@ package struct EchoedValues: Sendable, Equatable {
         return found
     }
 
-    /// `payload` with each echoed value replaced by `null`: two messages that differ only there compare equal.
+    /// `payload` with each echoed value replaced by `null` (a Socket.IO acknowledgement id by
+    /// `0`, so the packet still reads as one): two messages that differ only there compare equal.
     package func masked(_ payload: Data) -> Data {
         guard !paths.isEmpty else { return payload }
-        let spans = Self.scalars(of: payload).filter { paths.contains($0.key) }.map { ($0.value.range, Data("null".utf8)) }
+        let spans = Self.scalars(of: payload).filter { paths.contains($0.key) }.map { ($0.value.range, Data(($0.key == Self.ackPath ? "0" : "null").utf8)) }
         return Self.replacing(spans, in: payload)
     }
 

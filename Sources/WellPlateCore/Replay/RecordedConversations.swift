@@ -6,6 +6,8 @@ package final class RecordedConversations: Sendable {
     private let byKey: [String: [Conversation]]
     /// How many connections each key has had; several event loops open connections at once.
     private let taken = Mutex<[String: Int]>([:])
+    /// How many connections each stored conversation (by id) answered, for `--track-usage`.
+    private let replays = Mutex<[Int64: Int]>([:])
 
     package init(_ conversations: [Conversation]) {
         byKey = Dictionary(grouping: conversations, by: \.key).mapValues { $0.sorted { $0.sequence < $1.sequence } }
@@ -37,6 +39,20 @@ package final class RecordedConversations: Sendable {
             defer { counts[key, default: 0] += 1 }
             return counts[key, default: 0]
         }
-        return list[min(position, list.count - 1)]
+        let conversation = list[min(position, list.count - 1)]
+        if let id = conversation.id { replays.withLock { $0[id, default: 0] += 1 } }
+        return conversation
+    }
+
+    /// Connections answered per conversation id so far (`CassetteStore.addConversationUsage`).
+    package var replayCounts: [Int64: Int] {
+        replays.withLock { $0 }
+    }
+
+    /// The keys no connection has asked for, in order: what the proxy's summary counts as unused
+    /// (as for recordings, a key served once is used, whichever of its sequences served it).
+    package var untakenKeys: [String] {
+        let counts = taken.withLock { $0 }
+        return byKey.keys.filter { counts[$0, default: 0] == 0 }.sorted()
     }
 }

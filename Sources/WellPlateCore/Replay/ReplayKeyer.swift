@@ -16,11 +16,16 @@ package struct ReplayKeyer: Sendable {
     package let keyingHeaderNames: [String]
     /// Secrets first seen in responses, scrubbed from requests after the rules' redaction.
     package let learned: LearnedSecrets
+    /// Credential shapes replaced in WebSocket messages (`cassette audit`'s, on the proxy).
+    package let messageSecretShapes: MessageSecretShapes
 
-    package init(redactor: Redactor, rules: MatchingRules, learned: LearnedSecrets = LearnedSecrets()) {
+    package init(
+        redactor: Redactor, rules: MatchingRules, learned: LearnedSecrets = LearnedSecrets(), messageSecretShapes: MessageSecretShapes = .none
+    ) {
         self.redactor = redactor
         self.rules = rules
         self.learned = learned
+        self.messageSecretShapes = messageSecretShapes
         keyedHeaderNames = rules.keyedHeaderNames.map { $0.lowercased() }
         let secret = redactor.isEnabled ? Array(redactor.headerNames) : []
         keyingHeaderNames = Array(Set(keyedHeaderNames + secret.map { $0.lowercased() })).sorted()

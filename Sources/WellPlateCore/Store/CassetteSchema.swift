@@ -59,6 +59,7 @@ enum CassetteSchema {
             responseBodyLast,
             learnedSecrets,
             conversations,
+            conversationUsage,
         ])
 
     /// The oldest schema that opens read-only without upgrading: later migrations only add

@@ -70,10 +70,11 @@ struct ListCommand: AsyncParsableCommand {
         let filter = store.cassette
         let wantsRecordings = !cassettes
         let wantsConversations = wantsRecordings && !json
-        let (allSummaries, cassetteList, usage, conversations) = try await opened.use { store throws(CassetteStoreError) in
+        let (allSummaries, cassetteList, usage, conversations, conversationUsage) = try await opened.use { store throws(CassetteStoreError) in
             (
                 wantsRecordings ? try store.summaries(cassette: filter) : [], try store.cassettes(),
-                wantsRecordings ? try store.usage(cassette: filter) : [:], wantsConversations ? try store.conversations(cassette: filter) : []
+                wantsRecordings ? try store.usage(cassette: filter) : [:], wantsConversations ? try store.conversations(cassette: filter) : [],
+                wantsConversations && unusedSince != nil ? try store.conversationUsage(cassette: filter) : [:]
             )
         }
         let now = Date()
@@ -82,8 +83,15 @@ struct ListCommand: AsyncParsableCommand {
         if let olderThan {
             summaries = summaries.filter { ages.days($0) > olderThan }
         }
+        var selectedConversations = conversations
+        if let olderThan {
+            selectedConversations = selectedConversations.filter { max(0, Int(now.timeIntervalSince($0.recordedAt) / 86_400)) > olderThan }
+        }
         if let unusedSince, let date = RecordingAge.date(unusedSince) {
             summaries = summaries.filter { (usage[$0.id]?.lastReplayedAt).map { $0 < date } ?? true }
+            selectedConversations = selectedConversations.filter { conversation in
+                (conversation.id.flatMap { conversationUsage[$0]?.lastReplayedAt }).map { $0 < date } ?? true
+            }
         }
 
         let path = configFile.databasePath
@@ -97,8 +105,15 @@ struct ListCommand: AsyncParsableCommand {
             if !(summaries.isEmpty && !conversations.isEmpty) {
                 printRecordings(summaries, of: allSummaries, cassettes: shown, path: path, ages: ages)
             }
-            if !conversations.isEmpty && olderThan == nil && unusedSince == nil {
-                Terminal.printLine(ConversationReport.table(conversations).joined(separator: "\n"))
+            if !selectedConversations.isEmpty {
+                Terminal.printLine(ConversationReport.table(selectedConversations).joined(separator: "\n"))
+            }
+            if (olderThan != nil || unusedSince != nil) && !conversations.isEmpty {
+                let matched = selectedConversations.count
+                Terminal.printLine(
+                    Terminal.paint(
+                        "\(Formatting.count(matched, "WebSocket conversation")) of \(conversations.count) \(matched == 1 ? "matches" : "match") \(selectionDescription).",
+                        .dim))
             }
         }
     }

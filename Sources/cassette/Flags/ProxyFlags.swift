@@ -103,6 +103,7 @@ struct ProxyFlags: ParsableArguments {
         settings.durability = durability?.durability ?? configFile.durability
         settings.webSocket.timingScale = WebSocketOptions.timingScale(parsing: webSocketTiming) ?? 1
         settings.webSocket.maxMessageSize = webSocketMaxMessage
+        settings.messageSecretShapes = MessageSecretShapes(SecretAudit.shapedSecrets(in:))
         return settings
     }
 }

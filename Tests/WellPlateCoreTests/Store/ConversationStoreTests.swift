@@ -86,6 +86,6 @@ final class ConversationStoreTests {
         _ = try await writer.beginConversation(conversation())
         #expect(try await writer.conversations(cassette: "dev").count == 1)
         try await writer.close()
-        #expect(try SQLiteConnection(path: directory.path(), mode: .readOnly).userVersion == 6)
+        #expect(try SQLiteConnection(path: directory.path(), mode: .readOnly).userVersion == CassetteSchema.migrator.latestVersion)
     }
 }
