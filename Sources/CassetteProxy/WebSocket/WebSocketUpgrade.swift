@@ -17,7 +17,7 @@ struct WebSocketUpgrade: Sendable {
     /// What `shouldUpgrade` settled, for `upgradePipelineHandler` on the same connection, with
     /// the service that took it (a session's, for `X-Cassette-Session` on the main port).
     private enum Settled: Sendable {
-        case replay(Conversation, WebSocketService)
+        case replay(ConversationReplay, WebSocketService)
         case relay(Channel, NIOLoopBound<WebSocketRelay>, ConversationRecorder?, JournalConversation?, WebSocketService)
     }
 
@@ -37,10 +37,10 @@ struct WebSocketUpgrade: Sendable {
                 switch service.plan(for: head) {
                 case .decline:
                     return channel.eventLoop.makeSucceededFuture(nil)
-                case .replay(let conversation):
-                    settled.value.withLock { $0 = .replay(conversation, service) }
+                case .replay(let replay):
+                    settled.value.withLock { $0 = .replay(replay, service) }
                     var headers = HTTPHeaders()
-                    if let subprotocol = conversation.subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+                    if let subprotocol = replay.conversation.subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
                     return channel.eventLoop.makeSucceededFuture(headers)
                 case .relay(let records):
                     let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
@@ -55,7 +55,8 @@ struct WebSocketUpgrade: Sendable {
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     switch settled.value.withLock({ $0 }) {
-                    case .replay(let conversation, let service):
+                    case .replay(let replay, let service):
+                        let conversation = replay.conversation
                         let logTarget = service.logTarget(of: head)
                         service.log.warn(service.log.labelled("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)"))
                         let track = service.newJournalConversation()
@@ -64,7 +65,7 @@ struct WebSocketUpgrade: Sendable {
                             keyer: service.keyer, session: service.session, options: options, log: service.log, logTarget: logTarget,
                             secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)),
                             journal: service.journal, track: track, key: conversation.key)
-                        try channel.pipeline.syncOperations.addHandler(ConversationReplayHandler(conversation, parts: parts))
+                        try channel.pipeline.syncOperations.addHandler(ConversationReplayHandler(replay, parts: parts))
                     case .relay(let upstream, let upstreamRelay, let recorder, let track, let service):
                         let relay = WebSocketRelay(
                             side: .client, recorder: recorder, track: track, maxMessageSize: options.maxMessageSize, log: service.log,
