@@ -36,9 +36,9 @@ measure() {
         valgrind --tool=callgrind --callgrind-out-file="$work/$name.cg" "$@")
     pids+=("$pid")
     "$bin/bench-websocket" load "$url/echo" 1 0 200 >/dev/null
-    callgrind_control --zero "$pid" >/dev/null
+    callgrind_control --zero "$pid" >/dev/null 2>&1
     "$bin/bench-websocket" load "$url/echo" 1 0 "$turns" >/dev/null
-    callgrind_control --dump "$pid" >/dev/null
+    callgrind_control --dump "$pid" >/dev/null 2>&1
     stop_server "$pid"
     awk '/^summary:/ {print $2}' "$work/$name.cg.1"
 }
