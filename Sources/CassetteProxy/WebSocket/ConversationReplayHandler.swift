@@ -162,7 +162,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         case .send(let message, _):
             parts.track?.add(.server, message.kind)
             var data = context.channel.allocator.buffer(capacity: message.payload.count)
-            data.writeBytes(message.payload)
+            message.payload.withUnsafeBytes { _ = data.writeBytes($0) }
             let opcode: WebSocketOpcode = message.kind == .text ? .text : message.kind == .ping ? .ping : .binary
             context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
         case .close(let code, let reason, _):

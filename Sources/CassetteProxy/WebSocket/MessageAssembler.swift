@@ -70,7 +70,7 @@ struct MessageAssembler {
     /// A frame's payload, unmasked, copied once: `WebSocketFrame.unmaskedData` would copy the
     /// masked buffer into a new one first (`callgrind`: an allocation per message).
     static func payload(of frame: WebSocketFrame) -> Data {
-        var bytes = Data(frame.data.readableBytesView)
+        var bytes = frame.data.withUnsafeReadableBytes { Data($0) }
         guard let key = frame.maskKey, !bytes.isEmpty else { return bytes }
         // As `unmaskedData` does: the mask runs on from the extension data's bytes, if any.
         let offset = (frame.extensionData?.readableBytes ?? 0) % 4
