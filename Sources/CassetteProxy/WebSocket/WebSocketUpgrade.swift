@@ -18,7 +18,7 @@ struct WebSocketUpgrade: Sendable {
     /// the service that took it (a session's, for `X-Cassette-Session` on the main port).
     private enum Settled: Sendable {
         /// With what the client's offer of permessage-deflate was answered.
-        case replay(Conversation, WebSocketService, PerMessageDeflate?)
+        case replay(ConversationReplay, WebSocketService, PerMessageDeflate?)
         /// With what the upstream agreed of the client's permessage-deflate offers.
         case relay(Channel, NIOLoopBound<WebSocketRelay>, ConversationRecorder?, JournalConversation?, WebSocketService, PerMessageDeflate?)
     }
@@ -39,12 +39,12 @@ struct WebSocketUpgrade: Sendable {
                 switch service.plan(for: head) {
                 case .decline:
                     return channel.eventLoop.makeSucceededFuture(nil)
-                case .replay(let conversation):
+                case .replay(let replay):
                     // Agreed afresh with each client: recorded payloads are stored inflated.
                     let deflate = PerMessageDeflate.accepting(head.headers)
-                    settled.value.withLock { $0 = .replay(conversation, service, deflate) }
+                    settled.value.withLock { $0 = .replay(replay, service, deflate) }
                     var headers = HTTPHeaders()
-                    if let subprotocol = conversation.subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+                    if let subprotocol = replay.conversation.subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
                     if let deflate { headers.add(name: "Sec-WebSocket-Extensions", value: deflate.responseHeader) }
                     return channel.eventLoop.makeSucceededFuture(headers)
                 case .relay(let records):
@@ -60,7 +60,8 @@ struct WebSocketUpgrade: Sendable {
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     switch settled.value.withLock({ $0 }) {
-                    case .replay(let conversation, let service, let deflate):
+                    case .replay(let replay, let service, let deflate):
+                        let conversation = replay.conversation
                         let logTarget = service.logTarget(of: head)
                         service.log.warn(service.log.labelled("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)"))
                         let track = service.newJournalConversation()
@@ -69,7 +70,7 @@ struct WebSocketUpgrade: Sendable {
                             keyer: service.keyer, session: service.session, options: options, log: service.log, logTarget: logTarget,
                             secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)),
                             journal: service.journal, track: track, key: conversation.key, deflate: deflate)
-                        try channel.pipeline.syncOperations.addHandler(try ConversationReplayHandler(conversation, parts: parts))
+                        try channel.pipeline.syncOperations.addHandler(try ConversationReplayHandler(replay, parts: parts))
                     case .relay(let upstream, let upstreamRelay, let recorder, let track, let service, let deflate):
                         let relay = WebSocketRelay(
                             side: .client, recorder: recorder, track: track, maxMessageSize: options.maxMessageSize, log: service.log,
