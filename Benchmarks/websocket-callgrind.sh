@@ -18,15 +18,9 @@ open_workspace
 # valgrind 3.19 cannot read the DWARF of Swift 6.3 binaries ("Possibly corrupted debuginfo
 # file"): the copies it runs keep their symbols but no debug info.
 # It also crashes in libdispatch's main thread, which calls sigsuspend with a mask in read-only
-# memory that valgrind rewrites in place: a preloaded sigsuspend passes a copy.
-cat >"$work/sigsuspend.c" <<'C'
-#define _GNU_SOURCE
-#include <signal.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-int sigsuspend(const sigset_t *mask) { sigset_t copy = *mask; return (int)syscall(SYS_rt_sigsuspend, &copy, 8); }
-C
-clang -shared -fPIC -O2 -o "$work/sigsuspend.so" "$work/sigsuspend.c"
+# memory that valgrind rewrites in place: a preloaded sigsuspend (Swift, Benchmarks/valgrind/)
+# passes glibc's a copy.
+swiftc -O -emit-library -o "$work/sigsuspend.so" Benchmarks/valgrind/sigsuspend.swift
 
 # measure NAME BIN COMMAND... : the command's instructions per turn under callgrind.
 measure() {
