@@ -10,6 +10,7 @@
 #     echo server, alternating; the added latency is the median of the per-round differences.
 #   Benchmarks/websocket.sh                               # release build, 5 rounds of 5 s
 #   CONFIGURATION=debug ROUNDS=1 DURATION=2 Benchmarks/websocket.sh   # smoke run
+#   BIN=/tmp/old-build Benchmarks/websocket.sh                  # binaries built before
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${ROUNDS:-5}"
@@ -17,7 +18,8 @@ duration="${DURATION:-5}"
 turns="${TURNS:-2000}"
 
 source scripts/lib.sh
-bin="$(CONFIGURATION="${CONFIGURATION:-release}" build_products cassette bench-websocket)"
+# BIN: a directory holding `cassette` and `bench-websocket` built before (another commit's, to compare).
+bin="${BIN:-$(CONFIGURATION="${CONFIGURATION:-release}" build_products cassette bench-websocket)}"
 open_workspace
 results="$work/results"
 mkdir -p "$results"

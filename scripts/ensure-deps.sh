@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build needs (pkg-config, libcurl4-openssl-dev, libsqlite3-dev),
+# Installs the Debian packages the build needs (pkg-config, libcurl4-openssl-dev, libsqlite3-dev,
+# zlib1g-dev for WebSocket permessage-deflate),
 # only when they are missing, so the README's first command (scripts/demo.sh) works on a fresh
 # machine with nothing but Swift installed. The test suite's peers (nginx, mitmproxy, ...) are
 # not build dependencies: scripts/ensure-test-peers.sh installs them, for scripts/test.sh.
@@ -26,6 +27,7 @@ package_of() {
 have_command pkg-config || missing+=(pkg-config)
 have_header curl/curl.h || missing+=(libcurl4-openssl-dev)
 have_header sqlite3.h || missing+=(libsqlite3-dev)
+have_header zlib.h || missing+=(zlib1g-dev)
 for extra in "$@"; do
     have_command "$extra" || missing+=("$(package_of "$extra")")
 done

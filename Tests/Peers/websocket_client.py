@@ -1,9 +1,10 @@
 """A WebSocket client for cassette's tests, on the PyPI `websockets` package.
 
-usage: websocket_client.py URL [script] [--proxy PROXY_URL] [--cafile CA_PEM] [--header "NAME: VALUE"] [--deflate]
+usage: websocket_client.py URL [script] [--proxy PROXY_URL] [--cafile CA_PEM] [--header "NAME: VALUE"] [--deflate] [--times]
 (--proxy: through an HTTP proxy with CONNECT, as websockets does; --cafile: the CA that `wss://`
 certificates are checked against; --header: one more handshake header; --deflate: offer permessage-deflate, and print the extensions
-agreed as {"extensions": ...} first.)
+agreed as {"extensions": ...} first; --times: each message line also has "at", the milliseconds since the
+connection opened.)
 Scripts: "chat" (hello, auth with a token, an add request, an echo, three ticks, bye),
 "changed" (the add request with other parameters), "large N" (one text message of N bytes),
 "markup" (a text message holding <script> and <img onerror>, then 5 binary bytes, each echoed, then bye),
@@ -16,6 +17,7 @@ Prints one JSON line per message received ({"recv_hex": ...} for a binary one), 
 import json
 import ssl
 import sys
+import time
 
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -30,6 +32,10 @@ for name in ("--proxy", "--cafile", "--header"):
 deflate = "--deflate" in arguments
 if deflate:
     arguments.remove("--deflate")
+times = "--times" in arguments
+if times:
+    arguments.remove("--times")
+opened = None
 url = arguments[0]
 script = arguments[1] if len(arguments) > 1 else "chat"
 extra = {"proxy": options.get("--proxy")}
@@ -41,7 +47,10 @@ if "--cafile" in options:
 
 
 def show(message):
-    print(json.dumps({"recv": message} if isinstance(message, str) else {"recv_hex": message.hex()}), flush=True)
+    line = {"recv": message} if isinstance(message, str) else {"recv_hex": message.hex()}
+    if times:
+        line["at"] = round((time.monotonic() - opened) * 1000, 1)
+    print(json.dumps(line), flush=True)
 
 
 def receive_until(connection, predicate):
@@ -53,6 +62,7 @@ def receive_until(connection, predicate):
 
 
 with connect(url, subprotocols=["chat.v1"], compression="deflate" if deflate else None, max_size=None, open_timeout=10, **extra) as connection:
+    opened = time.monotonic()
     if deflate:
         print(json.dumps({"extensions": connection.response.headers.get("Sec-WebSocket-Extensions")}), flush=True)
     try:

@@ -1,10 +1,13 @@
 """A WebSocket client for cassette's tests on the PyPI `wsproto` package (sans-IO, over a plain
 socket), which also writes frames byte by byte where a well-behaved client never would.
 
-usage: websocket_wsproto_client.py URL [script [argument]] [--proxy http://HOST:PORT]
-(--proxy: connect to that HTTP proxy and send the handshake to it in absolute form,
+usage: websocket_wsproto_client.py URL [script [argument]] [--deflate] [--proxy http://HOST:PORT]
+--deflate: offer permessage-deflate (server_no_context_takeover, server_max_window_bits=10), print
+the agreement as {"extensions": ...} after the handshake, and after the end how many of the
+messages received came compressed: {"compressed": N, "messages": M}.
+--proxy: connect to that HTTP proxy and send the handshake to it in absolute form,
 `GET http://host:port/path HTTP/1.1`, without CONNECT, as RFC 9112 §3.2.2 has clients talk to
-a proxy.)
+a proxy.
 Scripts:
   chat             the same conversation as websocket_client.py's "chat" (hello, auth, add, echo,
                    three ticks, bye), through wsproto;
@@ -27,8 +30,12 @@ from urllib.parse import urlparse
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import (AcceptConnection, BytesMessage, CloseConnection, Message, Ping,
                             RejectConnection, Request, TextMessage)
+from wsproto.extensions import PerMessageDeflate
 
 arguments = sys.argv[1:]
+deflate = "--deflate" in arguments
+if deflate:
+    arguments.remove("--deflate")
 proxy = None
 if "--proxy" in arguments:
     at = arguments.index("--proxy")
@@ -37,6 +44,18 @@ if "--proxy" in arguments:
 url = urlparse(arguments[0])
 script = arguments[1] if len(arguments) > 1 else "chat"
 argument = arguments[2] if len(arguments) > 2 else None
+counts = {"compressed": 0, "messages": 0}
+
+
+class CountingDeflate(PerMessageDeflate):
+    """wsproto's own permessage-deflate, counting the messages whose first frame sets RSV1."""
+
+    def frame_inbound_header(self, proto, opcode, rsv, payload_length):
+        if opcode.value in (1, 2):
+            counts["messages"] += 1
+            counts["compressed"] += 1 if rsv.rsv1 else 0
+        return super().frame_inbound_header(proto, opcode, rsv, payload_length)
+
 
 peer = proxy or url
 sock = socket.create_connection((peer.hostname, peer.port), timeout=10)
@@ -115,11 +134,14 @@ def handshake():
     if proxy:
         # The request-target a proxy gets: the whole URL, with the scheme HTTP spells it in.
         target = ("https" if url.scheme == "wss" else "http") + "://" + url.netloc + target
-    sock.sendall(ws.send(Request(host=url.netloc, target=target, subprotocols=["chat.v1"])))
+    extensions = [CountingDeflate(server_no_context_takeover=True, server_max_window_bits=10)] if deflate else []
+    sock.sendall(ws.send(Request(host=url.netloc, target=target, subprotocols=["chat.v1"], extensions=extensions)))
     event = next_event()
     if isinstance(event, RejectConnection):
         end(None, "rejected with %d" % event.status_code)
     assert isinstance(event, AcceptConnection), event
+    if deflate:
+        print(json.dumps({"extensions": [repr(extension) for extension in event.extensions]}), flush=True)
 
 
 try:
@@ -158,3 +180,5 @@ except (ConnectionResetError, BrokenPipeError):
     print(json.dumps({"closed": None, "reason": None}), flush=True)
 finally:
     sock.close()
+    if deflate:
+        print(json.dumps(counts), flush=True)

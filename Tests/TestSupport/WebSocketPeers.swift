@@ -34,14 +34,17 @@ package enum WebSocketPeers {
     /// the close code and reason (`{"closed": 4000, "reason": "..."}`).
     /// `proxy`: through that HTTP proxy (CONNECT); `cafile`: the CA `wss://` certificates are checked against.
     /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": ...}` (what was agreed).
-    /// `header`: one more handshake header (`X-Cassette-Session: ID`).
+    /// `header`: one more handshake header (`X-Cassette-Session: ID`). `times`: each message's line
+    /// also has `"at"`, the milliseconds since the connection opened.
     package static func client(
-        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false, header: String? = nil
+        _ url: String, script: String = "chat", proxy: URL? = nil, cafile: String? = nil, deflate: Bool = false, header: String? = nil,
+        times: Bool = false
     )
         async throws -> [String]
     {
         var arguments = ["python3", peers.appendingPathComponent("websocket_client.py").path, url, script]
         if deflate { arguments.append("--deflate") }
+        if times { arguments.append("--times") }
         if let proxy { arguments += ["--proxy", proxy.absoluteString] }
         if let cafile { arguments += ["--cafile", cafile] }
         if let header { arguments += ["--header", header] }
@@ -52,14 +55,18 @@ package enum WebSocketPeers {
 
     /// What the `wsproto` client received running `script` (with its `argument`) against `url`,
     /// in the same lines as `client`: `{"closed": null, "reason": null}` for a dropped connection.
+    /// `deflate`: offer permessage-deflate; the first line is then `{"extensions": [...]}` (what was
+    /// agreed) and the last `{"compressed": N, "messages": M}` (of the messages received).
     /// `proxy`: sent to that HTTP proxy in absolute form (`GET http://host:port/path`), without CONNECT.
-    package static func wsprotoClient(_ url: String, script: String = "chat", argument: String? = nil, proxy: URL? = nil) async throws -> [String] {
+    package static func wsprotoClient(
+        _ url: String, script: String = "chat", argument: String? = nil, deflate: Bool = false, proxy: URL? = nil
+    ) async throws -> [String] {
         let install = try await ExternalTool.run(
             ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-pip-module.sh").path, "wsproto", "wsproto"], cwd: peers)
         guard install.status == 0 else { throw ChildProcessError("could not install wsproto: \(install.stderr)") }
         let arguments =
             ["python3", peers.appendingPathComponent("websocket_wsproto_client.py").path, url, script] + (argument.map { [$0] } ?? [])
-            + (proxy.map { ["--proxy", $0.absoluteString] } ?? [])
+            + (deflate ? ["--deflate"] : []) + (proxy.map { ["--proxy", $0.absoluteString] } ?? [])
         let result = try await ExternalTool.run(arguments, cwd: peers)
         guard result.status == 0 else { throw ChildProcessError("the wsproto client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)

@@ -78,8 +78,11 @@ struct WebSocketLoad: Sendable {
                         notUpgradingCompletionHandler: { channel in
                             channel.eventLoop.makeFailedFuture(LoadError.notUpgraded)
                         })
-                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
-                        configuration: NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration))
+                    // A server may write its first frame right behind its `101`: those bytes go to
+                    // the WebSocket handlers, not away with the HTTP decoder (NIO's default drops them).
+                    var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+                    pipeline.leftOverBytesStrategy = .forwardBytes
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
         // The first message goes once the upgrade handler is gone: written from inside the

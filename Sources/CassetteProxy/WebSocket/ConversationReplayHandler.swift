@@ -24,28 +24,41 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         var journal: SessionJournal? = nil
         var track: JournalConversation? = nil
         var key: String = ""
+        /// What the client's offer of permessage-deflate was answered with.
+        var deflate: PerMessageDeflate? = nil
     }
 
     private var replay: ConversationReplay
     private let parts: Parts
     private var assembler: MessageAssembler
+    /// Compresses each message sent anew, when the client agreed to permessage-deflate.
+    private let deflater: MessageDeflater?
+    /// The actions not yet performed: from `next` on (the array keeps its storage between turns).
     private var queue: [ConversationReplay.Action] = []
+    private var next = 0
     /// Whether an action is waiting for its time.
     private var scheduled = false
+    /// Whether delays are kept at all: with `--ws-timing fast` every action is due at once, and
+    /// no clock is read.
+    private let keepsTime: Bool
     /// When the last action was performed, or the client message that prompted the next arrived.
-    private var anchor = NIODeadline.now()
+    private var anchor = NIODeadline.uptimeNanoseconds(0)
     private var closeSent = false
     private var context: ChannelHandlerContext?
 
-    init(_ conversation: Conversation, parts: Parts) {
-        replay = ConversationReplay(conversation)
+    /// `replay`: the conversation from its start (`RecordedConversations.take`).
+    init(_ replay: ConversationReplay, parts: Parts) throws {
+        self.replay = replay
         self.parts = parts
-        assembler = MessageAssembler(maxMessageSize: parts.options.maxMessageSize, sender: .client)
+        keepsTime = parts.options.timingScale > 0
+        deflater = try parts.deflate.map { try MessageDeflater($0) }
+        assembler = MessageAssembler(
+            maxMessageSize: parts.options.maxMessageSize, sender: .client, inflater: try parts.deflate.map { _ in try MessageInflater() })
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        anchor = .now()
+        if keepsTime { anchor = .now() }
         enqueue(replay.start(), context: context)
     }
 
@@ -63,7 +76,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         case .refused(let violation):
             guard !closeSent else { return }
             parts.log.warn("WebSocket \(parts.logTarget): \(violation.reason); closed with \(violation.code)")
-            queue.removeAll()
+            clearQueue()
             close(code: violation.code, reason: violation.reason, context: context)
         case .message(.ping, let payload, _):
             var data = context.channel.allocator.buffer(capacity: payload.count)
@@ -82,13 +95,14 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         case .message(let kind, let payload, _):
             // Once the close is sent, the client's messages answer nothing.
             guard !closeSent else { return }
-            if queue.isEmpty && !scheduled { anchor = .now() }
+            if keepsTime && next == queue.count && !scheduled { anchor = .now() }
             do {
-                let keyer = parts.keyer
-                let secrets = parts.secrets
-                let actions = try replay.receive(kind: kind, payload: payload) { keyer.messageMatches(live: $0, recorded: $1, secrets: secrets) }
+                // The keyer and secrets are read where they are, not copied for every message.
+                try replay.receive(kind: kind, payload: payload, into: &queue) {
+                    self.parts.keyer.messageMatches(live: $0, recorded: $1, secrets: self.parts.secrets)
+                }
                 parts.track?.add(.client, kind, matched: true)
-                enqueue(actions, context: context)
+                runNext(context: context)
             } catch {
                 miss(error, received: ConversationMessage(direction: .client, kind: kind, payload: payload, offsetMilliseconds: 0), context: context)
             }
@@ -103,7 +117,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         parts.track?.missed(JournalConversation.Miss(expected: expected, received: receivedText))
         parts.journal?.countConversationMiss(
             key: parts.key, message: "WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008", arrived: .now())
-        queue.removeAll()
+        clearQueue()
         close(code: 1008, reason: mismatch.reason, context: context)
     }
 
@@ -112,15 +126,28 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         runNext(context: context)
     }
 
+    private func clearQueue() {
+        queue.removeAll(keepingCapacity: true)
+        next = 0
+    }
+
     /// Performs the next action once its delay from the one before has passed.
     private func runNext(context: ChannelHandlerContext) {
-        guard !scheduled, !queue.isEmpty, !closeSent else { return }
-        let action = queue.removeFirst()
+        guard !scheduled, next < queue.count, !closeSent else { return }
+        let action = queue[next]
+        next += 1
+        if next == queue.count { clearQueue() }
         let delay: Double
         switch action {
         case .send(_, let milliseconds), .close(_, _, let milliseconds), .drop(let milliseconds): delay = milliseconds
         }
-        let due = anchor + .nanoseconds(Int64(delay * parts.options.timingScale * 1_000_000))
+        let scaled = delay * parts.options.timingScale
+        // An action due at once (the anchor is never later than now) needs no clock.
+        guard scaled > 0 else {
+            perform(action, context: context)
+            return
+        }
+        let due = anchor + .nanoseconds(Int64(scaled * 1_000_000))
         guard due > .now() else {
             perform(action, context: context)
             return
@@ -136,14 +163,25 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
     }
 
     private func perform(_ action: ConversationReplay.Action, context: ChannelHandlerContext) {
-        anchor = .now()
+        if keepsTime { anchor = .now() }
         switch action {
         case .send(let message, _):
             parts.track?.add(.server, message.kind)
             var data = context.channel.allocator.buffer(capacity: message.payload.count)
-            data.writeBytes(message.payload)
+            message.payload.withUnsafeBytes { _ = data.writeBytes($0) }
             let opcode: WebSocketOpcode = message.kind == .text ? .text : message.kind == .ping ? .ping : .binary
-            context.writeAndFlush(Self.wrapOutboundOut(WebSocketFrame(fin: true, opcode: opcode, data: data)), promise: nil)
+            var frame = WebSocketFrame(fin: true, opcode: opcode, data: data)
+            if let deflater, opcode != .ping {
+                do {
+                    frame = WebSocketFrame(fin: true, rsv1: true, opcode: opcode, data: try deflater.deflate(data, allocator: context.channel.allocator))
+                } catch {
+                    parts.log.warn("WebSocket \(parts.logTarget): could not compress a message (\(error)); closed with 1011")
+                    clearQueue()
+                    close(code: 1011, reason: "cassette could not compress a message", context: context)
+                    return
+                }
+            }
+            context.writeAndFlush(Self.wrapOutboundOut(frame), promise: nil)
         case .close(let code, let reason, _):
             close(code: code, reason: reason, context: context)
         case .drop:
@@ -171,7 +209,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
             return
         }
         // The proxy is stopping.
-        queue.removeAll()
+        clearQueue()
         closeSent = false
         close(code: 1001, reason: "cassette is stopping", context: context)
         let channel = context.channel
@@ -187,7 +225,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         // connection reads on until the client answers, so a client still sending is not reset.
         guard !closeSent else { return }
         parts.log.warn("WebSocket \(parts.logTarget): \(refused.violation.reason); closed with \(refused.violation.code)")
-        queue.removeAll()
+        clearQueue()
         close(code: refused.violation.code, reason: refused.violation.reason, context: context)
     }
 }

@@ -8,6 +8,8 @@ import WellPlateCore
 /// RFC 6455 gives, what the other side must never see: a frame masked the wrong way for its
 /// sender, a reserved opcode or bit, frames out of order, a text message that is not UTF-8, a
 /// malformed close, and a message larger than the limit (`--ws-max-message`) before it is held whole.
+/// Under permessage-deflate (`inflater`), a message whose first frame sets RSV1 is inflated when
+/// it is whole, and its payload is the inflated one.
 struct MessageAssembler {
     enum Result: Equatable {
         /// A frame in the middle of a message.
@@ -20,42 +22,89 @@ struct MessageAssembler {
     let maxMessageSize: Int
     /// Who sends the frames: a client's must be masked, a server's must not (RFC 6455 §5.1).
     let sender: ConversationSide
+    /// Set when the connection agreed to permessage-deflate.
+    private let inflater: MessageInflater?
     private var kind: ConversationMessage.Kind?
+    private var compressed = false
     private var payload = Data()
     private var fragments: [Int] = []
 
-    init(maxMessageSize: Int, sender: ConversationSide) {
+    init(maxMessageSize: Int, sender: ConversationSide, inflater: MessageInflater? = nil) {
         self.maxMessageSize = maxMessageSize
         self.sender = sender
+        self.inflater = inflater
     }
 
     mutating func add(_ frame: WebSocketFrame) -> Result {
-        if let violation = Self.frameViolation(frame, sender: sender) { return refuse(violation) }
-        let data = frame.unmaskedData
+        if let violation = Self.frameViolation(frame, sender: sender, deflate: inflater != nil) { return refuse(violation) }
         switch frame.opcode {
-        case .ping: return .message(.ping, Data(data.readableBytesView), fragments: [data.readableBytes])
-        case .pong: return .message(.pong, Data(data.readableBytesView), fragments: [data.readableBytes])
+        case .ping: return .message(.ping, Self.payload(of: frame), fragments: [frame.data.readableBytes])
+        case .pong: return .message(.pong, Self.payload(of: frame), fragments: [frame.data.readableBytes])
         case .connectionClose:
-            let close = Data(data.readableBytesView)
+            let close = Self.payload(of: frame)
             guard Self.isValidClose(close) else { return refuse(.invalidClose) }
-            return .message(.close, close, fragments: [data.readableBytes])
+            return .message(.close, close, fragments: [close.count])
         case .text, .binary:
             guard kind == nil else { return refuse(.outOfOrder) }
-            kind = frame.opcode == .text ? .text : .binary
+            let opened: ConversationMessage.Kind = frame.opcode == .text ? .text : .binary
+            if frame.fin && !frame.rsv1 {
+                // A message in one uncompressed frame, the common case: nothing to join or keep between frames.
+                let size = frame.data.readableBytes
+                guard size <= maxMessageSize else { return .refused(.tooLarge) }
+                let message = Self.payload(of: frame)
+                if opened == .text && !Self.isUTF8(message) { return .refused(.invalidUTF8) }
+                return .message(opened, message, fragments: [size])
+            }
+            kind = opened
+            compressed = frame.rsv1
         case .continuation:
             guard kind != nil else { return refuse(.outOfOrder) }
+            // RFC 7692 §6.1: only a message's first frame says it is compressed.
+            guard !frame.rsv1 else { return refuse(.reservedBits) }
         default:
             return refuse(.reservedOpcode(UInt8(webSocketOpcode: frame.opcode)))
         }
-        guard payload.count + data.readableBytes <= maxMessageSize else { return refuse(.tooLarge) }
+        let data = frame.unmaskedData
+        // Deflate can grow incompressible bytes a little: a compressed message is held up to an
+        // eighth over the limit, and its inflated size is what is checked against it.
+        let held = compressed && maxMessageSize < Int.max / 2 ? maxMessageSize + maxMessageSize / 8 + 64 : maxMessageSize
+        guard payload.count + data.readableBytes <= held else { return refuse(.tooLarge) }
         payload.append(contentsOf: data.readableBytesView)
         fragments.append(data.readableBytes)
         guard frame.fin, let finished = kind else { return .partial }
-        let message = payload
+        var message = payload
         let sizes = fragments
+        let inflates = compressed
         reset()
-        if finished == .text && String(validating: message, as: UTF8.self) == nil { return .refused(.invalidUTF8) }
+        if inflates, let inflater {
+            switch inflater.inflate(message, limit: maxMessageSize) {
+            case .success(let inflated): message = inflated
+            case .failure(let violation): return .refused(violation)
+            }
+        }
+        if finished == .text && !Self.isUTF8(message) { return .refused(.invalidUTF8) }
         return .message(finished, message, fragments: sizes)
+    }
+
+    /// A frame's payload, unmasked, copied once: `WebSocketFrame.unmaskedData` would copy the
+    /// masked buffer into a new one first (`callgrind`: an allocation per message).
+    static func payload(of frame: WebSocketFrame) -> Data {
+        var bytes = frame.data.withUnsafeReadableBytes { Data($0) }
+        guard let key = frame.maskKey, !bytes.isEmpty else { return bytes }
+        // As `unmaskedData` does: the mask runs on from the extension data's bytes, if any.
+        let offset = (frame.extensionData?.readableBytes ?? 0) % 4
+        let mask = (key[0], key[1], key[2], key[3])
+        bytes.withUnsafeMutableBytes { raw in
+            withUnsafeBytes(of: mask) { mask in
+                for index in raw.indices { raw[index] ^= mask[(index &+ offset) & 3] }
+            }
+        }
+        return bytes
+    }
+
+    /// Whether `text` is UTF-8; ASCII, as most protocol messages are, is told without decoding.
+    static func isUTF8(_ text: Data) -> Bool {
+        text.withUnsafeBytes { raw in raw.allSatisfy { $0 < 0x80 } } || String(validating: text, as: UTF8.self) != nil
     }
 
     private mutating func refuse(_ violation: WebSocketViolation) -> Result {
@@ -65,19 +114,21 @@ struct MessageAssembler {
 
     private mutating func reset() {
         kind = nil
+        compressed = false
         payload = Data()
         fragments = []
     }
 
-    /// What is wrong with one frame on its own: its masking for `sender`, or a reserved bit (no
-    /// extension is negotiated through the proxy, so none may be set).
-    static func frameViolation(_ frame: WebSocketFrame, sender: ConversationSide) -> WebSocketViolation? {
+    /// What is wrong with one frame on its own: its masking for `sender`, or a reserved bit set
+    /// that no agreed extension defines (`deflate`: RSV1 on a text or binary frame, RFC 7692 §6).
+    static func frameViolation(_ frame: WebSocketFrame, sender: ConversationSide, deflate: Bool = false) -> WebSocketViolation? {
         switch (sender, frame.maskKey) {
         case (.client, nil): return .unmasked
         case (.server, .some): return .masked
         default: break
         }
-        if frame.rsv1 || frame.rsv2 || frame.rsv3 { return .reservedBits }
+        let compressible = deflate && (frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation)
+        if (frame.rsv1 && !compressible) || frame.rsv2 || frame.rsv3 { return .reservedBits }
         return nil
     }
 

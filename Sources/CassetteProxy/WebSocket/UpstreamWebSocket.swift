@@ -12,8 +12,9 @@ import WellPlateCore
 enum UpstreamWebSocket {
     enum Outcome: Sendable {
         /// The upstream switched: its channel (with a `WebSocketRelay` for the server side
-        /// already in place, holding frames until the client side is attached) and its `101`.
-        case upgraded(Channel, NIOLoopBound<WebSocketRelay>, HTTPResponseHead)
+        /// already in place, holding frames until the client side is attached), its `101`, and
+        /// the permessage-deflate it agreed to.
+        case upgraded(Channel, NIOLoopBound<WebSocketRelay>, HTTPResponseHead, PerMessageDeflate?)
         /// The upstream answered without switching (401, 403, 426, …).
         case refused(HTTPResponseStatus?)
     }
@@ -44,11 +45,22 @@ enum UpstreamWebSocket {
                     let upgrader = NIOTypedWebSocketClientUpgrader<Outcome>(maxFrameSize: frameLimit, enableAutomaticErrorHandling: false) {
                         channel, response in
                         channel.eventLoop.makeCompletedFuture {
+                            // An extension the proxy cannot follow: the upstream is left, and the
+                            // client's handshake is answered as an HTTP request that failed.
+                            let deflate: PerMessageDeflate?
+                            do {
+                                deflate = try PerMessageDeflate.agreed(in: response.headers)
+                            } catch {
+                                log.warn("WebSocket \(logTarget): \(error)")
+                                channel.close(promise: nil)
+                                throw error
+                            }
                             recorder?.upstreamSwitched()
                             let relay = WebSocketRelay(
-                                side: .server, recorder: recorder, track: track, maxMessageSize: maxMessageSize, log: log, logTarget: logTarget)
+                                side: .server, recorder: recorder, track: track, maxMessageSize: maxMessageSize, log: log, logTarget: logTarget,
+                                inflater: try deflate.map { _ in try MessageInflater() })
                             try channel.pipeline.syncOperations.addHandler(relay)
-                            return .upgraded(channel, NIOLoopBound(relay, eventLoop: channel.eventLoop), response)
+                            return .upgraded(channel, NIOLoopBound(relay, eventLoop: channel.eventLoop), response, deflate)
                         }
                     }
                     let configuration = NIOTypedHTTPClientUpgradeConfiguration<Outcome>(
@@ -88,10 +100,14 @@ enum UpstreamWebSocket {
 /// Why the upstream WebSocket could not be opened.
 enum UpstreamWebSocketError: Error, CustomStringConvertible {
     case badURL(String)
+    /// The upstream's `101` agreed to an extension the client was not offered through the proxy.
+    case unknownExtensions(String)
 
     var description: String {
         switch self {
         case .badURL(let url): "the upstream WebSocket URL \(url) has no host; check --upstream"
+        case .unknownExtensions(let value):
+            "the upstream agreed to WebSocket extensions the proxy did not offer (\(value)); only permessage-deflate is relayed, so fix the upstream's Sec-WebSocket-Extensions answer"
         }
     }
 }

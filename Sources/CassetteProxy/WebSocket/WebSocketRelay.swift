@@ -29,13 +29,18 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
     private let log: ProxyLog
     private let logTarget: String
 
-    init(side: ConversationSide, recorder: ConversationRecorder?, track: JournalConversation? = nil, maxMessageSize: Int, log: ProxyLog, logTarget: String) {
+    /// `inflater`: set when the upstream agreed to permessage-deflate. Frames still pass as they
+    /// came (both ends share the agreement); the store gets each message inflated.
+    init(
+        side: ConversationSide, recorder: ConversationRecorder?, track: JournalConversation? = nil, maxMessageSize: Int, log: ProxyLog, logTarget: String,
+        inflater: MessageInflater? = nil
+    ) {
         self.side = side
         self.recorder = recorder
         self.track = track
         self.log = log
         self.logTarget = logTarget
-        assembler = MessageAssembler(maxMessageSize: maxMessageSize, sender: side)
+        assembler = MessageAssembler(maxMessageSize: maxMessageSize, sender: side, inflater: inflater)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

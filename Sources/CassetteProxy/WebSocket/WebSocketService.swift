@@ -73,7 +73,8 @@ final class WebSocketService: Sendable {
 
     /// What a handshake gets.
     enum Plan {
-        case replay(Conversation)
+        /// Replay the recorded conversation, from its start.
+        case replay(ConversationReplay)
         /// Relay to the upstream; `records`: and store the conversation.
         case relay(records: Bool)
         /// Not taken: answered as an ordinary HTTP request.
@@ -98,10 +99,10 @@ final class WebSocketService: Sendable {
         switch step {
         case .replay(let orPassthrough):
             if conversations.contains(key) {
-                guard subprotocolRefusal(head, recorded: conversations.peek(key)) == nil, let conversation = conversations.take(key) else {
+                guard subprotocolRefusal(head, recorded: conversations.peek(key)) == nil, let replay = conversations.take(key) else {
                     return .decline
                 }
-                return .replay(conversation)
+                return .replay(replay)
             }
             return orPassthrough && settings.upstream != nil ? .relay(records: false) : .decline
         case .record:

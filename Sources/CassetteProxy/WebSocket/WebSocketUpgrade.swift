@@ -17,8 +17,10 @@ struct WebSocketUpgrade: Sendable {
     /// What `shouldUpgrade` settled, for `upgradePipelineHandler` on the same connection, with
     /// the service that took it (a session's, for `X-Cassette-Session` on the main port).
     private enum Settled: Sendable {
-        case replay(Conversation, WebSocketService)
-        case relay(Channel, NIOLoopBound<WebSocketRelay>, ConversationRecorder?, JournalConversation?, WebSocketService)
+        /// With what the client's offer of permessage-deflate was answered.
+        case replay(ConversationReplay, WebSocketService, PerMessageDeflate?)
+        /// With what the upstream agreed of the client's permessage-deflate offers.
+        case relay(Channel, NIOLoopBound<WebSocketRelay>, ConversationRecorder?, JournalConversation?, WebSocketService, PerMessageDeflate?)
     }
 
     /// One connection's `Settled`: written when the upstream answers (in a task), read on the loop.
@@ -37,10 +39,13 @@ struct WebSocketUpgrade: Sendable {
                 switch service.plan(for: head) {
                 case .decline:
                     return channel.eventLoop.makeSucceededFuture(nil)
-                case .replay(let conversation):
-                    settled.value.withLock { $0 = .replay(conversation, service) }
+                case .replay(let replay):
+                    // Agreed afresh with each client: recorded payloads are stored inflated.
+                    let deflate = PerMessageDeflate.accepting(head.headers)
+                    settled.value.withLock { $0 = .replay(replay, service, deflate) }
                     var headers = HTTPHeaders()
-                    if let subprotocol = conversation.subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+                    if let subprotocol = replay.conversation.subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+                    if let deflate { headers.add(name: "Sec-WebSocket-Extensions", value: deflate.responseHeader) }
                     return channel.eventLoop.makeSucceededFuture(headers)
                 case .relay(let records):
                     let promise = channel.eventLoop.makePromise(of: HTTPHeaders?.self)
@@ -55,7 +60,8 @@ struct WebSocketUpgrade: Sendable {
             upgradePipelineHandler: { channel, head in
                 channel.eventLoop.makeCompletedFuture {
                     switch settled.value.withLock({ $0 }) {
-                    case .replay(let conversation, let service):
+                    case .replay(let replay, let service, let deflate):
+                        let conversation = replay.conversation
                         let logTarget = service.logTarget(of: head)
                         service.log.warn(service.log.labelled("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)"))
                         let track = service.newJournalConversation()
@@ -63,12 +69,12 @@ struct WebSocketUpgrade: Sendable {
                         let parts = ConversationReplayHandler.Parts(
                             keyer: service.keyer, session: service.session, options: options, log: service.log, logTarget: logTarget,
                             secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)),
-                            journal: service.journal, track: track, key: conversation.key)
-                        try channel.pipeline.syncOperations.addHandler(ConversationReplayHandler(conversation, parts: parts))
-                    case .relay(let upstream, let upstreamRelay, let recorder, let track, let service):
+                            journal: service.journal, track: track, key: conversation.key, deflate: deflate)
+                        try channel.pipeline.syncOperations.addHandler(try ConversationReplayHandler(replay, parts: parts))
+                    case .relay(let upstream, let upstreamRelay, let recorder, let track, let service, let deflate):
                         let relay = WebSocketRelay(
                             side: .client, recorder: recorder, track: track, maxMessageSize: options.maxMessageSize, log: service.log,
-                            logTarget: service.logTarget(of: head))
+                            logTarget: service.logTarget(of: head), inflater: try deflate.map { _ in try MessageInflater() })
                         try channel.pipeline.syncOperations.addHandler(relay)
                         relay.attach(upstream)
                         upstreamRelay.value.attach(channel)
@@ -89,13 +95,14 @@ struct WebSocketUpgrade: Sendable {
         let redacted = service.keyer.redactedWithKey(request)
         var headers = HTTPHeaders()
         for field in request.headerFields {
-            // The upgrader writes its own key, version, Upgrade and Connection; extensions are not
-            // negotiated (no permessage-deflate): payloads pass and are stored as sent.
+            // The upgrader writes its own key, version, Upgrade and Connection; of the extensions,
+            // only the permessage-deflate offers go on (below), which the proxy can inflate.
             switch field.name.canonicalName {
             case "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "host", "upgrade", "connection": continue
             default: headers.add(name: field.name.rawName, value: field.value)
             }
         }
+        if let offers = PerMessageDeflate.forwardedOffers(head.headers) { headers.add(name: "Sec-WebSocket-Extensions", value: offers) }
         var recorder: ConversationRecorder?
         if records {
             let conversation = Conversation(
@@ -115,14 +122,17 @@ struct WebSocketUpgrade: Sendable {
         case .refused:
             recorder?.abandon()
             return nil
-        case .upgraded(let channel, let relay, let response):
+        case .upgraded(let channel, let relay, let response, let deflate):
             let subprotocol = response.headers.first(name: "sec-websocket-protocol")
-            recorder?.start(subprotocol: subprotocol, extensions: response.headers.first(name: "sec-websocket-extensions"))
+            let extensions = response.headers.first(name: "sec-websocket-extensions")
+            recorder?.start(subprotocol: subprotocol, extensions: deflate == nil ? nil : extensions)
             if records { service.session.countConversationRecorded() }
             if let track { service.addToJournal(track, head: head, source: records ? .recorded : .passthrough, started: started) }
-            settled.value.withLock { $0 = .relay(channel, relay, recorder, track, service) }
+            settled.value.withLock { $0 = .relay(channel, relay, recorder, track, service, deflate) }
             var headers = HTTPHeaders()
             if let subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+            // The client gets what the upstream agreed to, so frames pass between them as they are.
+            if deflate != nil, let extensions { headers.add(name: "Sec-WebSocket-Extensions", value: extensions) }
             return headers
         }
     }

@@ -14,6 +14,8 @@ struct WebSocketViolation: Error, Equatable, Sendable {
     static let masked = WebSocketViolation(code: 1002, reason: "server frames must not be masked")
     /// RFC 6455 §5.2: a reserved bit set with no extension negotiated that defines it.
     static let reservedBits = WebSocketViolation(code: 1002, reason: "reserved bits set with no extension negotiated")
+    /// RFC 7692 §6.2: a message marked compressed whose bytes zlib cannot inflate.
+    static let invalidCompressedData = WebSocketViolation(code: 1002, reason: "compressed message is not valid deflate data")
     /// RFC 6455 §8.1: a text message whose payload is not UTF-8.
     static let invalidUTF8 = WebSocketViolation(code: 1007, reason: "text message is not valid UTF-8")
     /// RFC 6455 §5.5.1 and §7.4: a close frame with one byte, a code no endpoint may send, or a

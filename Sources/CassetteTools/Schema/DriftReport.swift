@@ -89,7 +89,9 @@ package struct DriftReport: Sendable, Hashable, Codable {
         package var errors: Int
         package var warnings: Int
         package var notes: Int
-        /// Entries with at least one finding.
+        /// Endpoints with at least one finding, each counted once however many fixtures it was
+        /// compared with (a GraphQL operation's variables variants); a fixture that matched no
+        /// endpoint counts as one.
         package var endpoints: Int
         /// Fixture files checked; `nil` in a two-recording check.
         package var fixtures: Int?
@@ -136,7 +138,7 @@ package struct DriftReport: Sendable, Hashable, Codable {
             errors: findings.count { $0.severity == .error },
             warnings: findings.count { $0.severity == .warning },
             notes: findings.count { $0.severity == .note },
-            endpoints: entries.count { !$0.findings.isEmpty },
+            endpoints: Set(entries.filter { !$0.findings.isEmpty }.map { $0.endpoint?.description ?? "fixture " + ($0.fixture ?? "") }).count,
             fixtures: fixtures,
             baselineEndpoints: baselineEndpoints,
             recordedEndpoints: recordedEndpoints

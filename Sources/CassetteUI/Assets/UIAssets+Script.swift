@@ -698,7 +698,7 @@ extension UIAssets {
                 main.appendChild(el("p", { id: "drift-none", cls: "note", text: "No fixtures to compare with: give --fixtures DIR to cassette ui, report or run (the comparison cassette diff --fixtures DIR makes)." }));
               } else {
                 const summary = drift.summary;
-                main.appendChild(el("p", { id: "drift-summary", text: "Fixtures in " + drift.fixtures + ": " + summary.errors + " errors, " + summary.warnings + " warnings, " + summary.notes + " notes over " + summary.endpoints + " comparisons" }));
+                main.appendChild(el("p", { id: "drift-summary", text: "Fixtures in " + drift.fixtures + ": " + summary.errors + " errors, " + summary.warnings + " warnings, " + summary.notes + " notes in " + summary.endpoints + (summary.endpoints === 1 ? " endpoint" : " endpoints") }));
                 const rows = [];
                 for (const entry of drift.endpoints) {
                   const findings = entry.findings || [];

@@ -52,13 +52,21 @@ package struct ConversationReplay: Sendable {
     package private(set) var isFinished = false
 
     package init(_ conversation: Conversation) {
+        self.init(conversation, echoes: EchoedValues(conversation))
+    }
+
+    /// A replay of `conversation` whose echoed values were worked out before (`RecordedConversations`
+    /// keeps them for every connection that replays it).
+    package init(_ conversation: Conversation, echoes: EchoedValues) {
         self.conversation = conversation
-        echoes = EchoedValues(conversation)
+        self.echoes = echoes
     }
 
     /// The actions on open: the server messages recorded before the client's first message.
     package mutating func start() -> [Action] {
-        advance()
+        var actions: [Action] = []
+        advance(into: &actions)
+        return actions
     }
 
     /// The actions answering the client's text or binary message `payload`; `matches` compares
@@ -69,7 +77,17 @@ package struct ConversationReplay: Sendable {
     ) throws(Mismatch)
         -> [Action]
     {
-        guard !isFinished else { return [] }
+        var actions: [Action] = []
+        try receive(kind: kind, payload: payload, into: &actions, matches: matches)
+        return actions
+    }
+
+    /// `receive(kind:payload:matches:)`, its actions appended to `actions`: a connection's queue
+    /// takes them without an array made for every message.
+    package mutating func receive(
+        kind: ConversationMessage.Kind, payload: Data, into actions: inout [Action], matches: (_ live: Data, _ recorded: Data) -> Bool
+    ) throws(Mismatch) {
+        guard !isFinished else { return }
         let messages = conversation.messages
         while position < messages.count, messages[position].direction == .client, !messages[position].isData, messages[position].kind != .close {
             position += 1
@@ -89,19 +107,18 @@ package struct ConversationReplay: Sendable {
         }
         position += 1
         lastOffset = expected.offsetMilliseconds
-        return advance()
+        advance(into: &actions)
     }
 
     /// The server's messages from `position` up to the next client message, then the recorded
     /// end when the server ended it there.
-    private mutating func advance() -> [Action] {
-        var actions: [Action] = []
+    private mutating func advance(into actions: inout [Action]) {
         let messages = conversation.messages
         while position < messages.count {
             let message = messages[position]
             if message.direction == .client {
                 // A client close, ping or pong is the client's to send again; data waits for it.
-                if message.isData || message.kind == .close { return actions }
+                if message.isData || message.kind == .close { return }
                 position += 1
                 continue
             }
@@ -124,14 +141,13 @@ package struct ConversationReplay: Sendable {
                     let (code, reason) = Self.closeFields(message.payload)
                     actions.append(.close(code: code, reason: reason, delayMilliseconds: delay))
                 }
-                return actions
+                return
             }
         }
         if case .dropped(.server) = conversation.end {
             isFinished = true
             actions.append(.drop(delayMilliseconds: 0))
         }
-        return actions
     }
 
     /// The code and reason of a close frame's payload.

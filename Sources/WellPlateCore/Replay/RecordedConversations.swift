@@ -3,14 +3,36 @@ import Synchronization
 /// The recorded conversations of a cassette by key, loaded once; each new connection to a key
 /// takes the next of its conversations in sequence order, and the last one again after that.
 package final class RecordedConversations: Sendable {
-    private let byKey: [String: [Conversation]]
+    private let byKey: [String: [Recorded]]
     /// How many connections each key has had; several event loops open connections at once.
     private let taken = Mutex<[String: Int]>([:])
     /// How many connections each stored conversation (by id) answered, for `--track-usage`.
     private let replays = Mutex<[Int64: Int]>([:])
 
+    /// One recorded conversation and its echoed values, worked out when a connection first takes
+    /// it and kept: a conversation replayed to many connections (a load test reconnecting) is not
+    /// searched again for every one (`perf`: a few microseconds per message of the recording).
+    private final class Recorded: Sendable {
+        let conversation: Conversation
+        private let echoes = Mutex<EchoedValues?>(nil)
+
+        init(_ conversation: Conversation) {
+            self.conversation = conversation
+        }
+
+        func replay() -> ConversationReplay {
+            let echoes = echoes.withLock { cached in
+                if let cached { return cached }
+                let found = EchoedValues(conversation)
+                cached = found
+                return found
+            }
+            return ConversationReplay(conversation, echoes: echoes)
+        }
+    }
+
     package init(_ conversations: [Conversation]) {
-        byKey = Dictionary(grouping: conversations, by: \.key).mapValues { $0.sorted { $0.sequence < $1.sequence } }
+        byKey = Dictionary(grouping: conversations, by: \.key).mapValues { $0.sorted { $0.sequence < $1.sequence }.map(Recorded.init) }
     }
 
     package static let none = RecordedConversations([])
@@ -23,7 +45,7 @@ package final class RecordedConversations: Sendable {
     /// The conversation a connection with `key` would get, without taking it.
     package func peek(_ key: String) -> Conversation? {
         guard let list = byKey[key] else { return nil }
-        return list[min(taken.withLock { $0[key, default: 0] }, list.count - 1)]
+        return list[min(taken.withLock { $0[key, default: 0] }, list.count - 1)].conversation
     }
 
     /// Whether `key` has a conversation that no connection has taken yet.
@@ -32,16 +54,16 @@ package final class RecordedConversations: Sendable {
         return taken.withLock { $0[key, default: 0] } < list.count
     }
 
-    /// The conversation for a new connection with `key`.
-    package func take(_ key: String) -> Conversation? {
+    /// The replay of the conversation for a new connection with `key`, from its start.
+    package func take(_ key: String) -> ConversationReplay? {
         guard let list = byKey[key] else { return nil }
         let position = taken.withLock { counts in
             defer { counts[key, default: 0] += 1 }
             return counts[key, default: 0]
         }
-        let conversation = list[min(position, list.count - 1)]
-        if let id = conversation.id { replays.withLock { $0[id, default: 0] += 1 } }
-        return conversation
+        let recorded = list[min(position, list.count - 1)]
+        if let id = recorded.conversation.id { replays.withLock { $0[id, default: 0] += 1 } }
+        return recorded.replay()
     }
 
     /// Connections answered per conversation id so far (`CassetteStore.addConversationUsage`).

@@ -2,11 +2,16 @@ import Foundation
 
 /// The hosts of a multi-host cassette, for `cassette replay` to lay out one listener per host.
 extension CassetteStore {
-    /// `scheme://host[:port]` of every host the cassette has recordings from, in the order each
-    /// was first recorded. Reads the URL column alone, once, when a proxy starts.
+    /// `scheme://host[:port]` of every host the cassette has recordings or WebSocket conversations
+    /// from, in the order each was first recorded. Reads the URL columns alone, once, when a proxy starts.
     package func recordedOrigins(cassette: String) throws(CassetteStoreError) -> [String] {
         try reading { connection in
-            let statement = try connection.prepare("SELECT url FROM interactions WHERE cassette = ? ORDER BY recorded_at, id")
+            // A host that only ever spoke WebSocket still gets its listener.
+            let conversations =
+                try connection.tableNames().contains("conversations")
+                ? "UNION ALL SELECT url, recorded_at, 1, id FROM conversations WHERE cassette = ?1" : ""
+            let statement = try connection.prepare(
+                "SELECT url, recorded_at, 0, id FROM interactions WHERE cassette = ?1 \(conversations) ORDER BY 2, 3, 4")
             try statement.bind(cassette, at: 1)
             var seen = Set<String>()
             var origins: [String] = []

@@ -92,6 +92,34 @@ struct MessageAssemblerTests {
         #expect(assembler.add(frame(.connectionClose, [])) == .message(.close, Data(), fragments: [0]))
     }
 
+    @Test func aPayloadIsUnmaskedAsNIOUnmasksItWhateverItsLengthAndTheExtensionDataBeforeIt() {
+        for length in [0, 1, 3, 4, 5, 12, 127, 1000] {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 200) }
+            for extensionLength in [nil, 1, 2, 3, 4] {
+                var frame = WebSocketFrame(
+                    fin: true, opcode: .binary, maskKey: .random(), data: ByteBuffer(bytes: bytes),
+                    extensionData: extensionLength.map { ByteBuffer(repeating: 7, count: $0) })
+                frame.data.webSocketMask(frame.maskKey!, indexOffset: (extensionLength ?? 0) % 4)
+                #expect(MessageAssembler.payload(of: frame) == Data(frame.unmaskedData.readableBytesView))
+                #expect(MessageAssembler.payload(of: frame) == Data(bytes))
+            }
+        }
+        let unmasked = WebSocketFrame(fin: true, opcode: .binary, data: ByteBuffer(bytes: [1, 2, 3]))
+        #expect(MessageAssembler.payload(of: unmasked) == Data([1, 2, 3]))
+    }
+
+    @Test func textInOneFrameIsCheckedForUTF8AsTextInFragmentsIs() {
+        var assembler = MessageAssembler(maxMessageSize: 100, sender: .client)
+        #expect(assembler.add(frame(.text, "plain ascii")) == .message(.text, Data("plain ascii".utf8), fragments: [11]))
+        #expect(assembler.add(frame(.text, "héllo wörld")) == .message(.text, Data("héllo wörld".utf8), fragments: [13]))
+        #expect(assembler.add(frame(.text, [0x61, 0x62, 0xC3])) == .refused(.invalidUTF8))
+        #expect(assembler.add(frame(.text, [0xED, 0xA0, 0x80])) == .refused(.invalidUTF8))
+        #expect(assembler.add(frame(.text, "ok")) == .message(.text, Data("ok".utf8), fragments: [2]))
+        var small = MessageAssembler(maxMessageSize: 4, sender: .client)
+        #expect(small.add(frame(.binary, "12345")) == .refused(.tooLarge))
+        #expect(small.add(frame(.binary, "1234")) == .message(.binary, Data("1234".utf8), fragments: [4]))
+    }
+
     @Test func wsTimingAcceptsRecordedFastOrAFactorAndNothingElse() {
         #expect(WebSocketOptions.timingScale(parsing: "recorded") == 1)
         #expect(WebSocketOptions.timingScale(parsing: "FAST") == 0)

@@ -46,6 +46,23 @@ struct EchoedValuesTests {
         #expect(try receive(&replay, #"{"jsonrpc":"2.0","id":"b-2","method":"add","params":[2,2]}"#) == [#"{"jsonrpc": "2.0", "id": "b-2", "result": 4}"#])
     }
 
+    @Test func everyConnectionTakingARecordedConversationGetsItsEchoedValuesAndItsOwnReplayFromTheStart() throws {
+        var second = jsonRPC
+        second.sequence = 1
+        second.messages[1].payload = Data(#"{"jsonrpc": "2.0", "id": 1, "result": 20}"#.utf8)
+        let recorded = RecordedConversations([jsonRPC, second])
+        var first = try #require(recorded.take("GET /rpc"))
+        #expect(first.echoes == EchoedValues(jsonRPC))
+        #expect(try receive(&first, #"{"jsonrpc":"2.0","id":7,"method":"add","params":[1,1]}"#) == [#"{"jsonrpc": "2.0", "id": 7, "result": 2}"#])
+        // The next connection gets the next conversation, then the last one again, each from its start.
+        for _ in 0..<3 {
+            var replay = try #require(recorded.take("GET /rpc"))
+            #expect(replay.echoes == EchoedValues(second))
+            #expect(try receive(&replay, #"{"jsonrpc":"2.0","id":8,"method":"add","params":[1,1]}"#) == [#"{"jsonrpc": "2.0", "id": 8, "result": 20}"#])
+        }
+        #expect(recorded.take("GET /other") == nil)
+    }
+
     @Test func aChangedFieldThatIsNotAnIdIsStillAMismatch() {
         var replay = ConversationReplay(jsonRPC)
         #expect(throws: ConversationReplay.Mismatch.self) {

@@ -137,23 +137,54 @@ final class ProxyWebSocketTests {
         #expect(messages.map(\.time) == messages.map(\.time).sorted())
     }
 
-    @Test func permessageDeflateOfferedByBothPeersIsDeclinedSoTheyTalkUncompressedAndPayloadsAreStoredPlain() async throws {
+    @Test func permessageDeflateIsAgreedByTheUpstreamWhenRecordingAndAfreshOnReplayWithPlainPayloadsStored() async throws {
         let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, base in
-            // Straight to the upstream, the extension is agreed.
             let direct = try await WebSocketPeers.client("ws://127.0.0.1:\(base.port!)/chat", deflate: true)
-            #expect(direct.first?.hasPrefix(#"{"extensions": "permessage-deflate"#) == true, "\(direct)")
-            return try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
+            let proxied = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
+            // Through the proxy, the client gets the upstream's own answer: both talk compressed.
+            #expect(proxied.first == direct.first, "\(proxied) against \(direct)")
+            return proxied
         }
-        // Through the proxy, neither side agreed to it: no extension in the client's 101.
-        #expect(recorded.first == #"{"extensions": null}"#, "\(recorded)")
+        #expect(recorded.first?.hasPrefix(#"{"extensions": "permessage-deflate"#) == true, "\(recorded)")
         #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
         let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
-        #expect(conversation.extensions == nil)
+        #expect(conversation.extensions?.hasPrefix("permessage-deflate") == true)
+        // The store keeps each message inflated, redacted as an uncompressed one is.
         #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "tick", "n": 3}"#.utf8) })
+        #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "auth", "token": "REDACTED"}"#.utf8) })
+        #expect(try StoreFiles.files(at: store, containing: Self.token).isEmpty)
         let replayed = try await withReplayer(store: store) { replayer in
             try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", deflate: true)
         }
-        #expect(replayed == recorded)
+        // Agreed afresh: the websockets client offers `client_max_window_bits`, which the proxy need not limit.
+        #expect(replayed.first == #"{"extensions": "permessage-deflate"}"#, "\(replayed)")
+        #expect(Array(replayed.dropFirst()) == Array(recorded.dropFirst()))
+        // A client that does not offer it is answered uncompressed from the same recording.
+        let plain = try await withReplayer(store: store) { replayer in
+            try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
+        }
+        #expect(plain == Array(recorded.dropFirst()))
+    }
+
+    @Test func aDeflatingWsprotoClientIsAnsweredWithEveryMessageCompressedAnewUnderTheWindowItAskedFor() async throws {
+        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+            try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
+        }
+        #expect(recorded.contains(#"{"closed": 4000, "reason": "server says bye"}"#), "\(recorded)")
+        // The client's messages came compressed too, and were stored inflated.
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
+        #expect(conversation.messages.contains { $0.direction == .client && $0.payload == Data("echo me".utf8) })
+        #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "auth", "token": "REDACTED"}"#.utf8) })
+        let replayed = try await withReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
+            try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/chat", deflate: true)
+        }
+        // wsproto offered server_no_context_takeover and a 1 KiB window, and holds the proxy to them.
+        #expect(
+            replayed.first == #"{"extensions": ["<CountingDeflate client_max_window_bits=15; server_max_window_bits=10; server_no_context_takeover>"]}"#,
+            "\(replayed)")
+        let messages = replayed.filter { $0.hasPrefix(#"{"recv""#) }
+        #expect(messages == recorded.filter { $0.hasPrefix(#"{"recv""#) })
+        #expect(replayed.last == #"{"compressed": \#(messages.count), "messages": \#(messages.count)}"#, "\(replayed)")
     }
 
     @Test func listAndShowPrintTheConversationWithItsMessages() async throws {
