@@ -112,7 +112,8 @@ final class CassetteStoreTests {
         #expect(CassetteSchema.migrator.latestVersion >= 1)
         #expect(
             try connection.tableNames() == [
-                "cassettes", "conversation_messages", "conversations", "interaction_chunks", "interaction_usage", "interactions", "learned_secrets",
+                "cassettes", "conversation_messages", "conversation_usage", "conversations", "interaction_chunks", "interaction_usage", "interactions",
+                "learned_secrets",
             ])
         try connection.close()
     }
