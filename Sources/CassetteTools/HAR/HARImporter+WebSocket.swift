@@ -10,7 +10,8 @@ extension HARImporter {
     }
 
     /// The conversation of a WebSocket entry, keyed and redacted as the proxy would have stored
-    /// it: text messages (opcode 1) as they are, binary ones (opcode 2) from base64, other opcodes
+    /// it (secret JSON fields, the handshake's secrets, and the token shapes `cassette audit`
+    /// knows, which the recorder replaces too): text messages (opcode 1) as they are, binary ones (opcode 2) from base64, other opcodes
     /// left out; offsets from the entry's start. How it ended comes from the comment `cassette
     /// export` writes (`WebSocket ended: server closed 4000 "bye"`); a browser's entry has none,
     /// and its conversation is marked `cut`.
@@ -43,6 +44,7 @@ extension HARImporter {
                 skipped += 1
                 continue
             }
+            for value in Self.secretShapes.find(payload) { secrets.insert(value) }
             messages.append(
                 ConversationMessage(
                     direction: message.type == "send" ? .client : .server, kind: message.opcode == 1 ? .text : .binary,
@@ -58,6 +60,9 @@ extension HARImporter {
             subprotocol: header("sec-websocket-protocol"), extensions: header("sec-websocket-extensions"), recordedAt: recordedAt,
             messages: messages, end: Self.end(fromComment: entry.comment))
     }
+
+    /// The recorder's scanner of credential shapes (the command hands the proxy the same one).
+    static let secretShapes = MessageSecretShapes(SecretAudit.shapedSecrets(in:))
 
     /// `http://` and `https://` for a WebSocket's `ws://` and `wss://`, as the store keys it.
     static func httpURL(_ url: String) -> String {

@@ -90,6 +90,18 @@ struct HARWebSocketImportTests {
         #expect(result.warnings.map(\.reason) == ["1 WebSocket message with an opcode other than text or binary, or bad base64, left out"])
     }
 
+    @Test func aTokenShapeAuditKnowsIsReplacedInAnImportedMessageAndEveryMessageThatRepeatsIt() throws {
+        let token = "ghp_" + String(repeating: "a1B2c3D4e5", count: 4).prefix(36)
+        var entry = HARExporter(creatorVersion: "test").entry(HARWebSocketExportTests.conversation)
+        entry.webSocketMessages = [
+            HARWebSocketMessage(type: "send", time: 1_800_000_000.5, opcode: 1, data: "login \(token)"),
+            HARWebSocketMessage(type: "receive", time: 1_800_000_000.6, opcode: 1, data: #"{"welcome": "\#(token)"}"#),
+        ]
+        let result = HARImporter(cassette: "dev").convert(HARArchive(log: HARLog(creator: HARCreator(name: "Chrome", version: "1"), entries: [entry])))
+        let messages = try #require(result.conversations.first).messages.map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(messages == ["login REDACTED", #"{"welcome": "REDACTED"}"#])
+    }
+
     @Test func theEndIsReadFromTheCommentCassetteWrites() {
         #expect(
             HARImporter.end(fromComment: #"cassette dev, key GET /chat, sequence 0, WebSocket ended: server closed 4000 "server says bye""#)
