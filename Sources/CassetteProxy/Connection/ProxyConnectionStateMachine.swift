@@ -47,7 +47,8 @@ struct ProxyConnectionStateMachine {
     let maxBodySize: Int
     /// Whether the pipeline offers WebSocket upgrades: a WebSocket handshake that reaches this
     /// machine was declined by the upgrader and is answered over HTTP (a recorded refusal, a miss).
-    let answersWebSocketsOverHTTP: Bool
+    /// On the forward listener it is each request's host's (`ProxyHandler` sets it per request).
+    var answersWebSocketsOverHTTP: Bool
 
     init(maxBodySize: Int, answersWebSocketsOverHTTP: Bool = false) {
         self.maxBodySize = maxBodySize

@@ -112,7 +112,12 @@ final class ProxyHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let head):
             // One request at a time reaches this handler (`HTTPServerPipelineHandler`), so the
             // parts can change between requests.
-            if let forward { parts = forward.parts(for: head) }
+            if let forward {
+                parts = forward.parts(for: head)
+                // A handshake in absolute form that its host's upgrader declined is that host's
+                // HTTP request (a miss, a recorded refusal), as one through CONNECT is.
+                machine.answersWebSocketsOverHTTP = parts.webSockets != nil
+            }
             // The replay hot path: a plain request has no body and no state to keep until its end.
             if let replayer = parts.plainReplayer, replayer.isPlain(head) {
                 plainHead = head

@@ -70,10 +70,16 @@ final class ForwardProxyPlainWebSocketTests {
         // The upstream is stopped: the same absolute-form client, and the websockets client through
         // CONNECT, get the recorded conversation.
         let url = "ws://127.0.0.1:\(URL(string: origin)!.port!)/chat"
-        let (absolute, connect) = try await withProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
-            (try await WebSocketPeers.wsprotoClient(url, proxy: proxy.url), try await WebSocketPeers.client(url, proxy: proxy.url))
+        let (absolute, connect, declined) = try await withProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) {
+            proxy in
+            (
+                try await WebSocketPeers.wsprotoClient(url, proxy: proxy.url), try await WebSocketPeers.client(url, proxy: proxy.url),
+                // Nothing recorded at this path: a miss of its host, answered over HTTP as through CONNECT.
+                try await WebSocketPeers.wsprotoClient(url.replacingOccurrences(of: "/chat", with: "/other"), proxy: proxy.url)
+            )
         }
         #expect(absolute == recorded)
         #expect(connect == recorded)
+        #expect(declined == [#"{"closed": null, "reason": "rejected with 404"}"#], "\(declined)")
     }
 }
