@@ -43,6 +43,21 @@ final class ForwardProxyPlainWebSocketTests {
             try await WebSocketPeers.client("ws://127.0.0.1:\(URL(string: origin)!.port!)/chat", proxy: proxy.url)
         }
         #expect(replayed == recorded)
+
+        // A session of the same proxy, reached through its main port's tunnel with the header on
+        // the handshake: the session serves the conversation and its journal has it.
+        try await withProxy(["replay", "--forward", "--ws-timing", "fast", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
+            let session = try await proxy.openSession("dev")
+            let url = "ws://127.0.0.1:\(URL(string: origin)!.port!)/chat"
+            let headed = try await WebSocketPeers.client(url, proxy: proxy.url, header: "X-Cassette-Session: \(session.id)")
+            #expect(headed == recorded)
+            let entries = try await session.requests()
+            #expect(entries.map { $0["key"] as? String } == ["GET \(origin)/chat"], "\(entries)")
+            #expect(entries.first?["status"] as? Int == 101)
+            let journaled = try #require(entries.first?["webSocket"] as? [String: Any], "\(entries)")
+            #expect(journaled["matched"] as? Int == 4)
+            #expect(journaled["end"] as? String == #"server closed 4000 "server says bye""#)
+        }
     }
 
     @Test func anAbsoluteFormHandshakeWithoutConnectIsRecordedAndReplayedLikeOneThroughConnect() async throws {
