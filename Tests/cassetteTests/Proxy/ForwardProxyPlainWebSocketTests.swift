@@ -18,15 +18,18 @@ final class ForwardProxyPlainWebSocketTests {
         workspace = try CLIWorkspace()
     }
 
-    @Test func aPlainWsConversationThroughConnectIsRecordedKeyedWithItsHttpOriginAndReplayedOffline() async throws {
+    /// Records the chat through `cassette record --forward` with `client` (given the upstream's
+    /// `ws://` URL and the proxy); checks what it received and that it is keyed with its origin.
+    /// Returns the upstream's origin and what the client received.
+    private func recordThroughForward(_ client: (_ url: String, _ proxy: URL) async throws -> [String]) async throws -> (origin: String, received: [String]) {
         let made = try await workspace.run("ca", "init", "--dir", caDirectory)
         #expect(made.status == 0, "\(made)")
         var origin = ""
         let recorded = try await WebSocketPeers.withUpstream { base in
             origin = base.absoluteString
             return try await withProxy(["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
-                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(base.port!)/chat", proxy: proxy.url)
-                try await proxy.waitForLogLine(containing: "101 WebSocket recording")
+                let received = try await client("ws://127.0.0.1:\(base.port!)/chat", proxy.url)
+                try await proxy.waitForLogLine(containing: "GET \(origin)/chat 101 WebSocket recording")
                 #expect(try await proxy.stop() == .exited(0))
                 return received
             }
@@ -37,6 +40,11 @@ final class ForwardProxyPlainWebSocketTests {
         let conversation = try #require(try await opened.conversations(cassette: nil).first)
         try await opened.close()
         #expect(conversation.key == "GET \(origin)/chat")
+        return (origin, recorded)
+    }
+
+    @Test func aPlainWsConversationThroughConnectIsRecordedKeyedWithItsHttpOriginAndReplayedOffline() async throws {
+        let (origin, recorded) = try await recordThroughForward { url, proxy in try await WebSocketPeers.client(url, proxy: proxy) }
 
         // The upstream is stopped: the forward proxy replays the conversation to the same client.
         let replayed = try await withProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
@@ -61,26 +69,9 @@ final class ForwardProxyPlainWebSocketTests {
     }
 
     @Test func anAbsoluteFormHandshakeWithoutConnectIsRecordedAndReplayedLikeOneThroughConnect() async throws {
-        let made = try await workspace.run("ca", "init", "--dir", caDirectory)
-        #expect(made.status == 0, "\(made)")
-        var origin = ""
-        // The wsproto client sends `GET http://127.0.0.1:PORT/chat` to the forward listener itself.
-        let recorded = try await WebSocketPeers.withUpstream { base in
-            origin = base.absoluteString
-            return try await withProxy(["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
-                let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(base.port!)/chat", proxy: proxy.url)
-                try await proxy.waitForLogLine(containing: "GET \(origin)/chat 101 WebSocket recording")
-                #expect(try await proxy.stop() == .exited(0))
-                return received
-            }
-        }
-        #expect(recorded.count == 8, "\(recorded)")
-        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
-        let opened = try await CassetteStore.open(path: store, access: .readOnly)
-        let conversation = try #require(try await opened.conversations(cassette: nil).first)
-        try await opened.close()
-        // Keyed as a conversation through CONNECT is.
-        #expect(conversation.key == "GET \(origin)/chat")
+        // The wsproto client sends `GET http://127.0.0.1:PORT/chat` to the forward listener itself;
+        // it is keyed as a conversation through CONNECT is.
+        let (origin, recorded) = try await recordThroughForward { url, proxy in try await WebSocketPeers.wsprotoClient(url, proxy: proxy) }
 
         // The upstream is stopped: the same absolute-form client, and the websockets client through
         // CONNECT, get the recorded conversation.
