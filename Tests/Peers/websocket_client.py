@@ -7,6 +7,7 @@ agreed as {"extensions": ...} first; --times: each message line also has "at", t
 connection opened.)
 Scripts: "chat" (hello, auth with a token, an add request, an echo, three ticks, bye),
 "changed" (the add request with other parameters), "large N" (one text message of N bytes),
+"fragments" (asks for the upstream's fragmented message and prints its frames as {"fragments": [...]}, then bye),
 "markup" (a text message holding <script> and <img onerror>, then 5 binary bytes, each echoed, then bye),
 "ids BASE [changed]" (add requests with the client-chosen ids BASE+1..BASE+3, then bye; "changed":
 the second with other parameters),
@@ -67,6 +68,11 @@ with connect(url, subprotocols=["chat.v1"], compression="deflate" if deflate els
         print(json.dumps({"extensions": connection.response.headers.get("Sec-WebSocket-Extensions")}), flush=True)
     try:
         receive_until(connection, lambda m: "hello" in m)
+        if script == "fragments":
+            connection.send("fragments")
+            print(json.dumps({"fragments": list(connection.recv_streaming())}), flush=True)
+            connection.send("bye")
+            receive_until(connection, lambda m: False)
         if script == "markup":
             markup = '<script>window.__pwned = 3</script><img src="x" onerror="window.__pwned = 4">'
             connection.send(markup)

@@ -6,6 +6,8 @@
 4000 "server says bye" when the client sends "bye".
 /drop: says hello, echoes the client's first message, then drops the TCP connection without a
 close frame (as an upstream that dies mid-conversation).
+"fragments" from the client is answered with one text message sent in three fragments
+("frag", "mented ", "reply").
 Prints "listening on ws://127.0.0.1:PORT" once it listens.
 It agrees to permessage-deflate when a client offers it.
 usage: websocket_upstream.py [--tls CERTIFICATE KEY]   (wss://, "listening on wss://...")
@@ -35,6 +37,9 @@ async def chat(connection):
         if message == "bye":
             await connection.close(4000, "server says bye")
             return
+        if message == "fragments":
+            await connection.send(["frag", "mented ", "reply"])
+            continue
         try:
             request = json.loads(message) if isinstance(message, str) else None
         except ValueError:

@@ -170,6 +170,10 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
             var data = context.channel.allocator.buffer(capacity: message.payload.count)
             message.payload.withUnsafeBytes { _ = data.writeBytes($0) }
             let opcode: WebSocketOpcode = message.kind == .text ? .text : message.kind == .ping ? .ping : .binary
+            if deflater == nil, opcode != .ping, message.fragments.count > 1, message.fragments.reduce(0, +) == data.readableBytes {
+                writeFragments(of: data, sizes: message.fragments, opcode: opcode, context: context)
+                break
+            }
             var frame = WebSocketFrame(fin: true, opcode: opcode, data: data)
             if let deflater, opcode != .ping {
                 do {
@@ -189,6 +193,20 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
             context.close(promise: nil)
         }
         runNext(context: context)
+    }
+
+    /// A message sent in the fragments it was recorded in: the first frame with its opcode, then
+    /// continuations, the last one final. Only without compression: a compressed message's
+    /// recorded sizes are the compressed bytes', which a message compressed anew does not have.
+    private func writeFragments(of data: ByteBuffer, sizes: [Int], opcode: WebSocketOpcode, context: ChannelHandlerContext) {
+        var offset = data.readerIndex
+        for (index, size) in sizes.enumerated() {
+            let last = index == sizes.count - 1
+            let fragment = data.getSlice(at: offset, length: size) ?? ByteBuffer()
+            offset += size
+            context.write(Self.wrapOutboundOut(WebSocketFrame(fin: last, opcode: index == 0 ? opcode : .continuation, data: fragment)), promise: nil)
+        }
+        context.flush()
     }
 
     /// Sends a close frame, then closes once the client answers it (or after a grace period).

@@ -187,6 +187,23 @@ final class ProxyWebSocketTests {
         #expect(replayed.last == #"{"compressed": \#(messages.count), "messages": \#(messages.count)}"#, "\(replayed)")
     }
 
+    @Test func aServerMessageSentInFragmentsIsRecordedWithItsSizesAndReplayedInTheSameFragments() async throws {
+        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+            try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "fragments")
+        }
+        // The websockets client reads the message frame by frame (`recv_streaming`); the server,
+        // sending an iterable, ends the message with an empty final frame.
+        let fragments = #"{"fragments": ["frag", "mented ", "reply", ""]}"#
+        #expect(recorded.contains(fragments), "\(recorded)")
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
+        let message = try #require(conversation.messages.first { $0.payload == Data("fragmented reply".utf8) })
+        #expect(message.fragments == [4, 7, 5, 0])
+        let replayed = try await withReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
+            try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "fragments")
+        }
+        #expect(replayed == recorded)
+    }
+
     @Test func listAndShowPrintTheConversationWithItsMessages() async throws {
         _ = try await WebSocketPeers.recordChat(store: store)
         let list = try await runCassette(["list", "--db", store], cwd: workspace.directory)
