@@ -107,11 +107,101 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // The recording and replaying HTTP proxy (SwiftNIO). No tool code: it reports through its
-        // request log and the `Logger` its caller passes in, and throws `ProxyError`.
+        // The proxy is a small server kernel with protocols as modules (docs/architecture.md).
+        // The kernel: listeners, the one HTTP/1.1 pipeline set-up, the connection state machine,
+        // the one answer type and its writer, lingering close, the request log, and the two
+        // registries modules plug into (control endpoints, protocol switches). It knows nothing
+        // of cassettes, sessions, WebSocket, the UI or TLS interception.
+        .target(
+            name: "CassetteKernel",
+            dependencies: [
+                "WellPlateCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // Serving a cassette over the kernel: `ServedCassette`, the serving policy's decision,
+        // replay preparation, forwarding and recording, upstream URLs, sessions, and the
+        // responder the kernel is given. No WebSocket, no UI, no TLS interception.
+        .target(
+            name: "CassetteServing",
+            dependencies: [
+                "CassetteKernel",
+                "WellPlateCore",
+                "WellPlateNetworking",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // WebSocket conversations: both upgraders (a protocol switch of the kernel), frames,
+        // permessage-deflate, the relay and recorder, the turn-by-turn replay.
+        .target(
+            name: "CassetteWebSocket",
+            dependencies: [
+                "CassetteKernel",
+                "CassetteServing",
+                "WellPlateCore",
+                "WellPlateNetworking",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                // `wss://` upstreams.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // `--forward`: CONNECT, tunnels, TLS towards clients with certificates from a local authority.
+        .target(
+            name: "CassetteForward",
+            dependencies: [
+                "CassetteKernel",
+                "CassetteServing",
+                "WellPlateCore",
+                "WellPlateNetworking",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The web UI served by the kernel: its control endpoint, the Live view's feed, the token
+        // off loopback; `cassette ui` is the kernel plus this module.
+        .target(
+            name: "CassetteUIServer",
+            dependencies: [
+                "CassetteKernel",
+                "CassetteUI",
+                "WellPlateCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The proxy as `record`, `replay` and `run` start it: the kernel and the modules put
+        // together (`ProxyRunner`). No tool code: it reports through its request log and the
+        // `Logger` its caller passes in, and throws `ProxyError`.
         .target(
             name: "CassetteProxy",
             dependencies: [
+                "CassetteKernel",
+                "CassetteServing",
+                "CassetteWebSocket",
+                "CassetteForward",
+                "CassetteUIServer",
                 "WellPlateCore",
                 "WellPlateNetworking",
                 "CassetteUI",
@@ -119,18 +209,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                // WebSocket conversations: both upgraders, frames and their aggregation.
-                .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                // `--forward`: TLS towards clients with certificates from a local authority.
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The command-line tool: ArgumentParser commands and flags only.
@@ -141,6 +219,8 @@ let package = Package(
                 "WellPlateNetworking",
                 "CassetteTools",
                 "CassetteProxy",
+                "CassetteServing",
+                "CassetteUIServer",
                 "CassetteUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -221,6 +301,7 @@ let package = Package(
             name: "CassetteProxyTests",
             dependencies: [
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy",
+                "CassetteKernel", "CassetteServing", "CassetteWebSocket", "CassetteForward", "CassetteUIServer",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -245,6 +326,7 @@ let package = Package(
             name: "cassetteTests",
             dependencies: [
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy", "cassette", "SampleAPI",
+                "CassetteKernel", "CassetteServing",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
                 // The Swift WebSocket client that replays a conversation through `cassette replay`.

@@ -3,19 +3,19 @@ import WellPlateCore
 
 /// One request the proxy answered, as the UI's Live view and the run report show it: tagged as
 /// a session's journal tags it, and for a miss, the nearest recordings with what differs.
-struct LiveEvent: Sendable {
-    var at: Date
-    var method: String
-    var target: String
-    var status: Int
+package struct LiveEvent: Sendable {
+    package var at: Date
+    package var method: String
+    package var target: String
+    package var status: Int
     /// `hit`, `recorded`, `passthrough`, `miss`, `stale` or `error` (the `X-Cassette` value).
-    var tag: String
-    var durationMilliseconds: Double
+    package var tag: String
+    package var durationMilliseconds: Double
     /// The session's id, for a request a session served.
-    var session: String?
-    var miss: CassetteMiss?
+    package var session: String?
+    package var miss: CassetteMiss?
 
-    var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = [
             "at": .string(Self.timestamp(at)), "method": .string(method), "target": .string(target), "status": .integer(Int64(status)),
             "tag": .string(tag), "durationMs": .number(durationMilliseconds), "session": session.map(JSONValue.string) ?? .null,
@@ -34,7 +34,7 @@ struct LiveEvent: Sendable {
     }
 
     /// ISO 8601 with milliseconds (the page shows the time of day from it).
-    static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

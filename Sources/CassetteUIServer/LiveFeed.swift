@@ -17,27 +17,27 @@ import WellPlateCore
 ///   `flushInterval`), an event is not even made: publishing is then two atomic operations,
 ///   and the skipped events are counted against each page as dropped at its next write.
 /// Misses are kept (the last `recentMisses`) so a page opened later still shows them.
-final class LiveFeed: Sendable {
-    static let flushInterval = TimeAmount.milliseconds(100)
-    static let bufferLimit = 512
-    static let recentMisses = 50
+package final class LiveFeed: Sendable {
+    package static let flushInterval = TimeAmount.milliseconds(100)
+    package static let bufferLimit = 512
+    package static let recentMisses = 50
 
     private struct Follower {
-        let channel: any Channel
-        var pending: [String] = []
-        var dropped = 0
-        var flushScheduled = false
+        package let channel: any Channel
+        package var pending: [String] = []
+        package var dropped = 0
+        package var flushScheduled = false
         /// `skipped` when this page last counted it: what was skipped since is its loss too.
-        var skippedSeen: Int
+        package var skippedSeen: Int
     }
 
     private struct State {
-        var followers: [ObjectIdentifier: Follower] = [:]
-        var recent: [String] = []
+        package var followers: [ObjectIdentifier: Follower] = [:]
+        package var recent: [String] = []
         /// `cassette run --report`: every event, up to `collectLimit`.
-        var collected: [JSONValue]?
-        var collectLimit = 0
-        var collectDropped = 0
+        package var collected: [JSONValue]?
+        package var collectLimit = 0
+        package var collectDropped = 0
     }
 
     private let state = Mutex(State())
@@ -49,11 +49,11 @@ final class LiveFeed: Sendable {
     /// Events not made because every follower's buffer was full.
     private let skipped = Atomic<Int>(0)
 
-    init() {}
+    package init() {}
 
     /// Publishes the event `make` describes; `make` runs only when someone follows or a miss
     /// must be kept.
-    func publish(isMiss: Bool, _ make: () -> LiveEvent) {
+    package func publish(isMiss: Bool, _ make: () -> LiveEvent) {
         guard isMiss || watchers.load(ordering: .relaxed) > 0 else { return }
         if !isMiss && roomy.load(ordering: .relaxed) == 0 && !collecting.load(ordering: .relaxed) {
             // Every page is full until its next write: nobody would receive this one.
@@ -93,7 +93,7 @@ final class LiveFeed: Sendable {
 
     /// Starts following on `channel`, whose event-stream head has been written: the kept misses
     /// first, then every event as it comes. Ends when the channel closes.
-    func follow(_ channel: any Channel) {
+    package func follow(_ channel: any Channel) {
         let id = ObjectIdentifier(channel)
         let recent = state.withLock { state in
             state.followers[id] = Follower(channel: channel, skippedSeen: skipped.load(ordering: .relaxed))
@@ -113,7 +113,7 @@ final class LiveFeed: Sendable {
     }
 
     /// Keeps every event from now on (up to `limit`), for a run's report.
-    func startCollecting(limit: Int = 100_000) {
+    package func startCollecting(limit: Int = 100_000) {
         state.withLock { state in
             state.collected = []
             state.collectLimit = limit
@@ -123,7 +123,7 @@ final class LiveFeed: Sendable {
     }
 
     /// What was kept since `startCollecting`, and how many events did not fit.
-    func collected() -> (events: [JSONValue], dropped: Int) {
+    package func collected() -> (events: [JSONValue], dropped: Int) {
         state.withLock { ($0.collected ?? [], $0.collectDropped) }
     }
 

@@ -9,7 +9,7 @@ package struct UIAccess: Sendable, Equatable {
     /// `nil`: no token needed.
     package let token: String?
 
-    static let cookieName = "cassette_ui_token"
+    package static let cookieName = "cassette_ui_token"
 
     /// The access for a UI bound to `host`: a fresh random token unless `host` is loopback.
     package static func forHost(_ host: String) -> UIAccess {
@@ -21,7 +21,7 @@ package struct UIAccess: Sendable, Equatable {
     }
 
     /// 128 random bits, hex: what a client must show.
-    static func makeToken() -> String {
+    package static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }.joined()
     }
@@ -30,7 +30,7 @@ package struct UIAccess: Sendable, Equatable {
     package var query: String { token.map { "?token=\($0)" } ?? "" }
 
     /// Whether the request shows the token (in its query or the UI's cookie), or none is needed.
-    func allows(_ head: HTTPRequestHead, queryToken: String?) -> Bool {
+    package func allows(_ head: HTTPRequestHead, queryToken: String?) -> Bool {
         guard let token else { return true }
         if let queryToken, Self.same(queryToken, token) { return true }
         for cookies in head.headers["cookie"] {
@@ -44,7 +44,7 @@ package struct UIAccess: Sendable, Equatable {
 
     /// `Set-Cookie` for a request that showed the token in its URL, so the page's own requests
     /// (its script, its data, the event stream) carry it.
-    func cookie(path: String) -> String? {
+    package func cookie(path: String) -> String? {
         token.map { "\(Self.cookieName)=\($0); Path=\(path); HttpOnly; SameSite=Strict" }
     }
 

@@ -6,20 +6,20 @@ import WellPlateCore
 
 /// The web UI under `/__cassette/ui/`: its page, its JSON data (`api/...`, read from the store
 /// off the event loop) and, on a proxy, the Live view's event stream.
-struct UIEndpoints: Sendable {
-    let catalog: UICatalog
-    let access: UIAccess
+package struct UIEndpoints: Sendable {
+    package let catalog: UICatalog
+    package let access: UIAccess
     /// The proxy's feed; `nil` for `cassette ui`, which serves a store and no traffic.
-    let live: LiveFeed?
+    package let live: LiveFeed?
 
-    init(catalog: UICatalog, access: UIAccess, live: LiveFeed?) {
+    package init(catalog: UICatalog, access: UIAccess, live: LiveFeed?) {
         self.catalog = catalog
         self.access = access
         self.live = live
     }
 
     /// How one UI request is answered.
-    enum Decision: Sendable {
+    package enum Decision: Sendable {
         case answer(ProxyAnswer)
         /// Read from the store, in a task.
         case later(@Sendable () async -> ProxyAnswer)
@@ -29,9 +29,9 @@ struct UIEndpoints: Sendable {
         case sessions
     }
 
-    static let root = ControlNames.ui + "/"
+    package static let root = ControlNames.ui + "/"
 
-    func decide(_ head: HTTPRequestHead) -> Decision {
+    package func decide(_ head: HTTPRequestHead) -> Decision {
         let request = UIRequest(target: head.uri, root: Self.root)
         guard head.uri.hasPrefix(Self.root) else {
             // `/__cassette/ui` (or `/` of `cassette ui`): the page lives one slash further, so its
@@ -106,7 +106,7 @@ struct UIEndpoints: Sendable {
     }
 
     /// The head of the Live view's event stream (no length: it never ends by itself).
-    static func eventStreamHead(for request: HTTPRequestHead) -> HTTPResponseHead {
+    package static func eventStreamHead(for request: HTTPRequestHead) -> HTTPResponseHead {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/event-stream; charset=utf-8")
         headers.add(name: "Cache-Control", value: "no-store")
@@ -116,15 +116,15 @@ struct UIEndpoints: Sendable {
     }
 
     private struct NotFound: Error {
-        let id: Int64
+        package let id: Int64
         /// `recording` or `WebSocket conversation`.
-        let what: String
+        package let what: String
     }
 
     /// `api/sessions`: `{"sessions": [...]}`, the live ones and the last ones that ended, each with
     /// its summary (served, recorded, misses with their nearest recordings, unused recordings)
     /// and its journal; `cassette ui` has none (`registry` nil).
-    static func sessionsAnswer(_ registry: SessionRegistry?) -> ProxyAnswer {
+    package static func sessionsAnswer(_ registry: SessionRegistry?) -> ProxyAnswer {
         let sessions = registry?.uiJSON() ?? ["sessions": [], "live": false]
         return page(200, contentType: "application/json; charset=utf-8", body: Data((sessions.compactJSON + "\n").utf8))
     }
@@ -143,7 +143,7 @@ struct UIEndpoints: Sendable {
     }
 
     /// Every UI answer carries the policy: no inline script, no eval, no other origin.
-    static func page(_ status: Int, contentType: String, body: Data) -> ProxyAnswer {
+    package static func page(_ status: Int, contentType: String, body: Data) -> ProxyAnswer {
         var fields = HTTPFields()
         fields[.contentType] = contentType
         fields[.contentSecurityPolicy] = UIAssets.contentSecurityPolicy
@@ -153,12 +153,12 @@ struct UIEndpoints: Sendable {
         return ProxyAnswer(statusCode: status, headerFields: fields, body: body, source: .endpoint)
     }
 
-    static func error(_ status: Int, _ code: String, _ message: String) -> ProxyAnswer {
+    package static func error(_ status: Int, _ code: String, _ message: String) -> ProxyAnswer {
         let body = JSONValue.object(["error": .string(code), "message": .string(message)]).compactJSON + "\n"
         return page(status, contentType: "application/json; charset=utf-8", body: Data(body.utf8))
     }
 
-    static func redirect(to location: String) -> ProxyAnswer {
+    package static func redirect(to location: String) -> ProxyAnswer {
         var answer = page(302, contentType: "text/plain; charset=utf-8", body: Data("see \(location)\n".utf8))
         if case .fields(let status, var fields) = answer.head {
             fields[.location] = location

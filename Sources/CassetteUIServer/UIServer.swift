@@ -38,28 +38,28 @@ package struct UIServer: Sendable {
 }
 
 /// The connections of `cassette ui`: NIO's HTTP/1.1 server pipeline, then `UIConnectionHandler`.
-struct UIPipeline: ConnectionPipeline {
-    let endpoints: UIEndpoints
+package struct UIPipeline: ConnectionPipeline {
+    package let endpoints: UIEndpoints
 
-    func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
+    package func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
         try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
         try pipeline.addHandler(UIConnectionHandler(endpoints: endpoints))
     }
 }
 
 /// Answers each request with the UI (the body of a UI request is never read).
-final class UIConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+package final class UIConnectionHandler: ChannelInboundHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias OutboundOut = HTTPServerResponsePart
 
-    let endpoints: UIEndpoints
+    package let endpoints: UIEndpoints
     private var head: HTTPRequestHead?
 
-    init(endpoints: UIEndpoints) {
+    package init(endpoints: UIEndpoints) {
         self.endpoints = endpoints
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch Self.unwrapInboundIn(data) {
         case .head(let head): self.head = head
         case .body: break

@@ -7,15 +7,15 @@ import WellPlateCore
 /// transaction), then its end. The relay only appends under a lock, on the event loop; one task
 /// does the writing, on the store's own queue. A conversation whose end never came stays marked
 /// `cut` in the store with every message appended before.
-final class ConversationRecorder: Sendable {
+package final class ConversationRecorder: Sendable {
     private struct State {
-        var conversation: Conversation
-        var pending: [ConversationMessage] = []
-        var end: ConversationEnd?
+        package var conversation: Conversation
+        package var pending: [ConversationMessage] = []
+        package var end: ConversationEnd?
         /// Values found in the handshake and earlier messages, scrubbed from later ones.
-        var secrets: SecretValues
+        package var secrets: SecretValues
         /// When the upstream switched: offsets count from it.
-        var opened = ContinuousClock.now
+        package var opened = ContinuousClock.now
     }
 
     private let state: Mutex<State>
@@ -26,7 +26,7 @@ final class ConversationRecorder: Sendable {
     private let log: ProxyLog
     private let writers: ConversationWriters
 
-    init(store: CassetteStore, conversation: Conversation, secrets: SecretValues, keyer: ReplayKeyer, log: ProxyLog, writers: ConversationWriters) {
+    package init(store: CassetteStore, conversation: Conversation, secrets: SecretValues, keyer: ReplayKeyer, log: ProxyLog, writers: ConversationWriters) {
         state = Mutex(State(conversation: conversation, secrets: secrets))
         self.keyer = keyer
         self.store = store
@@ -37,13 +37,13 @@ final class ConversationRecorder: Sendable {
 
     /// The upstream has just switched (called on its event loop before its first frame can be
     /// read): offsets count from now. An upstream may push at once, before `start` runs.
-    func upstreamSwitched() {
+    package func upstreamSwitched() {
         let now = ContinuousClock.now
         state.withLock { $0.opened = now }
     }
 
     /// The upstream switched with `subprotocol` and `extensions`: the conversation is stored from now on.
-    func start(subprotocol: String?, extensions: String?) {
+    package func start(subprotocol: String?, extensions: String?) {
         let conversation = state.withLock { state in
             state.conversation.subprotocol = subprotocol
             state.conversation.extensions = extensions
@@ -66,7 +66,7 @@ final class ConversationRecorder: Sendable {
     }
 
     /// The upstream refused: nothing is stored.
-    func abandon() {
+    package func abandon() {
         wake.finish()
     }
 
@@ -83,7 +83,7 @@ final class ConversationRecorder: Sendable {
     }
 
     /// Adds one message, redacted as it will be stored (a close frame's reason too).
-    func add(_ side: ConversationSide, _ kind: ConversationMessage.Kind, _ payload: Data, fragments: [Int]) {
+    package func add(_ side: ConversationSide, _ kind: ConversationMessage.Kind, _ payload: Data, fragments: [Int]) {
         let now = ContinuousClock.now
         state.withLock { state in
             let elapsed = now - state.opened
@@ -100,7 +100,7 @@ final class ConversationRecorder: Sendable {
     }
 
     /// Records how the conversation ended (the first end reported wins) and lets the writer finish.
-    func finish(_ end: ConversationEnd) {
+    package func finish(_ end: ConversationEnd) {
         state.withLock { state in
             guard state.end == nil else { return }
             if case .closed(let side, let code, let reason) = end, !reason.isEmpty {

@@ -7,25 +7,25 @@ import WellPlateCore
 /// `ConversationReplay` in order, each after its recorded delay (times `--ws-timing`) from the
 /// one before, or from the client message that prompted it. Pings get pongs; a client message
 /// that is not the recorded one closes with 1008 and is reported as a miss.
-final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
+package final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = WebSocketFrame
+    package typealias OutboundOut = WebSocketFrame
 
-    struct Parts: Sendable {
-        let keyer: ReplayKeyer
-        let session: CassetteSession
-        let options: WebSocketOptions
-        let log: ProxyLog
+    package struct Parts: Sendable {
+        package let keyer: ReplayKeyer
+        package let session: CassetteSession
+        package let options: WebSocketOptions
+        package let log: ProxyLog
         /// The handshake's target, as logged.
-        let logTarget: String
+        package let logTarget: String
         /// The secrets of the live handshake: a message that repeats one matches its redacted recording.
-        let secrets: SecretValues
+        package let secrets: SecretValues
         /// A session's journal, which counts a miss; `track`, the conversation's entry in it; `key`, the conversation's.
-        var journal: SessionJournal? = nil
-        var track: JournalConversation? = nil
-        var key: String = ""
+        package var journal: SessionJournal? = nil
+        package var track: JournalConversation? = nil
+        package var key: String = ""
         /// What the client's offer of permessage-deflate was answered with.
-        var deflate: PerMessageDeflate? = nil
+        package var deflate: PerMessageDeflate? = nil
     }
 
     private var replay: ConversationReplay
@@ -47,7 +47,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
     private var context: ChannelHandlerContext?
 
     /// `replay`: the conversation from its start (`RecordedConversations.take`).
-    init(_ replay: ConversationReplay, parts: Parts) throws {
+    package init(_ replay: ConversationReplay, parts: Parts) throws {
         self.replay = replay
         self.parts = parts
         keepsTime = parts.options.timingScale > 0
@@ -56,19 +56,19 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
             maxMessageSize: parts.options.maxMessageSize, sender: .client, inflater: try parts.deflate.map { _ in try MessageInflater() })
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
         if keepsTime { anchor = .now() }
         enqueue(replay.start(), context: context)
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         // Gone without a close handshake: the client went away (an end already reported stays).
         parts.track?.finish(.dropped(by: .client))
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = Self.unwrapInboundIn(data)
         switch assembler.add(frame) {
         case .partial:
@@ -221,7 +221,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)
             return
@@ -234,7 +234,7 @@ final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHa
         context.eventLoop.scheduleTask(in: .milliseconds(100)) { channel.close(promise: nil) }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let refused = error as? NIOWebSocketError else {
             context.close(promise: nil)
             return

@@ -10,8 +10,8 @@ import WellPlateCore
 /// malformed close, and a message larger than the limit (`--ws-max-message`) before it is held whole.
 /// Under permessage-deflate (`inflater`), a message whose first frame sets RSV1 is inflated when
 /// it is whole, and its payload is the inflated one.
-struct MessageAssembler {
-    enum Result: Equatable {
+package struct MessageAssembler {
+    package enum Result: Equatable {
         /// A frame in the middle of a message.
         case partial
         case message(ConversationMessage.Kind, Data, fragments: [Int])
@@ -19,9 +19,9 @@ struct MessageAssembler {
         case refused(WebSocketViolation)
     }
 
-    let maxMessageSize: Int
+    package let maxMessageSize: Int
     /// Who sends the frames: a client's must be masked, a server's must not (RFC 6455 §5.1).
-    let sender: ConversationSide
+    package let sender: ConversationSide
     /// Set when the connection agreed to permessage-deflate.
     private let inflater: MessageInflater?
     private var kind: ConversationMessage.Kind?
@@ -29,13 +29,13 @@ struct MessageAssembler {
     private var payload = Data()
     private var fragments: [Int] = []
 
-    init(maxMessageSize: Int, sender: ConversationSide, inflater: MessageInflater? = nil) {
+    package init(maxMessageSize: Int, sender: ConversationSide, inflater: MessageInflater? = nil) {
         self.maxMessageSize = maxMessageSize
         self.sender = sender
         self.inflater = inflater
     }
 
-    mutating func add(_ frame: WebSocketFrame) -> Result {
+    package mutating func add(_ frame: WebSocketFrame) -> Result {
         if let violation = Self.frameViolation(frame, sender: sender, deflate: inflater != nil) { return refuse(violation) }
         switch frame.opcode {
         case .ping: return .message(.ping, Self.payload(of: frame), fragments: [frame.data.readableBytes])
@@ -88,7 +88,7 @@ struct MessageAssembler {
 
     /// A frame's payload, unmasked, copied once: `WebSocketFrame.unmaskedData` would copy the
     /// masked buffer into a new one first (`callgrind`: an allocation per message).
-    static func payload(of frame: WebSocketFrame) -> Data {
+    package static func payload(of frame: WebSocketFrame) -> Data {
         var bytes = frame.data.withUnsafeReadableBytes { Data($0) }
         guard let key = frame.maskKey, !bytes.isEmpty else { return bytes }
         // As `unmaskedData` does: the mask runs on from the extension data's bytes, if any.
@@ -103,7 +103,7 @@ struct MessageAssembler {
     }
 
     /// Whether `text` is UTF-8; ASCII, as most protocol messages are, is told without decoding.
-    static func isUTF8(_ text: Data) -> Bool {
+    package static func isUTF8(_ text: Data) -> Bool {
         text.withUnsafeBytes { raw in raw.allSatisfy { $0 < 0x80 } } || String(validating: text, as: UTF8.self) != nil
     }
 
@@ -121,7 +121,7 @@ struct MessageAssembler {
 
     /// What is wrong with one frame on its own: its masking for `sender`, or a reserved bit set
     /// that no agreed extension defines (`deflate`: RSV1 on a text or binary frame, RFC 7692 §6).
-    static func frameViolation(_ frame: WebSocketFrame, sender: ConversationSide, deflate: Bool = false) -> WebSocketViolation? {
+    package static func frameViolation(_ frame: WebSocketFrame, sender: ConversationSide, deflate: Bool = false) -> WebSocketViolation? {
         switch (sender, frame.maskKey) {
         case (.client, nil): return .unmasked
         case (.server, .some): return .masked
@@ -133,7 +133,7 @@ struct MessageAssembler {
     }
 
     /// A close frame's body: empty, or a sendable code and a UTF-8 reason.
-    static func isValidClose(_ payload: Data) -> Bool {
+    package static func isValidClose(_ payload: Data) -> Bool {
         guard !payload.isEmpty else { return true }
         guard payload.count >= 2 else { return false }
         let code = Int(payload[payload.startIndex]) << 8 | Int(payload[payload.startIndex + 1])
@@ -143,14 +143,14 @@ struct MessageAssembler {
 
 extension NIOWebSocketError {
     /// What a frame the decoder refused gets: 1009 for one over the size limit, 1002 else.
-    var violation: WebSocketViolation {
+    package var violation: WebSocketViolation {
         self == .invalidFrameLength ? .tooLarge : WebSocketViolation(code: 1002, reason: "protocol error")
     }
 }
 
 extension WebSocketFrame {
     /// A close frame with `code` (none: `nil`) and `reason`, masked when a client sends it.
-    static func close(code: Int?, reason: String, allocator: ByteBufferAllocator, masked: Bool = false) -> WebSocketFrame {
+    package static func close(code: Int?, reason: String, allocator: ByteBufferAllocator, masked: Bool = false) -> WebSocketFrame {
         var data = allocator.buffer(capacity: 2 + reason.utf8.count)
         if let code {
             data.writeInteger(UInt16(truncatingIfNeeded: code))

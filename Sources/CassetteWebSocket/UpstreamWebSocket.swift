@@ -9,8 +9,8 @@ import WellPlateCore
 /// The upstream side of a recorded conversation: SwiftNIO's WebSocket client upgrader over a
 /// `ClientBootstrap` on the client connection's event loop, with swift-nio-ssl for `wss` under
 /// the listener's TLS settings. libcurl is not used: Debian's 7.88 is built without WebSocket.
-enum UpstreamWebSocket {
-    enum Outcome: Sendable {
+package enum UpstreamWebSocket {
+    package enum Outcome: Sendable {
         /// The upstream switched: its channel (with a `WebSocketRelay` for the server side
         /// already in place, holding frames until the client side is attached), its `101`, and
         /// the permessage-deflate it agreed to.
@@ -21,7 +21,7 @@ enum UpstreamWebSocket {
 
     /// Opens the upstream WebSocket for a client's handshake `head` with `headers` (the client's,
     /// hop-by-hop ones and its key dropped). Throws when the upstream cannot be reached.
-    static func connect(
+    package static func connect(
         url: URL, headers: HTTPHeaders, eventLoop: any EventLoop, tls: WellPlateCore.TLSConfiguration, maxMessageSize: Int,
         recorder: ConversationRecorder?, track: JournalConversation? = nil, log: ProxyLog, logTarget: String
     ) async throws -> Outcome {
@@ -98,12 +98,12 @@ enum UpstreamWebSocket {
 }
 
 /// Why the upstream WebSocket could not be opened.
-enum UpstreamWebSocketError: Error, CustomStringConvertible {
+package enum UpstreamWebSocketError: Error, CustomStringConvertible {
     case badURL(String)
     /// The upstream's `101` agreed to an extension the client was not offered through the proxy.
     case unknownExtensions(String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .badURL(let url): "the upstream WebSocket URL \(url) has no host; check --upstream"
         case .unknownExtensions(let value):

@@ -8,11 +8,11 @@ import WellPlateCore
 /// and, when recording, joined into messages for the `ConversationRecorder`. Both channels live on
 /// the same event loop (the upstream is dialled from the client's), so each side writes to the
 /// other directly.
-final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = WebSocketFrame
-    typealias OutboundOut = WebSocketFrame
+package final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = WebSocketFrame
+    package typealias OutboundOut = WebSocketFrame
 
-    let side: ConversationSide
+    package let side: ConversationSide
     private let recorder: ConversationRecorder?
     /// The conversation in a session's journal, both sides counting into it.
     private let track: JournalConversation?
@@ -31,7 +31,7 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
 
     /// `inflater`: set when the upstream agreed to permessage-deflate. Frames still pass as they
     /// came (both ends share the agreement); the store gets each message inflated.
-    init(
+    package init(
         side: ConversationSide, recorder: ConversationRecorder?, track: JournalConversation? = nil, maxMessageSize: Int, log: ProxyLog, logTarget: String,
         inflater: MessageInflater? = nil
     ) {
@@ -43,19 +43,19 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
         assembler = MessageAssembler(maxMessageSize: maxMessageSize, sender: side, inflater: inflater)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
     }
 
     /// Joins this side to the other's channel and writes what waited for it.
-    func attach(_ peer: Channel) {
+    package func attach(_ peer: Channel) {
         self.peer = peer
         for frame in waiting { relay(frame) }
         waiting.removeAll()
         if !(context?.channel.isActive ?? false) { peer.close(promise: nil) }
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = Self.unwrapInboundIn(data)
         guard !refused else {
             // The sender answered the proxy's close: nothing more will come.
@@ -116,7 +116,7 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is ChannelShouldQuiesceEvent else {
             context.fireUserInboundEventTriggered(event)
             return
@@ -133,14 +133,14 @@ final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         recorder?.finish(.dropped(by: side))
         track?.finish(.dropped(by: side))
         peer?.close(promise: nil)
         context.fireChannelInactive()
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let frameError = error as? NIOWebSocketError else {
             context.close(promise: nil)
             return

@@ -12,24 +12,24 @@ import WellPlateCore
 ///
 /// A class: every listener's handler holds it in its parts, and the handler asks it of each
 /// request's head (a struct with the settings inside was copied for every request, `perf`).
-final class WebSocketService: Sendable {
-    let session: CassetteSession
-    let policy: ServingPolicy
-    let conversations: RecordedConversations
-    let requestBuilder: ProxyRequestBuilder
-    let settings: ProxySettings
-    let log: ProxyLog
+package final class WebSocketService: Sendable {
+    package let session: CassetteSession
+    package let policy: ServingPolicy
+    package let conversations: RecordedConversations
+    package let requestBuilder: ProxyRequestBuilder
+    package let settings: ProxySettings
+    package let log: ProxyLog
     /// The proxy's recorders' writing tasks, awaited before its store closes.
-    let writers: ConversationWriters
+    package let writers: ConversationWriters
     /// Where a session's conversations go, on a session's listener (and its routes from the main port).
-    let journal: SessionJournal?
+    package let journal: SessionJournal?
     /// The main port's sessions: a handshake with `X-Cassette-Session` is the session's. With
     /// `listener` and `upstreamOrigin`, as `ProxyHandler.Parts` route a session's requests.
-    let sessions: SessionRegistry?
-    let listener: Int
-    let upstreamOrigin: String?
+    package let sessions: SessionRegistry?
+    package let listener: Int
+    package let upstreamOrigin: String?
 
-    init(
+    package init(
         session: CassetteSession, policy: ServingPolicy, conversations: RecordedConversations, requestBuilder: ProxyRequestBuilder, settings: ProxySettings,
         log: ProxyLog, writers: ConversationWriters, journal: SessionJournal? = nil, sessions: SessionRegistry? = nil, listener: Int = 0,
         upstreamOrigin: String? = nil
@@ -51,28 +51,28 @@ final class WebSocketService: Sendable {
     /// (its conversations, recorder and journal, as `ProxyRouter` sends the session's requests);
     /// `nil` for a session that is not live, whose handshake then goes on as an HTTP request
     /// (and gets `404 unknown_session`).
-    func serving(_ head: HTTPRequestHead, on eventLoop: any EventLoop) -> WebSocketService? {
+    package func serving(_ head: HTTPRequestHead, on eventLoop: any EventLoop) -> WebSocketService? {
         guard let sessions, let id = head.headers.first(name: SessionHeader.name) else { return self }
         guard let route = sessions.route(id, listener: listener, origin: upstreamOrigin, on: eventLoop), route.liveness.isLive else { return nil }
         return route.parts.webSockets
     }
 
-    var keyer: ReplayKeyer { session.keyer }
+    package var keyer: ReplayKeyer { session.keyer }
 
     /// A conversation to keep in the session's journal; `nil` off a session.
-    func newJournalConversation() -> JournalConversation? {
+    package func newJournalConversation() -> JournalConversation? {
         journal.map { _ in JournalConversation() }
     }
 
     /// Puts `conversation` in the session's journal, its handshake (`head`) answered `101` as `source`.
-    func addToJournal(_ conversation: JournalConversation, head: HTTPRequestHead, source: SessionJournal.Source, started: NIODeadline) {
+    package func addToJournal(_ conversation: JournalConversation, head: HTTPRequestHead, source: SessionJournal.Source, started: NIODeadline) {
         journal?.addConversation(
             conversation, origin: log.targetPrefix.isEmpty ? nil : log.targetPrefix, target: keyer.logTarget(of: head), key: key(of: head),
             source: source, started: started)
     }
 
     /// What a handshake gets.
-    enum Plan {
+    package enum Plan {
         /// Replay the recorded conversation, from its start.
         case replay(ConversationReplay)
         /// Relay to the upstream; `records`: and store the conversation.
@@ -83,17 +83,17 @@ final class WebSocketService: Sendable {
 
     /// The handshake's target as the log shows it: with the upstream's origin first on a
     /// multi-host or forward proxy, as its HTTP lines are.
-    func logTarget(of head: HTTPRequestHead) -> String {
+    package func logTarget(of head: HTTPRequestHead) -> String {
         let target = keyer.logTarget(of: head)
         return log.targetPrefix.isEmpty || !target.hasPrefix("/") ? target : log.targetPrefix + target
     }
 
-    func key(of head: HTTPRequestHead) -> String? {
+    package func key(of head: HTTPRequestHead) -> String? {
         guard let target = try? requestBuilder.upstreamTarget(head.uri) else { return nil }
         return keyer.key(method: .get, target: target, contentType: nil, body: nil, secretHeaders: keyer.secretHeaders(of: head)).rawValue
     }
 
-    func plan(for head: HTTPRequestHead) -> Plan {
+    package func plan(for head: HTTPRequestHead) -> Plan {
         guard head.method == .GET, let key = key(of: head) else { return .decline }
         let step = policy.step(isRecorded: { conversations.contains(key) }, hasUnservedRecording: { conversations.hasUntaken(key) })
         switch step {
@@ -112,7 +112,7 @@ final class WebSocketService: Sendable {
 
     /// The answer to a handshake whose recorded subprotocol the client does not offer: a 400
     /// that names it. `nil` when there is nothing to refuse.
-    func refusal(for head: HTTPRequestHead) -> ProxyAnswer? {
+    package func refusal(for head: HTTPRequestHead) -> ProxyAnswer? {
         guard policy.step(isRecorded: { true }, hasUnservedRecording: { true }) != .record, let key = key(of: head) else { return nil }
         return subprotocolRefusal(head, recorded: conversations.peek(key))
     }
@@ -129,12 +129,12 @@ final class WebSocketService: Sendable {
         )
     }
 
-    static func offeredSubprotocols(_ head: HTTPRequestHead) -> [String] {
+    package static func offeredSubprotocols(_ head: HTTPRequestHead) -> [String] {
         head.headers[canonicalForm: "sec-websocket-protocol"].map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
     /// The hook that offers WebSocket upgrades to each connection of the listener.
-    var hook: UpgradeHook {
+    package var hook: UpgradeHook {
         let service = self
         return UpgradeHook(makeUpgraders: { [WebSocketUpgrade(service: service).upgrader()] })
     }

@@ -11,8 +11,8 @@ import WellPlateNetworking
 /// upstream WebSocket first, so the client's `101` carries the upstream's subprotocol, and a
 /// refusal leaves the request to be answered over HTTP); `upgradePipelineHandler` then puts the
 /// replay or the relay on the switched connection.
-struct WebSocketUpgrade: Sendable {
-    let service: WebSocketService
+package struct WebSocketUpgrade: Sendable {
+    package let service: WebSocketService
 
     /// What `shouldUpgrade` settled, for `upgradePipelineHandler` on the same connection, with
     /// the service that took it (a session's, for `X-Cassette-Session` on the main port).
@@ -25,10 +25,10 @@ struct WebSocketUpgrade: Sendable {
 
     /// One connection's `Settled`: written when the upstream answers (in a task), read on the loop.
     private final class SettledBox: Sendable {
-        let value = Mutex<Settled?>(nil)
+        package let value = Mutex<Settled?>(nil)
     }
 
-    func upgrader() -> NIOWebSocketServerUpgrader {
+    package func upgrader() -> NIOWebSocketServerUpgrader {
         let settled = SettledBox()
         let listenerService = self.service
         let options = listenerService.settings.webSocket

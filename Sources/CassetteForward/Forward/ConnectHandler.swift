@@ -12,25 +12,25 @@ import WellPlateNetworking
 /// authority, serving HTTP/1.1 through that host's pipeline (recorded or replayed). A host that
 /// is passed on gets a byte-for-byte tunnel to the real host; a refused one a status that says
 /// why. Every other request goes on to `ProxyHandler`.
-final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias InboundOut = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
+package final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPServerRequestPart
+    package typealias InboundOut = HTTPServerRequestPart
+    package typealias OutboundOut = HTTPServerResponsePart
 
-    let router: ForwardRouter
-    let logShard: Int
+    package let router: ForwardRouter
+    package let logShard: Int
     /// The target of a CONNECT whose end has not arrived yet.
     private var connecting: (host: String, port: Int, head: HTTPRequestHead)?
     /// Set once a CONNECT is answered with an error: the connection is closing (`LingeringClose`),
     /// and nothing that still arrives is served.
     private var closing = false
 
-    init(router: ForwardRouter, logShard: Int) {
+    package init(router: ForwardRouter, logShard: Int) {
         self.router = router
         self.logShard = logShard
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if closing { return }
         let part = Self.unwrapInboundIn(data)
         if connecting == nil, case .head(let head) = part, head.method == .CONNECT {
@@ -55,7 +55,7 @@ final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// `host:port` (`[v6]:port`) of a CONNECT target.
-    static func authority(_ target: String) -> (String, Int)? {
+    package static func authority(_ target: String) -> (String, Int)? {
         guard let colon = target.lastIndex(of: ":"), let port = Int(target[target.index(after: colon)...]), (1...65535).contains(port) else { return nil }
         var host = String(target[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -199,27 +199,27 @@ extension ConnectHandler: Sendable {}
 /// Watches the TLS handshake of an intercepted connection: a client that rejects the proxy's
 /// certificate (it does not trust the local authority) is one clear log line naming the host and
 /// `cassette ca path`, not a silent hang.
-final class ClientTLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
+package final class ClientTLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = NIOAny
 
-    let host: String
-    let router: ForwardRouter
-    let logShard: Int
+    package let host: String
+    package let router: ForwardRouter
+    package let logShard: Int
     private var handshaken = false
     private var reported = false
 
-    init(host: String, router: ForwardRouter, logShard: Int) {
+    package init(host: String, router: ForwardRouter, logShard: Int) {
         self.host = host
         self.router = router
         self.logShard = logShard
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case .handshakeCompleted = event as? TLSUserEvent { handshaken = true }
         context.fireUserInboundEventTriggered(event)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard !handshaken else {
             context.fireErrorCaught(error)
             return
@@ -228,7 +228,7 @@ final class ClientTLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
         context.close(promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         if !handshaken { report(nil) }
         context.fireChannelInactive()
     }
@@ -251,7 +251,7 @@ final class ClientTLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// The TLS library's reason codes (`TLSV1_ALERT_UNKNOWN_CA`), without file names and numbers.
-    static func reason(_ error: String) -> String {
+    package static func reason(_ error: String) -> String {
         let codes = error.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "]" || $0 == ")" }).compactMap { word -> String? in
             guard let colon = word.lastIndex(of: ":"), word.contains("OPENSSL_internal") else { return nil }
             return String(word[word.index(after: colon)...])
@@ -260,7 +260,7 @@ final class ClientTLSWatcher: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// The alerts a client sends when it does not trust the certificate.
-    static func isRejection(_ error: String) -> Bool {
+    package static func isRejection(_ error: String) -> Bool {
         let text = error.uppercased()
         return ["UNKNOWN_CA", "CERTIFICATE_UNKNOWN", "BAD_CERTIFICATE", "UNSUPPORTED_CERTIFICATE", "CERTIFICATE_EXPIRED"].contains { text.contains($0) }
     }

@@ -7,30 +7,30 @@ import WellPlateNetworking
 /// What the forward proxy does with each host its clients ask for: intercept it (record or
 /// replay, HTTPS through a certificate from the local authority), pass it on untouched, or
 /// refuse it; and, per host, the pipeline that serves it, made on first use and kept.
-final class ForwardRouter: Sendable {
-    enum Decision: Equatable {
+package final class ForwardRouter: Sendable {
+    package enum Decision: Equatable {
         case intercept
         /// Tunnelled as it is (CONNECT) or forwarded without recording (plain HTTP).
         case passOn(reason: String)
         case refuse(status: Int, reason: String)
     }
 
-    let options: ForwardOptions
-    let leaves: LeafCertificates
+    package let options: ForwardOptions
+    package let leaves: LeafCertificates
     /// `replay --forward`: nothing is forwarded anywhere.
-    let replayOnly: Bool
+    package let replayOnly: Bool
     /// The origins the cassette has recordings of (asked only when replaying).
-    let recordedOrigins: Set<String>
-    let cassette: String
-    let missStatus: Int
-    let log: ProxyLog
+    package let recordedOrigins: Set<String>
+    package let cassette: String
+    package let missStatus: Int
+    package let log: ProxyLog
     /// The listener's own parts: its endpoints, and the refusal of `/path` targets.
-    let base: ProxyPipeline
+    package let base: ProxyPipeline
     private let makePipeline: @Sendable (_ origin: URL, _ records: Bool) -> ProxyPipeline
     private let pipelines = Mutex<[String: ProxyPipeline]>([:])
     private let noted = Mutex<Set<String>>([])
 
-    init(
+    package init(
         options: ForwardOptions, leaves: LeafCertificates, replayOnly: Bool, recordedOrigins: Set<String>, cassette: String, missStatus: Int, log: ProxyLog,
         base: ProxyPipeline, makePipeline: @escaping @Sendable (URL, Bool) -> ProxyPipeline
     ) {
@@ -46,14 +46,14 @@ final class ForwardRouter: Sendable {
     }
 
     /// `https://host[:port]` as keys spell it.
-    static func origin(scheme: String, host: String, port: Int) -> String {
+    package static func origin(scheme: String, host: String, port: Int) -> String {
         let bracketed = host.contains(":") ? "[\(host)]" : host
         let url = URL(string: "\(scheme)://\(bracketed):\(port)")
         return url.flatMap(CassetteInfo.origin(of:)) ?? "\(scheme)://\(bracketed):\(port)"
     }
 
     /// What a `CONNECT host:port` gets.
-    func decide(host: String, port: Int) -> Decision {
+    package func decide(host: String, port: Int) -> Decision {
         let exclusion = options.exclusion(of: host)
         guard replayOnly else { return exclusion.map { .passOn(reason: $0) } ?? .intercept }
         if let exclusion {
@@ -74,7 +74,7 @@ final class ForwardRouter: Sendable {
 
     /// The pipeline serving `origin`: recording (or replaying) it, or with `records: false`
     /// forwarding it as it is.
-    func pipeline(origin: String, records: Bool) -> ProxyPipeline {
+    package func pipeline(origin: String, records: Bool) -> ProxyPipeline {
         let key = (records ? "r " : "p ") + origin
         if let known = pipelines.withLock({ $0[key] }) { return known }
         let made = makePipeline(URL(string: origin)!, records)
@@ -88,7 +88,7 @@ final class ForwardRouter: Sendable {
     /// The parts answering a request on the proxy's own listener: an absolute-form request
     /// (`GET http://host/path`) is its host's; anything else the listener's own (its endpoints,
     /// and a clear refusal of a `/path` target).
-    func parts(for head: HTTPRequestHead) -> ProxyHandler.Parts {
+    package func parts(for head: HTTPRequestHead) -> ProxyHandler.Parts {
         guard !head.uri.hasPrefix("/"), let url = URL(string: head.uri), let host = url.host(percentEncoded: false), !host.isEmpty,
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let origin = CassetteInfo.origin(of: url)
@@ -103,13 +103,13 @@ final class ForwardRouter: Sendable {
     /// The parts serving `origin` (`https://host:port`) as a request of that host reaching this
     /// router would be served: a session's, for a request routed to it by `X-Cassette-Session`
     /// on the main forward proxy.
-    func parts(origin: String) -> ProxyHandler.Parts {
+    package func parts(origin: String) -> ProxyHandler.Parts {
         let host = URL(string: origin)?.host(percentEncoded: false) ?? ""
         return pipeline(origin: origin, records: replayOnly || options.exclusion(of: host) == nil).parts
     }
 
     /// A line on the request log, once per `key`.
-    func note(_ line: String, once key: String) {
+    package func note(_ line: String, once key: String) {
         guard noted.withLock({ $0.insert(key).inserted }) else { return }
         log.warn(line)
     }

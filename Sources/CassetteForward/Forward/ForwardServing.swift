@@ -5,13 +5,13 @@ import WellPlateNetworking
 /// How a cassette is served as a forward proxy: what the proxy's own listener and each of its
 /// sessions share (the authority's certificates, the hosts to leave alone), so a session of a
 /// forward proxy is a forward proxy of its own for its cassette.
-struct ForwardServing: Sendable {
-    let options: ForwardOptions
-    let leaves: LeafCertificates
+package struct ForwardServing: Sendable {
+    package let options: ForwardOptions
+    package let leaves: LeafCertificates
 
     /// The listener serving `served`: its endpoints (with `sessions`, the main port's) and, per
     /// host, a pipeline recording or replaying it. `journal` and `logLabel` are a session's.
-    func pipeline(
+    package func pipeline(
         served: ServedCassette, maker: ReplayAnswerMaker, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil
     ) -> ForwardPipeline {
         let settings = served.settings

@@ -9,23 +9,23 @@ import Synchronization
 /// that origin (`ForwardRouter.parts(for:)`) exactly as one that came through a CONNECT tunnel,
 /// under the same key. The host's own upgrader decides and takes the connection over; this one
 /// only picks it, per connection.
-final class ForwardWebSocketUpgrade: HTTPServerProtocolUpgrader, Sendable {
-    let supportedProtocol = "websocket"
+package final class ForwardWebSocketUpgrade: HTTPServerProtocolUpgrader, Sendable {
+    package let supportedProtocol = "websocket"
     /// As `NIOWebSocketServerUpgrader`: none (NIO wants these named in `Connection`); the host's
     /// upgrader checks the key and version itself.
-    let requiredUpgradeHeaders: [String] = []
+    package let requiredUpgradeHeaders: [String] = []
 
     private let router: ForwardRouter
     /// The host's upgrader the handshake went to: chosen in `buildUpgradeResponse`, used in `upgrade`.
     private let chosen = Mutex<NIOWebSocketServerUpgrader?>(nil)
 
-    init(router: ForwardRouter) {
+    package init(router: ForwardRouter) {
         self.router = router
     }
 
     /// The forward listener's upgrades: this upgrader, and the connection's CONNECT handling taken
     /// out once it switched (it reads HTTP parts only; `leavingHTTP` takes out the rest).
-    static func hook(_ router: ForwardRouter) -> UpgradeHook {
+    package static func hook(_ router: ForwardRouter) -> UpgradeHook {
         UpgradeHook(
             makeUpgraders: { [ForwardWebSocketUpgrade(router: router)] },
             upgraded: { context in
@@ -34,7 +34,7 @@ final class ForwardWebSocketUpgrade: HTTPServerProtocolUpgrader, Sendable {
             })
     }
 
-    func buildUpgradeResponse(channel: Channel, upgradeRequest: HTTPRequestHead, initialResponseHeaders: HTTPHeaders) -> EventLoopFuture<HTTPHeaders> {
+    package func buildUpgradeResponse(channel: Channel, upgradeRequest: HTTPRequestHead, initialResponseHeaders: HTTPHeaders) -> EventLoopFuture<HTTPHeaders> {
         // A `/path` target is the listener's own (its endpoints); it has no host to go to.
         guard !upgradeRequest.uri.hasPrefix("/"), let service = router.parts(for: upgradeRequest).webSockets else {
             return channel.eventLoop.makeFailedFuture(NIOWebSocketUpgradeError.unsupportedWebSocketTarget)
@@ -44,7 +44,7 @@ final class ForwardWebSocketUpgrade: HTTPServerProtocolUpgrader, Sendable {
         return upgrader.buildUpgradeResponse(channel: channel, upgradeRequest: upgradeRequest, initialResponseHeaders: initialResponseHeaders)
     }
 
-    func upgrade(context: ChannelHandlerContext, upgradeRequest: HTTPRequestHead) -> EventLoopFuture<Void> {
+    package func upgrade(context: ChannelHandlerContext, upgradeRequest: HTTPRequestHead) -> EventLoopFuture<Void> {
         guard let upgrader = chosen.withLock({ $0 }) else {
             return context.eventLoop.makeFailedFuture(NIOWebSocketUpgradeError.unsupportedWebSocketTarget)
         }

@@ -3,10 +3,10 @@ import NIOCore
 /// One side of a tunnel (`CONNECT` to a host that is passed on untouched): bytes read on this
 /// channel are written to the partner's, reads pause while the partner cannot take more, and
 /// either side closing closes the other. The shape of swift-nio's connect-proxy example.
-final class TunnelGlue: ChannelDuplexHandler {
-    typealias InboundIn = NIOAny
-    typealias OutboundIn = NIOAny
-    typealias OutboundOut = NIOAny
+package final class TunnelGlue: ChannelDuplexHandler {
+    package typealias InboundIn = NIOAny
+    package typealias OutboundIn = NIOAny
+    package typealias OutboundOut = NIOAny
 
     private var partner: TunnelGlue?
     private var context: ChannelHandlerContext?
@@ -15,7 +15,7 @@ final class TunnelGlue: ChannelDuplexHandler {
     private init() {}
 
     /// Two glued handlers; both channels must be on the same event loop.
-    static func matchedPair() -> (TunnelGlue, TunnelGlue) {
+    package static func matchedPair() -> (TunnelGlue, TunnelGlue) {
         let first = TunnelGlue()
         let second = TunnelGlue()
         first.partner = second
@@ -50,45 +50,45 @@ final class TunnelGlue: ChannelDuplexHandler {
         context?.channel.isWritable ?? false
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         partner = nil
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         partner?.partnerWrite(data)
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         partner?.partnerFlush()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         partner?.partnerCloseFull()
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, case .inputClosed = event {
             partner?.partnerWriteEOF()
         }
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         partner?.partnerCloseFull()
         context.close(promise: nil)
     }
 
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
+    package func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
             partner?.partnerBecameWritable()
         }
     }
 
-    func read(context: ChannelHandlerContext) {
+    package func read(context: ChannelHandlerContext) {
         if let partner, partner.partnerWritable {
             context.read()
         } else {

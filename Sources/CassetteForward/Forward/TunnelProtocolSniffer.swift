@@ -5,21 +5,21 @@ import NIOCore
 /// plain-HTTP port as a `wss://` client does to a TLS one. `0x16` is a TLS handshake record
 /// (RFC 8446 §5.1), which no HTTP request line starts with: TLS is set up, else plain HTTP is
 /// served. Either way the sniffer sets up what follows it, hands on the bytes it read, and goes.
-final class TunnelProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+package final class TunnelProtocolSniffer: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
 
     /// Adds the handlers for TLS (`true`) or plain HTTP (`false`) after the sniffer.
     private let setUp: (_ tls: Bool, _ operations: ChannelPipeline.SynchronousOperations) throws -> Void
     private var decided = false
 
-    init(setUp: @escaping (_ tls: Bool, _ operations: ChannelPipeline.SynchronousOperations) throws -> Void) {
+    package init(setUp: @escaping (_ tls: Bool, _ operations: ChannelPipeline.SynchronousOperations) throws -> Void) {
         self.setUp = setUp
     }
 
-    static let tlsHandshakeRecord: UInt8 = 0x16
+    package static let tlsHandshakeRecord: UInt8 = 0x16
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = Self.unwrapInboundIn(data)
         guard !decided, let first = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) else {
             context.fireChannelRead(data)

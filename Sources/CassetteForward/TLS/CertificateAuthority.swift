@@ -19,8 +19,8 @@ package struct CertificateAuthority: Sendable {
     }
 
     package let directory: String
-    let certificate: Certificate
-    let privateKey: P256.Signing.PrivateKey
+    package let certificate: Certificate
+    package let privateKey: P256.Signing.PrivateKey
 
     package var certificatePath: String { Self.certificatePath(in: directory) }
 
@@ -28,7 +28,7 @@ package struct CertificateAuthority: Sendable {
         (directory as NSString).appendingPathComponent(certificateFileName)
     }
 
-    static func keyPath(in directory: String) -> String {
+    package static func keyPath(in directory: String) -> String {
         (directory as NSString).appendingPathComponent(keyFileName)
     }
 
@@ -115,7 +115,7 @@ package struct CertificateAuthority: Sendable {
 
     /// A certificate for `host` (a name or an IP address) signed by this authority, valid for a
     /// year from an hour ago (clients on another clock still accept it), for `key`.
-    func issue(for host: String, key: P256.Signing.PrivateKey, now: Date = Date()) throws -> Certificate {
+    package func issue(for host: String, key: P256.Signing.PrivateKey, now: Date = Date()) throws -> Certificate {
         let publicKey = Certificate.PublicKey(key.publicKey)
         let name: GeneralName
         if let address = IPAddressBytes(host) {
@@ -140,10 +140,10 @@ package struct CertificateAuthority: Sendable {
 }
 
 /// The bytes of an IPv4 or IPv6 address written as text, for a certificate's IP address name.
-struct IPAddressBytes {
-    let bytes: [UInt8]
+package struct IPAddressBytes {
+    package let bytes: [UInt8]
 
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let host = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
         var v4 = in_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {

@@ -10,14 +10,14 @@ import X509
 /// only the first connection to a new host pays for the signature and the context. All share one
 /// key, made when the proxy starts and never written anywhere. ALPN offers `http/1.1` only: the
 /// intercepted connection is served by the proxy's HTTP/1.1 pipeline.
-final class LeafCertificates: Sendable {
-    let authority: CertificateAuthority
+package final class LeafCertificates: Sendable {
+    package let authority: CertificateAuthority
     private let key: P256.Signing.PrivateKey
     private let nioKey: NIOSSLPrivateKey
     private let issuerCertificate: NIOSSLCertificate
     private let contexts = Mutex<[String: NIOSSLContext]>([:])
 
-    init(authority: CertificateAuthority) throws {
+    package init(authority: CertificateAuthority) throws {
         self.authority = authority
         key = P256.Signing.PrivateKey()
         nioKey = try NIOSSLPrivateKey(bytes: Array(key.pemRepresentation.utf8), format: .pem)
@@ -27,7 +27,7 @@ final class LeafCertificates: Sendable {
     }
 
     /// The server context for `host` (lower-cased by the caller), made on first use.
-    func context(for host: String) throws -> NIOSSLContext {
+    package func context(for host: String) throws -> NIOSSLContext {
         if let known = contexts.withLock({ $0[host] }) { return known }
         let certificate = try authority.issue(for: host, key: key)
         var serializer = DER.Serializer()

@@ -1,22 +1,21 @@
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// A replayed answer's status line and headers in the form NIO writes, built once per recording
 /// (and shared by recordings with equal headers, status and body length), so a hit costs no
 /// header conversion.
-final class PreparedHead: Sendable {
-    let status: HTTPResponseStatus
+package final class PreparedHead: Sendable {
+    package let status: HTTPResponseStatus
     /// Includes `Content-Length` (for a HEAD recording, the one recorded) and `X-Cassette`.
-    let headers: HTTPHeaders
+    package let headers: HTTPHeaders
     /// The response head for an HTTP/1.1 keep-alive request, which needs no change per request.
-    let keepAliveHead: HTTPResponseHead
+    package let keepAliveHead: HTTPResponseHead
     /// The status as the request log prints it (coloured on a terminal).
-    let logStatus: String
+    package let logStatus: String
     /// A value carries bytes that are not UTF-8, which `RawHeaderBytesHandler` must restore.
-    let hasRawHeaderBytes: Bool
+    package let hasRawHeaderBytes: Bool
 
-    init(statusCode: Int, headers: HTTPHeaders) {
+    package init(statusCode: Int, headers: HTTPHeaders) {
         status = HTTPResponseStatus(statusCode: statusCode)
         self.headers = headers
         hasRawHeaderBytes = headers.contains { RawHeaderBytes.isEscaped($0.value) }
@@ -25,7 +24,7 @@ final class PreparedHead: Sendable {
     }
 
     /// `recording`'s head for a body of `bodyCount` bytes.
-    convenience init(_ recording: Interaction, bodyCount: Int, source: ProxyAnswer.Source = .replayed) {
+    package convenience init(_ recording: Interaction, bodyCount: Int, source: ProxyAnswer.Source = .replayed) {
         let method: NIOHTTP1.HTTPMethod = recording.method == .head ? .HEAD : .GET
         var headers = ResponseHeaders.make(from: recording.responseHeaders, bodyCount: bodyCount, requestMethod: method, statusCode: recording.statusCode)
         headers.add(name: ControlNames.answerHeader, value: source.headerValue)

@@ -2,14 +2,13 @@ import Foundation
 import HTTPTypes
 import NIOCore
 import WellPlateCore
-import WellPlateNetworking
 
 /// What the proxy sends back for one request, and how it came about: the one answer type every
 /// path produces (replay, record, passthrough, errors, the proxy's own endpoints) and the one
-/// writer (`ProxyHandler.send`) sends.
-struct ProxyAnswer: Sendable {
+/// writer (`AnswerWriter`) sends.
+package struct ProxyAnswer: Sendable {
     /// The word in the request log line and the `X-Cassette` header's value.
-    enum Source: String, Sendable {
+    package enum Source: String, Sendable {
         case replayed
         case recorded
         case passthrough
@@ -20,7 +19,7 @@ struct ProxyAnswer: Sendable {
         /// The proxy's own `/__cassette/` endpoints.
         case endpoint
 
-        var headerValue: String {
+        package var headerValue: String {
             switch self {
             case .endpoint: "endpoint"
             case .replayed: "hit"
@@ -34,14 +33,14 @@ struct ProxyAnswer: Sendable {
     }
 
     /// The status line and headers.
-    enum Head: Sendable {
+    package enum Head: Sendable {
         /// Made for this answer: the writer frames them for the body it sends.
         case fields(statusCode: Int, HTTPFields)
         /// Made once for a recording (`PreparedHead`), framing and `X-Cassette` included.
         case prepared(PreparedHead)
     }
 
-    enum Body: Sendable {
+    package enum Body: Sendable {
         /// Whole, in memory.
         case bytes(Data)
         /// A replayed body prepared once (`nil`: none), shared rather than copied by every write.
@@ -53,41 +52,41 @@ struct ProxyAnswer: Sendable {
         indirect case stream(StreamingExchange)
     }
 
-    var head: Head
-    var body: Body
-    var source: Source
+    package var head: Head
+    package var body: Body
+    package var source: Source
     /// Held back this long before the head is sent (replay latency).
-    var delay: Duration = .zero
+    package var delay: Duration = .zero
     /// Set when the answer comes from (or refuses) a recording older than `--max-age`: the
     /// warning's detail, printed when the answer is sent.
-    var staleNotice: String?
+    package var staleNotice: String?
     /// Sent chunked on HTTP/1.1 (without `Content-Length`), because the recording was streamed
     /// without one; any other replay keeps the length, which clients size downloads and progress
     /// bars from.
-    var chunkedAsRecorded = false
+    package var chunkedAsRecorded = false
     /// Set on a replayed answer that leads back to the upstream (`UpstreamURLRewriter`): the
     /// recorded answer, for a client that reached the proxy at another address than the one the
     /// answer was made for.
-    var upstreamURLs: PreparedUpstreamURLs?
+    package var upstreamURLs: (any AddressBoundAnswer)?
     /// Set on a miss answer: what was asked and what came nearest, for a session's journal.
-    var miss: ReportedMiss?
+    package var miss: ReportedMiss?
 
-    init(head: Head, body: Body, source: Source, delay: Duration = .zero) {
+    package init(head: Head, body: Body, source: Source, delay: Duration = .zero) {
         self.head = head
         self.body = body
         self.source = source
         self.delay = delay
     }
 
-    init(statusCode: Int, headerFields: HTTPFields, body: Data, source: Source, delay: Duration = .zero) {
+    package init(statusCode: Int, headerFields: HTTPFields, body: Data, source: Source, delay: Duration = .zero) {
         self.init(head: .fields(statusCode: statusCode, headerFields), body: .bytes(body), source: source, delay: delay)
     }
 
-    init(_ response: TransportResponse, source: Source) {
+    package init(_ response: TransportResponse, source: Source) {
         self.init(statusCode: response.statusCode, headerFields: response.headerFields, body: response.body, source: source)
     }
 
-    var statusCode: Int {
+    package var statusCode: Int {
         switch head {
         case .fields(let statusCode, _): statusCode
         case .prepared(let head): Int(head.status.code)
@@ -95,20 +94,20 @@ struct ProxyAnswer: Sendable {
     }
 
     /// A JSON answer the proxy itself produced (errors, misses, its own endpoints).
-    static func json(_ status: Int, _ value: JSONValue, source: Source) -> ProxyAnswer {
+    package static func json(_ status: Int, _ value: JSONValue, source: Source) -> ProxyAnswer {
         var fields = HTTPFields()
         fields[.contentType] = "application/json; charset=utf-8"
         return ProxyAnswer(statusCode: status, headerFields: fields, body: Data((value.compactJSON + "\n").utf8), source: source)
     }
 
     /// The proxy's own error: `{"error": code, "message": message}`, one shape for every failure.
-    static func error(_ status: Int, code: String, message: String, source: Source = .error) -> ProxyAnswer {
+    package static func error(_ status: Int, code: String, message: String, source: Source = .error) -> ProxyAnswer {
         .json(status, ["error": .string(code), "message": .string(message)], source: source)
     }
 }
 
 /// One piece of a streamed recording: its bytes within the body, and when it is due after the head.
-struct ReplayPiece: Sendable {
-    var offset: Duration
-    var bytes: Range<Int>
+package struct ReplayPiece: Sendable {
+    package var offset: Duration
+    package var bytes: Range<Int>
 }

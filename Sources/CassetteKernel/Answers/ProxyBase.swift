@@ -1,14 +1,13 @@
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// The proxy's own address as one client reached it, `http://HOST:PORT`: what upstream URLs are
 /// rewritten to (`UpstreamURLRewriter`). The request's `Host` when it is a plain host and port,
 /// else the local address of its connection (never the listening address itself, which may be
 /// 0.0.0.0).
-enum ProxyBase {
-    static func of(_ head: HTTPRequestHead, localAddress: SocketAddress?) -> String {
+package enum ProxyBase {
+    package static func of(_ head: HTTPRequestHead, localAddress: SocketAddress?) -> String {
         if let host = head.headers.first(name: "host"), isPlainAuthority(host) {
             return "http://" + host
         }
@@ -20,7 +19,7 @@ enum ProxyBase {
 
     /// The base answers are prepared for at start-up: the configured address, when it names one
     /// port on one interface (not a free port picked at bind time, nor every interface).
-    static func prepared(host: String, port: Int) -> String? {
+    package static func prepared(host: String, port: Int) -> String? {
         guard port != 0, host != "0.0.0.0", host != "::", isPlainAuthority(host) else { return nil }
         return host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)"
     }

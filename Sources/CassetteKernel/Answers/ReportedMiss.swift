@@ -2,10 +2,10 @@ import WellPlateCore
 
 /// A miss carried by its answer to the writer, for a session's journal and summary
 /// (`SessionJournal`). A class, so an answer that is not a miss pays one empty reference for it.
-final class ReportedMiss: Sendable {
-    let miss: CassetteMiss
+package final class ReportedMiss: Sendable {
+    package let miss: CassetteMiss
 
-    init(_ miss: CassetteMiss) {
+    package init(_ miss: CassetteMiss) {
         self.miss = miss
     }
 }

@@ -1,14 +1,13 @@
 import HTTPTypes
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// Turns stored or upstream header fields into the headers the proxy sends: framing is the
 /// proxy's own (hop-by-hop fields dropped, `Content-Length` describing the body it sends).
-enum ResponseHeaders {
+package enum ResponseHeaders {
     /// `fields` without hop-by-hop ones, values as sent (`RawHeaderBytes`); room for the
     /// `Content-Length` and `X-Cassette` the caller adds.
-    static func forwardable(_ fields: HTTPFields) -> HTTPHeaders {
+    package static func forwardable(_ fields: HTTPFields) -> HTTPHeaders {
         var headers = HTTPHeaders()
         headers.reserveCapacity(fields.count + 2)
         for field in fields where !HTTPFraming.unforwardedResponseHeaders.contains(field.name.canonicalName) {
@@ -17,7 +16,7 @@ enum ResponseHeaders {
         return headers
     }
 
-    static func make(from fields: HTTPFields, bodyCount: Int, requestMethod: NIOHTTP1.HTTPMethod, statusCode: Int) -> HTTPHeaders {
+    package static func make(from fields: HTTPFields, bodyCount: Int, requestMethod: NIOHTTP1.HTTPMethod, statusCode: Int) -> HTTPHeaders {
         var headers = forwardable(fields)
         if requestMethod == .HEAD {
             // A HEAD answer describes the GET body it would have had.

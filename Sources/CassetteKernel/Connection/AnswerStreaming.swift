@@ -2,18 +2,17 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// A streamed recording's pieces, each a chunk of its own, written when due after the head (at
 /// their recorded offsets with `--latency recorded`, else at once), then the end.
-struct PieceWriter: Sendable {
-    let body: ByteBuffer
-    let pieces: [ReplayPiece]
-    let close: Bool
-    let line: LogLine
-    let shard: Int
+package struct PieceWriter: Sendable {
+    package let body: ByteBuffer
+    package let pieces: [ReplayPiece]
+    package let close: Bool
+    package let line: LogLine
+    package let shard: Int
 
-    func start(context: ChannelHandlerContext) {
+    package func start(context: ChannelHandlerContext) {
         write(from: 0, headSent: .now(), context: NIOLoopBound(context, eventLoop: context.eventLoop))
     }
 
@@ -30,11 +29,11 @@ struct PieceWriter: Sendable {
                 return
             }
             let slice = body.getSlice(at: body.readerIndex + piece.bytes.lowerBound, length: piece.bytes.count) ?? ByteBuffer()
-            context.value.writeAndFlush(ProxyHandler.wrapOutboundOut(.body(.byteBuffer(slice))), promise: nil)
+            context.value.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(.body(.byteBuffer(slice))), promise: nil)
             index += 1
         }
         line.write(shard: shard)
-        let end = context.value.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil)))
+        let end = context.value.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(.end(nil)))
         if close {
             end.whenComplete { _ in context.value.close(promise: nil) }
         }
@@ -44,13 +43,13 @@ struct PieceWriter: Sendable {
 /// Moves one forwarded answer from the upstream to the client a chunk at a time, as it arrives.
 /// A slow client holds the next chunk back (each write is awaited), which in turn pauses the
 /// upstream transfer once its buffer is full.
-struct StreamPump: Sendable {
-    let context: NIOLoopBound<ChannelHandlerContext>
-    let loop: any EventLoop
-    let close: Bool
-    let line: LogLine
+package struct StreamPump: Sendable {
+    package let context: NIOLoopBound<ChannelHandlerContext>
+    package let loop: any EventLoop
+    package let close: Bool
+    package let line: LogLine
 
-    func run(_ exchange: StreamingExchange) async {
+    package func run(_ exchange: StreamingExchange) async {
         var exchange = exchange
         while true {
             let chunk: Data?
@@ -92,7 +91,7 @@ struct StreamPump: Sendable {
         let context = self.context
         do {
             try await loop.flatSubmit {
-                context.value.writeAndFlush(ProxyHandler.wrapOutboundOut(part))
+                context.value.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(part))
             }.get()
             return true
         } catch {

@@ -2,42 +2,64 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// The one writer: every answer goes out here, after its delay, whatever its form. Logged before
 /// its end goes out, so a request the client sends once it has this answer is logged later,
 /// whichever event loop takes it (the log orders lines by when they came).
-struct AnswerWriter: Sendable {
-    let log: ProxyLog
+package struct AnswerWriter: Sendable {
+    package let log: ProxyLog
     /// Names a request in its log line when the caller did not work the target out already.
-    let keyer: ReplayKeyer
+    package let namer: any RequestNaming
     /// `nil` when URL rewriting is off or no upstream is known.
-    let upstreamURLs: UpstreamURLRewriter?
+    package let upstreamURLs: (any AnswerRewriter)?
     /// A session's journal (`nil` on the main port): each answer goes in before it goes out.
-    var journal: SessionJournal?
+    package var journal: (any AnswerJournal)?
     /// The UI's Live view: told of every answer but the proxy's own endpoints'.
-    var live: LiveFeed?
+    package var live: (any AnswerFeed)?
     /// The session's id in live events (`nil` on the main port).
-    var liveSession: String?
+    package var liveSession: String?
+
+    package init(
+        log: ProxyLog, namer: any RequestNaming, upstreamURLs: (any AnswerRewriter)? = nil, journal: (any AnswerJournal)? = nil, live: (any AnswerFeed)? = nil,
+        liveSession: String? = nil
+    ) {
+        self.log = log
+        self.namer = namer
+        self.upstreamURLs = upstreamURLs
+        self.journal = journal
+        self.live = live
+        self.liveSession = liveSession
+    }
 
     /// One request being answered: what the writer needs to know about it.
-    struct Request: Sendable {
-        let head: HTTPRequestHead
-        let started: NIODeadline
+    package struct Request: Sendable {
+        package let head: HTTPRequestHead
+        package let started: NIODeadline
         /// The target, redacted, when the caller has it (the replay hot path does).
-        var logTarget: String?
+        package var logTarget: String?
         /// The target as the log line shows it, when the caller worked it out (the replay hot
         /// path does, once per target): otherwise the log target named by its GraphQL operation.
-        var lineTarget: String? = nil
+        package var lineTarget: String? = nil
         /// The request's key, when the caller has it (for a session's journal).
-        var key: String?
+        package var key: String?
         /// The connection's event loop's request-log buffer.
-        var shard: Int
+        package var shard: Int
+
+        package init(
+            head: HTTPRequestHead, started: NIODeadline, logTarget: String? = nil, lineTarget: String? = nil, key: String? = nil, shard: Int = 0
+        ) {
+            self.head = head
+            self.started = started
+            self.logTarget = logTarget
+            self.lineTarget = lineTarget
+            self.key = key
+            self.shard = shard
+        }
     }
 
     /// Sends `answer` after its delay; `forceClose` closes the connection after it whatever the
     /// request asked.
-    func send(_ answer: ProxyAnswer, to request: Request, forceClose: Bool = false, context: ChannelHandlerContext) {
+    package func send(_ answer: ProxyAnswer, to request: Request, forceClose: Bool = false, context: ChannelHandlerContext) {
         guard answer.delay > .zero else {
             write(answer, to: request, forceClose: forceClose, context: context)
             return
@@ -71,7 +93,7 @@ struct AnswerWriter: Sendable {
 
     private func writeOut(_ answer: ProxyAnswer, to request: Request, forceClose: Bool, context: ChannelHandlerContext) {
         let head = request.head
-        let target = request.logTarget ?? keyer.logTarget(of: head)
+        let target = request.logTarget ?? namer.logTarget(of: head)
         if let notice = answer.staleNotice { log.stale(notice, method: head.method, target: target, shard: request.shard) }
         journal?.add(
             method: head.method, origin: log.targetPrefix.isEmpty ? nil : log.targetPrefix, target: target, key: request.key, answer: answer,
@@ -135,10 +157,10 @@ struct AnswerWriter: Sendable {
             line.write(shard: request.shard)
             writeWhole(responseHead, body: sendsBody ? buffer : nil, close: close, lingers: forceClose, context: context)
         case .pieces(let body, let pieces):
-            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
+            context.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
             PieceWriter(body: body, pieces: pieces, close: close, line: line, shard: request.shard).start(context: context)
         case .stream(let exchange):
-            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
+            context.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
             let pump = StreamPump(context: NIOLoopBound(context, eventLoop: context.eventLoop), loop: context.eventLoop, close: close, line: line)
             Task { await pump.run(exchange) }
         }
@@ -147,14 +169,16 @@ struct AnswerWriter: Sendable {
     /// Whether `send(_:head:target:started:shard:context:)` may write prepared replies: no
     /// session's journal to add each answer to. (URLs are rewritten into a prepared answer when
     /// it is made; one that needs them rewritten again per client is no `PreparedReply`.)
-    var writesRepliesAsPrepared: Bool { journal == nil }
+    package var writesRepliesAsPrepared: Bool { journal == nil }
 
     /// The replay hot path's write: `reply` to an HTTP/1.1 keep-alive request, as it was prepared
     /// (only where `writesRepliesAsPrepared`). Logged and announced as `writeOut` does.
-    func send(_ reply: PreparedReply, head: HTTPRequestHead, target: CachedTarget, started: NIODeadline, shard: Int, context: ChannelHandlerContext) {
-        announce(method: head.method, target: target.logTarget, status: Int(reply.head.status.code), source: reply.source, miss: nil, started: started)
+    package func send(
+        _ reply: PreparedReply, head: HTTPRequestHead, logTarget: String, lineTarget: String, started: NIODeadline, shard: Int, context: ChannelHandlerContext
+    ) {
+        announce(method: head.method, target: logTarget, status: Int(reply.head.status.code), source: reply.source, miss: nil, started: started)
         log.answered(
-            method: head.method, target: target.lineTarget, status: reply.head.logStatus, outcome: RequestLogLine.outcome(reply.source), started: started,
+            method: head.method, target: lineTarget, status: reply.head.logStatus, outcome: RequestLogLine.outcome(reply.source), started: started,
             shard: shard)
         let body = head.method != .HEAD && reply.statusAllowsBody ? reply.body : nil
         writeWhole(reply.head.keepAliveHead, body: body, close: false, lingers: false, context: context)
@@ -162,36 +186,32 @@ struct AnswerWriter: Sendable {
 
     /// Tells the UI's Live view of an answer; costs one atomic load while nobody follows.
     private func announce(method: NIOHTTP1.HTTPMethod, target: String, status: Int, source: ProxyAnswer.Source, miss: ReportedMiss?, started: NIODeadline) {
-        live?.publish(isMiss: miss != nil) {
-            LiveEvent(
-                at: Date(), method: method.rawValue, target: target, status: status, tag: source.headerValue,
-                durationMilliseconds: Double((NIODeadline.now() - started).nanoseconds) / 1_000_000, session: liveSession, miss: miss?.miss)
-        }
+        live?.announce(method: method, target: target, status: status, tag: source.headerValue, miss: miss, started: started, session: liveSession)
     }
 
     /// A whole response: head, body, end, then the connection closed if asked; `lingers`: an
     /// error answer sent before the request's end, whose close drains what the client still
     /// sends (`LingeringClose`).
     private func writeWhole(_ responseHead: HTTPResponseHead, body: ByteBuffer?, close: Bool, lingers: Bool, context: ChannelHandlerContext) {
-        context.write(ProxyHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
+        context.write(HTTPConnectionHandler.wrapOutboundOut(.head(responseHead)), promise: nil)
         if let body {
-            context.write(ProxyHandler.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            context.write(HTTPConnectionHandler.wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         }
         if lingers {
-            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil)), promise: nil)
+            context.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(.end(nil)), promise: nil)
             LingeringClose.start(context)
         } else if close {
-            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
+            context.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(.end(nil))).whenComplete { [channel = context.channel] _ in
                 channel.close(promise: nil)
             }
         } else {
-            context.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil)), promise: nil)
+            context.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(.end(nil)), promise: nil)
         }
     }
 
     /// `Connection: close` when the connection ends after this response; an HTTP/1.0 client that
     /// asked to keep it open is told so, since keep-alive is not its default.
-    static func connectionHeaders(_ headers: HTTPHeaders, for request: HTTPRequestHead, close: Bool) -> HTTPHeaders {
+    package static func connectionHeaders(_ headers: HTTPHeaders, for request: HTTPRequestHead, close: Bool) -> HTTPHeaders {
         var headers = headers
         if close {
             headers.replaceOrAdd(name: "connection", value: "close")
@@ -203,15 +223,15 @@ struct AnswerWriter: Sendable {
 }
 
 /// The request-log line of one answer, written once its body is out (or has failed).
-struct LogLine: Sendable {
-    let log: ProxyLog
-    let method: NIOHTTP1.HTTPMethod
-    let target: String
-    let status: String
-    let outcome: String
-    let started: NIODeadline
+package struct LogLine: Sendable {
+    package let log: ProxyLog
+    package let method: NIOHTTP1.HTTPMethod
+    package let target: String
+    package let status: String
+    package let outcome: String
+    package let started: NIODeadline
 
-    func write(outcome: String? = nil, detail: String? = nil, shard: Int = 0) {
+    package func write(outcome: String? = nil, detail: String? = nil, shard: Int = 0) {
         log.answered(method: method, target: target, status: status, outcome: outcome ?? self.outcome, started: started, detail: detail, shard: shard)
     }
 }

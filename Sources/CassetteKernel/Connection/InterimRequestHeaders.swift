@@ -1,26 +1,25 @@
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// Request headers that ask for something before (or instead of) the answer: `Expect:
 /// 100-continue` and `Upgrade` (RFC 9110 §10.1.1, §7.8).
-enum InterimRequestHeaders {
+package enum InterimRequestHeaders {
     /// Whether the request has neither header, as nearly every request does: two scans without
     /// allocating, so the replay hot path skips the checks below.
-    static func absent(from head: HTTPRequestHead) -> Bool {
+    package static func absent(from head: HTTPRequestHead) -> Bool {
         !head.headers.contains(name: "expect") && !head.headers.contains(name: "upgrade")
     }
 
     /// Whether the client waits for `100 Continue` before sending its body (curl does for large
     /// uploads, for up to a second).
-    static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+    package static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
         head.version.major == 1 && head.version.minor >= 1
             && head.headers[canonicalForm: "expect"].contains { $0.lowercased() == "100-continue" }
     }
 
     /// What the proxy makes of a request's interim headers, decided once when its head arrives.
-    enum Decision: Equatable, Sendable {
+    package enum Decision: Equatable, Sendable {
         /// Go on (an `h2c` upgrade is answered over HTTP/1.1: `withoutH2CUpgrade`).
         case proceed
         /// An expectation other than `100-continue` (RFC 9110 §10.1.1), which neither the proxy
@@ -32,7 +31,7 @@ enum InterimRequestHeaders {
 
     /// The decision for `head`; `h2c`, which a server may ignore, is never refused, nor is
     /// `websocket` where `webSocketsOverHTTP` (its upgrader declined it: it is an HTTP request).
-    static func decision(for head: HTTPRequestHead, webSocketsOverHTTP: Bool = false) -> Decision {
+    package static func decision(for head: HTTPRequestHead, webSocketsOverHTTP: Bool = false) -> Decision {
         if let unknown = head.headers[canonicalForm: "expect"].first(where: { $0.lowercased() != "100-continue" }) {
             return .unmetExpectation(String(unknown))
         }
@@ -44,7 +43,7 @@ enum InterimRequestHeaders {
     }
 
     /// The answer to a refusing decision.
-    static func refusal(_ decision: Decision) -> ProxyAnswer? {
+    package static func refusal(_ decision: Decision) -> ProxyAnswer? {
         switch decision {
         case .proceed:
             return nil
@@ -68,7 +67,7 @@ enum InterimRequestHeaders {
     /// An `Upgrade: h2c` request answered over HTTP/1.1 as if it had no `Upgrade`: NIO's decoder
     /// stops parsing the connection after an upgrade request, so it is closed after the answer.
     /// `orWebSocket`: a declined WebSocket handshake too.
-    static func withoutH2CUpgrade(_ head: HTTPRequestHead, orWebSocket: Bool = false) -> HTTPRequestHead {
+    package static func withoutH2CUpgrade(_ head: HTTPRequestHead, orWebSocket: Bool = false) -> HTTPRequestHead {
         guard head.headers.contains(name: "upgrade") else { return head }
         var head = head
         head.headers.remove(name: "upgrade")

@@ -14,14 +14,14 @@ import NIOHTTP1
 /// The handler goes in front of the HTTP decoder (behind TLS, inside an intercepted tunnel), so
 /// the discarded bytes are never parsed, and it asks for reads itself: the handlers behind it
 /// stop reading while answers are in flight.
-final class LingeringClose: ChannelDuplexHandler {
-    typealias InboundIn = ByteBuffer
-    typealias OutboundIn = NIOAny
+package final class LingeringClose: ChannelDuplexHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias OutboundIn = NIOAny
 
     /// How long the client may send nothing before the socket is closed.
-    static let quietPeriod = TimeAmount.seconds(2)
+    package static let quietPeriod = TimeAmount.seconds(2)
     /// How long the draining may last at most, against a client that keeps sending.
-    static let limit = TimeAmount.seconds(10)
+    package static let limit = TimeAmount.seconds(10)
 
     private var lastRead = NIODeadline.now()
     private var quietCheck: Scheduled<Void>?
@@ -30,7 +30,7 @@ final class LingeringClose: ChannelDuplexHandler {
     /// Starts the lingering close of `context`'s channel: the answers already written go out,
     /// then the write side is shut down and the input drained. Call it on the channel's event
     /// loop after the last write.
-    static func start(_ context: ChannelHandlerContext) {
+    package static func start(_ context: ChannelHandlerContext) {
         let channel = context.channel
         let pipeline = channel.pipeline.syncOperations
         // Already lingering: a second error answer or error changes nothing.
@@ -52,28 +52,28 @@ final class LingeringClose: ChannelDuplexHandler {
         context.close(mode: .output, promise: promise)
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         deadline = context.eventLoop.scheduleTask(in: Self.limit) { loopBound.value.close(promise: nil) }
         scheduleQuietCheck(context)
         context.read()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         quietCheck?.cancel()
         deadline?.cancel()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         // Discarded: the connection is over, and nothing behind this handler may see more of it.
         lastRead = .now()
     }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
+    package func channelReadComplete(context: ChannelHandlerContext) {
         context.read()
     }
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The client has closed its side (with half-closure allowed): everything has been read.
         if case ChannelEvent.inputClosed = event {
             context.close(promise: nil)
@@ -82,12 +82,12 @@ final class LingeringClose: ChannelDuplexHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    package func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A reset or a read error: there is nothing left to protect.
         context.close(promise: nil)
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         quietCheck?.cancel()
         deadline?.cancel()
         context.fireChannelInactive()

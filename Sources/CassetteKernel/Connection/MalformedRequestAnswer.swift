@@ -1,7 +1,6 @@
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// The answer to a request that is not valid HTTP/1.1: a 400 whose JSON body says what was wrong,
 /// where NIO's `HTTPServerProtocolErrorHandler` sends an empty one. `ProxyHandler.errorCaught`
@@ -12,8 +11,8 @@ import WellPlateNetworking
 /// keeps parser errors back until the response in flight has ended, and the proxy starts a
 /// response before the request's end only to write it whole at once (413, refused upgrades). That
 /// spares every response part a handler hop and its type cast.
-enum MalformedRequestAnswer {
-    static func write(_ error: HTTPParserError, context: ChannelHandlerContext) {
+package enum MalformedRequestAnswer {
+    package static func write(_ error: HTTPParserError, context: ChannelHandlerContext) {
         let body: JSONValue = [
             "error": "bad_request",
             "message": .string("the request is not valid HTTP/1.1 (\(error)); the proxy closed the connection, send a well-formed request on a new one"),
@@ -26,8 +25,8 @@ enum MalformedRequestAnswer {
             (ControlNames.answerHeader, ProxyAnswer.Source.error.headerValue),
             ("Connection", "close"),
         ])
-        context.write(ProxyHandler.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
-        context.write(ProxyHandler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
-        context.writeAndFlush(ProxyHandler.wrapOutboundOut(.end(nil)), promise: nil)
+        context.write(HTTPConnectionHandler.wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))), promise: nil)
+        context.write(HTTPConnectionHandler.wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        context.writeAndFlush(HTTPConnectionHandler.wrapOutboundOut(.end(nil)), promise: nil)
     }
 }

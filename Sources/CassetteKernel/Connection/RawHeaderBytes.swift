@@ -1,16 +1,15 @@
 import HTTPTypes
 import NIOCore
 import WellPlateCore
-import WellPlateNetworking
 
 /// Header values that are not UTF-8 (latin-1 bytes are legal in HTTP/1.1, RFC 9110 §5.5) sent
 /// byte for byte. NIO's `HTTPHeaders` holds `String`s and writes them as UTF-8, so such a value
 /// travels through it with each byte 0x80–0xFF mapped to a private-use scalar (U+F780–U+F7FF);
 /// `RawHeaderBytesHandler`, next to the socket, turns those back into the single bytes in the
 /// response head. Values that are valid UTF-8 (nearly all) are left alone.
-enum RawHeaderBytes {
+package enum RawHeaderBytes {
     /// The value as `HTTPHeaders` should carry it.
-    static func value(of field: HTTPField) -> String {
+    package static func value(of field: HTTPField) -> String {
         guard isRaw(field) else { return field.value }
         return field.withUnsafeBytesOfValue { bytes in
             var text = String.UnicodeScalarView()
@@ -22,20 +21,20 @@ enum RawHeaderBytes {
     }
 
     /// Whether the field's value is not UTF-8, so `value(of:)` escapes it.
-    static func isRaw(_ field: HTTPField) -> Bool {
+    package static func isRaw(_ field: HTTPField) -> Bool {
         field.withUnsafeBytesOfValue { bytes in
             bytes.contains(where: { $0 >= 0x80 }) && String(validating: bytes, as: UTF8.self) == nil
         }
     }
 
     /// Whether `value` carries escaped bytes (from `value(of:)`).
-    static func isEscaped(_ value: String) -> Bool {
+    package static func isEscaped(_ value: String) -> Bool {
         value.utf8.contains(0xEF) && value.unicodeScalars.contains { (0xF780...0xF7FF).contains($0.value) }
     }
 
     /// The head with escaped bytes restored, or `nil` when it has none. In UTF-8 the escapes are
     /// `EF 9E 80`–`EF 9F BF`.
-    static func restored(_ head: ByteBuffer) -> ByteBuffer? {
+    package static func restored(_ head: ByteBuffer) -> ByteBuffer? {
         let view = head.readableBytesView
         guard view.starts(with: "HTTP/1.".utf8), view.contains(0xEF) else { return nil }
         var output: [UInt8] = []
@@ -62,11 +61,11 @@ enum RawHeaderBytes {
 
 /// The first handler of a connection's pipeline: restores raw header bytes in response heads
 /// (see `RawHeaderBytes`). NIO's encoder writes a head as one buffer of its own.
-final class RawHeaderBytesHandler: ChannelOutboundHandler, RemovableChannelHandler {
-    typealias OutboundIn = IOData
-    typealias OutboundOut = IOData
+package final class RawHeaderBytesHandler: ChannelOutboundHandler, RemovableChannelHandler {
+    package typealias OutboundIn = IOData
+    package typealias OutboundOut = IOData
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .byteBuffer(let buffer) = Self.unwrapOutboundIn(data), let restored = RawHeaderBytes.restored(buffer) {
             context.write(Self.wrapOutboundOut(.byteBuffer(restored)), promise: promise)
         } else {

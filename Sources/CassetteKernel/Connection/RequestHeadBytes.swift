@@ -2,7 +2,6 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// Request header values that are not UTF-8 (latin-1 bytes, legal in HTTP/1.1), kept byte for
 /// byte on their way upstream. NIO's decoder turns such bytes into U+FFFD, so this handler, in
@@ -16,16 +15,16 @@ import WellPlateNetworking
 /// A body of known length is handed over as it is, and the head after it in the same read
 /// (pipelining) is escaped again; the rest of a read that continues a chunked body is handed over
 /// unchanged (a latin-1 head pipelined after it in the same read arrives as NIO decodes it).
-final class RequestHeadBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
+package final class RequestHeadBytesHandler: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = ByteBuffer
+    package typealias InboundOut = ByteBuffer
 
     /// Set between a request's head and its end, by `Observer`.
     fileprivate var inBody = false
     /// What is left of the current body when its length is known (`Content-Length`).
     fileprivate var bodyBytesLeft: Int?
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = Self.unwrapInboundIn(data)
         // Nearly every read: all ASCII, handed over as it is.
         guard buffer.readableBytesView.contains(where: { $0 >= 0x80 }) else {
@@ -58,7 +57,7 @@ final class RequestHeadBytesHandler: ChannelInboundHandler, RemovableChannelHand
 
     /// The offset of the first byte that does not start a valid UTF-8 sequence; a sequence cut
     /// off by the end of the read counts as valid (the decoder gets it as it is).
-    static func firstInvalidByte(_ bytes: ByteBufferView) -> Int? {
+    package static func firstInvalidByte(_ bytes: ByteBufferView) -> Int? {
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let lead = bytes[index]
@@ -93,17 +92,17 @@ final class RequestHeadBytesHandler: ChannelInboundHandler, RemovableChannelHand
     }
 
     /// Behind the decoder: marks where each request's body begins and ends.
-    final class Observer: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = HTTPServerRequestPart
-        typealias InboundOut = HTTPServerRequestPart
+    package final class Observer: ChannelInboundHandler, RemovableChannelHandler {
+        package typealias InboundIn = HTTPServerRequestPart
+        package typealias InboundOut = HTTPServerRequestPart
 
         private let escaper: RequestHeadBytesHandler
 
-        init(_ escaper: RequestHeadBytesHandler) {
+        package init(_ escaper: RequestHeadBytesHandler) {
             self.escaper = escaper
         }
 
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch Self.unwrapInboundIn(data) {
             case .head(let head):
                 escaper.inBody = true
@@ -129,7 +128,7 @@ extension RequestHeadBytesHandler.Observer: Sendable {}
 extension RawHeaderBytes {
     /// A header field from a value `RequestHeadBytesHandler` may have escaped: its bytes as the
     /// client sent them.
-    static func field(name: HTTPField.Name, value: String) -> HTTPField {
+    package static func field(name: HTTPField.Name, value: String) -> HTTPField {
         guard RawHeaderBytes.isEscaped(value) else {
             return HTTPField(name: name, value: value)
         }

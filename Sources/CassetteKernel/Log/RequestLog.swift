@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 import WellPlateCore
-import WellPlateNetworking
 
 /// Writes the proxy's per-request lines without ever blocking an event loop or waking a thread
 /// per request: lines go into a buffer under a lock, and a background thread writes the buffers
@@ -12,17 +11,17 @@ import WellPlateNetworking
 /// Each event loop has a buffer of its own (`shard`), so connections on different loops never
 /// contend for one lock; the background thread is the only other party. Lines carry the time
 /// they were logged, and the writer merges the buffers in that order.
-final class RequestLog: Sendable {
+package final class RequestLog: Sendable {
     private struct Buffer {
-        var bytes: [UInt8] = []
+        package var bytes: [UInt8] = []
         /// Per line: when it was logged and where it ends in `bytes`.
-        var lines: [(time: UInt64, end: Int)] = []
-        var dropped = 0
+        package var lines: [(time: UInt64, end: Int)] = []
+        package var dropped = 0
     }
 
     /// A class per buffer, so each lock lives in an allocation of its own.
     private final class Shard: Sendable {
-        let buffer = Mutex(Buffer())
+        package let buffer = Mutex(Buffer())
     }
 
     private let shards: [Shard]
@@ -36,7 +35,7 @@ final class RequestLog: Sendable {
     private let maxBufferedBytes: Int
 
     /// `shards`: one per event loop plus shard 0, for lines logged elsewhere.
-    init(descriptor: Int32 = STDOUT_FILENO, shards: Int = 1, maxBufferedBytes: Int = 4 * 1024 * 1024, interval: Duration = .milliseconds(20)) {
+    package init(descriptor: Int32 = STDOUT_FILENO, shards: Int = 1, maxBufferedBytes: Int = 4 * 1024 * 1024, interval: Duration = .milliseconds(20)) {
         self.descriptor = descriptor
         self.shards = (0..<max(1, shards)).map { _ in Shard() }
         self.maxBufferedBytes = maxBufferedBytes
@@ -54,7 +53,7 @@ final class RequestLog: Sendable {
 
     /// Appends one line written straight into the buffer of `shard`, without building a `String`
     /// first.
-    func log(shard: Int = 0, _ write: (inout [UInt8]) -> Void) {
+    package func log(shard: Int = 0, _ write: (inout [UInt8]) -> Void) {
         let time = DispatchTime.now().uptimeNanoseconds
         shards[shards.indices.contains(shard) ? shard : 0].buffer.withLock { buffer in
             guard buffer.bytes.count < maxBufferedBytes else {
@@ -68,12 +67,12 @@ final class RequestLog: Sendable {
     }
 
     /// Writes out everything logged so far; call before printing anything else to the same stream.
-    func flush() {
+    package func flush() {
         writing.withLock { _ in drain() }
     }
 
     /// Stops the background thread after a last flush.
-    func close() {
+    package func close() {
         closed.store(true, ordering: .releasing)
         flush()
     }

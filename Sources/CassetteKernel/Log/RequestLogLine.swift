@@ -1,17 +1,16 @@
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
-import WellPlateNetworking
 
 /// The pieces of one request-log line: method, path (secrets redacted), status, duration,
 /// outcome. Built straight into the log's buffer, because it runs for every request on an event loop.
-enum RequestLogLine {
+package enum RequestLogLine {
     /// The status as printed: coloured by class on a terminal.
-    static func status(_ code: Int) -> String {
+    package static func status(_ code: Int) -> String {
         (code >= 500 ? ANSIColor.red : code >= 400 ? .yellow : .green).paint(String(code))
     }
 
-    static func outcome(_ source: ProxyAnswer.Source) -> String {
+    package static func outcome(_ source: ProxyAnswer.Source) -> String {
         switch source {
         case .replayed: replayed
         case .recorded: recorded
@@ -31,7 +30,7 @@ enum RequestLogLine {
     private static let error = ANSIColor.red.paint("error")
     private static let endpoint = ANSIColor.dim.paint("cassette")
 
-    static func append(method: NIOHTTP1.HTTPMethod, target: String, status: String, started: NIODeadline, outcome: String, to line: inout [UInt8]) {
+    package static func append(method: NIOHTTP1.HTTPMethod, target: String, status: String, started: NIODeadline, outcome: String, to line: inout [UInt8]) {
         // Hundredths of a millisecond by integer arithmetic: String(format:) costs more than the lookup.
         let hundredths = (Int((NIODeadline.now() - started).nanoseconds) + 5_000) / 10_000
         let fraction = hundredths % 100

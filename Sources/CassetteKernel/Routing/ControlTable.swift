@@ -1,90 +1,135 @@
 import HTTPTypes
+import NIOCore
 import NIOHTTP1
 
-/// The proxy's own endpoints under `/__cassette/` as one table: which path is which endpoint,
-/// which methods it takes, and whether only the main port has it. A path the table does not have
-/// is answered 404 with the paths it does; a method an endpoint does not take, 405 with `Allow`.
-enum ControlRouter {
-    enum Endpoint: Equatable, Sendable {
-        case health
-        case stats
-        /// `/__cassette/sessions` and below: its own methods per path (`SessionEndpoints`).
-        case sessions
-        /// `/__cassette/ui` and below: the web UI, its data and its live feed (`UIEndpoints`).
-        case ui
+/// The proxy's own endpoints (under `/__cassette/` on a proxy, the whole UI of `cassette ui`) as
+/// one table, filled by the modules: which path is which endpoint, which methods it takes. It is
+/// the only place that answers a control path nobody registered (404, naming the paths there
+/// are) and a method an endpoint does not take (405 with `Allow`), so an endpoint only ever
+/// sees requests it takes.
+package final class ControlTable: Sendable {
+    package struct Route: Sendable {
+        /// The path; a `*` segment stands for any one segment (`/__cassette/sessions/*/reset`).
+        package let path: String
+        /// `nil` for a route the table refuses itself (`refusal`).
+        package let endpoint: (any ControlEndpoint)?
+        package let methods: [NIOHTTP1.HTTPMethod]
+        /// What a 405 tells the client to use, when the methods' names say too little (`GET (list) or POST (open)`).
+        package var advice: String?
+        /// Every path below `path` is this route's too (the UI's assets and data).
+        package var includesBelow = false
+        /// Answered at once with this error: a path that exists on another listener (sessions
+        /// on a session's own port), or the paths below a family that no route of it names.
+        package var refusal: ControlRefusal?
+        /// Named in the 404 of an unknown control path.
+        package var listed = true
+
+        package init(
+            path: String, endpoint: (any ControlEndpoint)?, methods: [NIOHTTP1.HTTPMethod], advice: String? = nil, includesBelow: Bool = false,
+            refusal: ControlRefusal? = nil, listed: Bool = true
+        ) {
+            self.path = path
+            self.endpoint = endpoint
+            self.methods = methods
+            self.advice = advice
+            self.includesBelow = includesBelow
+            self.refusal = refusal
+            self.listed = listed
+        }
+
+        /// A path the table always refuses with `refusal`, with every path below it.
+        package static func refused(_ path: String, _ refusal: ControlRefusal) -> Route {
+            Route(path: path, endpoint: nil, methods: [], includesBelow: true, refusal: refusal, listed: false)
+        }
+
+        fileprivate func matches(_ segments: [Substring]) -> Bool {
+            let own = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard includesBelow ? segments.count >= own.count : segments.count == own.count else { return false }
+            return zip(own, segments).allSatisfy { $0 == "*" ? !$1.isEmpty : $0 == $1 }
+        }
     }
-
-    struct Route: Sendable {
-        let path: String
-        let endpoint: Endpoint
-        /// `nil`: the endpoint checks methods itself, per path below it.
-        let methods: [NIOHTTP1.HTTPMethod]?
-        /// Whether paths below `path` are the endpoint's too.
-        var includesBelow = false
-        /// Only the main port has it: sessions are opened and managed there.
-        var mainPortOnly = false
-    }
-
-    static let routes: [Route] = [
-        Route(path: ControlNames.health, endpoint: .health, methods: [.GET, .HEAD]),
-        Route(path: ControlNames.stats, endpoint: .stats, methods: [.GET, .HEAD]),
-        Route(path: ControlNames.sessions, endpoint: .sessions, methods: nil, includesBelow: true, mainPortOnly: true),
-        // Served on the main port (its Live view follows the whole proxy); a session's port
-        // answers 404 naming the main port (`ProxyEndpoints`).
-        Route(path: ControlNames.ui, endpoint: .ui, methods: [.GET, .HEAD], includesBelow: true),
-    ]
-
-    /// Sessions asked for on a session's own port.
-    static let noSessionsHere = ControlRefusal(
-        status: 404, code: "no_sessions_here",
-        message: "this port is a session's own; sessions are opened and managed on the main port of `cassette record`, `replay` or `run`")
 
     /// Where a control request goes.
-    enum Decision: Equatable, Sendable {
-        case endpoint(Endpoint)
-        /// Answered at once with this error (404, 405).
+    package enum Decision: Sendable {
+        /// To `endpoint`, registered at `path`.
+        case endpoint(path: String, any ControlEndpoint)
+        /// Answered at once with this error (404, 405, a refused path).
         case refuse(ControlRefusal)
 
-        var refusal: ControlRefusal? {
+        package var refusal: ControlRefusal? {
             if case .refuse(let refusal) = self { return refusal }
+            return nil
+        }
+
+        /// The registered path it goes to; `nil` for a refusal.
+        package var path: String? {
+            if case .endpoint(let path, _) = self { return path }
             return nil
         }
     }
 
-    /// The decision for `method` on `target` (`/__cassette/…`, with or without a query);
-    /// `onMainPort`: the port has sessions.
-    static func route(_ method: NIOHTTP1.HTTPMethod, _ target: String, onMainPort: Bool) -> Decision {
-        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? target
-        guard let route = routes.first(where: { $0.path == path || ($0.includesBelow && path.hasPrefix($0.path + "/")) }) else {
-            let known = routes.filter { !$0.includesBelow }.map(\.path).joined(separator: " and ")
+    /// Every control path starts with it; nothing under it is ever forwarded.
+    package let prefix: String
+    /// Exact routes first, then families (`includesBelow`) from the longest path down.
+    package let routes: [Route]
+
+    package init(prefix: String = ControlNames.prefix, routes: [Route] = []) {
+        self.prefix = prefix
+        self.routes = routes.filter { !$0.includesBelow } + routes.filter(\.includesBelow).sorted { $0.path.count > $1.path.count }
+    }
+
+    /// This table with `more` routes; a later route for a path already there replaces it.
+    package func registering(_ more: [Route]) -> ControlTable {
+        let paths = Set(more.map(\.path))
+        return ControlTable(prefix: prefix, routes: routes.filter { !paths.contains($0.path) } + more)
+    }
+
+    /// Whether `target` is a control path at all.
+    @inline(__always)
+    package func claims(_ target: String) -> Bool {
+        target.hasPrefix(prefix)
+    }
+
+    /// The decision for `method` on `target` (with or without a query).
+    package func route(_ method: NIOHTTP1.HTTPMethod, _ target: String) -> Decision {
+        let path = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(target)
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let route = routes.first(where: { $0.matches(segments) }) else {
+            let known = routes.filter { $0.listed && !$0.includesBelow && !$0.path.contains("*") }.map(\.path).joined(separator: " and ")
             return .refuse(ControlRefusal(status: 404, code: "not_found", message: "the proxy has \(known)"))
         }
-        if route.mainPortOnly && !onMainPort { return .refuse(noSessionsHere) }
-        if let methods = route.methods, !methods.contains(method) {
-            let names = methods.map(\.rawValue)
-            return .refuse(
-                ControlRefusal(
-                    status: 405, code: "method_not_allowed", message: "use \(names.filter { $0 != "HEAD" }.joined(separator: " or "))",
-                    allow: names))
+        if let refusal = route.refusal { return .refuse(refusal) }
+        guard route.methods.contains(method), let endpoint = route.endpoint else {
+            let names = route.methods.map(\.rawValue)
+            let advice = route.advice ?? names.filter { $0 != "HEAD" }.joined(separator: " or ")
+            let message = route.advice == nil ? "use \(advice)" : "\(path) does not take \(method.rawValue); use \(advice)"
+            return .refuse(ControlRefusal(status: 405, code: "method_not_allowed", message: message, allow: names))
         }
-        return .endpoint(route.endpoint)
+        return .endpoint(path: route.path, endpoint)
     }
 }
 
 /// A control request refused before any endpoint sees it.
-struct ControlRefusal: Equatable, Sendable {
-    let status: Int
-    let code: String
-    let message: String
+package struct ControlRefusal: Equatable, Sendable {
+    package let status: Int
+    package let code: String
+    package let message: String
     /// The methods the endpoint takes, for `Allow` on a 405.
-    var allow: [String] = []
+    package var allow: [String] = []
+
+    package init(status: Int, code: String, message: String, allow: [String] = []) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.allow = allow
+    }
 
     /// As the proxy answers it: an endpoint's answer, which stays out of a session's journal.
-    var answer: ProxyAnswer {
+    package var answer: ProxyAnswer {
         answer(source: .endpoint)
     }
 
-    func answer(source: ProxyAnswer.Source) -> ProxyAnswer {
+    package func answer(source: ProxyAnswer.Source) -> ProxyAnswer {
         var answer = ProxyAnswer.error(status, code: code, message: message, source: source)
         if !allow.isEmpty, case .fields(let status, var fields) = answer.head {
             fields[.allow] = allow.joined(separator: ", ")

@@ -1,6 +1,5 @@
 import NIOCore
 import WellPlateCore
-import WellPlateNetworking
 
 /// Runs a forwarded request's task on its connection's event loop. The task only waits (for
 /// libcurl's thread, for the store's commit) and does the request's own CPU work (redaction,
@@ -9,14 +8,14 @@ import WellPlateNetworking
 /// costs more than the work. Here a continuation resumed by libcurl or the store goes straight to
 /// the loop that writes the answer. Nothing that blocks runs in such a task: libcurl and SQLite
 /// keep their own threads.
-final class EventLoopTaskExecutor: TaskExecutor {
-    let eventLoop: any EventLoop
+package final class EventLoopTaskExecutor: TaskExecutor {
+    package let eventLoop: any EventLoop
 
-    init(_ eventLoop: any EventLoop) {
+    package init(_ eventLoop: any EventLoop) {
         self.eventLoop = eventLoop
     }
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         eventLoop.execute {
             job.runSynchronously(on: self.asUnownedTaskExecutor())

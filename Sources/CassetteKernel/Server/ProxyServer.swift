@@ -5,11 +5,10 @@ import NIOHTTP1
 import NIOPosix
 import Synchronization
 import WellPlateCore
-import WellPlateNetworking
 
-/// The record/replay reverse proxy: SwiftNIO HTTP/1.1 with keep-alive and pipelining, one
-/// `ProxyHandler` per connection, graceful shutdown that lets in-flight requests finish.
-final class ProxyServer: Sendable {
+/// The kernel's server: listeners on one event-loop group, each connection set up by its
+/// listener's `ConnectionPipeline`, graceful shutdown that lets in-flight requests finish.
+package final class ProxyServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     /// Whether `shutdown()` stops the event loops too; a session's listener runs on the main
     /// server's loops and leaves them running.
@@ -17,18 +16,18 @@ final class ProxyServer: Sendable {
     /// Released before the event loops stop: its deinit touches a promise of theirs.
     private let quiescing: Mutex<ServerQuiescingHelper?>
     /// `http://HOST:PORT` of each listener with the port actually bound, in the order asked.
-    let addresses: [String]
+    package let addresses: [String]
     /// The ports bound, in the same order.
-    let ports: [Int]
+    package let ports: [Int]
 
     /// `http://HOST:PORT` of the first (for a single-host proxy, the only) listener.
-    var address: String { addresses[0] }
+    package var address: String { addresses[0] }
 
     /// One listening socket, and how its connections are set up.
-    struct Listener: Sendable {
-        let pipeline: any ConnectionPipeline
-        let host: String
-        let port: Int
+    package struct Listener: Sendable {
+        package let pipeline: any ConnectionPipeline
+        package let host: String
+        package let port: Int
     }
 
     private init(group: MultiThreadedEventLoopGroup, ownsGroup: Bool, quiescing: ServerQuiescingHelper, addresses: [String], ports: [Int]) {
@@ -41,30 +40,30 @@ final class ProxyServer: Sendable {
 
     /// Listens on `host`:`port` (0: a free one) with `threads` event loops; every connection is
     /// set up by `pipeline`.
-    static func start(pipeline: ProxyPipeline, host: String, port: Int, threads: Int) async throws -> ProxyServer {
+    package static func start(pipeline: any ConnectionPipeline, host: String, port: Int, threads: Int) async throws -> ProxyServer {
         try await start(listeners: [Listener(pipeline: pipeline, host: host, port: port)], threads: threads)
     }
 
     /// Listens on every listener's address, all served by the same `threads` event loops (a
     /// multi-host proxy: one listener per upstream, one store, one process). A listener that
     /// cannot bind stops them all.
-    static func start(listeners: [Listener], threads: Int) async throws -> ProxyServer {
+    package static func start(listeners: [Listener], threads: Int) async throws -> ProxyServer {
         try await start(listeners: listeners, group: MultiThreadedEventLoopGroup(numberOfThreads: max(1, threads)), ownsGroup: true)
     }
 
     /// Listens on `host`:`port` (0: a free one) on `group`'s event loops, which stay running when
     /// it stops or fails to start: a session's listener runs on the main server's loops.
-    static func start(pipeline: ProxyPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
+    package static func start(pipeline: any ConnectionPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
         try await start(listeners: [Listener(pipeline: pipeline, host: host, port: port)], group: group, ownsGroup: ownsGroup)
     }
 
     /// Every listener on `group`'s loops. With `ownsGroup` the loops stop when the server does
     /// (or fails to start); otherwise they are left to their owner.
-    static func start(listeners: [Listener], group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
+    package static func start(listeners: [Listener], group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
         do {
             return try await bindAll(listeners, group: group, ownsGroup: ownsGroup)
         } catch let failure as ListenerFailure where !ownsGroup {
-            throw ProxyError.failure(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
+            throw BindFailure(message: BindFailure.describe(failure.error, host: failure.host, port: failure.port))
         } catch let failure as ListenerFailure {
             // The quiescing helper's deinit completes a promise on these loops, so it must be gone
             // before they stop: `bindAll` has returned, and one task on every loop waits out the
@@ -73,14 +72,14 @@ final class ProxyServer: Sendable {
                 try? await loop.submit {}.get()
             }
             try? await group.shutdownGracefully()
-            throw ProxyError.failure(BindFailure.describe(failure.error, host: failure.host, port: failure.port))
+            throw BindFailure(message: BindFailure.describe(failure.error, host: failure.host, port: failure.port))
         }
     }
 
     private struct ListenerFailure: Error {
-        let error: any Error
-        let host: String
-        let port: Int
+        package let error: any Error
+        package let host: String
+        package let port: Int
     }
 
     /// Binds every listener, or closes those already bound and throws; the quiescing helper lives
@@ -106,11 +105,12 @@ final class ProxyServer: Sendable {
     private static func bind(
         pipeline: any ConnectionPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, quiescing: ServerQuiescingHelper
     ) async throws -> any Channel {
-        // What each event loop's connections share: their request-log buffer (buffer 0 is for
-        // lines logged off the loops; loop n writes to n + 1) and their replay keys.
+        // What each event loop's connections of this listener share: their request-log buffer
+        // (buffer 0 is for lines logged off the loops; loop n writes to n + 1) and what the
+        // listener's modules keep per loop (`LoopStorage`).
         let perLoop = Dictionary(
             uniqueKeysWithValues: group.makeIterator().enumerated().map { number, loop in
-                (ObjectIdentifier(loop), (logShard: number + 1, targetCache: NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop)))
+                (ObjectIdentifier(loop), ConnectionLoop(logShard: number + 1, storage: LoopStorage(on: loop)))
             })
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
@@ -124,16 +124,15 @@ final class ProxyServer: Sendable {
             .childChannelOption(.maxMessagesPerRead, value: 16)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let shared = perLoop[ObjectIdentifier(channel.eventLoop)]
-                    let targetCache = shared?.targetCache ?? .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
-                    try pipeline.configure(channel.pipeline.syncOperations, logShard: shared?.logShard ?? 0, targetCache: targetCache)
+                    let loop = perLoop[ObjectIdentifier(channel.eventLoop)] ?? ConnectionLoop(logShard: 0, storage: LoopStorage(on: channel.eventLoop))
+                    try pipeline.configure(channel.pipeline.syncOperations, loop: loop)
                 }
             }
         return try await bootstrap.bind(host: host, port: port).get()
     }
 
     /// Stops accepting, lets every in-flight request finish, then stops the event loops.
-    func shutdown() async {
+    package func shutdown() async {
         if let helper = quiescing.withLock({ $0.take() }) {
             let done = group.next().makePromise(of: Void.self)
             helper.initiateShutdown(promise: done)
@@ -143,18 +142,22 @@ final class ProxyServer: Sendable {
     }
 
     /// The first listener's port (a session's only one).
-    var port: Int { ports[0] }
+    package var port: Int { ports[0] }
 }
 
-/// How a listener sets up each of its connections: `ProxyPipeline` for a reverse proxy,
-/// `ForwardPipeline` for a forward one.
-protocol ConnectionPipeline: Sendable {
-    func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws
+/// How a listener sets up each of its connections (a module's: serving a cassette, the forward
+/// proxy, the UI of `cassette ui`).
+package protocol ConnectionPipeline: Sendable {
+    func configure(_ pipeline: ChannelPipeline.SynchronousOperations, loop: ConnectionLoop) throws
 }
 
-/// Bind failures in words a user can act on.
-enum BindFailure {
-    static func describe(_ error: any Error, host: String, port: Int) -> String {
+/// A listener that could not bind, in words a user can act on.
+package struct BindFailure: Error, CustomStringConvertible {
+    package let message: String
+
+    package var description: String { message }
+
+    package static func describe(_ error: any Error, host: String, port: Int) -> String {
         if let io = error as? IOError {
             switch io.errnoCode {
             case EADDRINUSE:

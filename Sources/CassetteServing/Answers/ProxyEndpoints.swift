@@ -4,16 +4,16 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// The proxy's own endpoints under `/__cassette/`, for scripts: health and statistics.
-struct ProxyEndpoints: Sendable {
-    let session: CassetteSession
+package struct ProxyEndpoints: Sendable {
+    package let session: CassetteSession
     /// What the proxy does: `record` or `replay`.
-    let policy: ServingPolicy
-    let started: ContinuousClock.Instant
+    package let policy: ServingPolicy
+    package let started: ContinuousClock.Instant
     /// Forwarded requests skip certificate checks (`--insecure`): health says so.
-    var insecure = false
+    package var insecure = false
 
     /// The answer of `endpoint` (`ControlRouter` chose it and checked the method).
-    func answer(for endpoint: ControlRouter.Endpoint) -> ProxyAnswer {
+    package func answer(for endpoint: ControlRouter.Endpoint) -> ProxyAnswer {
         switch endpoint {
         case .health:
             var health: JSONObject = [
@@ -35,7 +35,7 @@ struct ProxyEndpoints: Sendable {
         }
     }
 
-    func statistics() -> JSONValue {
+    package func statistics() -> JSONValue {
         let counters = session.statistics
         let index = session.index.statistics
         var perKey = JSONObject()

@@ -6,15 +6,15 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// A request the proxy refuses before it reaches the cassette.
-struct ProxyRequestError: Error {
-    let status: Int
-    let code: String
-    let message: String
+package struct ProxyRequestError: Error {
+    package let status: Int
+    package let code: String
+    package let message: String
     /// The methods the endpoint takes, for `Allow` on a 405.
-    var allow: [String] = []
+    package var allow: [String] = []
 
     /// The proxy's JSON error answer for it.
-    var answer: ProxyAnswer {
+    package var answer: ProxyAnswer {
         ControlRefusal(status: status, code: code, message: message, allow: allow).answer(source: .error)
     }
 }
@@ -22,23 +22,23 @@ struct ProxyRequestError: Error {
 /// Maps an incoming request onto the upstream: the path and query are appended to the upstream
 /// base URL, hop-by-hop headers are dropped (and a forward proxy's credentials), and `Host` is
 /// left to the transport, which sets it from the upstream URL.
-struct ProxyRequestBuilder: Sendable {
+package struct ProxyRequestBuilder: Sendable {
     /// The upstream base URL without a trailing slash, such as `http://127.0.0.1:8081` or
     /// `https://api.example.com/v2`. Replay-only proxies use the cassette's recorded upstream.
-    let upstreamBase: String
+    package let upstreamBase: String
     /// The base URL's path (`/v2`, or empty), which prefixes every forwarded target.
-    let basePath: String
+    package let basePath: String
     /// `scheme://host[:port]` of the upstream base URL.
-    let origin: String
+    package let origin: String
     /// Whether keys are made of the whole URL (a multi-host cassette) rather than its target.
-    let keysIncludeOrigin: Bool
+    package let keysIncludeOrigin: Bool
     /// A forward proxy's own listener: a `/path` target names no host to go to.
-    var refusesOriginForm = false
+    package var refusesOriginForm = false
     /// A forward proxy (`--forward`) is the addressee of `Proxy-Authorization` and drops it; a
     /// reverse proxy passes it on to the upstream, whose field it is.
-    var consumesProxyCredentials = false
+    package var consumesProxyCredentials = false
 
-    init(upstream: URL?, keysIncludeOrigin: Bool = false) {
+    package init(upstream: URL?, keysIncludeOrigin: Bool = false) {
         var base = upstream?.absoluteString ?? "http://upstream.invalid"
         while base.hasSuffix("/") { base.removeLast() }
         upstreamBase = base
@@ -51,13 +51,13 @@ struct ProxyRequestBuilder: Sendable {
 
     /// The target as the upstream sees it (`/v2/users?limit=1`), which is what keys are made of;
     /// with its origin in front when keys carry it (`https://api.example.com/v2/users?limit=1`).
-    func upstreamTarget(_ uri: String) throws(ProxyRequestError) -> String {
+    package func upstreamTarget(_ uri: String) throws(ProxyRequestError) -> String {
         try refuseOriginForm(uri)
         return keysIncludeOrigin ? origin + basePath + (try Self.originForm(uri)) : basePath + (try Self.originForm(uri))
     }
 
     /// The method, or a 501 for one the proxy does not handle.
-    static func method(_ head: HTTPRequestHead) throws(ProxyRequestError) -> WellPlateCore.HTTPMethod {
+    package static func method(_ head: HTTPRequestHead) throws(ProxyRequestError) -> WellPlateCore.HTTPMethod {
         // A switch, not the method's name: every replayed request asks.
         switch head.method {
         case .GET: return .get
@@ -74,7 +74,7 @@ struct ProxyRequestBuilder: Sendable {
         }
     }
 
-    func transportRequest(head: HTTPRequestHead, body: ByteBuffer?) throws(ProxyRequestError) -> TransportRequest {
+    package func transportRequest(head: HTTPRequestHead, body: ByteBuffer?) throws(ProxyRequestError) -> TransportRequest {
         try refuseOriginForm(head.uri)
         let method = try Self.method(head)
         let target = try Self.originForm(head.uri)
@@ -112,7 +112,7 @@ struct ProxyRequestBuilder: Sendable {
     }
 
     /// `/path?query` from an origin-form or absolute-form target (RFC 9112 §3.2).
-    static func originForm(_ target: String) throws(ProxyRequestError) -> String {
+    package static func originForm(_ target: String) throws(ProxyRequestError) -> String {
         if target.hasPrefix("/") { return target }
         if let scheme = target.range(of: "://") {
             let afterAuthority = target[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" }

@@ -7,23 +7,23 @@ import WellPlateNetworking
 /// Decides the answer to one request that may go upstream: the proxy's policy on top of the
 /// cassette session's. It runs in a task, since it may forward or record; a replay-only proxy
 /// answers on the event loop instead (`ProxyReplayer`).
-struct ProxyResponder: Sendable {
-    let session: CassetteSession
-    let settings: ProxySettings
+package struct ProxyResponder: Sendable {
+    package let session: CassetteSession
+    package let settings: ProxySettings
     /// Makes replayed recordings into answers, as the replay-only path does.
-    let replays: ReplayAnswerMaker
+    package let replays: ReplayAnswerMaker
     /// The upstream, redacted, for error answers; `nil` when no upstream is known.
-    let upstreamDescription: String?
+    package let upstreamDescription: String?
     /// `false` for a host the forward proxy passes on as it is (`--passthrough-host`, outside
     /// `--host-filter`): forwarded, never recorded.
-    var recordsForwarded = true
+    package var recordsForwarded = true
     /// Where a failed recording is reported.
-    let log: ProxyLog
+    package let log: ProxyLog
 
     /// The answer to `request`. With `streams`, a forwarded response the session's policy streams
     /// (Server-Sent Events, bodies of unknown or large size: `CassetteSession.StreamingPolicy`)
     /// comes back head first, its body as it arrives; without, everything comes back whole.
-    func answer(_ request: TransportRequest, streams: Bool = true) async -> ProxyAnswer {
+    package func answer(_ request: TransportRequest, streams: Bool = true) async -> ProxyAnswer {
         do {
             if !recordsForwarded {
                 guard streams else { return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough) }
@@ -64,7 +64,7 @@ struct ProxyResponder: Sendable {
         return replays.answer(recording, body: recording.responseBody.isEmpty ? nil : ByteBuffer(bytes: recording.responseBody))
     }
 
-    func answer(for error: any Error) -> ProxyAnswer {
+    package func answer(for error: any Error) -> ProxyAnswer {
         switch error {
         case let miss as CassetteMiss:
             let nearest: [JSONValue] = miss.nearest.map { difference in

@@ -7,8 +7,8 @@ import WellPlateNetworking
 /// of its own per body would be rounded up to a power of two (1.6 times the bytes for bodies of a
 /// few hundred bytes). Every body is written before the first slice is taken: a write into a
 /// buffer that slices share would copy it.
-struct BodyArena: Sendable {
-    struct Place: Sendable {
+package struct BodyArena: Sendable {
+    package struct Place: Sendable {
         fileprivate let chunk: Int
         fileprivate let start: Int
         fileprivate let length: Int
@@ -18,13 +18,13 @@ struct BodyArena: Sendable {
     private var slicing = false
     private let chunkSize: Int
 
-    init(chunkSize: Int = 16 << 20) {
+    package init(chunkSize: Int = 16 << 20) {
         self.chunkSize = chunkSize
     }
 
     /// Copies `bytes` in; a body larger than a quarter chunk gets a buffer of its own (large
     /// allocations are mapped pages, which cost nothing for the rounding until written).
-    mutating func store(_ bytes: UnsafeRawBufferPointer) -> Place {
+    package mutating func store(_ bytes: UnsafeRawBufferPointer) -> Place {
         precondition(!slicing, "BodyArena: every body is stored before the first slice")
         if bytes.count > chunkSize / 4 {
             var buffer = ByteBufferAllocator().buffer(capacity: bytes.count)
@@ -42,7 +42,7 @@ struct BodyArena: Sendable {
     }
 
     /// The body stored at `place`, sharing the chunk's memory.
-    mutating func slice(_ place: Place) -> ByteBuffer {
+    package mutating func slice(_ place: Place) -> ByteBuffer {
         slicing = true
         return chunks[place.chunk].getSlice(at: place.start, length: place.length)!
     }

@@ -6,16 +6,16 @@ import WellPlateNetworking
 
 /// The answers of a replay-only proxy, at the replay index's positions (`ReplayIndex.Pick`):
 /// made while the cassette loads and never changed, so event loops share them without a lock.
-struct PreparedAnswers: Sendable {
+package struct PreparedAnswers: Sendable {
     private let answers: [ProxyAnswer]
     /// At the same positions: the answers that go out exactly as prepared (`PreparedReply`).
     private let replies: [PreparedReply?]
     private let maker: ReplayAnswerMaker?
     /// Some answer (prepared, or as recorded for another address) has header bytes that are not
     /// UTF-8 (`RawHeaderBytesHandler`).
-    let hasRawHeaderBytes: Bool
+    package let hasRawHeaderBytes: Bool
 
-    init(_ answers: [ProxyAnswer], maker: ReplayAnswerMaker?) {
+    package init(_ answers: [ProxyAnswer], maker: ReplayAnswerMaker?) {
         self.answers = answers
         self.maker = maker
         replies = answers.map(PreparedReply.init)
@@ -25,11 +25,11 @@ struct PreparedAnswers: Sendable {
         }
     }
 
-    static let empty = PreparedAnswers([], maker: nil)
+    package static let empty = PreparedAnswers([], maker: nil)
 
     /// The answer for a lookup's pick; a recording made after start-up (never, for a replay-only
     /// proxy) is made into one now.
-    func answer(for pick: ReplayIndex.Pick) -> ProxyAnswer {
+    package func answer(for pick: ReplayIndex.Pick) -> ProxyAnswer {
         switch pick {
         case .loaded(let position):
             return answers[position]
@@ -41,7 +41,7 @@ struct PreparedAnswers: Sendable {
 
     /// The pick's answer when it goes out exactly as prepared: one reference, where
     /// `answer(for:)` copies the whole answer.
-    func reply(for pick: ReplayIndex.Pick) -> PreparedReply? {
+    package func reply(for pick: ReplayIndex.Pick) -> PreparedReply? {
         guard case .loaded(let position) = pick else { return nil }
         return replies[position]
     }
@@ -51,30 +51,30 @@ struct PreparedAnswers: Sendable {
 /// each body is copied once, from SQLite into a few large buffers (`BodyArena`), and the index
 /// keeps views of those; heads are shared between recordings with the same response headers,
 /// status and body length.
-struct ResponsePreparer: ReplayAnswerPreparer, Sendable {
+package struct ResponsePreparer: ReplayAnswerPreparer, Sendable {
     private struct HeadKey: Hashable {
-        let block: Int
-        let bodyCount: Int
-        let statusCode: Int
-        let isHead: Bool
+        package let block: Int
+        package let bodyCount: Int
+        package let statusCode: Int
+        package let isHead: Bool
     }
 
-    let maker: ReplayAnswerMaker
+    package let maker: ReplayAnswerMaker
     private var arena = BodyArena()
     /// By load number; `nil` for an empty body.
     private var places: [BodyArena.Place?] = []
     private var heads: [HeadKey: PreparedHead] = [:]
 
-    init(maker: ReplayAnswerMaker) {
+    package init(maker: ReplayAnswerMaker) {
         self.maker = maker
     }
 
-    mutating func storeBody(_ bytes: UnsafeRawBufferPointer, number: Int) {
+    package mutating func storeBody(_ bytes: UnsafeRawBufferPointer, number: Int) {
         precondition(number == places.count, "ResponsePreparer: bodies are stored in load order")
         places.append(bytes.isEmpty ? nil : arena.store(bytes))
     }
 
-    mutating func prepare(_ recording: inout Interaction, number: Int, responseHeaderBlock: Int) -> ProxyAnswer {
+    package mutating func prepare(_ recording: inout Interaction, number: Int, responseHeaderBlock: Int) -> ProxyAnswer {
         let body = places[number].map { arena.slice($0) }
         recording.responseBody = body.map { Data(buffer: $0, byteTransferStrategy: .noCopy) } ?? Data()
         let key = HeadKey(

@@ -13,17 +13,17 @@ import WellPlateNetworking
 /// A class, made once per listener: the hot path reaches the keyer and the answers through one
 /// reference instead of copying them per request (the keyer's rules and redactor are a few dozen
 /// references).
-final class ProxyReplayer: Sendable {
-    let session: CassetteSession
-    let answers: PreparedAnswers
-    let requestBuilder: ProxyRequestBuilder
-    let keyer: ReplayKeyer
+package final class ProxyReplayer: Sendable {
+    package let session: CassetteSession
+    package let answers: PreparedAnswers
+    package let requestBuilder: ProxyRequestBuilder
+    package let keyer: ReplayKeyer
     /// The header names that keep a request off the plain path (`isPlain`), lowercased, as bytes;
     /// `unplainLengths[n]`: whether one has `n` bytes, so most names are passed over by length.
     private let unplainNames: [[UInt8]]
     private let unplainLengths: [Bool]
 
-    init(session: CassetteSession, answers: PreparedAnswers, requestBuilder: ProxyRequestBuilder) {
+    package init(session: CassetteSession, answers: PreparedAnswers, requestBuilder: ProxyRequestBuilder) {
         self.session = session
         self.answers = answers
         self.requestBuilder = requestBuilder
@@ -42,7 +42,7 @@ final class ProxyReplayer: Sendable {
     /// itself. Such a request is keyed by its method and target alone (`ReplayTargetCache`) and
     /// needs no state between its head and its end: `ProxyHandler` answers it at its end without
     /// the state machine or routing. One pass over the headers, without allocating.
-    func isPlain(_ head: HTTPRequestHead) -> Bool {
+    package func isPlain(_ head: HTTPRequestHead) -> Bool {
         guard !head.uri.hasPrefix(ControlNames.prefix) else { return false }
         let checksBasic = keyer.redactor.isEnabled
         for header in head.headers {
@@ -72,14 +72,14 @@ final class ProxyReplayer: Sendable {
 
     /// The answer to one request and its target: as logged, and its key (for a session's journal).
     /// `cache`: the targets this event loop has keyed before.
-    func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, target: CachedTarget) {
+    package func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, target: CachedTarget) {
         let (pick, target) = try pick(head: head, body: body, cache: cache)
         return (answers.answer(for: pick), target)
     }
 
     /// The recording one request takes and its target; a miss throws, explained.
     /// `plain`: `isPlain(head)` holds, so the request is keyed by its method and target alone.
-    func pick(
+    package func pick(
         head: HTTPRequestHead, body: ByteBuffer?, plain: Bool = false, cache: NIOLoopBoundBox<ReplayTargetCache>
     ) throws -> (
         ReplayIndex.Pick, target: CachedTarget

@@ -6,16 +6,16 @@ import WellPlateNetworking
 /// The one place a recording becomes an answer, whichever path replays it (prepared at start-up
 /// for a replay-only proxy, or per request when recording): the stale policy, URLs that lead back
 /// to the upstream, the replay latency, and a streamed recording's pieces are all decided here.
-struct ReplayAnswerMaker: Sendable {
-    let stale: StalePolicy?
-    let missStatus: Int
-    let latency: ProxySettings.Latency
-    let upstreamURLs: UpstreamURLRewriter?
+package struct ReplayAnswerMaker: Sendable {
+    package let stale: StalePolicy?
+    package let missStatus: Int
+    package let latency: ProxySettings.Latency
+    package let upstreamURLs: UpstreamURLRewriter?
     /// The proxy's address answers that lead back to the upstream are made for, when it is fixed
     /// (`nil`: rewritten per request, for the address each client used).
-    let preparedBase: String?
+    package let preparedBase: String?
 
-    init(settings: ProxySettings, upstreamURLs: UpstreamURLRewriter?, preparedBase: String? = nil) {
+    package init(settings: ProxySettings, upstreamURLs: UpstreamURLRewriter?, preparedBase: String? = nil) {
         stale = settings.stalePolicy
         missStatus = settings.missStatus
         latency = settings.latency
@@ -25,7 +25,7 @@ struct ReplayAnswerMaker: Sendable {
 
     /// The answer replaying `recording`. `head`: one already made for it (shared between equal
     /// recordings); `body`: its body as a buffer, or `nil` when it has none.
-    func answer(_ recording: Interaction, head: PreparedHead? = nil, body: ByteBuffer?) -> ProxyAnswer {
+    package func answer(_ recording: Interaction, head: PreparedHead? = nil, body: ByteBuffer?) -> ProxyAnswer {
         var staleNotice: String?
         if let stale, stale.isStale(recording) {
             let notice = stale.notice(for: recording)
@@ -52,7 +52,7 @@ struct ReplayAnswerMaker: Sendable {
     }
 
     /// The replay latency for a recording that took `recorded`.
-    func delay(recorded: Duration) -> Duration {
+    package func delay(recorded: Duration) -> Duration {
         switch latency {
         case .none: .zero
         case .recorded: recorded

@@ -9,7 +9,7 @@ extension ReplayKeyer {
     /// (its value is scrubbed from the target) or a keyed one. Nearly every request carries none
     /// and is then keyed by method and target alone. One check for both, by NIO's ASCII
     /// case-insensitive compare: names that are not ASCII never get past the request parser.
-    func carriesKeyingHeaders(_ head: HTTPRequestHead) -> Bool {
+    package func carriesKeyingHeaders(_ head: HTTPRequestHead) -> Bool {
         keyingHeaderNames.contains(where: head.headers.contains(name:)) || carriesBasicCredentials(head)
     }
 
@@ -20,12 +20,12 @@ extension ReplayKeyer {
 
     /// The request's `X-APOLLO-OPERATION-NAME` while GraphQL keying is on: it names an operation
     /// its body or parameters leave unnamed (a hash-only request), so it takes part in the key.
-    func graphQLOperationName(of head: HTTPRequestHead) -> String? {
+    package func graphQLOperationName(of head: HTTPRequestHead) -> String? {
         rules.graphQLPaths.isEmpty ? nil : head.headers.first(name: GraphQLOperation.operationNameHeader)
     }
 
     /// The request's keyed header fields (and its Content-Type), or `nil` when it carries none.
-    func keyedFields(of head: HTTPRequestHead) -> HTTPFields? {
+    package func keyedFields(of head: HTTPRequestHead) -> HTTPFields? {
         guard keyedHeaderNames.contains(where: head.headers.contains(name:)) else { return nil }
         var fields = HTTPFields()
         for name in keyedHeaderNames {
@@ -38,7 +38,7 @@ extension ReplayKeyer {
 
     /// The request's credential and cookie headers, whose values are scrubbed from its target
     /// and body; empty (without allocating) for the usual request that has none.
-    func secretHeaders(of head: HTTPRequestHead) -> HTTPFields {
+    package func secretHeaders(of head: HTTPRequestHead) -> HTTPFields {
         var fields = HTTPFields()
         for header in head.headers where redactor.isSecret(name: header.name.lowercased(), value: header.value) {
             if let name = HTTPField.Name(header.name) { fields.append(RawHeaderBytes.field(name: name, value: header.value)) }
@@ -47,7 +47,7 @@ extension ReplayKeyer {
     }
 
     /// The request's target as logged: secrets redacted, including its secret headers' values.
-    func logTarget(of head: HTTPRequestHead) -> String {
+    package func logTarget(of head: HTTPRequestHead) -> String {
         redactedTarget(head.uri, secretHeaders: secretHeaders(of: head))
     }
 }

@@ -3,7 +3,7 @@ import NIOHTTP1
 /// Where one complete request goes, decided from its head and what its connection serves
 /// (`ProxyRouter.route`); `ProxyHandler` only carries it out. Protocol switches are decided
 /// earlier, when the head arrives (`UpgradeHook`), since they take the connection over.
-enum ProxyRoute: Equatable, Sendable {
+package enum ProxyRoute: Equatable, Sendable {
     /// `X-Cassette-Session: ID` on the main port: served as on the session's own listener.
     case session(id: String)
     /// One of the proxy's own endpoints (`ControlRouter`).
@@ -16,7 +16,7 @@ enum ProxyRoute: Equatable, Sendable {
     /// without a session on a `--sessions-only` port (`countsAsMiss`).
     case refuse(Refusal)
 
-    enum Refusal: Equatable, Sendable {
+    package enum Refusal: Equatable, Sendable {
         case control(ControlRefusal)
         /// No `X-Cassette-Session` on a `--sessions-only` main port: a miss for the summary and `--strict`.
         case sessionRequired
@@ -24,19 +24,19 @@ enum ProxyRoute: Equatable, Sendable {
 }
 
 /// What a connection serves, as routing needs to know it.
-struct RouteContext: Equatable, Sendable {
+package struct RouteContext: Equatable, Sendable {
     /// The main port, with sessions (`X-Cassette-Session`, `/__cassette/sessions`).
-    var hasSessions: Bool
+    package var hasSessions: Bool
     /// `--sessions-only`: requests without a session are refused.
-    var sessionsOnly: Bool
+    package var sessionsOnly: Bool
     /// Every answer is made on the event loop from prepared recordings.
-    var replaysOnly: Bool
+    package var replaysOnly: Bool
 }
 
-enum ProxyRouter {
+package enum ProxyRouter {
     /// The route of a request with `head` on a connection serving `context`. Pure: the same
     /// inputs always give the same route, and it touches nothing.
-    static func route(_ head: HTTPRequestHead, _ context: RouteContext) -> ProxyRoute {
+    package static func route(_ head: HTTPRequestHead, _ context: RouteContext) -> ProxyRoute {
         if context.hasSessions, let id = head.headers.first(name: SessionHeader.name) {
             return .session(id: id)
         }

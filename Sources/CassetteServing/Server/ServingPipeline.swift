@@ -6,25 +6,25 @@ import WellPlateNetworking
 
 /// The handlers of one client connection, in order, and the parts they are given. The server and
 /// the tests (over an `EmbeddedChannel`) set connections up the same way.
-struct ProxyPipeline: ConnectionPipeline {
-    private(set) var parts: ProxyHandler.Parts
+package struct ProxyPipeline: ConnectionPipeline {
+    package private(set) var parts: ProxyHandler.Parts
     /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose recordings'
     /// headers are all UTF-8 does without it (one handler fewer on every write).
-    let restoresRawHeaderBytes: Bool
+    package let restoresRawHeaderBytes: Bool
     /// Whether connections need `RequestHeadBytesHandler`: request header bytes matter only when
     /// they go upstream or could match a key. A replay-only proxy whose keys are all ASCII does
     /// without it (two handlers fewer on every request): a head that is not UTF-8 keys to the same
     /// recording there, or to none, whether its bytes are kept or read as U+FFFD.
-    let keepsRequestHeadBytes: Bool
+    package let keepsRequestHeadBytes: Bool
     /// The protocol switches its connections offer: WebSocket on reverse and session listeners and
     /// on a forward host's pipeline inside a CONNECT tunnel.
-    var upgrades = UpgradeHook.none
+    package var upgrades = UpgradeHook.none
 
     /// A listener serving `served` with `settings` (its upstream and TLS). `maker` makes its
     /// recordings into answers. `sessions`: the main port's sessions; `journal` and `logLabel`
     /// (`session ID`, ending its request lines): set for a session's own pipeline. `listener`:
     /// its position among the proxy's listeners (one per upstream).
-    init(
+    package init(
         served: ServedCassette, settings: ProxySettings, maker: ReplayAnswerMaker, recordsForwarded: Bool = true, sessions: SessionRegistry? = nil,
         journal: SessionJournal? = nil, logLabel: String? = nil, listener: Int = 0
     ) {
@@ -68,7 +68,7 @@ struct ProxyPipeline: ConnectionPipeline {
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }
 
-    func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
+    package func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
         try Self.configureHTTP(
             pipeline, restoresRawHeaderBytes: restoresRawHeaderBytes, keepsRequestHeadBytes: keepsRequestHeadBytes, upgrades: upgrades,
             handlers: [ProxyHandler(parts: parts, logShard: logShard, targetCache: targetCache)])
@@ -78,7 +78,7 @@ struct ProxyPipeline: ConnectionPipeline {
     /// listeners, CONNECT tunnels after TLS, the forward listener): the byte-exact header
     /// handlers where they are needed, NIO's HTTP server handlers with pipelining assistance and
     /// `upgrades`, then `handlers`.
-    static func configureHTTP(
+    package static func configureHTTP(
         _ pipeline: ChannelPipeline.SynchronousOperations, restoresRawHeaderBytes: Bool, keepsRequestHeadBytes: Bool, upgrades: UpgradeHook,
         handlers: [any ChannelHandler]
     ) throws {

@@ -2,11 +2,11 @@ import Synchronization
 
 /// The writing tasks of the conversations being recorded, so that a stopping proxy closes its
 /// store only once each has written what it received (its end, or `cut`).
-final class ConversationWriters: Sendable {
+package final class ConversationWriters: Sendable {
     private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
 
     /// Runs `work`, remembered until it ends.
-    func run(_ work: @escaping @Sendable () async -> Void) {
+    package func run(_ work: @escaping @Sendable () async -> Void) {
         tasks.withLock { tasks in
             let id = tasks.next
             tasks.next += 1
@@ -18,7 +18,7 @@ final class ConversationWriters: Sendable {
     }
 
     /// Waits for every task running now.
-    func finishAll() async {
+    package func finishAll() async {
         let running = tasks.withLock { Array($0.running.values) }
         for task in running { await task.value }
     }

@@ -19,9 +19,9 @@ package struct ProxyError: Error, CustomStringConvertible {
     package let status: Int
     package let code: String
     /// What a session's request is told, when it differs from `message` (which speaks of flags).
-    let requestMessage: String?
+    package let requestMessage: String?
 
-    init(_ kind: Kind, _ message: String, status: Int = 500, code: String = "internal_error", requestMessage: String? = nil) {
+    package init(_ kind: Kind, _ message: String, status: Int = 500, code: String = "internal_error", requestMessage: String? = nil) {
         self.kind = kind
         self.message = message
         self.status = status
@@ -29,15 +29,15 @@ package struct ProxyError: Error, CustomStringConvertible {
         self.requestMessage = requestMessage
     }
 
-    static func usage(_ message: String, status: Int = 400, code: String = "bad_request", requestMessage: String? = nil) -> ProxyError {
+    package static func usage(_ message: String, status: Int = 400, code: String = "bad_request", requestMessage: String? = nil) -> ProxyError {
         ProxyError(.usage, message, status: status, code: code, requestMessage: requestMessage)
     }
 
-    static func failure(_ message: String, status: Int = 500, code: String = "internal_error", requestMessage: String? = nil) -> ProxyError {
+    package static func failure(_ message: String, status: Int = 500, code: String = "internal_error", requestMessage: String? = nil) -> ProxyError {
         ProxyError(.failure, message, status: status, code: code, requestMessage: requestMessage)
     }
 
-    static func store(_ error: CassetteStoreError, cassette: String) -> ProxyError {
+    package static func store(_ error: CassetteStoreError, cassette: String) -> ProxyError {
         ProxyError(
             .store(error), error.message, status: 500, code: "store_failed",
             requestMessage: "cassette \"\(cassette)\" could not be opened: \(error.message)")
@@ -46,7 +46,7 @@ package struct ProxyError: Error, CustomStringConvertible {
     package var description: String { message }
 
     /// As a session's request answers it.
-    var requestError: ProxyRequestError {
+    package var requestError: ProxyRequestError {
         ProxyRequestError(status: status, code: code, message: requestMessage ?? message)
     }
 }

@@ -8,30 +8,30 @@ import WellPlateNetworking
 /// (keys carry their origin when several hosts share the cassette), the answers a replay-only
 /// cassette prepares while it loads, and refuses a cassette that cannot be served; then it makes
 /// the pipelines its listeners serve it with.
-struct ServedCassette: Sendable {
+package struct ServedCassette: Sendable {
     /// What the proxy and all its sessions share.
-    struct Context: Sendable {
-        var store: CassetteStore
+    package struct Context: Sendable {
+        package var store: CassetteStore
         /// The proxy's upstream client; `nil` for a proxy that never forwards.
-        var upstream: (any HTTPTransport)?
+        package var upstream: (any HTTPTransport)?
         /// The settings as given, before a cassette filled in its upstreams.
-        var given: ProxySettings
-        var matchingRules: MatchingRules?
-        var redactor: Redactor
-        var sequencePolicy: SequencePolicy
-        var requestLog: RequestLog?
+        package var given: ProxySettings
+        package var matchingRules: MatchingRules?
+        package var redactor: Redactor
+        package var sequencePolicy: SequencePolicy
+        package var requestLog: RequestLog?
         /// The caller's: what the proxy reports outside the request log.
-        var logger: Logger
+        package var logger: Logger
         /// Every answer the proxy and its sessions write, for the UI's Live view and a run's report.
-        var live: LiveFeed?
+        package var live: LiveFeed?
         /// The web UI on the main port.
-        var ui: UIEndpoints?
+        package var ui: UIEndpoints?
         /// The writing tasks of WebSocket conversations being recorded, by the proxy and its sessions.
-        var conversationWriters = ConversationWriters()
+        package var conversationWriters = ConversationWriters()
     }
 
     /// Who serves the cassette.
-    enum Role: Sendable {
+    package enum Role: Sendable {
         /// The proxy itself, on its main port(s); `sessionsOnly`: its cassette is only looked at.
         case proxy(sessionsOnly: Bool)
         /// A session of a proxy laid out as `proxyLayout`, whose settings (its upstream settled)
@@ -39,27 +39,27 @@ struct ServedCassette: Sendable {
         case session(proxyLayout: UpstreamLayout, proxySettings: ProxySettings)
     }
 
-    let name: String
+    package let name: String
     /// As asked for: the health endpoint names it, and sessions inherit its `--on-miss`.
-    let policy: ServingPolicy
-    let session: CassetteSession
+    package let policy: ServingPolicy
+    package let session: CassetteSession
     /// The answers of a replay-only cassette, made while it loaded.
-    let prepared: PreparedAnswers
-    let layout: UpstreamLayout
+    package let prepared: PreparedAnswers
+    package let layout: UpstreamLayout
     /// The settings its listeners serve with: the upstream settled, the recorded one when none was given.
-    let settings: ProxySettings
+    package let settings: ProxySettings
     /// Where its listeners are bound, once they are: URLs lead from one upstream to another.
-    let ports: ListenerPorts
+    package let ports: ListenerPorts
     /// The hosts a replay-only forward cassette has recordings of (CONNECT to others is refused).
-    let recordedOrigins: Set<String>
+    package let recordedOrigins: Set<String>
     /// Its WebSocket conversations, loaded with it.
-    let conversations: RecordedConversations
-    var context: Context
+    package let conversations: RecordedConversations
+    package var context: Context
 
-    var isForward: Bool { settings.forward != nil }
+    package var isForward: Bool { settings.forward != nil }
 
     /// Opens `name` with `policy` for `role`; every failure is a `ProxyError` that says what to do.
-    static func open(_ name: String, policy: ServingPolicy, role: Role, context: Context) async throws(ProxyError) -> ServedCassette {
+    package static func open(_ name: String, policy: ServingPolicy, role: Role, context: Context) async throws(ProxyError) -> ServedCassette {
         do {
             return try await opening(name, policy: policy, role: role, context: context)
         } catch let error as ProxyError {
@@ -181,7 +181,7 @@ struct ServedCassette: Sendable {
 
     /// The pipelines of a reverse proxy's listeners, one per upstream. `sessions`: the main
     /// port's registry; `journal` and `logLabel` (`session ID`): a session's.
-    func reversePipelines(sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil) -> [ProxyPipeline] {
+    package func reversePipelines(sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil) -> [ProxyPipeline] {
         layout.listeners.indices.map { position in
             let listenerSettings = layout.settings(settings, listener: position)
             return ProxyPipeline(
@@ -192,7 +192,7 @@ struct ServedCassette: Sendable {
     }
 
     /// The listener of a forward proxy serving this cassette: per host, a pipeline recording or replaying it.
-    func forwardPipeline(
+    package func forwardPipeline(
         _ forward: ForwardServing, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil
     )
         -> ForwardPipeline

@@ -8,29 +8,29 @@ import WellPlateCore
 /// holds it and reads it when the journal is asked for.
 ///
 /// A class with a lock: the conversation's event loop writes it, the control endpoint's task reads it.
-final class JournalConversation: Sendable {
-    struct Miss: Sendable, Equatable {
+package final class JournalConversation: Sendable {
+    package struct Miss: Sendable, Equatable {
         /// The recorded client message expected next (kind and preview), or what the recording lacked.
-        let expected: String
+        package let expected: String
         /// The client's message (kind and preview).
-        let received: String
+        package let received: String
     }
 
-    struct State: Sendable, Equatable {
-        var sent = 0
-        var received = 0
-        var matched = 0
-        var miss: Miss?
+    package struct State: Sendable, Equatable {
+        package var sent = 0
+        package var received = 0
+        package var matched = 0
+        package var miss: Miss?
         /// `nil` while it is open.
-        var end: ConversationEnd?
+        package var end: ConversationEnd?
     }
 
     private let state = Mutex(State())
 
-    var current: State { state.withLock { $0 } }
+    package var current: State { state.withLock { $0 } }
 
     /// A text or binary message from `side`; other kinds are not counted.
-    func add(_ side: ConversationSide, _ kind: ConversationMessage.Kind, matched: Bool = false) {
+    package func add(_ side: ConversationSide, _ kind: ConversationMessage.Kind, matched: Bool = false) {
         guard kind == .text || kind == .binary else { return }
         state.withLock { state in
             if side == .client {
@@ -43,7 +43,7 @@ final class JournalConversation: Sendable {
     }
 
     /// The client message that was not the recorded one (it counts as sent).
-    func missed(_ miss: Miss) {
+    package func missed(_ miss: Miss) {
         state.withLock { state in
             state.sent += 1
             state.miss = miss
@@ -51,14 +51,14 @@ final class JournalConversation: Sendable {
     }
 
     /// How it ended; the first end reported wins.
-    func finish(_ end: ConversationEnd) {
+    package func finish(_ end: ConversationEnd) {
         state.withLock { state in
             if state.end == nil { state.end = end }
         }
     }
 
     /// `{"sent", "received", "matched", "missed": {"expected", "received"} | null, "end": "server closed 4000 \"bye\"" | null}`.
-    var json: JSONValue {
+    package var json: JSONValue {
         let state = current
         return [
             "sent": .integer(Int64(state.sent)),

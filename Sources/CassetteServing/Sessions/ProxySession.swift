@@ -8,32 +8,32 @@ import WellPlateNetworking
 /// One live session (`POST /__cassette/sessions`): a cassette opened in its own mode, with its
 /// own sequence positions and journal, served on a listener of its own and, through
 /// `X-Cassette-Session`, on the main port.
-final class ProxySession: Sendable {
+package final class ProxySession: Sendable {
     /// One of its listeners: one per upstream of the proxy, in the proxy's order.
-    struct Listener: Sendable {
+    package struct Listener: Sendable {
         /// The upstream it stands in for (redacted for showing); `nil` when the cassette does not
         /// say where it was recorded from.
-        let upstream: String?
+        package let upstream: String?
         /// `http://HOST:PORT`.
-        let baseURL: String
+        package let baseURL: String
         /// What its connections are given; the main port's listener for the same upstream
         /// answers `X-Cassette-Session` requests with them too.
-        let parts: ProxyHandler.Parts
+        package let parts: ProxyHandler.Parts
 
-        var origin: String? { parts.upstreamOrigin }
+        package var origin: String? { parts.upstreamOrigin }
     }
 
-    let id: String
-    let cassette: String
+    package let id: String
+    package let cassette: String
     /// The mode the cassette was opened in (`none` with `--on-miss record` opens as `missing`).
-    let mode: RecordMode
-    let listeners: [Listener]
-    let session: CassetteSession
-    let journal: SessionJournal
-    let server: ProxyServer
+    package let mode: RecordMode
+    package let listeners: [Listener]
+    package let session: CassetteSession
+    package let journal: SessionJournal
+    package let server: ProxyServer
     /// A forward proxy's session: the hosts it serves, for `X-Cassette-Session` requests that
     /// reach the main forward proxy (in a tunnel or as absolute-form requests).
-    let forwardRouter: ForwardRouter?
+    package let forwardRouter: ForwardRouter?
     /// Where requests that reach it through the main port go, per listener and event loop, each
     /// with replay keys and slots of its own (its own listeners keep theirs, `ProxyServer`): per
     /// listener because the same target keys differently on two hosts. Made once: a route is
@@ -43,12 +43,12 @@ final class ProxySession: Sendable {
     /// checks this instead of asking the registry again.
     private let liveness = SessionLiveness()
 
-    var isLive: Bool { liveness.isLive }
+    package var isLive: Bool { liveness.isLive }
 
     /// `http://HOST:PORT` of its first (on a single-upstream proxy, only) listener.
-    var baseURL: String { listeners[0].baseURL }
+    package var baseURL: String { listeners[0].baseURL }
 
-    init(
+    package init(
         id: String, cassette: String, mode: RecordMode, listeners: [Listener], session: CassetteSession, journal: SessionJournal,
         server: ProxyServer, group: MultiThreadedEventLoopGroup, forwardRouter: ForwardRouter? = nil
     ) {
@@ -72,7 +72,7 @@ final class ProxySession: Sendable {
 
     /// Where a request on the main port's listener `position` for upstream `origin` goes: this
     /// session's listener for the same upstream, else the one in the same position, else the first.
-    func route(listener position: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute {
+    package func route(listener position: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute {
         if let forwardRouter, let origin {
             // Keys of a tunnel's requests are its host's: replay keys of their own for each route
             // (a connection keeps its route, so they stay warm for the connection).
@@ -88,29 +88,29 @@ final class ProxySession: Sendable {
     }
 
     /// Empties the journal and starts every sequence again.
-    func reset() {
+    package func reset() {
         session.restart()
         journal.clear()
     }
 
     /// What the session served so far.
-    var summary: SessionSummary {
+    package var summary: SessionSummary {
         SessionSummary(journal.tally, unused: session.index.statistics.unusedKeys)
     }
 
     /// Stops its listener, letting requests in flight finish (and go into the journal).
-    func close() async {
+    package func close() async {
         liveness.end()
         await server.shutdown()
     }
 
     /// `{"upstream", "baseURL"}` of each listener, in the proxy's upstream order.
-    var listenersJSON: JSONValue {
+    package var listenersJSON: JSONValue {
         .array(listeners.map { .object(["upstream": $0.upstream.map(JSONValue.string) ?? .null, "baseURL": .string($0.baseURL)]) })
     }
 
     /// `{"id", "baseURL", "listeners", "cassette", "mode", "requests", "idleSeconds"}`.
-    var json: JSONObject {
+    package var json: JSONObject {
         let idle = journal.idleTime
         return [
             "id": .string(id),
@@ -125,13 +125,13 @@ final class ProxySession: Sendable {
 }
 
 /// Where a request with `X-Cassette-Session` goes.
-final class SessionRoute: Sendable {
+package final class SessionRoute: Sendable {
     /// Whether its session still serves; a route outlives neither its use nor this check.
-    let liveness: SessionLiveness
-    let parts: ProxyHandler.Parts
-    let targetCache: NIOLoopBoundBox<ReplayTargetCache>
+    package let liveness: SessionLiveness
+    package let parts: ProxyHandler.Parts
+    package let targetCache: NIOLoopBoundBox<ReplayTargetCache>
 
-    init(liveness: SessionLiveness, parts: ProxyHandler.Parts, targetCache: NIOLoopBoundBox<ReplayTargetCache>) {
+    package init(liveness: SessionLiveness, parts: ProxyHandler.Parts, targetCache: NIOLoopBoundBox<ReplayTargetCache>) {
         self.liveness = liveness
         self.parts = parts
         self.targetCache = targetCache
@@ -140,12 +140,12 @@ final class SessionRoute: Sendable {
 
 /// Whether a session still serves, shared by the session and its routes (a route kept by a
 /// connection must not keep the session itself alive).
-final class SessionLiveness: Sendable {
+package final class SessionLiveness: Sendable {
     private let live = Atomic(true)
 
-    var isLive: Bool { live.load(ordering: .acquiring) }
+    package var isLive: Bool { live.load(ordering: .acquiring) }
 
-    func end() {
+    package func end() {
         live.store(false, ordering: .releasing)
     }
 }

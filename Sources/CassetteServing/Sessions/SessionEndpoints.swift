@@ -6,15 +6,15 @@ import WellPlateNetworking
 
 /// `/__cassette/sessions` on the main port: open, list, inspect, reset and end sessions. Every
 /// bad input gets a JSON error with a 4xx status that says what to do, and the proxy goes on.
-enum SessionEndpoints {
-    static let root = ControlNames.sessions
+package enum SessionEndpoints {
+    package static let root = ControlNames.sessions
 
-    static func unknownSession(_ id: String) -> ProxyAnswer {
+    package static func unknownSession(_ id: String) -> ProxyAnswer {
         .error(404, code: "unknown_session", message: unknownSessionMessage(id))
     }
 
     /// A request without `X-Cassette-Session` on the main port of a `--sessions-only` proxy.
-    static func sessionRequired(_ head: HTTPRequestHead) -> ProxyAnswer {
+    package static func sessionRequired(_ head: HTTPRequestHead) -> ProxyAnswer {
         .error(
             400, code: "session_required",
             message:
@@ -22,14 +22,14 @@ enum SessionEndpoints {
         )
     }
 
-    static func unknownSessionMessage(_ id: String) -> String {
+    package static func unknownSessionMessage(_ id: String) -> String {
         "no live session \"\(id)\": it ended, was closed after being idle, or never existed; start one with POST \(root) (GET \(root) lists the live ones)"
     }
 }
 
 extension SessionRegistry {
     /// The answer to a request under `/__cassette/sessions`.
-    func answer(head: HTTPRequestHead, body: ByteBuffer?, proxyBase: String) async -> ProxyAnswer {
+    package func answer(head: HTTPRequestHead, body: ByteBuffer?, proxyBase: String) async -> ProxyAnswer {
         do {
             return try await routed(head: head, body: body, proxyBase: proxyBase)
         } catch {

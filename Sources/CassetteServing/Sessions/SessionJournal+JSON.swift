@@ -7,12 +7,12 @@ import WellPlateNetworking
 extension SessionJournal {
     /// `?method=&path=&host=`: which entries to show. A path ending in `*` matches every path it
     /// starts; a host is a name (`auth.example.com`) or a name and port (`127.0.0.1:8443`).
-    struct Filter: Sendable, Equatable {
-        var method: String?
-        var path: String?
-        var host: String? = nil
+    package struct Filter: Sendable, Equatable {
+        package var method: String?
+        package var path: String?
+        package var host: String? = nil
 
-        func matches(_ entry: Entry) -> Bool {
+        package func matches(_ entry: Entry) -> Bool {
             if let method, method.uppercased() != entry.method { return false }
             if let host, !Self.origin(entry.origin, isHost: host) { return false }
             guard let path else { return true }
@@ -27,7 +27,7 @@ extension SessionJournal {
         }
 
         /// Whether `origin` (`https://host:port`) is on `host`, given with or without its port.
-        static func origin(_ origin: String?, isHost host: String) -> Bool {
+        package static func origin(_ origin: String?, isHost host: String) -> Bool {
             guard let origin, let url = URL(string: origin), let name = url.host(percentEncoded: false)?.lowercased() else { return false }
             let wanted = host.lowercased()
             let bracketed = name.contains(":") ? "[\(name)]" : name
@@ -37,7 +37,7 @@ extension SessionJournal {
 
     /// `{"requests": [...], "count": N}`, in arrival order; `"dropped": N` when the session
     /// served more requests than it keeps (`limit`).
-    func json(filter: Filter) -> JSONValue {
+    package func json(filter: Filter) -> JSONValue {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let (entries, dropped) = entries
@@ -49,7 +49,7 @@ extension SessionJournal {
 }
 
 extension SessionJournal.Entry {
-    func json(at date: Date, formatter: ISO8601DateFormatter) -> JSONValue {
+    package func json(at date: Date, formatter: ISO8601DateFormatter) -> JSONValue {
         var json: JSONObject = [
             "method": .string(method),
             "origin": origin.map(JSONValue.string) ?? .null,
@@ -71,7 +71,7 @@ extension SessionJournal.Entry {
     }
 
     /// Milliseconds to the hundredth, as the request log prints them.
-    static func milliseconds(_ duration: TimeAmount) -> Double {
+    package static func milliseconds(_ duration: TimeAmount) -> Double {
         (Double(duration.nanoseconds) / 10_000).rounded() / 100
     }
 }

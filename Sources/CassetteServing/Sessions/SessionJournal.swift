@@ -14,74 +14,74 @@ import WellPlateNetworking
 /// arrival. The entries are bounded (`limit`): a session driven far harder than a test drives one
 /// drops its oldest entries (and says how many), while the tallies the summary is made of keep
 /// counting every request.
-final class SessionJournal: Sendable {
+package final class SessionJournal: Sendable {
     /// How a request was answered, as the journal spells it.
-    enum Source: String, Sendable {
+    package enum Source: String, Sendable {
         case hit, recorded, miss, passthrough, error
     }
 
-    struct Entry: Sendable {
-        let method: String
+    package struct Entry: Sendable {
+        package let method: String
         /// `scheme://host[:port]` of the upstream on a multi-host or forward proxy; `nil` on one
         /// with a single upstream.
-        var origin: String? = nil
+        package var origin: String? = nil
         /// Path and query, redacted.
-        let target: String
+        package let target: String
         /// `nil` for a request refused before it had one (an unsupported method, a bad target).
-        let key: String?
-        let status: Int
-        let source: Source
+        package let key: String?
+        package let status: Int
+        package let source: Source
         /// When the request was complete, for ordering: entries go in as answers go out.
-        let arrived: NIODeadline
-        let duration: TimeAmount
+        package let arrived: NIODeadline
+        package let duration: TimeAmount
         /// Its place among the session's requests with the same key, from 0; set as the journal is read.
-        var position: Int?
+        package var position: Int?
         /// A WebSocket conversation (its handshake answered `101`), as it goes on.
-        var webSocket: JournalConversation? = nil
+        package var webSocket: JournalConversation? = nil
 
-        var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
-        var query: Substring? {
+        package var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+        package var query: Substring? {
             guard let mark = target.firstIndex(of: "?") else { return nil }
             return target[target.index(after: mark)...]
         }
     }
 
     /// Every request's share of the summary, kept whatever the entries drop.
-    struct Tally: Sendable {
-        var served = 0
-        var recorded = 0
-        var missed: [SessionSummary.Missed] = []
-        var missedPositions: [String: Int] = [:]
+    package struct Tally: Sendable {
+        package var served = 0
+        package var recorded = 0
+        package var missed: [SessionSummary.Missed] = []
+        package var missedPositions: [String: Int] = [:]
     }
 
     private struct State {
         /// A ring once full: `next` is where the next entry goes, over the oldest.
-        var entries: [Entry] = []
-        var next = 0
-        var dropped = 0
+        package var entries: [Entry] = []
+        package var next = 0
+        package var dropped = 0
         /// Requests per key among the dropped entries: where the kept ones' positions start.
-        var droppedPerKey: [String: Int] = [:]
-        var tally = Tally()
+        package var droppedPerKey: [String: Int] = [:]
+        package var tally = Tally()
         /// `NIODeadline` nanoseconds of the shard's last request or control call.
-        var lastActivity: UInt64
+        package var lastActivity: UInt64
 
         /// The entries, oldest first.
-        var inOrder: [Entry] {
+        package var inOrder: [Entry] {
             dropped == 0 ? entries : Array(entries[next...] + entries[..<next])
         }
     }
 
     /// A class per shard, so each lock lives in an allocation of its own.
     private final class Shard: Sendable {
-        let state: Mutex<State>
+        package let state: Mutex<State>
 
-        init(now: UInt64) {
+        package init(now: UInt64) {
             state = Mutex(State(lastActivity: now))
         }
     }
 
     /// Entries kept per shard.
-    let limit: Int
+    package let limit: Int
     private let shards: [Shard]
     /// The wall clock and the uptime clock at one moment, so an entry's time of day is worked out
     /// when it is read rather than asked of the clock for every request.
@@ -89,7 +89,7 @@ final class SessionJournal: Sendable {
 
     /// `limit` entries kept in all; `shards`: one per event loop plus shard 0, for answers
     /// written elsewhere.
-    init(limit: Int = 100_000, shards: Int = 1) {
+    package init(limit: Int = 100_000, shards: Int = 1) {
         let now = NIODeadline.now().uptimeNanoseconds
         self.shards = (0..<max(1, shards)).map { _ in Shard(now: now) }
         self.limit = max(1, limit / self.shards.count)
@@ -97,7 +97,7 @@ final class SessionJournal: Sendable {
 
     /// Adds the answer to one request, in `shard` (the connection's event loop's); the proxy's own
     /// endpoint answers are not requests of the app under test and stay out.
-    func add(
+    package func add(
         method: NIOHTTP1.HTTPMethod, origin: String? = nil, target: String, key: String?, answer: ProxyAnswer, started: NIODeadline, shard: Int = 0
     ) {
         let source: Source
@@ -118,7 +118,7 @@ final class SessionJournal: Sendable {
 
     /// Adds a WebSocket conversation whose handshake was answered `101` as `source` (`hit`,
     /// `recorded` or `passthrough`); its entry shows `conversation` as it goes on.
-    func addConversation(
+    package func addConversation(
         _ conversation: JournalConversation, origin: String?, target: String, key: String?, source: Source, started: NIODeadline, shard: Int = 0
     ) {
         let now = NIODeadline.now()
@@ -132,7 +132,7 @@ final class SessionJournal: Sendable {
 
     /// Counts a conversation's client message that was not the recorded one as a miss of `key`
     /// (the summary and `?strict=true` list it), `message` saying what was expected.
-    func countConversationMiss(key: String, message: String, arrived: NIODeadline) {
+    package func countConversationMiss(key: String, message: String, arrived: NIODeadline) {
         shards[0].state.withLock { $0.tally.countMiss(key: key, message: message, nearest: [], arrived: arrived) }
     }
 
@@ -153,7 +153,7 @@ final class SessionJournal: Sendable {
     }
 
     /// The kept entries in arrival order with their positions, and how many older ones were dropped.
-    var entries: (entries: [Entry], dropped: Int) {
+    package var entries: (entries: [Entry], dropped: Int) {
         var entries: [Entry] = []
         var dropped = 0
         var positions: [String: Int] = [:]
@@ -176,36 +176,36 @@ final class SessionJournal: Sendable {
     }
 
     /// The summary's counts over every request.
-    var tally: Tally {
+    package var tally: Tally {
         var merged = Tally()
         for shard in shards { merged.merge(shard.state.withLock { $0.tally }) }
         return merged
     }
 
     /// Requests answered, dropped entries included.
-    var count: Int {
+    package var count: Int {
         shards.reduce(0) { total, shard in total + shard.state.withLock { $0.entries.count + $0.dropped } }
     }
 
     /// When an entry's request arrived, by the wall clock.
-    func date(of entry: Entry) -> Date {
+    package func date(of entry: Entry) -> Date {
         origin.date.addingTimeInterval(Double((entry.arrived - origin.deadline).nanoseconds) / 1e9)
     }
 
     /// Empties the journal and its tallies (`POST /__cassette/sessions/ID/reset`).
-    func clear() {
+    package func clear() {
         let now = NIODeadline.now().uptimeNanoseconds
         for shard in shards { shard.state.withLock { $0 = State(lastActivity: now) } }
     }
 
     /// Counts as activity: a control call on the session.
-    func touch() {
+    package func touch() {
         let now = NIODeadline.now().uptimeNanoseconds
         shards[0].state.withLock { $0.lastActivity = now }
     }
 
     /// How long the session has gone without a request or a control call.
-    var idleTime: TimeAmount {
+    package var idleTime: TimeAmount {
         let last = shards.map { shard in shard.state.withLock { $0.lastActivity } }.max() ?? 0
         return .nanoseconds(Int64(NIODeadline.now().uptimeNanoseconds) - Int64(last))
     }
@@ -214,7 +214,7 @@ final class SessionJournal: Sendable {
 extension SessionJournal.Tally {
     /// One answered request's share: served and recorded counts, and each missed key once, with
     /// what came nearest.
-    mutating func count(
+    package mutating func count(
         _ source: SessionJournal.Source, key: String?, method: NIOHTTP1.HTTPMethod, target: String, answer: ProxyAnswer, arrived: NIODeadline
     ) {
         switch source {
@@ -234,7 +234,7 @@ extension SessionJournal.Tally {
     }
 
     /// One miss of `key`; each key is listed once, with the message of its first miss.
-    mutating func countMiss(key: String, message: @autoclosure () -> String, nearest: @autoclosure () -> [KeyDifference], arrived: NIODeadline) {
+    package mutating func countMiss(key: String, message: @autoclosure () -> String, nearest: @autoclosure () -> [KeyDifference], arrived: NIODeadline) {
         if let position = missedPositions[key] {
             missed[position].count += 1
             missed[position].firstArrived = min(missed[position].firstArrived, arrived)
@@ -245,7 +245,7 @@ extension SessionJournal.Tally {
     }
 
     /// Adds another shard's tally; missed keys stay in the order they first missed.
-    mutating func merge(_ other: Self) {
+    package mutating func merge(_ other: Self) {
         served += other.served
         recorded += other.recorded
         for missed in other.missed {

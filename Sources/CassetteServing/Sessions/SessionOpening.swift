@@ -5,13 +5,13 @@ import WellPlateNetworking
 
 /// The body of `POST /__cassette/sessions`: `{"cassette": NAME, "mode": "none|once|missing|all"}`,
 /// `mode` optional.
-struct SessionOpening: Sendable, Equatable {
-    let cassette: String
-    let mode: RecordMode?
+package struct SessionOpening: Sendable, Equatable {
+    package let cassette: String
+    package let mode: RecordMode?
 
     private static let example = #"{"cassette": "login", "mode": "missing"}"#
 
-    init(body: ByteBuffer?) throws(ProxyRequestError) {
+    package init(body: ByteBuffer?) throws(ProxyRequestError) {
         guard let body, body.readableBytes > 0 else {
             throw Self.bad("send a JSON body such as \(Self.example)")
         }

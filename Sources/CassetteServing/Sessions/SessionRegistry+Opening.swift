@@ -8,7 +8,7 @@ extension SessionRegistry {
     /// Opens `cassette` in `requestedMode` (the proxy's own when `nil`) and starts serving it.
     /// `proxyBase`: the main port as the caller reached it, whose host names the session's
     /// address when the proxy listens on every interface.
-    func open(cassette: String, requestedMode: RecordMode?, proxyBase: String) async throws(ProxyRequestError) -> ProxySession {
+    package func open(cassette: String, requestedMode: RecordMode?, proxyBase: String) async throws(ProxyRequestError) -> ProxySession {
         let policy = try sessionPolicy(requestedMode)
         try reserve()
         let session: ProxySession
@@ -28,7 +28,7 @@ extension SessionRegistry {
     /// The policy a session opens with. Recording needs a store opened for writing and an
     /// upstream: `record`, or `replay --upstream URL --on-miss record`. With `--on-miss record`,
     /// `none` records its misses, as the proxy's own cassette does.
-    func sessionPolicy(_ requested: RecordMode?) throws(ProxyRequestError) -> ServingPolicy {
+    package func sessionPolicy(_ requested: RecordMode?) throws(ProxyRequestError) -> ServingPolicy {
         let policy = configuration.policy.session(mode: requested)
         let context = configuration.context
         if policy.requestedMode != .replayOnly && (context.upstream == nil || context.store.access != .readWrite) {
@@ -90,7 +90,7 @@ extension SessionRegistry {
 
     /// `http://HOST:PORT` for the session's listener: the proxy's host, or the one the caller
     /// reached the main port by when the proxy listens on every interface.
-    static func baseURL(host: String, port: Int, proxyBase: String) -> String {
+    package static func baseURL(host: String, port: Int, proxyBase: String) -> String {
         var shown = host
         if host == "0.0.0.0" || host == "::" {
             let authority = proxyBase.dropFirst("http://".count)

@@ -7,27 +7,27 @@ import WellPlateCore
 /// `DELETE` (the registry forgets a session once it ends; this keeps its last picture).
 extension SessionRegistry {
     /// The pictures of the sessions that ended, and how many are kept (the oldest go first).
-    struct EndedSessions: Sendable {
-        var pictures: [JSONValue] = []
+    package struct EndedSessions: Sendable {
+        package var pictures: [JSONValue] = []
         /// 20 for the view of a running proxy; `keepEveryEndedSession()` lifts it for a run's report.
-        var limit = 20
+        package var limit = 20
     }
 
     /// Keeps every session that ends from now on (up to 10,000, each with its bounded journal):
     /// `cassette run --report` shows every session the command opened, not the last 20.
-    func keepEveryEndedSession() {
+    package func keepEveryEndedSession() {
         ended.withLock { $0.limit = 10_000 }
     }
 
     /// `{"sessions": [{id, cassette, mode, state, requests, summary, journal}], "live": true}`,
     /// live ones first (oldest id first), then the ended ones, most recent first.
-    func uiJSON() -> JSONValue {
+    package func uiJSON() -> JSONValue {
         let liveOnes = live.map { Self.uiJSON(of: $0, state: "live") }
         return ["sessions": .array(liveOnes + ended.withLock { $0.pictures.reversed() }), "live": true]
     }
 
     /// Keeps the picture of `session` as it ended, for the view.
-    func keepEnded(_ session: ProxySession, state: String) {
+    package func keepEnded(_ session: ProxySession, state: String) {
         let picture = Self.uiJSON(of: session, state: state)
         ended.withLock { ended in
             ended.pictures.append(picture)

@@ -8,70 +8,70 @@ import WellPlateNetworking
 /// The proxy's live sessions: at most `--max-sessions` at once, each closed after
 /// `--session-idle-timeout` without a request, all closed (their requests in flight answered)
 /// before the proxy stops. The main port finds a session here for `X-Cassette-Session`.
-final class SessionRegistry: Sendable {
+package final class SessionRegistry: Sendable {
     /// What every session of this proxy shares with it.
-    struct Configuration: Sendable {
+    package struct Configuration: Sendable {
         /// The store, the upstream client, the settings as given, rules and the request log.
-        var context: ServedCassette.Context
+        package var context: ServedCassette.Context
         /// The proxy's own: a session that names no mode opens in its mode, and every session
         /// has its `--on-miss`.
-        var policy: ServingPolicy
+        package var policy: ServingPolicy
         /// The proxy's listeners (one per upstream) and settings (its upstream settled).
-        var layout: UpstreamLayout
-        var settings: ProxySettings
+        package var layout: UpstreamLayout
+        package var settings: ProxySettings
         /// A forward proxy's: each session is a forward proxy of its own.
-        var forward: ForwardServing?
+        package var forward: ForwardServing?
     }
 
     private struct State {
-        var sessions: [String: ProxySession] = [:]
+        package var sessions: [String: ProxySession] = [:]
         /// Sessions being opened: they count against the limit already.
-        var opening = 0
-        var closing = false
-        var sweeper: Task<Void, Never>?
+        package var opening = 0
+        package var closing = false
+        package var sweeper: Task<Void, Never>?
     }
 
-    let configuration: Configuration
-    let group: MultiThreadedEventLoopGroup
+    package let configuration: Configuration
+    package let group: MultiThreadedEventLoopGroup
     private let state = Mutex(State())
     /// Replays per recording id of the sessions already closed, for `--track-usage`.
     private let closedUsage = Mutex<[Int64: Int]>([:])
     /// Replays per WebSocket conversation id of the sessions already closed, likewise.
     private let closedConversationUsage = Mutex<[Int64: Int]>([:])
     /// The Sessions view's pictures of the last sessions that ended (`SessionRegistry+UI.swift`).
-    let ended = Mutex<EndedSessions>(EndedSessions())
+    package let ended = Mutex<EndedSessions>(EndedSessions())
     private let log: ProxyLog
 
-    init(_ configuration: Configuration, group: MultiThreadedEventLoopGroup) {
+    package init(_ configuration: Configuration, group: MultiThreadedEventLoopGroup) {
         self.configuration = configuration
         self.group = group
         log = ProxyLog(requestLog: configuration.context.requestLog, stalePolicy: nil, logger: configuration.context.logger)
     }
 
-    var maxSessions: Int { configuration.settings.maxSessions }
+    package var maxSessions: Int { configuration.settings.maxSessions }
 
     /// Where a request for session `id` on the main port goes; `nil` for an id that is not live.
     /// `listener`: the position of the main-port listener it arrived on.
     /// `origin`: the upstream it stands in for.
-    func route(_ id: String, listener: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute? {
+    package func route(_ id: String, listener: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute? {
         guard let session = state.withLock({ $0.sessions[id] }) else { return nil }
         return session.route(listener: listener, origin: origin, on: eventLoop)
     }
 
     /// The live session `id`; `touching` counts the call as the session's activity.
-    func session(_ id: String, touching: Bool) -> ProxySession? {
+    package func session(_ id: String, touching: Bool) -> ProxySession? {
         let session = state.withLock { $0.sessions[id] }
         if touching { session?.journal.touch() }
         return session
     }
 
     /// The live sessions, oldest id first.
-    var live: [ProxySession] {
+    package var live: [ProxySession] {
         state.withLock { Array($0.sessions.values) }.sorted { $0.id < $1.id }
     }
 
     /// Counts a session about to open against the limit, or says why it cannot.
-    func reserve() throws(ProxyRequestError) {
+    package func reserve() throws(ProxyRequestError) {
         try state.withLock { state throws(ProxyRequestError) in
             guard !state.closing else {
                 throw ProxyRequestError(status: 503, code: "shutting_down", message: "the proxy is shutting down; start a new one to open sessions")
@@ -89,13 +89,13 @@ final class SessionRegistry: Sendable {
     }
 
     /// Gives back a reservation that did not become a session.
-    func release() {
+    package func release() {
         state.withLock { $0.opening -= 1 }
     }
 
     /// Adds an opened session (its reservation becomes it); `false` when the proxy began
     /// stopping meanwhile, and the caller closes it.
-    func register(_ session: ProxySession) -> Bool {
+    package func register(_ session: ProxySession) -> Bool {
         let added = state.withLock { state -> Bool in
             state.opening -= 1
             guard !state.closing else { return false }
@@ -112,7 +112,7 @@ final class SessionRegistry: Sendable {
     }
 
     /// A new session id no live session has.
-    func newID() -> String {
+    package func newID() -> String {
         while true {
             let id = String(format: "%012llx", UInt64.random(in: 0..<(1 << 48)))
             if state.withLock({ $0.sessions[id] == nil }) { return id }
@@ -121,7 +121,7 @@ final class SessionRegistry: Sendable {
 
     /// Ends session `id`: its listener closes once its requests in flight are answered; returns
     /// what it served, or `nil` for an id that is not live.
-    func end(_ id: String) async -> (session: ProxySession, summary: SessionSummary)? {
+    package func end(_ id: String) async -> (session: ProxySession, summary: SessionSummary)? {
         guard let session = state.withLock({ $0.sessions.removeValue(forKey: id) }) else { return nil }
         await session.close()
         keepUsage(of: session)
@@ -132,7 +132,7 @@ final class SessionRegistry: Sendable {
     }
 
     /// Closes every session, for the proxy's shutdown; no session opens after this began.
-    func closeAll() async {
+    package func closeAll() async {
         let (sessions, sweeper) = state.withLock { state in
             state.closing = true
             let taken = Array(state.sessions.values)
@@ -186,12 +186,12 @@ final class SessionRegistry: Sendable {
 
     /// Replays per recording id of every session closed so far (recording ids are the store's,
     /// so sessions of different cassettes add up without clashing).
-    var usage: [Int64: Int] {
+    package var usage: [Int64: Int] {
         closedUsage.withLock { $0 }
     }
 
     /// Replays per conversation id of every session closed so far.
-    var conversationUsage: [Int64: Int] {
+    package var conversationUsage: [Int64: Int] {
         closedConversationUsage.withLock { $0 }
     }
 
@@ -214,7 +214,7 @@ final class SessionRegistry: Sendable {
     }
 
     /// A line in the proxy's output, in order with the request log.
-    func note(_ line: String) {
+    package func note(_ line: String) {
         log.warn(line)
     }
 }

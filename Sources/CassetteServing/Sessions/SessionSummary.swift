@@ -6,23 +6,23 @@ import WellPlateNetworking
 /// What a session served, as `DELETE /__cassette/sessions/ID` answers it and the proxy logs it
 /// when the session closes: counts since it started (or was reset), each key that missed with
 /// the recordings that came nearest, and the keys it never used.
-struct SessionSummary: Sendable {
-    struct Missed: Sendable {
-        let key: String
+package struct SessionSummary: Sendable {
+    package struct Missed: Sendable {
+        package let key: String
         /// How many requests missed with this key.
-        var count: Int
-        let message: String
-        let nearest: [KeyDifference]
+        package var count: Int
+        package let message: String
+        package let nearest: [KeyDifference]
         /// When its first request arrived, to list misses in order across event loops.
-        var firstArrived: NIODeadline
+        package var firstArrived: NIODeadline
     }
 
-    let served: Int
-    let recorded: Int
-    let missed: [Missed]
-    let unused: [String]
+    package let served: Int
+    package let recorded: Int
+    package let missed: [Missed]
+    package let unused: [String]
 
-    init(_ tally: SessionJournal.Tally, unused: [String]) {
+    package init(_ tally: SessionJournal.Tally, unused: [String]) {
         served = tally.served
         recorded = tally.recorded
         missed = tally.missed
@@ -30,11 +30,11 @@ struct SessionSummary: Sendable {
     }
 
     /// `served N, recorded N, missed N, unused N`, for the proxy's log.
-    var line: String {
+    package var line: String {
         "served \(served), recorded \(recorded), missed \(missed.reduce(0) { $0 + $1.count }), unused recordings \(unused.count)"
     }
 
-    func json() -> JSONObject {
+    package func json() -> JSONObject {
         [
             "served": .integer(Int64(served)),
             "recorded": .integer(Int64(recorded)),

@@ -17,7 +17,7 @@ package struct ForwardOptions: Sendable {
     }
 
     /// Why `host` is left alone, or `nil` when it is intercepted and recorded.
-    func exclusion(of host: String) -> String? {
+    package func exclusion(of host: String) -> String? {
         if let pattern = passthroughHosts.first(where: { $0.matches(host) }) {
             return "--passthrough-host \(pattern)"
         }

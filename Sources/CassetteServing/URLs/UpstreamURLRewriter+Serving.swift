@@ -11,7 +11,7 @@ import WellPlateNetworking
 extension UpstreamURLRewriter {
     /// The proxy's rewriter: `nil` when `--no-rewrite-urls` (or `rewriteURLs: false`) turned it
     /// off or no upstream is known.
-    init?(settings: ProxySettings, upstream: URL?) {
+    package init?(settings: ProxySettings, upstream: URL?) {
         guard settings.rewritesUpstreamURLs, let upstream else { return nil }
         self.init(upstream: upstream, rewritesBodies: settings.rewritesBodyURLs)
     }
@@ -21,7 +21,7 @@ extension UpstreamURLRewriter {
     /// misses, endpoints) may name the upstream on purpose, and replayed answers were rewritten
     /// when they were made (`prepared`). `proxyBase` is worked out only for answers that can
     /// carry upstream URLs.
-    func served(_ answer: ProxyAnswer, proxyBase base: @autoclosure () -> String) -> ProxyAnswer {
+    package func served(_ answer: ProxyAnswer, proxyBase base: @autoclosure () -> String) -> ProxyAnswer {
         switch answer.source {
         case .recorded, .replayed, .passthrough: break
         case .miss, .stale, .error, .endpoint: return answer
@@ -42,7 +42,7 @@ extension UpstreamURLRewriter {
     /// The answer replaying a recording whose headers (or JSON body, when bodies are rewritten)
     /// lead back to the upstream, rewritten for `preparedBase`; `nil` for the usual recording,
     /// which is answered as it is. `body` is the recorded body as prepared.
-    func prepared(_ interaction: Interaction, body: ByteBuffer?, preparedBase: String?) -> ProxyAnswer? {
+    package func prepared(_ interaction: Interaction, body: ByteBuffer?, preparedBase: String?) -> ProxyAnswer? {
         // The placeholder base only asks whether anything leads back (to any upstream).
         let base = preparedBase ?? "http://proxy.invalid"
         let rewriter = preparedBase == nil ? pointingAllAtOneBase : self
@@ -78,14 +78,14 @@ extension UpstreamURLRewriter {
 /// What a prepared answer that leads back to the upstream needs for a client that reached the
 /// proxy at another address than the one it was prepared for (`localhost` instead of
 /// `127.0.0.1`): the recorded answer, rewritten per request like any `ProxyAnswer`.
-final class PreparedUpstreamURLs: Sendable {
+package final class PreparedUpstreamURLs: Sendable {
     /// The base the prepared head and body point at; `nil` when they were left as recorded.
-    let preparedBase: String?
-    let original: ProxyAnswer
+    package let preparedBase: String?
+    package let original: ProxyAnswer
     /// `original` has a header value that is not UTF-8 (`RawHeaderBytesHandler` restores it).
-    let hasRawHeaderBytes: Bool
+    package let hasRawHeaderBytes: Bool
 
-    init(preparedBase: String?, original: ProxyAnswer) {
+    package init(preparedBase: String?, original: ProxyAnswer) {
         self.preparedBase = preparedBase
         self.original = original
         if case .fields(_, let fields) = original.head {

@@ -15,8 +15,8 @@ import WellPlateNetworking
 /// `https://api.example.com/v2` becomes `http://127.0.0.1:8080/users?page=2`. A proxy that fronts
 /// several upstreams serves each one's URLs pointing at that upstream's own listener, so a redirect
 /// from the API to the auth host stays inside the proxy.
-struct UpstreamURLRewriter: Sendable {
-    let rewritesBodies: Bool
+package struct UpstreamURLRewriter: Sendable {
+    package let rewritesBodies: Bool
     /// The upstreams whose URLs are served pointing at the proxy, in listener order (one for a
     /// single-host proxy); `nil` for one that is not an absolute http(s) URL.
     private let targets: [Target?]
@@ -30,15 +30,15 @@ struct UpstreamURLRewriter: Sendable {
 
     /// One upstream a URL may lead back to.
     private struct Target: Sendable {
-        let scheme: String
-        let host: String
-        let port: Int
-        let pathPrefix: String
+        package let scheme: String
+        package let host: String
+        package let port: Int
+        package let pathPrefix: String
         /// The spellings of the upstream's base a body may contain: with and without the default
         /// port, with `/` and with JSON's escaped `\/`.
-        let bodyBases: [[UInt8]]
+        package let bodyBases: [[UInt8]]
 
-        init?(_ upstream: URL) {
+        package init?(_ upstream: URL) {
             guard let scheme = upstream.scheme?.lowercased(), scheme == "http" || scheme == "https",
                 let host = upstream.host(percentEncoded: true)?.lowercased(), !host.isEmpty
             else { return nil }
@@ -57,13 +57,13 @@ struct UpstreamURLRewriter: Sendable {
     }
 
     /// `nil` for an upstream that is not an absolute http(s) URL (nothing can lead back to it).
-    init?(upstream: URL, rewritesBodies: Bool) {
+    package init?(upstream: URL, rewritesBodies: Bool) {
         self.init(upstreams: [upstream], own: 0, ports: nil, rewritesBodies: rewritesBodies)
     }
 
     /// The rewriter of listener `own` of a proxy that fronts `upstreams`, one listener each, on
     /// `ports`; `nil` when none of them is an absolute http(s) URL.
-    init?(upstreams: [URL], own: Int, ports: ListenerPorts?, rewritesBodies: Bool) {
+    package init?(upstreams: [URL], own: Int, ports: ListenerPorts?, rewritesBodies: Bool) {
         let targets = upstreams.map(Target.init)
         guard targets.contains(where: { $0 != nil }) else { return nil }
         self.targets = targets
@@ -78,7 +78,7 @@ struct UpstreamURLRewriter: Sendable {
     }
 
     /// This rewriter with every upstream's URLs pointing at one base.
-    var pointingAllAtOneBase: UpstreamURLRewriter {
+    package var pointingAllAtOneBase: UpstreamURLRewriter {
         var rewriter = self
         rewriter.pointsAllAtOneBase = true
         return rewriter
@@ -93,7 +93,7 @@ struct UpstreamURLRewriter: Sendable {
 
     /// `url` pointing at `proxyBase` (`http://HOST:PORT`), or at the listener of the upstream it
     /// leads to; `nil` when it leads to none of them.
-    func rewritten(_ url: Substring, proxyBase: String) -> String? {
+    package func rewritten(_ url: Substring, proxyBase: String) -> String? {
         if url.hasPrefix("/"), !url.hasPrefix("//") { return rewritten(rootRelative: url) }
         guard let schemeEnd = url.range(of: "://") else { return nil }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
@@ -145,7 +145,7 @@ struct UpstreamURLRewriter: Sendable {
     // MARK: Headers
 
     /// `fields` with their upstream URLs pointing at `proxyBase`, or `nil` when none does.
-    func rewritten(_ fields: HTTPFields, proxyBase: String) -> HTTPFields? {
+    package func rewritten(_ fields: HTTPFields, proxyBase: String) -> HTTPFields? {
         var result: HTTPFields?
         for (index, field) in fields.enumerated() where Self.mayLeadBack(field.name) {
             guard let value = rewrittenValue(field, proxyBase: proxyBase) else { continue }
@@ -209,7 +209,7 @@ struct UpstreamURLRewriter: Sendable {
 
     /// A JSON body (by `Content-Type`) with the upstream's URLs pointing at `proxyBase`, or `nil`
     /// when body rewriting is off, the body is not JSON or holds no such URL.
-    func rewrittenBody(_ body: some Collection<UInt8>, fields: HTTPFields, proxyBase: String) -> [UInt8]? {
+    package func rewrittenBody(_ body: some Collection<UInt8>, fields: HTTPFields, proxyBase: String) -> [UInt8]? {
         guard rewritesBodies, Self.isJSON(fields[.contentType]) else { return nil }
         let bytes = Array(body)
         // Each target's base as served, plain and with JSON's `\/`.

@@ -6,7 +6,7 @@ import WellPlateNetworking
 /// which lay out the same listeners (one per upstream) for their own cassette.
 extension UpstreamLayout {
     /// The served settings as listener `position` uses them: its upstream and its TLS.
-    func settings(_ served: ProxySettings, listener position: Int) -> ProxySettings {
+    package func settings(_ served: ProxySettings, listener position: Int) -> ProxySettings {
         var settings = served
         settings.upstream = listeners[position].upstream ?? served.upstream
         settings.tls = listeners[position].tls
@@ -15,7 +15,7 @@ extension UpstreamLayout {
 
     /// How recordings become answers with `settings` on listener `listener`; `preparedBase`: the
     /// address answers that lead back to the upstream are made for, when it is known before binding.
-    func answerMaker(_ settings: ProxySettings, listener: Int, ports: ListenerPorts, preparedBase: String?) -> ReplayAnswerMaker {
+    package func answerMaker(_ settings: ProxySettings, listener: Int, ports: ListenerPorts, preparedBase: String?) -> ReplayAnswerMaker {
         let rewriter: UpstreamURLRewriter?
         if isMultiHost {
             let upstreams = listeners.map { $0.upstream ?? URL(string: "http://upstream.invalid")! }
@@ -30,7 +30,7 @@ extension UpstreamLayout {
 
     /// A multi-host recording keeps every upstream with the cassette (`CassetteInfo.upstreams`),
     /// so a later replay lays out the same listeners with the same base paths.
-    func remember(in store: CassetteStore, cassette: String) async throws {
+    package func remember(in store: CassetteStore, cassette: String) async throws {
         guard isMultiHost, var info = try await store.cassette(named: cassette) else { return }
         let column = CassetteInfo.upstreamColumn(known: info.upstreams, adding: listeners.compactMap(\.upstream))
         guard column != info.upstream else { return }

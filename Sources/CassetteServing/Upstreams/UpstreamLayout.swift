@@ -6,26 +6,26 @@ import WellPlateNetworking
 /// one upstream; one per upstream, in the order given, for several (`--upstream` repeated, an
 /// environment's `"upstreams"`); and a replay given none lays out the recorded hosts of a
 /// multi-host cassette, in the order each was first recorded.
-struct UpstreamLayout: Sendable {
-    struct Listener: Sendable {
+package struct UpstreamLayout: Sendable {
+    package struct Listener: Sendable {
         /// `nil` for a replay of a cassette that does not say where it was recorded from.
-        let upstream: URL?
-        let port: Int
-        let tls: TLSConfiguration
+        package let upstream: URL?
+        package let port: Int
+        package let tls: TLSConfiguration
     }
 
-    let listeners: [Listener]
+    package let listeners: [Listener]
 
     /// Several listeners: keys carry their origin and URLs lead from one listener to another.
-    var isMultiHost: Bool { listeners.count > 1 }
+    package var isMultiHost: Bool { listeners.count > 1 }
 
-    init(listeners: [Listener]) {
+    package init(listeners: [Listener]) {
         self.listeners = listeners
     }
 
     /// `saved`: the cassette as stored, if it exists; `recordedOrigins` reads its hosts in the
     /// order first recorded (asked only when nothing else says which listeners to open).
-    init(settings: ProxySettings, saved: CassetteInfo?, recordedOrigins: () async throws -> [String]) async rethrows {
+    package init(settings: ProxySettings, saved: CassetteInfo?, recordedOrigins: () async throws -> [String]) async rethrows {
         if settings.forward != nil {
             // A forward proxy: one listener, every host behind it.
             listeners = [Listener(upstream: nil, port: settings.port, tls: settings.tls)]

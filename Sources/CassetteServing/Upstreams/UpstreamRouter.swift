@@ -5,25 +5,25 @@ import WellPlateNetworking
 /// The one upstream transport of a session that forwards to several hosts, each verified its own
 /// way (`"upstreams"` with a `"tls"` each): a request goes to the transport of its URL's origin,
 /// else to the first. Each route is a `CurlTransport` with its own libcurl thread, started once.
-struct UpstreamRouter: StreamingHTTPTransport {
+package struct UpstreamRouter: StreamingHTTPTransport {
     /// By origin (`scheme://host[:port]`, as keys spell it).
-    let routes: [String: CurlTransport]
-    let fallback: CurlTransport
+    package let routes: [String: CurlTransport]
+    package let fallback: CurlTransport
 
-    func transport(for url: URL) -> CurlTransport {
+    package func transport(for url: URL) -> CurlTransport {
         guard routes.count > 1, let origin = CassetteInfo.origin(of: url) else { return fallback }
         return routes[origin] ?? fallback
     }
 
-    func send(_ request: TransportRequest) async throws -> TransportResponse {
+    package func send(_ request: TransportRequest) async throws -> TransportResponse {
         try await transport(for: request.url).send(request)
     }
 
-    func stream(_ request: TransportRequest) async throws -> StreamedResponse {
+    package func stream(_ request: TransportRequest) async throws -> StreamedResponse {
         try await transport(for: request.url).stream(request)
     }
 
-    func startStreaming(_ request: TransportRequest) throws -> PendingStream {
+    package func startStreaming(_ request: TransportRequest) throws -> PendingStream {
         try transport(for: request.url).startStreaming(request)
     }
 }

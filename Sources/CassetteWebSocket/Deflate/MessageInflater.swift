@@ -6,16 +6,16 @@ import NIOCore
 /// message's bytes with `00 00 ff ff` put back, through one raw inflate stream per direction.
 /// The widest window (15) reads whatever window the sender used, and keeping the context is right
 /// whether or not the sender resets its own. One per direction, used on its event loop only.
-final class MessageInflater {
+package final class MessageInflater {
     private let decompressor: ZlibDecompressor
 
-    init() throws {
+    package init() throws {
         decompressor = try ZlibDecompressor(algorithm: .deflate, windowSize: 15)
     }
 
     /// The message's payload, or a violation: 1009 when it inflates beyond `limit`, 1002 when it
     /// is not deflate data.
-    func inflate(_ compressed: Data, limit: Int) -> Result<Data, WebSocketViolation> {
+    package func inflate(_ compressed: Data, limit: Int) -> Result<Data, WebSocketViolation> {
         var input = ByteBuffer(bytes: compressed)
         input.writeBytes([0, 0, 0xFF, 0xFF])
         do {

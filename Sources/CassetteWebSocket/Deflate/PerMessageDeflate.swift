@@ -9,20 +9,20 @@ import NIOHTTP1
 /// Negotiated here rather than by hummingbird's `WSCompression`: that extension is driven only by
 /// its own async WebSocket handler (its context cannot be made outside it), while the proxy's
 /// frames go through NIO channel handlers. Both compress with compress-nio's zlib streams.
-struct PerMessageDeflate: Equatable, Sendable {
-    static let name = "permessage-deflate"
+package struct PerMessageDeflate: Equatable, Sendable {
+    package static let name = "permessage-deflate"
 
-    var serverNoContextTakeover = false
-    var clientNoContextTakeover = false
+    package var serverNoContextTakeover = false
+    package var clientNoContextTakeover = false
     /// `server_max_window_bits`: in an offer, the largest window the client lets the server use.
-    var serverMaxWindowBits: Int?
+    package var serverMaxWindowBits: Int?
     /// `client_max_window_bits`: in an offer, `0` stands for the parameter without a value.
-    var clientMaxWindowBits: Int?
+    package var clientMaxWindowBits: Int?
 
     /// One extension element (`permessage-deflate; server_max_window_bits=10`); `nil` when it
     /// names another extension or breaks RFC 7692 §7.1 (an unknown or repeated parameter, a
     /// window outside 8...15), which the RFC says to decline.
-    init?(element: Substring) {
+    package init?(element: Substring) {
         var parts = element.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.first?.lowercased() == Self.name else { return nil }
         parts.removeFirst()
@@ -55,10 +55,10 @@ struct PerMessageDeflate: Equatable, Sendable {
         }
     }
 
-    init() {}
+    package init() {}
 
     /// The permessage-deflate elements of `Sec-WebSocket-Extensions`, in their order, as written.
-    static func elements(in headers: HTTPHeaders) -> [Substring] {
+    package static func elements(in headers: HTTPHeaders) -> [Substring] {
         headers[canonicalForm: "sec-websocket-extensions"].filter {
             $0.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased() == name
         }
@@ -66,7 +66,7 @@ struct PerMessageDeflate: Equatable, Sendable {
 
     /// The client's offers that go to the upstream: its valid permessage-deflate ones only, as it
     /// wrote them, since the proxy must understand whatever the upstream agrees to.
-    static func forwardedOffers(_ headers: HTTPHeaders) -> String? {
+    package static func forwardedOffers(_ headers: HTTPHeaders) -> String? {
         let offers = elements(in: headers).filter { PerMessageDeflate(element: $0) != nil }
         return offers.isEmpty ? nil : offers.joined(separator: ", ")
     }
@@ -74,7 +74,7 @@ struct PerMessageDeflate: Equatable, Sendable {
     /// What the proxy, as the server, agrees to for the client's first offer it can honour; `nil`
     /// when the client offered none. A `server_max_window_bits` of 8 is declined: zlib's raw
     /// deflate cannot use a window that small.
-    static func accepting(_ headers: HTTPHeaders) -> PerMessageDeflate? {
+    package static func accepting(_ headers: HTTPHeaders) -> PerMessageDeflate? {
         for element in elements(in: headers) {
             guard let offer = PerMessageDeflate(element: element), offer.serverMaxWindowBits != 8 else { continue }
             var agreed = PerMessageDeflate()
@@ -87,7 +87,7 @@ struct PerMessageDeflate: Equatable, Sendable {
 
     /// An upstream's `101` answer: the agreement, `nil` when it agreed to none. Throws when it
     /// names anything the proxy cannot follow (another extension, or a malformed element).
-    static func agreed(in headers: HTTPHeaders) throws -> PerMessageDeflate? {
+    package static func agreed(in headers: HTTPHeaders) throws -> PerMessageDeflate? {
         let values = headers[canonicalForm: "sec-websocket-extensions"].map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard let first = values.first else { return nil }
         guard values.count == 1, let agreed = PerMessageDeflate(element: first[...]), agreed.clientMaxWindowBits != 0 else {
@@ -97,7 +97,7 @@ struct PerMessageDeflate: Equatable, Sendable {
     }
 
     /// The `Sec-WebSocket-Extensions` value of an answer.
-    var responseHeader: String {
+    package var responseHeader: String {
         var header = Self.name
         if serverNoContextTakeover { header += "; server_no_context_takeover" }
         if clientNoContextTakeover { header += "; client_no_context_takeover" }

@@ -1,0 +1,36 @@
+import NIOCore
+import NIOHTTP1
+
+/// What the writer tells of each answer, and how it adapts one to its client, as the modules
+/// plug it in: the kernel writes answers and knows nothing of sessions, the UI or upstream URLs.
+
+/// A session's journal: told of every answer before it goes out.
+package protocol AnswerJournal: AnyObject, Sendable {
+    func add(method: NIOHTTP1.HTTPMethod, origin: String?, target: String, key: String?, answer: ProxyAnswer, started: NIODeadline, shard: Int)
+}
+
+/// The UI's Live view: told of every answer but the proxy's own endpoints'. While nobody
+/// follows, an announcement must cost no more than an atomic load.
+package protocol AnswerFeed: AnyObject, Sendable {
+    func announce(
+        method: NIOHTTP1.HTTPMethod, target: String, status: Int, tag: String, miss: ReportedMiss?, started: NIODeadline, session: String?)
+}
+
+/// Rewrites an answer made per request for the address its client reached the proxy by
+/// (upstream URLs pointing at the proxy).
+package protocol AnswerRewriter: Sendable {
+    func served(_ answer: ProxyAnswer, proxyBase: @autoclosure () -> String) -> ProxyAnswer
+}
+
+/// A prepared answer made for one address of the proxy, with the answer to use instead for a
+/// client that reached it by another.
+package protocol AddressBoundAnswer: AnyObject, Sendable {
+    /// The address the answer was prepared for; `nil`: none, rewrite it for every client.
+    var preparedBase: String? { get }
+    var original: ProxyAnswer { get }
+}
+
+/// Names a request in its log line: its target with secrets scrubbed (the keyer's rules).
+package protocol RequestNaming: Sendable {
+    func logTarget(of head: HTTPRequestHead) -> String
+}

@@ -1,0 +1,35 @@
+import NIOCore
+import NIOHTTP1
+
+/// The one HTTP/1.1 server pipeline of every connection the kernel serves (reverse and session
+/// listeners, CONNECT tunnels after TLS, the forward listener, `cassette ui`).
+package enum HTTPPipeline {
+    /// The byte-exact header handlers where they are needed, NIO's HTTP server handlers with
+    /// pipelining assistance and `switches`, then `handlers`.
+    package static func configure(
+        _ pipeline: ChannelPipeline.SynchronousOperations, restoresRawHeaderBytes: Bool, keepsRequestHeadBytes: Bool, switches: ProtocolSwitches,
+        handlers: [any ChannelHandler]
+    ) throws {
+        // Byte-exact header handlers only where bytes that are not UTF-8 can occur and matter.
+        if restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
+        let requestHeadBytes = keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
+        if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
+        try pipeline.configureHTTPServerPipeline(
+            withPipeliningAssistance: true, withServerUpgrade: switches.leavingHTTP().configuration(), withErrorHandling: false)
+        if let requestHeadBytes {
+            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
+        }
+        for handler in handlers { try pipeline.addHandler(handler) }
+    }
+
+    /// The plain pipeline of one responder: every connection of a listener that `responder` answers.
+    package static func configure(
+        _ pipeline: ChannelPipeline.SynchronousOperations, responder: any ConnectionResponder, switches: ProtocolSwitches = .none, logShard: Int,
+        restoresRawHeaderBytes: Bool = false, keepsRequestHeadBytes: Bool = false
+    ) throws {
+        try configure(
+            pipeline, restoresRawHeaderBytes: restoresRawHeaderBytes, keepsRequestHeadBytes: keepsRequestHeadBytes, switches: switches,
+            handlers: [HTTPConnectionHandler(responder: responder, logShard: logShard, switches: switches)])
+    }
+}
