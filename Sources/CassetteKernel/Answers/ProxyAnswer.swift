@@ -110,4 +110,9 @@ package struct ProxyAnswer: Sendable {
 package struct ReplayPiece: Sendable {
     package var offset: Duration
     package var bytes: Range<Int>
+
+    package init(offset: Duration, bytes: Range<Int>) {
+        self.offset = offset
+        self.bytes = bytes
+    }
 }

@@ -78,10 +78,11 @@ package final class ControlTable: Sendable {
         self.routes = routes.filter { !$0.includesBelow } + routes.filter(\.includesBelow).sorted { $0.path.count > $1.path.count }
     }
 
-    /// This table with `more` routes; a later route for a path already there replaces it.
+    /// This table with `more` routes; a later route for a path already there (with or without
+    /// the paths below it) replaces it.
     package func registering(_ more: [Route]) -> ControlTable {
-        let paths = Set(more.map(\.path))
-        return ControlTable(prefix: prefix, routes: routes.filter { !paths.contains($0.path) } + more)
+        let paths = Set(more.map { "\($0.includesBelow) \($0.path)" })
+        return ControlTable(prefix: prefix, routes: routes.filter { !paths.contains("\($0.includesBelow) \($0.path)") } + more)
     }
 
     /// Whether `target` is a control path at all.

@@ -28,6 +28,12 @@ package final class ProxyServer: Sendable {
         package let pipeline: any ConnectionPipeline
         package let host: String
         package let port: Int
+
+        package init(pipeline: any ConnectionPipeline, host: String, port: Int) {
+            self.pipeline = pipeline
+            self.host = host
+            self.port = port
+        }
     }
 
     private init(group: MultiThreadedEventLoopGroup, ownsGroup: Bool, quiescing: ServerQuiescingHelper, addresses: [String], ports: [Int]) {

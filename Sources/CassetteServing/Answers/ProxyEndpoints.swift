@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOHTTP1
 import WellPlateCore
@@ -12,27 +13,23 @@ package struct ProxyEndpoints: Sendable {
     /// Forwarded requests skip certificate checks (`--insecure`): health says so.
     package var insecure = false
 
-    /// The answer of `endpoint` (`ControlRouter` chose it and checked the method).
-    package func answer(for endpoint: ControlRouter.Endpoint) -> ProxyAnswer {
-        switch endpoint {
-        case .health:
-            var health: JSONObject = [
-                "status": "ok",
-                "mode": .string(policy.name),
-                "cassette": .string(session.options.cassette),
-                "interactions": .integer(Int64(session.index.interactionCount)),
-            ]
-            if insecure { health["warning"] = .string(TLSHint.insecureWarning) }
-            return .json(200, .object(health), source: .endpoint)
-        case .stats:
-            return .json(200, statistics(), source: .endpoint)
-        case .sessions:
-            // The main port's `SessionRegistry` answers these; a port without one has none.
-            return ControlRouter.noSessionsHere.answer
-        case .ui:
-            // The main port's `UIEndpoints` answers these (`ProxyHandler`).
-            return .error(404, code: "no_ui_here", message: "the UI is on the main port of `cassette record`, `replay` or `run`", source: .endpoint)
-        }
+    package init(session: CassetteSession, policy: ServingPolicy, started: ContinuousClock.Instant, insecure: Bool = false) {
+        self.session = session
+        self.policy = policy
+        self.started = started
+        self.insecure = insecure
+    }
+
+    /// `GET /__cassette/health`: whether it runs, what it serves.
+    package func health() -> ProxyAnswer {
+        var health: JSONObject = [
+            "status": "ok",
+            "mode": .string(policy.name),
+            "cassette": .string(session.options.cassette),
+            "interactions": .integer(Int64(session.index.interactionCount)),
+        ]
+        if insecure { health["warning"] = .string(TLSHint.insecureWarning) }
+        return .json(200, .object(health), source: .endpoint)
     }
 
     package func statistics() -> JSONValue {

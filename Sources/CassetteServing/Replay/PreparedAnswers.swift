@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOCore
 import NIOFoundationCompat
@@ -21,7 +22,7 @@ package struct PreparedAnswers: Sendable {
         replies = answers.map(PreparedReply.init)
         hasRawHeaderBytes = answers.contains { answer in
             if case .prepared(let head) = answer.head, head.hasRawHeaderBytes { return true }
-            return answer.upstreamURLs?.hasRawHeaderBytes == true
+            return (answer.upstreamURLs as? PreparedUpstreamURLs)?.hasRawHeaderBytes == true
         }
     }
 

@@ -1,3 +1,4 @@
+import CassetteKernel
 import HTTPTypes
 import NIOHTTP1
 import WellPlateCore

@@ -1,3 +1,4 @@
+import CassetteKernel
 import NIOCore
 import WellPlateCore
 import WellPlateNetworking

@@ -1,13 +1,16 @@
+import CassetteKernel
 import Foundation
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
 import WellPlateNetworking
 
-/// The handlers of one client connection, in order, and the parts they are given. The server and
-/// the tests (over an `EmbeddedChannel`) set connections up the same way.
-package struct ProxyPipeline: ConnectionPipeline {
-    package private(set) var parts: ProxyHandler.Parts
+/// The handlers of one connection to a listener serving a cassette, in order, and the parts they
+/// are given: the kernel's HTTP pipeline with the protocol switches the modules registered, then
+/// the kernel's handler with this listener's `ServingRoute` for the connection's event loop. The
+/// server and the tests (over an `EmbeddedChannel`) set connections up the same way.
+package struct ServingPipeline: ConnectionPipeline {
+    package private(set) var parts: ServingResponder
     /// Whether connections need `RawHeaderBytesHandler`: a replay-only proxy whose recordings'
     /// headers are all UTF-8 does without it (one handler fewer on every write).
     package let restoresRawHeaderBytes: Bool
@@ -18,7 +21,7 @@ package struct ProxyPipeline: ConnectionPipeline {
     package let keepsRequestHeadBytes: Bool
     /// The protocol switches its connections offer: WebSocket on reverse and session listeners and
     /// on a forward host's pipeline inside a CONNECT tunnel.
-    package var upgrades = UpgradeHook.none
+    package var switches = ProtocolSwitches.none
 
     /// A listener serving `served` with `settings` (its upstream and TLS). `maker` makes its
     /// recordings into answers. `sessions`: the main port's sessions; `journal` and `logLabel`
@@ -38,60 +41,94 @@ package struct ProxyPipeline: ConnectionPipeline {
         requestBuilder.consumesProxyCredentials = settings.forward != nil
         var log = ProxyLog(requestLog: served.context.requestLog, stalePolicy: settings.stalePolicy, logger: served.context.logger, label: logLabel)
         if keysIncludeOrigin, let origin = settings.upstream.flatMap(CassetteInfo.origin(of:)) { log.targetPrefix = origin }
-        // WebSocket wherever the pipeline serves one upstream: reverse and session listeners, and
-        // the forward proxy's pipeline for a host, inside a CONNECT tunnel (`wss://`) or for a
-        // handshake in absolute form sent to the forward listener (`ForwardWebSocketUpgrade`).
-        var webSockets: WebSocketService?
+        let upstreamOrigin = settings.upstream.flatMap(CassetteInfo.origin(of:))
+        // Conversations (WebSocket) wherever the pipeline serves one upstream: reverse and session
+        // listeners, and the forward proxy's pipeline for a host, inside a CONNECT tunnel or for a
+        // handshake in absolute form sent to the forward listener.
+        var conversations: (any ConversationServing)?
         if settings.forward == nil || settings.upstream != nil {
-            let service = WebSocketService(
-                session: session, policy: ServingPolicy(mode: session.options.mode, onMiss: session.options.onMiss),
-                conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
-                writers: served.context.conversationWriters, journal: journal, sessions: sessions, listener: listener,
-                upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)))
-            webSockets = service
-            upgrades = service.hook
+            let described = ServingListener(
+                session: session, conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
+                writers: served.context.conversationWriters, journal: journal, sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin)
+            for module in served.context.protocols {
+                guard let offered = module.offer(on: described) else { continue }
+                switches = switches.registering(offered.switch)
+                conversations = offered.service
+            }
         }
-        parts = ProxyHandler.Parts(
+        let endpoints = ProxyEndpoints(session: session, policy: served.policy, started: .now, insecure: settings.tls.insecure && !replayOnly)
+        let controls = ControlTable(
+            routes: ServingControls.routes(endpoints, sessions: sessions)
+                + (sessions == nil ? served.context.sessionPortControls : served.context.mainPortControls))
+        parts = ServingResponder(
             replayer: replayOnly ? ProxyReplayer(session: session, answers: served.prepared, requestBuilder: requestBuilder) : nil,
             responder: ProxyResponder(
                 session: session, settings: settings, replays: maker, upstreamDescription: settings.upstream.map { redactor.redact(url: $0) },
                 recordsForwarded: recordsForwarded, log: log),
             requestBuilder: requestBuilder,
-            endpoints: ProxyEndpoints(session: session, policy: served.policy, started: .now, insecure: settings.tls.insecure && !replayOnly),
             writer: AnswerWriter(
-                log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal, live: served.context.live,
+                log: log, namer: KeyerNaming(keyer: session.keyer), upstreamURLs: maker.upstreamURLs, journal: journal, live: served.context.live,
                 liveSession: logLabel.map { $0.hasPrefix("session ") ? String($0.dropFirst(8)) : $0 }),
-            maxBodySize: settings.maxBodySize, sessions: sessions, listener: listener,
-            upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)), sessionsOnly: settings.sessionsOnly && sessions != nil,
-            ui: sessions == nil ? nil : served.context.ui, webSockets: webSockets)
+            maxBodySize: settings.maxBodySize, controls: controls, sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin,
+            sessionsOnly: settings.sessionsOnly && sessions != nil, conversations: conversations)
         restoresRawHeaderBytes = !replayOnly || served.prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }
 
-    package func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
-        try Self.configureHTTP(
-            pipeline, restoresRawHeaderBytes: restoresRawHeaderBytes, keepsRequestHeadBytes: keepsRequestHeadBytes, upgrades: upgrades,
-            handlers: [ProxyHandler(parts: parts, logShard: logShard, targetCache: targetCache)])
+    /// The same pipeline answering with `parts` (a forward listener's, routing by host).
+    package func answering(with parts: ServingResponder) -> ServingPipeline {
+        var pipeline = self
+        pipeline.parts = parts
+        return pipeline
     }
 
-    /// The one HTTP/1.1 server pipeline of every connection the proxy serves (reverse and session
-    /// listeners, CONNECT tunnels after TLS, the forward listener): the byte-exact header
-    /// handlers where they are needed, NIO's HTTP server handlers with pipelining assistance and
-    /// `upgrades`, then `handlers`.
-    package static func configureHTTP(
-        _ pipeline: ChannelPipeline.SynchronousOperations, restoresRawHeaderBytes: Bool, keepsRequestHeadBytes: Bool, upgrades: UpgradeHook,
-        handlers: [any ChannelHandler]
+    package func configure(_ pipeline: ChannelPipeline.SynchronousOperations, loop: ConnectionLoop) throws {
+        let parts = self.parts
+        let route = loop.storage.value { ServingRoute(parts: parts, targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: pipeline.eventLoop)) }
+        try configure(pipeline, route: route, logShard: loop.logShard, extraHandlers: [])
+    }
+
+    /// Sets a connection up with `route`, after `extraHandlers` (the forward listener's CONNECT).
+    package func configure(
+        _ pipeline: ChannelPipeline.SynchronousOperations, route: ServingRoute, logShard: Int, extraHandlers: [any ChannelHandler],
+        switches extra: ProtocolSwitches? = nil
     ) throws {
-        // Byte-exact header handlers only where bytes that are not UTF-8 can occur and matter.
-        if restoresRawHeaderBytes { try pipeline.addHandler(RawHeaderBytesHandler()) }
-        let requestHeadBytes = keepsRequestHeadBytes ? RequestHeadBytesHandler() : nil
-        if let requestHeadBytes { try pipeline.addHandler(requestHeadBytes) }
-        try pipeline.configureHTTPServerPipeline(
-            withPipeliningAssistance: true, withServerUpgrade: upgrades.leavingHTTP().configuration(), withErrorHandling: false)
-        if let requestHeadBytes {
-            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
-        }
-        for handler in handlers { try pipeline.addHandler(handler) }
+        let switches = extra ?? self.switches
+        try HTTPPipeline.configure(
+            pipeline, restoresRawHeaderBytes: restoresRawHeaderBytes, keepsRequestHeadBytes: keepsRequestHeadBytes, switches: switches,
+            handlers: extraHandlers + [HTTPConnectionHandler(responder: route, logShard: logShard, switches: switches)])
+    }
+}
+
+/// A listener serving a cassette as a protocol module sees it, to serve its conversations there.
+package struct ServingListener: Sendable {
+    package let session: CassetteSession
+    package let conversations: RecordedConversations
+    package let requestBuilder: ProxyRequestBuilder
+    package let settings: ProxySettings
+    package let log: ProxyLog
+    /// The proxy's recorders' writing tasks, awaited before its store closes.
+    package let writers: ConversationWriters
+    /// A session's journal, on a session's listener.
+    package let journal: SessionJournal?
+    /// The main port's sessions: a handshake with `X-Cassette-Session` is the session's.
+    package let sessions: SessionRegistry?
+    package let listener: Int
+    package let upstreamOrigin: String?
+}
+
+/// A module serving conversations over a protocol switch (WebSocket), registered in the served
+/// cassette's context: every listener serving a cassette offers it.
+package protocol ServingProtocol: Sendable {
+    /// The switch and the service that `listener` offers; `nil` where it offers none.
+    func offer(on listener: ServingListener) -> (switch: ProtocolSwitches.Switch, service: any ConversationServing)?
+}
+
+/// Names a request in its log line by the keyer's rules.
+struct KeyerNaming: RequestNaming {
+    let keyer: ReplayKeyer
+
+    func logTarget(of head: HTTPRequestHead) -> String {
+        keyer.logTarget(of: head)
     }
 }

@@ -1,3 +1,4 @@
+import CassetteKernel
 import Synchronization
 
 /// The writing tasks of the conversations being recorded, so that a stopping proxy closes its

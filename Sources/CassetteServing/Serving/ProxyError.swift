@@ -1,3 +1,4 @@
+import CassetteKernel
 import WellPlateCore
 
 /// Why the proxy could not start, or could not open a cassette for a session: the one error

@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import Logging
 import WellPlateCore
@@ -23,11 +24,29 @@ package struct ServedCassette: Sendable {
         /// The caller's: what the proxy reports outside the request log.
         package var logger: Logger
         /// Every answer the proxy and its sessions write, for the UI's Live view and a run's report.
-        package var live: LiveFeed?
-        /// The web UI on the main port.
-        package var ui: UIEndpoints?
+        package var live: (any AnswerFeed)?
+        /// What the modules add to the main port's control table (the web UI).
+        package var mainPortControls: [ControlTable.Route] = []
+        /// What they add to a session's own port's (the UI's refusal: it is on the main port).
+        package var sessionPortControls: [ControlTable.Route] = []
+        /// The protocol modules every listener offers (WebSocket).
+        package var protocols: [any ServingProtocol] = []
         /// The writing tasks of WebSocket conversations being recorded, by the proxy and its sessions.
         package var conversationWriters = ConversationWriters()
+
+        package init(
+            store: CassetteStore, upstream: (any HTTPTransport)?, given: ProxySettings, matchingRules: MatchingRules?, redactor: Redactor,
+            sequencePolicy: SequencePolicy, requestLog: RequestLog?, logger: Logger
+        ) {
+            self.store = store
+            self.upstream = upstream
+            self.given = given
+            self.matchingRules = matchingRules
+            self.redactor = redactor
+            self.sequencePolicy = sequencePolicy
+            self.requestLog = requestLog
+            self.logger = logger
+        }
     }
 
     /// Who serves the cassette.
@@ -181,10 +200,10 @@ package struct ServedCassette: Sendable {
 
     /// The pipelines of a reverse proxy's listeners, one per upstream. `sessions`: the main
     /// port's registry; `journal` and `logLabel` (`session ID`): a session's.
-    package func reversePipelines(sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil) -> [ProxyPipeline] {
+    package func reversePipelines(sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil) -> [ServingPipeline] {
         layout.listeners.indices.map { position in
             let listenerSettings = layout.settings(settings, listener: position)
-            return ProxyPipeline(
+            return ServingPipeline(
                 served: self, settings: listenerSettings,
                 maker: layout.answerMaker(listenerSettings, listener: position, ports: ports, preparedBase: nil), sessions: sessions,
                 journal: journal, logLabel: logLabel, listener: position)
@@ -192,12 +211,10 @@ package struct ServedCassette: Sendable {
     }
 
     /// The listener of a forward proxy serving this cassette: per host, a pipeline recording or replaying it.
-    package func forwardPipeline(
-        _ forward: ForwardServing, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil
-    )
-        -> ForwardPipeline
-    {
-        forward.pipeline(
+    package func forwardListener(
+        _ forward: any ForwardListening, sessions: SessionRegistry? = nil, journal: SessionJournal? = nil, logLabel: String? = nil
+    ) -> ForwardListener {
+        forward.listener(
             served: self, maker: layout.answerMaker(settings, listener: 0, ports: ports, preparedBase: nil), sessions: sessions, journal: journal,
             logLabel: logLabel)
     }

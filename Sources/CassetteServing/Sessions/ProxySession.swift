@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOCore
 import NIOPosix
@@ -18,7 +19,7 @@ package final class ProxySession: Sendable {
         package let baseURL: String
         /// What its connections are given; the main port's listener for the same upstream
         /// answers `X-Cassette-Session` requests with them too.
-        package let parts: ProxyHandler.Parts
+        package let parts: ServingResponder
 
         package var origin: String? { parts.upstreamOrigin }
     }
@@ -33,14 +34,14 @@ package final class ProxySession: Sendable {
     package let server: ProxyServer
     /// A forward proxy's session: the hosts it serves, for `X-Cassette-Session` requests that
     /// reach the main forward proxy (in a tunnel or as absolute-form requests).
-    package let forwardRouter: ForwardRouter?
+    package let forwardRouter: (any HostRouting)?
     /// Where requests that reach it through the main port go, per listener and event loop, each
     /// with replay keys and slots of its own (its own listeners keep theirs, `ProxyServer`): per
     /// listener because the same target keys differently on two hosts. Made once: a route is
     /// handed to every such request, and a class is one retain to hand on.
-    private let routes: [[ObjectIdentifier: SessionRoute]]
-    /// False from the moment it begins closing: a connection that kept its route (`ProxyHandler`)
-    /// checks this instead of asking the registry again.
+    private let routes: [[ObjectIdentifier: ServingRoute]]
+    /// False from the moment it begins closing: a route handed out before (`ServingRoute`) checks
+    /// this instead of asking the registry again.
     private let liveness = SessionLiveness()
 
     package var isLive: Bool { liveness.isLive }
@@ -50,7 +51,7 @@ package final class ProxySession: Sendable {
 
     package init(
         id: String, cassette: String, mode: RecordMode, listeners: [Listener], session: CassetteSession, journal: SessionJournal,
-        server: ProxyServer, group: MultiThreadedEventLoopGroup, forwardRouter: ForwardRouter? = nil
+        server: ProxyServer, group: MultiThreadedEventLoopGroup, forwardRouter: (any HostRouting)? = nil
     ) {
         self.forwardRouter = forwardRouter
         self.id = id
@@ -65,26 +66,25 @@ package final class ProxySession: Sendable {
             Dictionary(
                 uniqueKeysWithValues: group.makeIterator().map { loop in
                     let cache = NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: loop)
-                    return (ObjectIdentifier(loop), SessionRoute(liveness: liveness, parts: listener.parts, targetCache: cache))
+                    return (ObjectIdentifier(loop), ServingRoute(parts: listener.parts, targetCache: cache, liveness: liveness))
                 })
         }
     }
 
     /// Where a request on the main port's listener `position` for upstream `origin` goes: this
     /// session's listener for the same upstream, else the one in the same position, else the first.
-    package func route(listener position: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute {
+    package func route(listener position: Int, origin: String?, on eventLoop: any EventLoop) -> ServingRoute {
         if let forwardRouter, let origin {
-            // Keys of a tunnel's requests are its host's: replay keys of their own for each route
-            // (a connection keeps its route, so they stay warm for the connection).
-            return SessionRoute(
-                liveness: liveness, parts: forwardRouter.parts(origin: origin),
-                targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop))
+            // Keys of a tunnel's requests are its host's: replay keys of their own for each route.
+            return ServingRoute(
+                parts: forwardRouter.responder(origin: origin), targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop),
+                liveness: liveness)
         }
         let index =
             listeners.count == 1
             ? 0 : origin.flatMap { origin in listeners.firstIndex { $0.origin == origin } } ?? (listeners.indices.contains(position) ? position : 0)
         return routes[index][ObjectIdentifier(eventLoop)]
-            ?? SessionRoute(liveness: liveness, parts: listeners[index].parts, targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop))
+            ?? ServingRoute(parts: listeners[index].parts, targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: eventLoop), liveness: liveness)
     }
 
     /// Empties the journal and starts every sequence again.
@@ -121,20 +121,6 @@ package final class ProxySession: Sendable {
             "requests": .integer(Int64(journal.count)),
             "idleSeconds": .number((Double(idle.nanoseconds) / 1e7).rounded() / 100),
         ]
-    }
-}
-
-/// Where a request with `X-Cassette-Session` goes.
-package final class SessionRoute: Sendable {
-    /// Whether its session still serves; a route outlives neither its use nor this check.
-    package let liveness: SessionLiveness
-    package let parts: ProxyHandler.Parts
-    package let targetCache: NIOLoopBoundBox<ReplayTargetCache>
-
-    package init(liveness: SessionLiveness, parts: ProxyHandler.Parts, targetCache: NIOLoopBoundBox<ReplayTargetCache>) {
-        self.liveness = liveness
-        self.parts = parts
-        self.targetCache = targetCache
     }
 }
 

@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -8,6 +9,16 @@ import WellPlateNetworking
 /// bad input gets a JSON error with a 4xx status that says what to do, and the proxy goes on.
 package enum SessionEndpoints {
     package static let root = ControlNames.sessions
+
+    /// Sessions asked for on a session's own port.
+    package static let noSessionsHere = ControlRefusal(
+        status: 404, code: "no_sessions_here",
+        message: "this port is a session's own; sessions are opened and managed on the main port of `cassette record`, `replay` or `run`")
+
+    /// A path below the sessions' that is none of theirs.
+    package static let notASessionEndpoint = ControlRefusal(
+        status: 404, code: "not_found",
+        message: "that path is not a session endpoint; use \(root), \(root)/ID, \(root)/ID/requests or \(root)/ID/reset")
 
     package static func unknownSession(_ id: String) -> ProxyAnswer {
         .error(404, code: "unknown_session", message: unknownSessionMessage(id))
@@ -58,7 +69,7 @@ extension SessionRegistry {
                 created["mode"] = .string(session.mode.rawValue)
                 return .json(201, .object(created), source: .endpoint)
             default:
-                throw Self.methodNotAllowed(head, "GET (list) or POST (open)", SessionEndpoints.root, allow: ["GET", "HEAD", "POST"])
+                throw Self.notRouted(path)
             }
         case (1, let id?):
             switch method {
@@ -70,26 +81,22 @@ extension SessionRegistry {
                 let strict = try Self.flag("strict", in: query)
                 return try await endAnswer(id, strict: strict)
             default:
-                throw Self.methodNotAllowed(head, "GET (inspect) or DELETE (end)", "\(SessionEndpoints.root)/\(id)", allow: ["GET", "HEAD", "DELETE"])
+                throw Self.notRouted(path)
             }
         case (2, "requests"):
-            guard method == .GET else { throw Self.methodNotAllowed(head, "GET", path, allow: ["GET", "HEAD"]) }
+            guard method == .GET else { throw Self.notRouted(path) }
             try Self.allow(["method", "path", "host"], in: query)
             let filter = SessionJournal.Filter(
                 method: Self.value("method", in: query), path: Self.value("path", in: query), host: Self.value("host", in: query))
             return .json(200, try live(rest[0]).journal.json(filter: filter), source: .endpoint)
         case (2, "reset"):
-            guard method == .POST else { throw Self.methodNotAllowed(head, "POST", path, allow: ["POST"]) }
+            guard method == .POST else { throw Self.notRouted(path) }
             try Self.allow([], in: query)
             let session = try live(rest[0])
             session.reset()
             return .json(200, .object(session.json), source: .endpoint)
         default:
-            throw ProxyRequestError(
-                status: 404, code: "not_found",
-                message:
-                    "\(path) is not a session endpoint; use \(SessionEndpoints.root), \(SessionEndpoints.root)/ID, \(SessionEndpoints.root)/ID/requests or \(SessionEndpoints.root)/ID/reset"
-            )
+            throw Self.notRouted(path)
         }
     }
 
@@ -125,10 +132,9 @@ extension SessionRegistry {
         ]
     }
 
-    private static func methodNotAllowed(_ head: HTTPRequestHead, _ allowed: String, _ path: String, allow: [String]) -> ProxyRequestError {
-        var error = ProxyRequestError(status: 405, code: "method_not_allowed", message: "\(path) does not take \(head.method.rawValue); use \(allowed)")
-        error.allow = allow
-        return error
+    /// What the control table's routes (`ServingControls`) never send here.
+    private static func notRouted(_ path: String) -> ProxyRequestError {
+        ProxyRequestError(status: 404, code: "not_found", message: SessionEndpoints.notASessionEndpoint.message)
     }
 
     /// Refuses query parameters the endpoint does not take, so a misspelt filter is not ignored.

@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -14,7 +15,7 @@ import WellPlateNetworking
 /// arrival. The entries are bounded (`limit`): a session driven far harder than a test drives one
 /// drops its oldest entries (and says how many), while the tallies the summary is made of keep
 /// counting every request.
-package final class SessionJournal: Sendable {
+package final class SessionJournal: AnswerJournal {
     /// How a request was answered, as the journal spells it.
     package enum Source: String, Sendable {
         case hit, recorded, miss, passthrough, error

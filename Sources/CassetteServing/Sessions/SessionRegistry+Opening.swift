@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOCore
 import WellPlateCore
@@ -55,14 +56,14 @@ extension SessionRegistry {
         // A shard per event loop plus one, as the request log numbers them.
         let journal = SessionJournal(shards: max(1, settings.threads) + 1)
         let label = "session \(id)"
-        let forwardRouter: ForwardRouter?
+        let forwardRouter: (any HostRouting)?
         let pipelines: [any ConnectionPipeline]
-        let parts: [ProxyHandler.Parts]
+        let parts: [ServingResponder]
         if let forward = configuration.forward {
-            let pipeline = served.forwardPipeline(forward, journal: journal, logLabel: label)
-            forwardRouter = pipeline.router
-            pipelines = [pipeline]
-            parts = [pipeline.router.base.parts]
+            let listener = served.forwardListener(forward, journal: journal, logLabel: label)
+            forwardRouter = listener.hosts
+            pipelines = [listener.pipeline]
+            parts = [listener.base]
         } else {
             let reverse = served.reversePipelines(journal: journal, logLabel: label)
             forwardRouter = nil

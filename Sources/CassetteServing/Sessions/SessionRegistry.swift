@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOCore
 import NIOPosix
@@ -20,7 +21,7 @@ package final class SessionRegistry: Sendable {
         package var layout: UpstreamLayout
         package var settings: ProxySettings
         /// A forward proxy's: each session is a forward proxy of its own.
-        package var forward: ForwardServing?
+        package var forward: (any ForwardListening)?
     }
 
     private struct State {
@@ -53,7 +54,7 @@ package final class SessionRegistry: Sendable {
     /// Where a request for session `id` on the main port goes; `nil` for an id that is not live.
     /// `listener`: the position of the main-port listener it arrived on.
     /// `origin`: the upstream it stands in for.
-    package func route(_ id: String, listener: Int, origin: String?, on eventLoop: any EventLoop) -> SessionRoute? {
+    package func route(_ id: String, listener: Int, origin: String?, on eventLoop: any EventLoop) -> ServingRoute? {
         guard let session = state.withLock({ $0.sessions[id] }) else { return nil }
         return session.route(listener: listener, origin: origin, on: eventLoop)
     }
@@ -204,7 +205,7 @@ package final class SessionRegistry: Sendable {
         }
         // The session's listeners share its conversations: each counted once.
         var seen: Set<ObjectIdentifier> = []
-        for conversations in session.listeners.compactMap({ $0.parts.webSockets?.conversations }) where seen.insert(ObjectIdentifier(conversations)).inserted {
+        for conversations in session.listeners.compactMap({ $0.parts.conversations?.recorded }) where seen.insert(ObjectIdentifier(conversations)).inserted {
             let replays = conversations.replayCounts
             guard !replays.isEmpty else { continue }
             closedConversationUsage.withLock { usage in

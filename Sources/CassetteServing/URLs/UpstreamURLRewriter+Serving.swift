@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -8,7 +9,7 @@ import WellPlateNetworking
 
 /// Where the rewriting applies: answers made per request (recorded, passthrough) as they are
 /// written; replayed answers when they are made (`ReplayAnswerMaker`).
-extension UpstreamURLRewriter {
+extension UpstreamURLRewriter: AnswerRewriter {
     /// The proxy's rewriter: `nil` when `--no-rewrite-urls` (or `rewriteURLs: false`) turned it
     /// off or no upstream is known.
     package init?(settings: ProxySettings, upstream: URL?) {
@@ -78,7 +79,7 @@ extension UpstreamURLRewriter {
 /// What a prepared answer that leads back to the upstream needs for a client that reached the
 /// proxy at another address than the one it was prepared for (`localhost` instead of
 /// `127.0.0.1`): the recorded answer, rewritten per request like any `ProxyAnswer`.
-package final class PreparedUpstreamURLs: Sendable {
+package final class PreparedUpstreamURLs: AddressBoundAnswer {
     /// The base the prepared head and body point at; `nil` when they were left as recorded.
     package let preparedBase: String?
     package let original: ProxyAnswer

@@ -1,3 +1,4 @@
+import CassetteKernel
 import Synchronization
 
 /// The ports of a multi-host proxy's listeners, in upstream order, known once all of them are

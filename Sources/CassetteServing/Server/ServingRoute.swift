@@ -1,0 +1,119 @@
+import CassetteKernel
+import NIOCore
+import NIOHTTP1
+import WellPlateCore
+import WellPlateNetworking
+
+/// A listener's responder on one event loop, as the kernel is given it: the listener's parts
+/// and the loop's replay keys (`ReplayTargetCache`). Where a request goes (`ProxyRouter`) and
+/// how it is answered. A session's routes are these too (`ProxySession.route`), with the
+/// session's liveness.
+package final class ServingRoute: ConnectionResponder {
+    package let parts: ServingResponder
+    package let targetCache: NIOLoopBoundBox<ReplayTargetCache>
+    /// A session's: whether it still serves. `nil` for a listener's own route.
+    package let liveness: SessionLiveness?
+
+    package init(parts: ServingResponder, targetCache: NIOLoopBoundBox<ReplayTargetCache>, liveness: SessionLiveness? = nil) {
+        self.parts = parts
+        self.targetCache = targetCache
+        self.liveness = liveness
+    }
+
+    package var maxBodySize: Int { parts.maxBodySize }
+    package var writer: AnswerWriter { parts.writer }
+    package var controls: ControlTable { parts.controls }
+    package var answersWebSocketsOverHTTP: Bool { parts.conversations != nil }
+
+    @inline(__always)
+    package func isPlain(_ head: HTTPRequestHead) -> Bool {
+        parts.plainReplayer?.isPlain(head) ?? false
+    }
+
+    package func select(_ head: HTTPRequestHead, on eventLoop: any EventLoop) -> ResponderSelection {
+        var route = self
+        // The forward listener: an absolute-form request is its host's (a miss, a recorded refusal, …).
+        if let hosts = parts.hosts, let host = hosts.responder(for: head) {
+            route = ServingRoute(parts: host, targetCache: targetCache)
+        }
+        if case .session(let id) = ProxyRouter.route(head, route.parts.routeContext) {
+            // A session's request on the main port: answered as on the session's own port. The
+            // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
+            guard let session = route.parts.sessions?.route(id, listener: route.parts.listener, origin: route.parts.upstreamOrigin, on: eventLoop),
+                session.liveness?.isLive != false
+            else { return .answer(SessionEndpoints.unknownSession(id)) }
+            return .other(session)
+        }
+        return route === self ? .this : .other(route)
+    }
+
+    package func refusal(at head: HTTPRequestHead, on eventLoop: any EventLoop) -> ProxyAnswer? {
+        parts.conversations?.refusal(for: head, on: eventLoop)
+    }
+
+    package func respond(to request: ConnectionRequest, plain: Bool, connection: HTTPConnection) {
+        if plain {
+            replay(request, plain: true, connection: connection)
+            return
+        }
+        switch ProxyRouter.route(request.head, parts.routeContext) {
+        case .replay:
+            replay(request, plain: false, connection: connection)
+        case .forward:
+            forward(request, connection: connection)
+        case .session:
+            // Selected when the head came (`select`): a session's request never reaches its listener's route.
+            connection.send(SessionEndpoints.unknownSession(""), to: request, writer: parts.writer)
+        case .refuse(.sessionRequired):
+            // A miss for the summary and --strict: the app asked for something nobody answered.
+            parts.responder.session.countMiss()
+            connection.send(SessionEndpoints.sessionRequired(request.head), to: request, writer: parts.writer)
+        }
+    }
+
+    /// The hot path: answered on the event loop from prepared bytes; an answer that goes out as it
+    /// was prepared, to an HTTP/1.1 keep-alive request, without building anything for it.
+    private func replay(_ request: ConnectionRequest, plain: Bool, connection: HTTPConnection) {
+        let head = request.head
+        let replayer = parts.replayer!
+        let writer = parts.writer
+        do {
+            let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache)
+            if writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
+                writer.send(
+                    reply, head: head, logTarget: target.logTarget, lineTarget: target.lineTarget, started: request.started, shard: connection.logShard,
+                    context: connection.context)
+                return
+            }
+            let answerRequest = AnswerWriter.Request(
+                head: head, started: request.started, logTarget: target.logTarget, lineTarget: target.lineTarget, key: target.keyText,
+                shard: connection.logShard)
+            writer.send(replayer.answers.answer(for: pick), to: answerRequest, context: connection.context)
+        } catch {
+            connection.send(parts.responder.answer(for: error), to: request, writer: writer)
+        }
+    }
+
+    /// A request that may go upstream: answered in a task, whole or streamed.
+    private func forward(_ request: ConnectionRequest, connection: HTTPConnection) {
+        let head = request.head
+        let transportRequest: TransportRequest
+        do {
+            transportRequest = try parts.requestBuilder.transportRequest(head: head, body: request.body)
+        } catch {
+            connection.send(parts.responder.answer(for: error), to: request, writer: parts.writer)
+            return
+        }
+        // Only a session's journal, and the log line of a GraphQL request (which names its
+        // operation), need the key here; the session works it out again as it answers.
+        let graphQLPaths = parts.responder.session.matchingRules.graphQLPaths
+        let namesOperation = !graphQLPaths.isEmpty && graphQLPaths.contains(String(head.uri.prefix { $0 != "?" }))
+        let key = parts.writer.journal == nil && !namesOperation ? nil : parts.responder.session.key(for: transportRequest).rawValue
+        let responder = parts.responder
+        // HEAD answers have no body to stream.
+        let streams = head.method != .HEAD
+        connection.later(request, key: key, writer: parts.writer) {
+            await responder.answer(transportRequest, streams: streams)
+        }
+    }
+}
