@@ -1,3 +1,5 @@
+import CassetteForward
+import CassetteServing
 import Foundation
 import WellPlateCore
 import WellPlateNetworking

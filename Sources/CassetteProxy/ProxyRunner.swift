@@ -1,4 +1,9 @@
+import CassetteForward
+import CassetteKernel
+import CassetteServing
 import CassetteUI
+import CassetteUIServer
+import CassetteWebSocket
 import Foundation
 import Logging
 import NIOPosix
@@ -51,6 +56,8 @@ package struct ProxyRunner {
         let served: ServedCassette
         let requestLog: RequestLog?
         let sessions: SessionRegistry
+        /// The UI's Live view, which also collects a run's requests for its report.
+        let live: LiveFeed
 
         /// `http://HOST:PORT`, the address the proxy listens on (its first listener's).
         package var address: String { server.address }
@@ -63,14 +70,15 @@ package struct ProxyRunner {
         /// Keeps every request the proxy answers from now on, and every session that ends, for
         /// `cassette run --report`.
         package func keepRequests() {
-            served.context.live?.startCollecting()
+            live.startCollecting()
             sessions.keepEveryEndedSession()
         }
 
         /// The requests kept since `keepRequests()`, as the UI's Live view shows them, and how
         /// many did not fit.
         package var keptRequests: (requests: [JSONValue], dropped: Int) {
-            served.context.live?.collected() ?? ([], 0)
+            let collected = live.collected()
+            return (collected.events, collected.dropped)
         }
 
         /// The proxy's sessions as the UI's Sessions view shows them (live ones, then the last
@@ -132,11 +140,11 @@ package struct ProxyRunner {
         }
         let live = LiveFeed()
         context.live = live
+        // The modules every listener serving a cassette carries: WebSocket conversations, and on
+        // a session's own port the UI's refusal (the UI is on the main port).
+        context.protocols = [WebSocketModule()]
+        context.sessionPortControls = [UIEndpoints.refusedOnSessionPorts]
         var served = try await ServedCassette.open(cassette, policy: policy, role: .proxy(sessionsOnly: settings.sessionsOnly), context: context)
-        let uiAccess = UIAccess.forHost(settings.host)
-        var catalog = Self.catalog(store: store, serving: served.session)
-        catalog.findings = findings?(store)
-        served.context.ui = UIEndpoints(catalog: catalog, access: uiAccess, live: live)
         // The sessions keep the rules the proxy's cassette settled (keys with their origin on several hosts).
         context.matchingRules = served.session.options.matchingRules
         // Sessions listen on the main server's event loops.
@@ -151,14 +159,20 @@ package struct ProxyRunner {
         let sessions = SessionRegistry(
             SessionRegistry.Configuration(context: context, policy: policy, layout: served.layout, settings: served.settings, forward: forward),
             group: group)
+        // The web UI on the main port.
+        let uiAccess = UIAccess.forHost(settings.host)
+        var catalog = Self.catalog(store: store, serving: served.session)
+        catalog.findings = findings?(store)
+        let ui = UIEndpoints(catalog: catalog, access: uiAccess, live: live, sessions: { sessions.uiJSON() })
+        served.context.mainPortControls = [ui.route]
         let pipelines: [any ConnectionPipeline]
         var ports = served.layout.listeners.map(\.port)
         var authority: String?
         if let forward {
-            let pipeline = served.forwardPipeline(forward, sessions: sessions)
-            pipelines = [pipeline]
+            let listener = served.forwardListener(forward, sessions: sessions)
+            pipelines = [listener.pipeline]
             ports = [settings.port]
-            authority = pipeline.router.leaves.authority.certificatePath
+            authority = listener.authorityPath
         } else {
             pipelines = served.reversePipelines(sessions: sessions)
         }
@@ -168,7 +182,7 @@ package struct ProxyRunner {
                 listeners: zip(pipelines, ports).map { ProxyServer.Listener(pipeline: $0, host: settings.host, port: $1) }, group: group,
                 ownsGroup: true)
         } catch {
-            throw error as? ProxyError ?? .failure("\(error)")
+            throw .failure("\(error)")
         }
         served.ports.set(server.ports)
         let upstreams = served.layout.isMultiHost && forward == nil ? served.layout.listeners.map(\.upstream) : []
@@ -184,7 +198,7 @@ package struct ProxyRunner {
             lines.append(
                 "forward proxy: set HTTPS_PROXY and HTTP_PROXY to \(server.address); clients must trust \(authority) (`cassette ca path`)")
         }
-        return Running(server: server, served: served, requestLog: requestLog, sessions: sessions, announcement: lines)
+        return Running(server: server, served: served, requestLog: requestLog, sessions: sessions, live: live, announcement: lines)
     }
 
     /// The UI's view of `store`: the served cassette's unused recordings as the proxy counts them.
@@ -266,7 +280,7 @@ package struct ProxyRunner {
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127.")
+        ListenAddress.isLoopback(host)
     }
 
     /// Graceful stop: no new connections, in-flight requests answered, store closed; returns the summary.

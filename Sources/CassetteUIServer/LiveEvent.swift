@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import WellPlateCore
 

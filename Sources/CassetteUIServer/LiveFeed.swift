@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -17,7 +18,7 @@ import WellPlateCore
 ///   `flushInterval`), an event is not even made: publishing is then two atomic operations,
 ///   and the skipped events are counted against each page as dropped at its next write.
 /// Misses are kept (the last `recentMisses`) so a page opened later still shows them.
-package final class LiveFeed: Sendable {
+package final class LiveFeed: AnswerFeed {
     package static let flushInterval = TimeAmount.milliseconds(100)
     package static let bufferLimit = 512
     package static let recentMisses = 50
@@ -50,6 +51,16 @@ package final class LiveFeed: Sendable {
     private let skipped = Atomic<Int>(0)
 
     package init() {}
+
+    package func announce(
+        method: NIOHTTP1.HTTPMethod, target: String, status: Int, tag: String, miss: ReportedMiss?, started: NIODeadline, session: String?
+    ) {
+        publish(isMiss: miss != nil) {
+            LiveEvent(
+                at: Date(), method: method.rawValue, target: target, status: status, tag: tag,
+                durationMilliseconds: Double((NIODeadline.now() - started).nanoseconds) / 1_000_000, session: session, miss: miss?.miss)
+        }
+    }
 
     /// Publishes the event `make` describes; `make` runs only when someone follows or a miss
     /// must be kept.

@@ -1,3 +1,4 @@
+import CassetteKernel
 import Foundation
 import NIOHTTP1
 
@@ -13,7 +14,7 @@ package struct UIAccess: Sendable, Equatable {
 
     /// The access for a UI bound to `host`: a fresh random token unless `host` is loopback.
     package static func forHost(_ host: String) -> UIAccess {
-        ProxyRunner.isLoopback(host) ? UIAccess(token: nil) : UIAccess(token: makeToken())
+        ListenAddress.isLoopback(host) ? UIAccess(token: nil) : UIAccess(token: makeToken())
     }
 
     package init(token: String?) {

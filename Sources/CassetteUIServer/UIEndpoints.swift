@@ -1,3 +1,4 @@
+import CassetteKernel
 import CassetteUI
 import Foundation
 import HTTPTypes
@@ -6,16 +7,43 @@ import WellPlateCore
 
 /// The web UI under `/__cassette/ui/`: its page, its JSON data (`api/...`, read from the store
 /// off the event loop) and, on a proxy, the Live view's event stream.
-package struct UIEndpoints: Sendable {
+package struct UIEndpoints: ControlEndpoint {
     package let catalog: UICatalog
     package let access: UIAccess
     /// The proxy's feed; `nil` for `cassette ui`, which serves a store and no traffic.
     package let live: LiveFeed?
+    /// The proxy's sessions as the Sessions view shows them (`{"sessions": [...]}`); `nil` for
+    /// `cassette ui`, which has none.
+    package let sessions: (@Sendable () -> JSONValue)?
 
-    package init(catalog: UICatalog, access: UIAccess, live: LiveFeed?) {
+    package init(catalog: UICatalog, access: UIAccess, live: LiveFeed?, sessions: (@Sendable () -> JSONValue)? = nil) {
         self.catalog = catalog
         self.access = access
         self.live = live
+        self.sessions = sessions
+    }
+
+    /// The UI's route on a proxy's main port: the page, its data and the live stream, GET only.
+    package var route: ControlTable.Route {
+        ControlTable.Route(path: ControlNames.ui, endpoint: self, methods: [.GET, .HEAD], includesBelow: true, listed: false)
+    }
+
+    /// A session's own port: the UI is on the main port (its Live view follows the whole proxy).
+    package static let refusedOnSessionPorts = ControlTable.Route.refused(
+        ControlNames.ui,
+        ControlRefusal(status: 404, code: "no_ui_here", message: "the UI is on the main port of `cassette record`, `replay` or `run`"))
+
+    package func answer(_ request: ControlRequest) -> ControlAnswer {
+        switch decide(request.head) {
+        case .answer(let answer):
+            return .now(answer)
+        case .later(let make):
+            return .later(make)
+        case .follow(let live):
+            return .stream(Self.eventStreamHead(for: request.head), follow: { live.follow($0) })
+        case .sessions:
+            return .now(Self.sessionsAnswer(sessions?()))
+        }
     }
 
     /// How one UI request is answered.
@@ -25,7 +53,7 @@ package struct UIEndpoints: Sendable {
         case later(@Sendable () async -> ProxyAnswer)
         /// The Live view's event stream: kept open, fed by `LiveFeed`.
         case follow(LiveFeed)
-        /// The proxy's sessions (`api/sessions`): only the connection's handler knows its registry.
+        /// The proxy's sessions (`api/sessions`), as `sessions` gives them.
         case sessions
     }
 
@@ -123,9 +151,9 @@ package struct UIEndpoints: Sendable {
 
     /// `api/sessions`: `{"sessions": [...]}`, the live ones and the last ones that ended, each with
     /// its summary (served, recorded, misses with their nearest recordings, unused recordings)
-    /// and its journal; `cassette ui` has none (`registry` nil).
-    package static func sessionsAnswer(_ registry: SessionRegistry?) -> ProxyAnswer {
-        let sessions = registry?.uiJSON() ?? ["sessions": [], "live": false]
+    /// and its journal; `cassette ui` has none (`json` nil).
+    package static func sessionsAnswer(_ json: JSONValue?) -> ProxyAnswer {
+        let sessions = json ?? ["sessions": [], "live": false]
         return page(200, contentType: "application/json; charset=utf-8", body: Data((sessions.compactJSON + "\n").utf8))
     }
 

@@ -1,12 +1,13 @@
+import CassetteKernel
 import CassetteUI
 import Foundation
+import Logging
 import NIOCore
 import NIOHTTP1
 import WellPlateCore
 
 /// `cassette ui`: the web UI of a store on a port of its own, with no proxy behind it (so no
-/// Live view). Built on the proxy's server (`ProxyServer`), with a pipeline that answers only
-/// the UI.
+/// Live view): the kernel's server with the UI as its only control endpoint, under `/`.
 package struct UIServer: Sendable {
     private let server: ProxyServer
     /// The URL to open: `http://HOST:PORT/`, with `?token=…` when one is needed.
@@ -16,19 +17,17 @@ package struct UIServer: Sendable {
     /// `findings` makes the Drift view's data (`UICatalog.findings`).
     package static func start(
         store: CassetteStore, host: String, port: Int, findings: (@Sendable () async throws -> JSONValue)? = nil
-    ) async throws(ProxyError) -> UIServer {
+    ) async throws(UIServerError) -> UIServer {
         let access = UIAccess.forHost(host)
         var catalog = UICatalog(store: store)
         catalog.findings = findings
         let endpoints = UIEndpoints(catalog: catalog, access: access, live: nil)
         do {
             let server = try await ProxyServer.start(
-                listeners: [ProxyServer.Listener(pipeline: UIPipeline(endpoints: endpoints), host: host, port: port)], threads: 1)
+                listeners: [ProxyServer.Listener(pipeline: UIPipeline(responder: UIResponder(endpoints: endpoints)), host: host, port: port)], threads: 1)
             return UIServer(server: server, url: "\(server.address)/\(access.query)")
-        } catch let error as ProxyError {
-            throw error
         } catch {
-            throw .failure("\(error)")
+            throw UIServerError(message: "\(error)")
         }
     }
 
@@ -37,74 +36,53 @@ package struct UIServer: Sendable {
     }
 }
 
-/// The connections of `cassette ui`: NIO's HTTP/1.1 server pipeline, then `UIConnectionHandler`.
-package struct UIPipeline: ConnectionPipeline {
-    package let endpoints: UIEndpoints
+/// Why `cassette ui` could not start (a port in use, an address this machine lacks), in words a user can act on.
+package struct UIServerError: Error, CustomStringConvertible {
+    package let message: String
 
-    package func configure(_ pipeline: ChannelPipeline.SynchronousOperations, logShard: Int, targetCache: NIOLoopBoundBox<ReplayTargetCache>) throws {
-        try pipeline.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
-        try pipeline.addHandler(UIConnectionHandler(endpoints: endpoints))
+    package var description: String { message }
+}
+
+/// The connections of `cassette ui`: the kernel's HTTP pipeline and handler with the UI's responder.
+struct UIPipeline: ConnectionPipeline {
+    let responder: UIResponder
+
+    func configure(_ pipeline: ChannelPipeline.SynchronousOperations, loop: ConnectionLoop) throws {
+        try HTTPPipeline.configure(pipeline, responder: responder, logShard: loop.logShard)
     }
 }
 
-/// Answers each request with the UI (the body of a UI request is never read).
-package final class UIConnectionHandler: ChannelInboundHandler {
-    package typealias InboundIn = HTTPServerRequestPart
-    package typealias OutboundOut = HTTPServerResponsePart
+/// `cassette ui`'s responder: every path is a control path, the UI's under `/__cassette/ui/` and a
+/// redirect there for any other (`UIEndpoints.decide`), GET only, as the table says.
+final class UIResponder: ConnectionResponder {
+    let controls: ControlTable
+    let writer: AnswerWriter
+    var maxBodySize: Int { 0 }
+    var answersWebSocketsOverHTTP: Bool { false }
 
-    package let endpoints: UIEndpoints
-    private var head: HTTPRequestHead?
-
-    package init(endpoints: UIEndpoints) {
-        self.endpoints = endpoints
+    init(endpoints: UIEndpoints) {
+        controls = ControlTable(
+            prefix: "/",
+            routes: [
+                endpoints.route,
+                ControlTable.Route(path: "/", endpoint: endpoints, methods: [.GET, .HEAD], includesBelow: true, listed: false),
+            ])
+        // `cassette ui` logs no requests.
+        let log = ProxyLog(requestLog: nil, stalePolicy: nil, logger: Logger(label: "cassette.ui") { _ in SwiftLogNoOpLogHandler() })
+        writer = AnswerWriter(log: log, namer: TargetNaming())
     }
 
-    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch Self.unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            answer(head, context: context)
-        }
+    func select(_ head: HTTPRequestHead, on eventLoop: any EventLoop) -> ResponderSelection { .this }
+    func isPlain(_ head: HTTPRequestHead) -> Bool { false }
+    func refusal(at head: HTTPRequestHead, on eventLoop: any EventLoop) -> ProxyAnswer? { nil }
+
+    func respond(to request: ConnectionRequest, plain: Bool, connection: HTTPConnection) {
+        // The table claims every path (its prefix is `/`): nothing reaches here.
+        connection.send(UIEndpoints.error(404, "not_found", "open \(UIEndpoints.root)"), to: request, writer: writer)
     }
 
-    private func answer(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
-        var decision = endpoints.decide(head)
-        if head.method != .GET && head.method != .HEAD {
-            decision = .answer(UIEndpoints.error(405, "method_not_allowed", "use GET"))
-        }
-        switch decision {
-        case .answer(let answer):
-            write(answer, for: head, context: context)
-        case .later(let make):
-            let promise = context.eventLoop.makePromise(of: ProxyAnswer.self)
-            Task { promise.succeed(await make()) }
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            promise.futureResult.whenSuccess { answer in bound.value.0.write(answer, for: head, context: bound.value.1) }
-        case .follow:
-            // `cassette ui` has no feed (`UIEndpoints` refuses the stream first); nothing to follow.
-            write(UIEndpoints.error(404, "no_live_view", "cassette ui serves a store; the Live view is on a running proxy"), for: head, context: context)
-        case .sessions:
-            // No proxy, no sessions: the view says so.
-            write(UIEndpoints.sessionsAnswer(nil), for: head, context: context)
-        }
-    }
-
-    private func write(_ answer: ProxyAnswer, for request: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard case .fields(let status, let fields) = answer.head, case .bytes(let body) = answer.body else { return }
-        let headers = ResponseHeaders.make(from: fields, bodyCount: body.count, requestMethod: request.method, statusCode: status)
-        let close = !request.isKeepAlive
-        let head = HTTPResponseHead(
-            version: request.version, status: HTTPResponseStatus(statusCode: status),
-            headers: AnswerWriter.connectionHeaders(headers, for: request, close: close))
-        context.write(Self.wrapOutboundOut(.head(head)), promise: nil)
-        if request.method != .HEAD { context.write(Self.wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil) }
-        let end = context.writeAndFlush(Self.wrapOutboundOut(.end(nil)))
-        if close { end.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) } }
+    /// The UI's requests carry no secrets to scrub from a log line, and none is logged.
+    private struct TargetNaming: RequestNaming {
+        func logTarget(of head: HTTPRequestHead) -> String { head.uri }
     }
 }
-
-@available(*, unavailable)
-extension UIConnectionHandler: Sendable {}

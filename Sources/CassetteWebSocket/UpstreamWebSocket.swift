@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import Foundation
 import HTTPTypes
 import NIOCore
@@ -8,11 +10,12 @@ import WellPlateCore
 /// WebSocket conversations on one listener: whether a handshake is replayed from the cassette,
 /// relayed to the upstream and recorded, relayed only, or declined (then it is an ordinary HTTP
 /// request: an upstream's refusal is recorded and replayed as one), decided by the serving policy
-/// as for any request. It offers `NIOWebSocketServerUpgrader` through the pipeline's `UpgradeHook`.
+/// as for any request. It offers `NIOWebSocketServerUpgrader` as a protocol switch of the kernel
+/// (`WebSocketModule`).
 ///
 /// A class: every listener's handler holds it in its parts, and the handler asks it of each
 /// request's head (a struct with the settings inside was copied for every request, `perf`).
-package final class WebSocketService: Sendable {
+package final class WebSocketService: ConversationServing {
     package let session: CassetteSession
     package let policy: ServingPolicy
     package let conversations: RecordedConversations
@@ -24,7 +27,7 @@ package final class WebSocketService: Sendable {
     /// Where a session's conversations go, on a session's listener (and its routes from the main port).
     package let journal: SessionJournal?
     /// The main port's sessions: a handshake with `X-Cassette-Session` is the session's. With
-    /// `listener` and `upstreamOrigin`, as `ProxyHandler.Parts` route a session's requests.
+    /// `listener` and `upstreamOrigin`, as `ServingRoute` routes a session's requests.
     package let sessions: SessionRegistry?
     package let listener: Int
     package let upstreamOrigin: String?
@@ -52,9 +55,11 @@ package final class WebSocketService: Sendable {
     /// `nil` for a session that is not live, whose handshake then goes on as an HTTP request
     /// (and gets `404 unknown_session`).
     package func serving(_ head: HTTPRequestHead, on eventLoop: any EventLoop) -> WebSocketService? {
-        guard let sessions, let id = head.headers.first(name: SessionHeader.name) else { return self }
-        guard let route = sessions.route(id, listener: listener, origin: upstreamOrigin, on: eventLoop), route.liveness.isLive else { return nil }
-        return route.parts.webSockets
+        switch ServingRoute.session(for: head, sessions: sessions, listener: listener, origin: upstreamOrigin, on: eventLoop) {
+        case .none: self
+        case .live(let route): route.parts.conversations as? WebSocketService
+        case .unknown: nil
+        }
     }
 
     package var keyer: ReplayKeyer { session.keyer }
@@ -110,6 +115,13 @@ package final class WebSocketService: Sendable {
         }
     }
 
+    package var recorded: RecordedConversations { conversations }
+
+    /// The refusal of a handshake as its head comes, by the service it goes to (a session's on the main port).
+    package func refusal(for head: HTTPRequestHead, on eventLoop: any EventLoop) -> ProxyAnswer? {
+        serving(head, on: eventLoop)?.refusal(for: head)
+    }
+
     /// The answer to a handshake whose recorded subprotocol the client does not offer: a 400
     /// that names it. `nil` when there is nothing to refuse.
     package func refusal(for head: HTTPRequestHead) -> ProxyAnswer? {
@@ -133,9 +145,10 @@ package final class WebSocketService: Sendable {
         head.headers[canonicalForm: "sec-websocket-protocol"].map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// The hook that offers WebSocket upgrades to each connection of the listener.
-    package var hook: UpgradeHook {
+    /// The switch that offers WebSocket upgrades to each connection of the listener.
+    package var protocolSwitch: ProtocolSwitches.Switch {
         let service = self
-        return UpgradeHook(makeUpgraders: { [WebSocketUpgrade(service: service).upgrader()] })
+        return ProtocolSwitches.Switch(
+            makeUpgraders: { [WebSocketUpgrade(service: service).upgrader()] }, isDecline: { $0 is NIOWebSocketUpgradeError })
     }
 }

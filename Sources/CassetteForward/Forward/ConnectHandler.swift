@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -11,7 +13,7 @@ import WellPlateNetworking
 /// the connection turns into a TLS server with a certificate for that host from the local
 /// authority, serving HTTP/1.1 through that host's pipeline (recorded or replayed). A host that
 /// is passed on gets a byte-for-byte tunnel to the real host; a refused one a status that says
-/// why. Every other request goes on to `ProxyHandler`.
+/// why. Every other request goes on to `HTTPConnectionHandler`.
 package final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandler {
     package typealias InboundIn = HTTPServerRequestPart
     package typealias InboundOut = HTTPServerRequestPart
@@ -131,8 +133,9 @@ package final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandl
                     try operations.addHandler(NIOSSLServerHandler(context: sslContext))
                     try operations.addHandler(ClientTLSWatcher(host: host, router: router, logShard: logShard))
                 }
-                let cache = NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop)
-                try router.pipeline(origin: origin, records: true).configure(operations, logShard: logShard, targetCache: cache)
+                let pipeline = router.pipeline(origin: origin, records: true)
+                let route = ServingRoute(parts: pipeline.parts, targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop))
+                try pipeline.configure(operations, route: route, logShard: logShard, extraHandlers: [])
             }
             try channel.pipeline.syncOperations.addHandler(sniffer)
         } catch {
@@ -179,7 +182,7 @@ package final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandl
     private static func removeHTTPHandlers(_ channel: any Channel) -> EventLoopFuture<Void> {
         let operations = channel.pipeline.syncOperations
         let handlers: [(any RemovableChannelHandler)?] = [
-            try? operations.handler(type: ProxyHandler.self),
+            try? operations.handler(type: HTTPConnectionHandler.self),
             try? operations.handler(type: ConnectHandler.self),
             try? operations.handler(type: HTTPServerPipelineHandler.self),
             try? operations.handler(type: NIOHTTPResponseHeadersValidator.self),

@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import Foundation
 import NIOHTTP1
 import Synchronization
@@ -7,7 +9,7 @@ import WellPlateNetworking
 /// What the forward proxy does with each host its clients ask for: intercept it (record or
 /// replay, HTTPS through a certificate from the local authority), pass it on untouched, or
 /// refuse it; and, per host, the pipeline that serves it, made on first use and kept.
-package final class ForwardRouter: Sendable {
+package final class ForwardRouter: HostRouting {
     package enum Decision: Equatable {
         case intercept
         /// Tunnelled as it is (CONNECT) or forwarded without recording (plain HTTP).
@@ -25,14 +27,14 @@ package final class ForwardRouter: Sendable {
     package let missStatus: Int
     package let log: ProxyLog
     /// The listener's own parts: its endpoints, and the refusal of `/path` targets.
-    package let base: ProxyPipeline
-    private let makePipeline: @Sendable (_ origin: URL, _ records: Bool) -> ProxyPipeline
-    private let pipelines = Mutex<[String: ProxyPipeline]>([:])
+    package let base: ServingPipeline
+    private let makePipeline: @Sendable (_ origin: URL, _ records: Bool) -> ServingPipeline
+    private let pipelines = Mutex<[String: ServingPipeline]>([:])
     private let noted = Mutex<Set<String>>([])
 
     package init(
         options: ForwardOptions, leaves: LeafCertificates, replayOnly: Bool, recordedOrigins: Set<String>, cassette: String, missStatus: Int, log: ProxyLog,
-        base: ProxyPipeline, makePipeline: @escaping @Sendable (URL, Bool) -> ProxyPipeline
+        base: ServingPipeline, makePipeline: @escaping @Sendable (URL, Bool) -> ServingPipeline
     ) {
         self.options = options
         self.leaves = leaves
@@ -74,7 +76,7 @@ package final class ForwardRouter: Sendable {
 
     /// The pipeline serving `origin`: recording (or replaying) it, or with `records: false`
     /// forwarding it as it is.
-    package func pipeline(origin: String, records: Bool) -> ProxyPipeline {
+    package func pipeline(origin: String, records: Bool) -> ServingPipeline {
         let key = (records ? "r " : "p ") + origin
         if let known = pipelines.withLock({ $0[key] }) { return known }
         let made = makePipeline(URL(string: origin)!, records)
@@ -86,24 +88,29 @@ package final class ForwardRouter: Sendable {
     }
 
     /// The parts answering a request on the proxy's own listener: an absolute-form request
-    /// (`GET http://host/path`) is its host's; anything else the listener's own (its endpoints,
-    /// and a clear refusal of a `/path` target).
-    package func parts(for head: HTTPRequestHead) -> ProxyHandler.Parts {
+    /// (`GET http://host/path`) is its host's; anything else (`nil`) the listener's own (its
+    /// endpoints, and a clear refusal of a `/path` target).
+    package func responder(for head: HTTPRequestHead) -> ServingResponder? {
+        hostPipeline(for: head)?.parts
+    }
+
+    /// The pipeline of the host an absolute-form request names; `nil` for a `/path` target.
+    package func hostPipeline(for head: HTTPRequestHead) -> ServingPipeline? {
         guard !head.uri.hasPrefix("/"), let url = URL(string: head.uri), let host = url.host(percentEncoded: false), !host.isEmpty,
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let origin = CassetteInfo.origin(of: url)
-        else { return base.parts }
+        else { return nil }
         let exclusion = replayOnly ? nil : options.exclusion(of: host)
         if let exclusion {
             note("\(origin) forwarded as it is, not recorded (\(exclusion))", once: "plain " + origin)
         }
-        return pipeline(origin: origin, records: exclusion == nil).parts
+        return pipeline(origin: origin, records: exclusion == nil)
     }
 
     /// The parts serving `origin` (`https://host:port`) as a request of that host reaching this
     /// router would be served: a session's, for a request routed to it by `X-Cassette-Session`
     /// on the main forward proxy.
-    package func parts(origin: String) -> ProxyHandler.Parts {
+    package func responder(origin: String) -> ServingResponder {
         let host = URL(string: origin)?.host(percentEncoded: false) ?? ""
         return pipeline(origin: origin, records: replayOnly || options.exclusion(of: host) == nil).parts
     }

@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import NIOCore
 
 /// One side of a tunnel (`CONNECT` to a host that is passed on untouched): bytes read on this

@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import NIOCore
 
 /// The first handler inside an intercepted CONNECT tunnel: its first byte says what the client

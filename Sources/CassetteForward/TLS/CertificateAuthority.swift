@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import Crypto
 import Foundation
 import SwiftASN1

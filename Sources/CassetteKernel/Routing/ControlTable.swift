@@ -43,7 +43,9 @@ package final class ControlTable: Sendable {
         }
 
         fileprivate func matches(_ segments: [Substring]) -> Bool {
-            let own = path.split(separator: "/", omittingEmptySubsequences: false)
+            var own = path.split(separator: "/", omittingEmptySubsequences: false)
+            // `/` with the paths below it: every path.
+            if includesBelow && own.last == "" { own.removeLast() }
             guard includesBelow ? segments.count >= own.count : segments.count == own.count else { return false }
             return zip(own, segments).allSatisfy { $0 == "*" ? !$1.isEmpty : $0 == $1 }
         }

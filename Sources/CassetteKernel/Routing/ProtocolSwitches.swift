@@ -11,7 +11,7 @@ package struct ProtocolSwitches: Sendable {
     /// One module's switch.
     package struct Switch: Sendable {
         /// The upgraders for one new connection (upgraders keep per-connection state).
-        package var makeUpgraders: @Sendable () -> [any HTTPServerProtocolUpgrader]
+        package var makeUpgraders: @Sendable () -> [any HTTPServerProtocolUpgrader & Sendable]
         /// Called on the connection's event loop once an upgrader took it over, to take out of
         /// the pipeline what only this module put there for HTTP.
         package var upgraded: @Sendable (ChannelHandlerContext) -> Void
@@ -20,7 +20,7 @@ package struct ProtocolSwitches: Sendable {
         package var isDecline: @Sendable (any Error) -> Bool
 
         package init(
-            makeUpgraders: @escaping @Sendable () -> [any HTTPServerProtocolUpgrader], upgraded: @escaping @Sendable (ChannelHandlerContext) -> Void = { _ in },
+            makeUpgraders: @escaping @Sendable () -> [any HTTPServerProtocolUpgrader & Sendable], upgraded: @escaping @Sendable (ChannelHandlerContext) -> Void = { _ in },
             isDecline: @escaping @Sendable (any Error) -> Bool = { _ in false }
         ) {
             self.makeUpgraders = makeUpgraders
@@ -44,7 +44,7 @@ package struct ProtocolSwitches: Sendable {
     }
 
     /// The upgraders every switch offers one new connection.
-    package func makeUpgraders() -> [any HTTPServerProtocolUpgrader] {
+    package func makeUpgraders() -> [any HTTPServerProtocolUpgrader & Sendable] {
         switches.flatMap { $0.makeUpgraders() }
     }
 
@@ -54,7 +54,7 @@ package struct ProtocolSwitches: Sendable {
         let upgraders = makeUpgraders()
         guard !upgraders.isEmpty else { return nil }
         let switches = self.switches
-        return (upgraders: upgraders, completionHandler: { context in for each in switches { each.upgraded(context) } })
+        return (upgraders: upgraders.map { $0 as any HTTPServerProtocolUpgrader }, completionHandler: { context in for each in switches { each.upgraded(context) } })
     }
 
     /// The same switches, first taking out of a switched connection the handlers that only HTTP

@@ -71,6 +71,8 @@ package struct ReplayTargetCache: Sendable {
     /// Bounds the body bytes cached per event loop (the entries, `limit`, bound them too).
     package static let bodyBytesLimit = 4 * 1024 * 1024
 
+    package init() {}
+
     package subscript(key: CachedTarget.Key) -> CachedTarget? {
         entries[key]
     }

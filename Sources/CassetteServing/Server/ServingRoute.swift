@@ -36,15 +36,41 @@ package final class ServingRoute: ConnectionResponder {
         if let hosts = parts.hosts, let host = hosts.responder(for: head) {
             route = ServingRoute(parts: host, targetCache: targetCache)
         }
-        if case .session(let id) = ProxyRouter.route(head, route.parts.routeContext) {
-            // A session's request on the main port: answered as on the session's own port. The
-            // header keys nothing, and `ProxyRequestBuilder` never forwards (so never records) it.
-            guard let session = route.parts.sessions?.route(id, listener: route.parts.listener, origin: route.parts.upstreamOrigin, on: eventLoop),
-                session.liveness?.isLive != false
-            else { return .answer(SessionEndpoints.unknownSession(id)) }
+        let parts = route.parts
+        switch Self.session(for: head, sessions: parts.sessions, listener: parts.listener, origin: parts.upstreamOrigin, on: eventLoop) {
+        case .none:
+            return route === self ? .this : .other(route)
+        case .live(let session):
             return .other(session)
+        case .unknown(let id):
+            return .answer(SessionEndpoints.unknownSession(id))
         }
-        return route === self ? .this : .other(route)
+    }
+
+    /// Which session a request with `head` to a listener with `parts` is for.
+    package enum SessionChoice {
+        /// None: the listener's own.
+        case none
+        /// A live session's route for this listener's upstream.
+        case live(ServingRoute)
+        /// `X-Cassette-Session` names no live session.
+        case unknown(String)
+    }
+
+    /// The one place `X-Cassette-Session` is routed, for HTTP requests (`select`) and protocol
+    /// switches (a WebSocket handshake) alike: on the main port, a session's request is answered
+    /// as on the session's own port. The header keys nothing, and `ProxyRequestBuilder` never
+    /// forwards (so never records) it.
+    /// `sessions`: the main port's (`nil` elsewhere); `listener` and `origin`: the listener's
+    /// position and upstream, which pick the session's listener for the same upstream.
+    package static func session(
+        for head: HTTPRequestHead, sessions: SessionRegistry?, listener: Int, origin: String?, on eventLoop: any EventLoop
+    ) -> SessionChoice {
+        guard let sessions, let id = head.headers.first(name: SessionHeader.name) else { return .none }
+        guard let session = sessions.route(id, listener: listener, origin: origin, on: eventLoop), session.liveness?.isLive != false else {
+            return .unknown(id)
+        }
+        return .live(session)
     }
 
     package func refusal(at head: HTTPRequestHead, on eventLoop: any EventLoop) -> ProxyAnswer? {

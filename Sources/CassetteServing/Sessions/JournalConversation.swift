@@ -15,6 +15,11 @@ package final class JournalConversation: Sendable {
         package let expected: String
         /// The client's message (kind and preview).
         package let received: String
+
+        package init(expected: String, received: String) {
+            self.expected = expected
+            self.received = received
+        }
     }
 
     package struct State: Sendable, Equatable {
@@ -27,6 +32,8 @@ package final class JournalConversation: Sendable {
     }
 
     private let state = Mutex(State())
+
+    package init() {}
 
     package var current: State { state.withLock { $0 } }
 

@@ -22,6 +22,16 @@ package final class SessionRegistry: Sendable {
         package var settings: ProxySettings
         /// A forward proxy's: each session is a forward proxy of its own.
         package var forward: (any ForwardListening)?
+
+        package init(
+            context: ServedCassette.Context, policy: ServingPolicy, layout: UpstreamLayout, settings: ProxySettings, forward: (any ForwardListening)?
+        ) {
+            self.context = context
+            self.policy = policy
+            self.layout = layout
+            self.settings = settings
+            self.forward = forward
+        }
     }
 
     private struct State {

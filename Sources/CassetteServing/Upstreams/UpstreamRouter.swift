@@ -11,6 +11,11 @@ package struct UpstreamRouter: StreamingHTTPTransport {
     package let routes: [String: CurlTransport]
     package let fallback: CurlTransport
 
+    package init(routes: [String: CurlTransport], fallback: CurlTransport) {
+        self.routes = routes
+        self.fallback = fallback
+    }
+
     package func transport(for url: URL) -> CurlTransport {
         guard routes.count > 1, let origin = CassetteInfo.origin(of: url) else { return fallback }
         return routes[origin] ?? fallback

@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import CompressNIO
 import Foundation
 import NIOCore

@@ -1,3 +1,5 @@
+import CassetteKernel
+import CassetteServing
 import NIOHTTP1
 
 /// permessage-deflate (RFC 7692) as one handshake agreed it. The proxy takes part in it twice:

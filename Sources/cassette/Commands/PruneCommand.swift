@@ -1,5 +1,7 @@
 import ArgumentParser
+import CassetteKernel
 import CassetteProxy
+import CassetteServing
 import CassetteTools
 import Foundation
 import WellPlateCore

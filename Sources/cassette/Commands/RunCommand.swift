@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteKernel
+import CassetteForward
 import CassetteProxy
+import CassetteServing
 import CassetteTools
 import CassetteUI
 import Foundation

@@ -1,5 +1,8 @@
 import ArgumentParser
+import CassetteKernel
 import CassetteProxy
+import CassetteUIServer
+import CassetteServing
 import CassetteTools
 import Foundation
 import WellPlateCore
@@ -58,7 +61,7 @@ struct UICommand: AsyncParsableCommand {
             server = try await UIServer.start(store: opened, host: host, port: port, findings: findings.provider(store: opened))
         } catch {
             try? await opened.close()
-            throw CLIError(error)
+            throw CLIError(error.message)
         }
         // Flushed at once: a script waits for this line to learn the port.
         Terminal.printLine("ui on \(server.url)")

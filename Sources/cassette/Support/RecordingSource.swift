@@ -1,4 +1,6 @@
+import CassetteKernel
 import CassetteProxy
+import CassetteServing
 import CassetteTools
 import Foundation
 import WellPlateCore

@@ -1,0 +1,18 @@
+import CassetteKernel
+import CassetteServing
+import WellPlateCore
+
+/// WebSocket as a protocol module: every listener serving a cassette offers its conversations
+/// through the kernel's protocol switches, replayed, recorded or relayed as the serving policy
+/// decides (`WebSocketService`).
+package struct WebSocketModule: ServingProtocol {
+    package init() {}
+
+    package func offer(on listener: ServingListener) -> (switch: ProtocolSwitches.Switch, service: any ConversationServing)? {
+        let service = WebSocketService(
+            session: listener.session, policy: listener.session.options.policy, conversations: listener.conversations,
+            requestBuilder: listener.requestBuilder, settings: listener.settings, log: listener.log, writers: listener.writers,
+            journal: listener.journal, sessions: listener.sessions, listener: listener.listener, upstreamOrigin: listener.upstreamOrigin)
+        return (service.protocolSwitch, service)
+    }
+}
