@@ -331,7 +331,7 @@ let package = Package(
             name: "cassetteTests",
             dependencies: [
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy", "cassette", "SampleAPI",
-                "CassetteKernel", "CassetteServing",
+                "CassetteKernel", "CassetteServing", "CassetteForward", "CassetteUIServer", "CassetteWebSocket",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
                 // The Swift WebSocket client that replays a conversation through `cassette replay`.

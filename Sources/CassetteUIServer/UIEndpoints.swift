@@ -25,7 +25,11 @@ package struct UIEndpoints: ControlEndpoint {
 
     /// The UI's route on a proxy's main port: the page, its data and the live stream, GET only.
     package var route: ControlTable.Route {
-        ControlTable.Route(path: ControlNames.ui, endpoint: self, methods: [.GET, .HEAD], includesBelow: true, listed: false)
+        Self.route(self)
+    }
+
+    package static func route(_ endpoint: any ControlEndpoint) -> ControlTable.Route {
+        ControlTable.Route(path: ControlNames.ui, endpoint: endpoint, methods: [.GET, .HEAD], includesBelow: true, listed: false)
     }
 
     /// A session's own port: the UI is on the main port (its Live view follows the whole proxy).

@@ -8,15 +8,19 @@ import WellPlateCore
 package enum ServingControls {
     /// `endpoints`' routes, with `sessions` on the main port (`nil` on a session's port).
     package static func routes(_ endpoints: ProxyEndpoints, sessions: SessionRegistry?) -> [ControlTable.Route] {
+        routes(health: Health(endpoints: endpoints), stats: Stats(endpoints: endpoints), sessions: sessions.map { Sessions(registry: $0) })
+    }
+
+    /// The routes of these endpoints; `sessions`: the main port's.
+    package static func routes(health: any ControlEndpoint, stats: any ControlEndpoint, sessions: (any ControlEndpoint)?) -> [ControlTable.Route] {
         var routes = [
-            ControlTable.Route(path: ControlNames.health, endpoint: Health(endpoints: endpoints), methods: [.GET, .HEAD]),
-            ControlTable.Route(path: ControlNames.stats, endpoint: Stats(endpoints: endpoints), methods: [.GET, .HEAD]),
+            ControlTable.Route(path: ControlNames.health, endpoint: health, methods: [.GET, .HEAD]),
+            ControlTable.Route(path: ControlNames.stats, endpoint: stats, methods: [.GET, .HEAD]),
         ]
-        guard let sessions else {
+        guard let endpoint = sessions else {
             routes.append(.refused(ControlNames.sessions, SessionEndpoints.noSessionsHere))
             return routes
         }
-        let endpoint = Sessions(registry: sessions)
         let root = ControlNames.sessions
         routes += [
             ControlTable.Route(path: root, endpoint: endpoint, methods: [.GET, .HEAD, .POST], advice: "GET (list) or POST (open)", listed: false),

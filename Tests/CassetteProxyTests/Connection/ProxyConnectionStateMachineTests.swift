@@ -2,7 +2,12 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// The connection's decisions, without a channel: what each request part leads to.
 @Suite("Proxy connection state machine")
@@ -21,7 +26,7 @@ struct ProxyConnectionStateMachineTests {
         #expect(action == .none)
         #expect(machine.body(ByteBuffer(string: "{\"a\":")) == .none)
         #expect(machine.body(ByteBuffer(string: "1}")) == .none)
-        #expect(machine.end() == .answer(request, body: ByteBuffer(string: "{\"a\":1}"), started: now))
+        #expect(machine.end() == .answer(request, body: ByteBuffer(string: "{\"a\":1}"), started: now, route: .responder))
         #expect(machine.state == .idle)
     }
 
@@ -29,7 +34,7 @@ struct ProxyConnectionStateMachineTests {
         var machine = ProxyConnectionStateMachine(maxBodySize: 100)
         let request = head()
         _ = machine.head(request, now: now)
-        #expect(machine.end() == .answer(request, body: nil, started: now))
+        #expect(machine.end() == .answer(request, body: nil, started: now, route: .responder))
     }
 
     @Test func aDeclaredLengthOverTheLimitIsRefusedAndTheRestDropped() {
@@ -56,7 +61,7 @@ struct ProxyConnectionStateMachineTests {
         let request = head(.PUT, "/a", [("Expect", "100-continue"), ("Content-Length", "2")])
         #expect(machine.head(request, now: now).1 == .sendContinue(.http1_1))
         _ = machine.body(ByteBuffer(string: "ok"))
-        #expect(machine.end() == .answer(request, body: ByteBuffer(string: "ok"), started: now))
+        #expect(machine.end() == .answer(request, body: ByteBuffer(string: "ok"), started: now, route: .responder))
     }
 
     @Test(arguments: [("Upgrade", "websocket"), ("Expect", "202-accepted"), ("Upgrade", "TLS/1.2")])
@@ -76,7 +81,29 @@ struct ProxyConnectionStateMachineTests {
         #expect(!read.headers.contains(name: "upgrade"))
         #expect(!read.headers.contains(name: "http2-settings"))
         #expect(read.headers["connection"] == ["close"])
-        #expect(machine.end() == .answer(read, body: nil, started: now))
+        #expect(machine.end() == .answer(read, body: nil, started: now, route: .responder))
+    }
+
+    @Test func aControlPathIsRoutedByTheTableWhenItsHeadComes() {
+        let table = ControlTable(routes: [ControlTable.Route(path: "/__cassette/health", endpoint: Fixed(), methods: [.GET])])
+        var machine = ProxyConnectionStateMachine(maxBodySize: 100, controls: table)
+        let health = head(.GET, "/__cassette/health")
+        _ = machine.head(health, now: now)
+        #expect(machine.end() == .answer(health, body: nil, started: now, route: .control(table.route(.GET, "/__cassette/health"))))
+        let refused = head(.DELETE, "/__cassette/health")
+        _ = machine.head(refused, now: now)
+        guard case .answer(_, _, _, .control(.refuse(let refusal))) = machine.end() else {
+            Issue.record("expected the table's refusal")
+            return
+        }
+        #expect(refusal.status == 405)
+        let other = head(.GET, "/api/health")
+        _ = machine.head(other, now: now)
+        #expect(machine.end() == .answer(other, body: nil, started: now, route: .responder))
+    }
+
+    private struct Fixed: ControlEndpoint {
+        func answer(_ request: ControlRequest) -> ControlAnswer { .now(.error(200, code: "ok", message: "ok")) }
     }
 
     @Test func aParserErrorIsAnsweredOnceThenTheConnectionOnlyCloses() {

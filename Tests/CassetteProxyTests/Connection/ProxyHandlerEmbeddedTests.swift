@@ -7,7 +7,12 @@ import TestSupport
 import Testing
 import WellPlateCore
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// The connection's handlers over an `EmbeddedChannel`, byte by byte and without a socket: the
 /// pipeline the server builds (`ProxyPipeline`), a replay-only context over a store made here.
@@ -38,9 +43,7 @@ final class ProxyHandlerEmbeddedTests {
             "dev", policy: ServingPolicy(mode: .replayOnly), role: .proxy(sessionsOnly: false), context: .testing(store: store, settings: settings))
         let pipeline = served.reversePipelines()[0]
         let channel = EmbeddedChannel()
-        try pipeline.configure(
-            channel.pipeline.syncOperations, logShard: 0,
-            targetCache: NIOLoopBoundBox.makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop))
+        try pipeline.configure(channel.pipeline.syncOperations, loop: ConnectionLoop(logShard: 0, storage: LoopStorage(on: channel.eventLoop)))
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).get()
         return channel
     }

@@ -8,7 +8,12 @@ import TestSupport
 import Testing
 import WellPlateCore
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// The connection's handlers in record mode, over an `NIOAsyncTestingChannel` (the forwarded
 /// request's task runs on the channel's loop): an in-process upstream, a store made here.
@@ -35,9 +40,7 @@ final class ProxyHandlerRecordingTests {
         let channel = NIOAsyncTestingChannel()
         let loop = channel.testingEventLoop
         try await loop.executeInContext {
-            try pipeline.configure(
-                channel.pipeline.syncOperations, logShard: 0,
-                targetCache: NIOLoopBoundBox(ReplayTargetCache(), eventLoop: loop))
+            try pipeline.configure(channel.pipeline.syncOperations, loop: ConnectionLoop(logShard: 0, storage: LoopStorage(on: loop)))
         }
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).get()
         return (channel, store)

@@ -1,7 +1,12 @@
 import Logging
 import WellPlateCore
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 extension ServedCassette.Context {
     /// What a proxy started by `cassette` would share, for a cassette in `store`: default rules

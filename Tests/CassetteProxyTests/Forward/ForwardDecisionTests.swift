@@ -5,7 +5,12 @@ import Testing
 import WellPlateCore
 import X509
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// The forward proxy's decisions without a socket: which hosts are intercepted, how a CONNECT
 /// target is read, and what the certificates it shows say.

@@ -5,7 +5,12 @@ import TestSupport
 import Testing
 import WellPlateCore
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 @testable import CassetteTools
 
 /// The one place a recording becomes an answer: latency, the stale policy, a streamed

@@ -3,7 +3,12 @@ import NIOCore
 import Testing
 import WellPlateCore
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// The bounds of the per-loop cache of keys of requests with bodies, and what tells its entries
 /// apart (`ProxyBodyKeyCacheTests` replays through it).

@@ -1,6 +1,11 @@
 import Testing
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// A session's `baseURL`: the proxy's host, or the one its caller used when the proxy listens on
 /// every interface.

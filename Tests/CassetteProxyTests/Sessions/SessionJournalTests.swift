@@ -4,7 +4,12 @@ import NIOHTTP1
 import Testing
 import WellPlateCore
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// The journal without a socket: positions per key, the summary's tallies, the bound on entries,
 /// the filters and reset.

@@ -6,7 +6,12 @@ import TestSupport
 import WellPlateCore
 import WellPlateNetworking
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 @testable import cassette
 
 #if canImport(Glibc)

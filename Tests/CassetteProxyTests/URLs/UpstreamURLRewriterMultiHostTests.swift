@@ -3,7 +3,12 @@ import HTTPTypes
 import Testing
 import WellPlateCore
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// A multi-host proxy serves each upstream's URLs pointing at that upstream's own listener, on
 /// the host the client used, so a redirect from one host to another stays inside the proxy.

@@ -4,7 +4,12 @@ import NIOWebSocket
 import Testing
 import WellPlateCore
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// Frames joined into messages as the recorder stores them: fragment sizes kept, control frames
 /// standing alone, the size limit applied to the whole message, and what RFC 6455 fails a

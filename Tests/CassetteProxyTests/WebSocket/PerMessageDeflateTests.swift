@@ -4,7 +4,12 @@ import NIOHTTP1
 import NIOWebSocket
 import Testing
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 
 /// permessage-deflate (RFC 7692) as the proxy agrees to it and applies it: offers read as §7.1
 /// says (an invalid one declined, the next tried), messages compressed and inflated round trip
