@@ -140,10 +140,7 @@ package struct ProxyRunner {
         }
         let live = LiveFeed()
         context.live = live
-        // The modules every listener serving a cassette carries: WebSocket conversations, and on
-        // a session's own port the UI's refusal (the UI is on the main port).
-        context.protocols = [WebSocketModule()]
-        context.sessionPortControls = [UIEndpoints.refusedOnSessionPorts]
+        context.registerModules()
         var served = try await ServedCassette.open(cassette, policy: policy, role: .proxy(sessionsOnly: settings.sessionsOnly), context: context)
         // The sessions keep the rules the proxy's cassette settled (keys with their origin on several hosts).
         context.matchingRules = served.session.options.matchingRules

@@ -12,8 +12,10 @@ extension ServedCassette.Context {
     /// What a proxy started by `cassette` would share, for a cassette in `store`: default rules
     /// and redaction, no request log, and a logger that drops everything.
     static func testing(store: CassetteStore, settings: ProxySettings, upstream: (any HTTPTransport)? = nil) -> Self {
-        ServedCassette.Context(
+        var context = ServedCassette.Context(
             store: store, upstream: upstream, given: settings, matchingRules: nil, redactor: .default, sequencePolicy: .repeatLast, requestLog: nil,
             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        context.registerModules()
+        return context
     }
 }
