@@ -97,14 +97,20 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // The web UI's pages (compiled in as Swift constants), the JSON it reads from a store, and
-        // the self-contained HTML report: Foundation, the core and a SHA-256 for the report's policy.
+        // The web UI's pages, the JSON it reads from a store, and the self-contained HTML report:
+        // Foundation, the core and a SHA-256 for the report's policy. The page, stylesheet and
+        // script are files of their own, compiled into the binary so it needs no resource bundle.
         .target(
             name: "CassetteUI",
             dependencies: [
                 "WellPlateCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [
+                .embedInCode("Assets/index.html"),
+                .embedInCode("Assets/app.css"),
+                .embedInCode("Assets/app.js"),
             ]
         ),
         // The proxy is a small server kernel with protocols as modules (docs/architecture.md).
