@@ -20,7 +20,8 @@ package struct ProtocolSwitches: Sendable {
         package var isDecline: @Sendable (any Error) -> Bool
 
         package init(
-            makeUpgraders: @escaping @Sendable () -> [any HTTPServerProtocolUpgrader & Sendable], upgraded: @escaping @Sendable (ChannelHandlerContext) -> Void = { _ in },
+            makeUpgraders: @escaping @Sendable () -> [any HTTPServerProtocolUpgrader & Sendable],
+            upgraded: @escaping @Sendable (ChannelHandlerContext) -> Void = { _ in },
             isDecline: @escaping @Sendable (any Error) -> Bool = { _ in false }
         ) {
             self.makeUpgraders = makeUpgraders
@@ -54,7 +55,9 @@ package struct ProtocolSwitches: Sendable {
         let upgraders = makeUpgraders()
         guard !upgraders.isEmpty else { return nil }
         let switches = self.switches
-        return (upgraders: upgraders.map { $0 as any HTTPServerProtocolUpgrader }, completionHandler: { context in for each in switches { each.upgraded(context) } })
+        return (
+            upgraders: upgraders.map { $0 as any HTTPServerProtocolUpgrader }, completionHandler: { context in for each in switches { each.upgraded(context) } }
+        )
     }
 
     /// The same switches, first taking out of a switched connection the handlers that only HTTP

@@ -59,7 +59,9 @@ package final class ProxyServer: Sendable {
 
     /// Listens on `host`:`port` (0: a free one) on `group`'s event loops, which stay running when
     /// it stops or fails to start: a session's listener runs on the main server's loops.
-    package static func start(pipeline: any ConnectionPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, ownsGroup: Bool) async throws -> ProxyServer {
+    package static func start(
+        pipeline: any ConnectionPipeline, host: String, port: Int, group: MultiThreadedEventLoopGroup, ownsGroup: Bool
+    ) async throws -> ProxyServer {
         try await start(listeners: [Listener(pipeline: pipeline, host: host, port: port)], group: group, ownsGroup: ownsGroup)
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CassetteKernel
 import CassetteForward
+import CassetteKernel
 import CassetteProxy
 import CassetteServing
 import CassetteTools

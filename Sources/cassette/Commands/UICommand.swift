@@ -1,9 +1,9 @@
 import ArgumentParser
 import CassetteKernel
 import CassetteProxy
-import CassetteUIServer
 import CassetteServing
 import CassetteTools
+import CassetteUIServer
 import Foundation
 import WellPlateCore
 

@@ -9,9 +9,9 @@ import WellPlateCore
 @testable import CassetteKernel
 @testable import CassetteProxy
 @testable import CassetteServing
+@testable import CassetteTools
 @testable import CassetteUIServer
 @testable import CassetteWebSocket
-@testable import CassetteTools
 
 /// The one place a recording becomes an answer: latency, the stale policy, a streamed
 /// recording's pieces and bodies that are never sent.
