@@ -120,12 +120,9 @@ let package = Package(
         // of cassettes, sessions, WebSocket, the UI or TLS interception.
         .target(
             name: "CassetteKernel",
-            dependencies: [
+            dependencies: nioHTTP + [
                 "WellPlateCore",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -135,14 +132,11 @@ let package = Package(
         // responder the kernel is given. No WebSocket, no UI, no TLS interception.
         .target(
             name: "CassetteServing",
-            dependencies: [
+            dependencies: nioHTTP + [
                 "CassetteKernel",
                 "WellPlateCore",
                 "WellPlateNetworking",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -151,14 +145,11 @@ let package = Package(
         // permessage-deflate, the relay and recorder, the turn-by-turn replay.
         .target(
             name: "CassetteWebSocket",
-            dependencies: [
+            dependencies: nioHTTP + [
                 "CassetteKernel",
                 "CassetteServing",
                 "WellPlateCore",
                 "WellPlateNetworking",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 // `wss://` upstreams.
@@ -169,14 +160,11 @@ let package = Package(
         // `--forward`: CONNECT, tunnels, TLS towards clients with certificates from a local authority.
         .target(
             name: "CassetteForward",
-            dependencies: [
+            dependencies: nioHTTP + [
                 "CassetteKernel",
                 "CassetteServing",
                 "WellPlateCore",
                 "WellPlateNetworking",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 // The upgrade error of a WebSocket handshake in absolute form that its host declines.
@@ -205,7 +193,7 @@ let package = Package(
         // `Logger` its caller passes in, and throws `ProxyError`.
         .target(
             name: "CassetteProxy",
-            dependencies: [
+            dependencies: nioHTTP + [
                 "CassetteKernel",
                 "CassetteServing",
                 "CassetteWebSocket",
@@ -215,9 +203,6 @@ let package = Package(
                 "WellPlateNetworking",
                 "CassetteUI",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         // The command-line tool: ArgumentParser commands and flags only.
