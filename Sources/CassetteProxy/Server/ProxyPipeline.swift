@@ -44,8 +44,7 @@ struct ProxyPipeline: ConnectionPipeline {
         var webSockets: WebSocketService?
         if settings.forward == nil || settings.upstream != nil {
             let service = WebSocketService(
-                session: session, policy: ServingPolicy(mode: session.options.mode, onMiss: session.options.onMiss),
-                conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
+                session: session, conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
                 writers: served.context.conversationWriters, journal: journal, sessions: sessions, listener: listener,
                 upstreamOrigin: settings.upstream.flatMap(CassetteInfo.origin(of:)))
             webSockets = service
@@ -57,7 +56,11 @@ struct ProxyPipeline: ConnectionPipeline {
                 session: session, settings: settings, replays: maker, upstreamDescription: settings.upstream.map { redactor.redact(url: $0) },
                 recordsForwarded: recordsForwarded, log: log),
             requestBuilder: requestBuilder,
-            endpoints: ProxyEndpoints(session: session, policy: served.policy, started: .now, insecure: settings.tls.insecure && !replayOnly),
+            // The main port names what the proxy does (its sessions inherit it), also when
+            // `--sessions-only` leaves its own cassette replay-only.
+            endpoints: ProxyEndpoints(
+                session: session, policy: sessions?.configuration.policy ?? session.options.policy, started: .now,
+                insecure: settings.tls.insecure && !replayOnly),
             writer: AnswerWriter(
                 log: log, keyer: session.keyer, upstreamURLs: maker.upstreamURLs, journal: journal, live: served.context.live,
                 liveSession: logLabel.map { $0.hasPrefix("session ") ? String($0.dropFirst(8)) : $0 }),
