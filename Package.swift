@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        // SHA-256 and HMAC everywhere, the core included (on Apple's platforms a shim over
+        // CryptoKit), and the forward proxy's keys and certificates.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // WebSocket permessage-deflate (RFC 7692) in the proxy only: zlib's raw deflate streams.
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
@@ -62,6 +64,9 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // SHA-256 of request bodies and HMAC of learned secrets: the same swift-crypto the
+                // UI and the forward proxy use (CryptoKit underneath on Apple's platforms).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // What apps link: the clients, configuration, mocks, the libcurl transport and the
@@ -93,6 +98,8 @@ let package = Package(
                 "WellPlateCore",
                 "WellPlateNetworking",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                // SHA-256 for `cassette dump` and the names of long GraphQL variants.
+                .product(name: "Crypto", package: "swift-crypto"),
                 // YAML output of `cassette openapi` only.
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -277,13 +284,17 @@ let package = Package(
                 "WellPlateNetworking",
                 "CassetteTools",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/TestSupport"
         ),
         // One test target per source target, mirroring its folders.
         .testTarget(
             name: "WellPlateCoreTests",
-            dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "CSQLite"]
+            dependencies: [
+                "TestSupport", "WellPlateCore", "WellPlateNetworking", "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "WellPlateNetworkingTests",

@@ -318,11 +318,11 @@ package struct ProxyRunner {
         if !conversations.isEmpty { summary += ", unused conversations \(unusedConversations.count)" }
         var lines = [summary]
         if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
-        if !unused.isEmpty && policy.requestedMode == .replayOnly {
+        if !unused.isEmpty && policy.asksToReplay {
             lines += unused.prefix(10).map { "  unused: \($0)" }
             if unused.count > 10 { lines.append("  … and \(unused.count - 10) more") }
         }
-        if !unusedConversations.isEmpty && policy.requestedMode == .replayOnly {
+        if !unusedConversations.isEmpty && policy.asksToReplay {
             lines += unusedConversations.prefix(10).map { "  unused: WebSocket \($0)" }
             if unusedConversations.count > 10 { lines.append("  … and \(unusedConversations.count - 10) more") }
         }

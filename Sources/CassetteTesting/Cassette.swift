@@ -46,7 +46,7 @@ public final class Cassette: Sendable {
         self.binding = binding
         self.protocolClass = protocolClass
         // Replay answers a recorded retry sequence without waiting; recording keeps live timing.
-        let configuration = binding.settings.mode == .replayOnly ? ReplayAPIClient.defaultConfiguration : APIClient.Configuration()
+        let configuration = binding.settings.policy.isReplayOnly ? ReplayAPIClient.defaultConfiguration : APIClient.Configuration()
         client = APIClient(transport: binding, configuration: configuration)
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.installCassetteProtocol(protocolClass)
@@ -56,7 +56,7 @@ public final class Cassette: Sendable {
     /// Opens `settings.cassette` for one test; `close()` must follow. With `lazyRecording` the
     /// store is read-only and a writable one is taken from the pool at the first request to record.
     static func open(_ settings: CassetteSettings, store: CassetteStore, lazyRecording: Bool = false) async throws -> Cassette {
-        let upstream: (any HTTPTransport)? = settings.mode == .replayOnly ? nil : TransportChoice.defaultShared
+        let upstream: (any HTTPTransport)? = settings.policy.forwards ? TransportChoice.defaultShared : nil
         let options = CassetteSession.Options(cassette: settings.cassette, mode: lazyRecording ? .replayOnly : settings.mode)
         let session = try await CassetteSession.open(store: store, options: options, upstream: lazyRecording ? nil : upstream)
         let openRecorder: (@Sendable () async throws -> CassetteSession)? =

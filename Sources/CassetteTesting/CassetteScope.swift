@@ -9,7 +9,7 @@ enum CassetteScope {
     static func run(_ settings: CassetteSettings, sourceLocation: SourceLocation, _ function: @Sendable () async throws -> Void) async throws {
         // `once` over an existing store starts read-only (see `CassetteBinding`).
         let lazyRecording = settings.mode == .once && FileManager.default.fileExists(atPath: settings.storePath)
-        let writable = settings.mode != .replayOnly && !lazyRecording
+        let writable = settings.policy.records && !lazyRecording
         let store: CassetteStore
         do {
             store = try await StorePool.shared.acquire(path: settings.storePath, writable: writable)

@@ -35,6 +35,9 @@ public struct CassetteSettings: Sendable, Equatable {
         self.allowUnused = allowUnused
     }
 
+    /// How the cassette is served in `mode`: a test's misses are failures, never forwarded.
+    var policy: ServingPolicy { ServingPolicy(mode: mode) }
+
     init(trait: CassetteTrait, test: Test, testCase: Test.Case?, environment: [String: String]) throws(CassetteTestingError) {
         let testFile = test.sourceLocation.filePath
         self.init(

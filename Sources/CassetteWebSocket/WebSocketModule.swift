@@ -10,7 +10,7 @@ package struct WebSocketModule: ServingProtocol {
 
     package func offer(on listener: ServingListener) -> (switch: ProtocolSwitches.Switch, service: any ConversationServing)? {
         let service = WebSocketService(
-            session: listener.session, policy: listener.session.options.policy, conversations: listener.conversations,
+            session: listener.session, conversations: listener.conversations,
             requestBuilder: listener.requestBuilder, settings: listener.settings, log: listener.log, writers: listener.writers,
             journal: listener.journal, sessions: listener.sessions, listener: listener.listener, upstreamOrigin: listener.upstreamOrigin)
         return (service.protocolSwitch, service)

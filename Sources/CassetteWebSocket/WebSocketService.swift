@@ -17,7 +17,6 @@ import WellPlateCore
 /// request's head (a struct with the settings inside was copied for every request, `perf`).
 package final class WebSocketService: ConversationServing {
     package let session: CassetteSession
-    package let policy: ServingPolicy
     package let conversations: RecordedConversations
     package let requestBuilder: ProxyRequestBuilder
     package let settings: ProxySettings
@@ -33,12 +32,11 @@ package final class WebSocketService: ConversationServing {
     package let upstreamOrigin: String?
 
     package init(
-        session: CassetteSession, policy: ServingPolicy, conversations: RecordedConversations, requestBuilder: ProxyRequestBuilder, settings: ProxySettings,
+        session: CassetteSession, conversations: RecordedConversations, requestBuilder: ProxyRequestBuilder, settings: ProxySettings,
         log: ProxyLog, writers: ConversationWriters, journal: SessionJournal? = nil, sessions: SessionRegistry? = nil, listener: Int = 0,
         upstreamOrigin: String? = nil
     ) {
         self.session = session
-        self.policy = policy
         self.conversations = conversations
         self.requestBuilder = requestBuilder
         self.settings = settings
@@ -100,8 +98,7 @@ package final class WebSocketService: ConversationServing {
 
     package func plan(for head: HTTPRequestHead) -> Plan {
         guard head.method == .GET, let key = key(of: head) else { return .decline }
-        let step = policy.step(isRecorded: { conversations.contains(key) }, hasUnservedRecording: { conversations.hasUntaken(key) })
-        switch step {
+        switch session.options.policy.step(for: key, in: conversations) {
         case .replay(let orPassthrough):
             if conversations.contains(key) {
                 guard subprotocolRefusal(head, recorded: conversations.peek(key)) == nil, let replay = conversations.take(key) else {
@@ -125,7 +122,7 @@ package final class WebSocketService: ConversationServing {
     /// The answer to a handshake whose recorded subprotocol the client does not offer: a 400
     /// that names it. `nil` when there is nothing to refuse.
     package func refusal(for head: HTTPRequestHead) -> ProxyAnswer? {
-        guard policy.step(isRecorded: { true }, hasUnservedRecording: { true }) != .record, let key = key(of: head) else { return nil }
+        guard session.options.policy.replaysRecordings, let key = key(of: head) else { return nil }
         return subprotocolRefusal(head, recorded: conversations.peek(key))
     }
 

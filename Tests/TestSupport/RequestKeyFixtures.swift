@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import WellPlateCore
@@ -35,6 +36,6 @@ package enum RequestKeyFixtures {
 
     /// The first 16 hex digits of SHA-256, from the test's own call of the hasher.
     package static func sha256Prefix(_ bytes: [UInt8]) -> String {
-        SHA256.hexPrefix(of: SHA256.digest(bytes), length: 16)
+        SHA256.hash(data: bytes).hexPrefix(16)
     }
 }

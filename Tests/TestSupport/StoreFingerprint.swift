@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import WellPlateCore
 
@@ -11,7 +12,7 @@ package struct StoreFingerprint: Equatable, CustomStringConvertible {
         var digests: [String: String] = [:]
         for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
             let data = try Data(contentsOf: URL(fileURLWithPath: path + suffix))
-            digests[suffix] = SHA256.digest(data).map { String(format: "%02x", $0) }.joined()
+            digests[suffix] = SHA256.hash(data: data).hex
         }
         self.digests = digests
     }

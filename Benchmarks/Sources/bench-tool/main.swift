@@ -16,6 +16,7 @@ import WellPlateNetworking
 //   tools-report DIR             sections 7 and 8 (audit, codegen and openapi) alone, as Markdown
 //   make-graphql-store DB COUNT  GraphQL and REST cassettes of the same answers (Benchmarks/graphql.sh)
 //   graphql-keying DB            keys/s of GraphQL bodies and of same-sized JSON bodies
+//   body-keying MIB KEYS [learned]  seconds per key of one large body (Benchmarks/body-keying.sh)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
@@ -32,6 +33,8 @@ do {
         try await GraphQLBench.make(path: arguments[1], count: Int(arguments[2])!)
     case "graphql-keying" where arguments.count == 2:
         try await GraphQLBench.keying(path: arguments[1])
+    case "body-keying" where (3...4).contains(arguments.count):
+        BodyKeyingBench.run(mebibytes: Int(arguments[1])!, keys: Int(arguments[2])!, learned: arguments.count == 4 && arguments[3] == "learned")
     case "schema" where arguments.count == 2:
         try SchemaBench.run(megabytes: Int(arguments[1])!)
     case "audit" where arguments.count == 2:

@@ -56,7 +56,11 @@ package struct ServingPipeline: ConnectionPipeline {
                 conversations = offered.service
             }
         }
-        let endpoints = ProxyEndpoints(session: session, policy: served.policy, started: .now, insecure: settings.tls.insecure && !replayOnly)
+        // The main port names what the proxy does (its sessions inherit it), also when
+        // `--sessions-only` leaves its own cassette replay-only.
+        let endpoints = ProxyEndpoints(
+            session: session, policy: sessions?.configuration.policy ?? session.options.policy, started: .now,
+            insecure: settings.tls.insecure && !replayOnly)
         let controls = ControlTable(
             routes: ServingControls.routes(endpoints, sessions: sessions)
                 + (sessions == nil ? served.context.sessionPortControls : served.context.mainPortControls))

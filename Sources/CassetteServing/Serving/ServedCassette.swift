@@ -59,8 +59,8 @@ package struct ServedCassette: Sendable {
     }
 
     package let name: String
-    /// As asked for: the health endpoint names it, and sessions inherit its `--on-miss`.
-    package let policy: ServingPolicy
+    /// Serves with `session.options.policy`: the one asked for, or replay only for a cassette
+    /// that is only looked at (`--sessions-only`).
     package let session: CassetteSession
     /// The answers of a replay-only cassette, made while it loaded.
     package let prepared: PreparedAnswers
@@ -111,7 +111,7 @@ package struct ServedCassette: Sendable {
             if !layout.isMultiHost && !forward { settings.upstream = layout.listeners[0].upstream }
         }
         // With --sessions-only the proxy's own cassette is only looked at, never served or written.
-        let served = sessionsOnly ? ServingPolicy(mode: .replayOnly) : policy
+        let served = sessionsOnly ? ServingPolicy.replayOnly : policy
         var rules = context.matchingRules
         if (layout.isMultiHost || forward) && rules?.includeHost != true {
             // Several hosts in one cassette: every key starts with its origin, so `GET /v1/me` on
@@ -121,9 +121,8 @@ package struct ServedCassette: Sendable {
             rules = multiHost
         }
         var options = CassetteSession.Options(
-            cassette: name, mode: served.mode, matchingRules: rules, redactor: context.redactor, sequencePolicy: context.sequencePolicy,
+            cassette: name, policy: served, matchingRules: rules, redactor: context.redactor, sequencePolicy: context.sequencePolicy,
             upstream: served.records && !layout.isMultiHost && !forward ? settings.upstream : nil)
-        options.onMiss = served.onMiss
         options.messageSecretShapes = settings.messageSecretShapes
         let upstream = served.forwards ? context.upstream : nil
         let ports = ListenerPorts()
@@ -153,7 +152,7 @@ package struct ServedCassette: Sendable {
         }
         let conversations = RecordedConversations(recordedConversations)
         let opened = ServedCassette(
-            name: name, policy: policy, session: session, prepared: prepared, layout: layout, settings: settings, ports: ports,
+            name: name, session: session, prepared: prepared, layout: layout, settings: settings, ports: ports,
             recordedOrigins: origins, conversations: conversations, context: context)
         try await opened.checkUsable(served, sessionsOnly: sessionsOnly)
         return opened
@@ -185,7 +184,7 @@ package struct ServedCassette: Sendable {
                     "cassette \"\(name)\" does not say where it was recorded from and the proxy has no --upstream, so the session cannot forward; start the proxy with --upstream URL"
             )
         }
-        guard served.mode == .replayOnly, !sessionsOnly, session.index.interactionCount == 0, conversations.isEmpty else { return }
+        guard !served.records, !sessionsOnly, session.index.interactionCount == 0, conversations.isEmpty else { return }
         let store = context.store
         let others = ((try? await store.cassettes()) ?? []).filter { $0.interactionCount > 0 }.map(\.name)
         let known = others.isEmpty ? "the store holds no recordings" : "cassettes with recordings: \(others.prefix(20).joined(separator: ", "))"

@@ -32,7 +32,7 @@ extension SessionRegistry {
     package func sessionPolicy(_ requested: RecordMode?) throws(ProxyRequestError) -> ServingPolicy {
         let policy = configuration.policy.session(mode: requested)
         let context = configuration.context
-        if policy.requestedMode != .replayOnly && (context.upstream == nil || context.store.access != .readWrite) {
+        if !policy.asksToReplay && (context.upstream == nil || context.store.access != .readWrite) {
             throw ProxyRequestError(
                 status: 400, code: "mode_not_allowed",
                 message:
@@ -85,7 +85,7 @@ extension SessionRegistry {
                 baseURL: Self.baseURL(host: settings.host, port: server.ports[position], proxyBase: proxyBase), parts: parts[position])
         }
         return ProxySession(
-            id: id, cassette: cassette, mode: served.session.options.mode, listeners: listeners, session: served.session, journal: journal,
+            id: id, cassette: cassette, mode: served.session.options.policy.mode, listeners: listeners, session: served.session, journal: journal,
             server: server, group: group, forwardRouter: forwardRouter)
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import WellPlateCore
 import WellPlateNetworking
@@ -27,7 +28,7 @@ struct GraphQLVariants {
             }
             while words.hasSuffix("_") { words.removeLast() }
             guard words.isEmpty || words.count > Self.longestWords else { return words }
-            return "v" + SHA256.hexPrefix(of: SHA256.digest(Array(text.utf8)), length: 8)
+            return "v" + SHA256.hash(data: Array(text.utf8)).hexPrefix(8)
         }
 
         /// Longer variables make a file name nobody reads; they are named by hash instead.

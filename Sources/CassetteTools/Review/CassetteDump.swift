@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import WellPlateCore
@@ -81,7 +82,7 @@ package struct CassetteDump: Sendable {
             lines += content.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }
             return
         }
-        let digest = SHA256.digest(body).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256.hash(data: body).hex
         lines.append("\(label) binary, \(body.count) bytes, sha256 \(digest)")
     }
 

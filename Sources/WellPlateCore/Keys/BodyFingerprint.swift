@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The part of a request key that stands for the request body: the first 16 hex digits (64 bits)
@@ -20,8 +21,8 @@ package struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvert
         self.hex = hex.lowercased()
     }
 
-    private init(digest: [UInt8]) {
-        hex = SHA256.hexPrefix(of: digest, length: Self.hexLength)
+    private init(digest: SHA256Digest) {
+        hex = digest.hexPrefix(Self.hexLength)
     }
 
     /// `sha256:<hex>`, as it appears in a key after `body:`.
@@ -29,7 +30,7 @@ package struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvert
 
     /// The fingerprint of the canonical text `text` (of a `CanonicalBody`).
     package init(canonicalText text: String) {
-        self.init(digest: SHA256.digest(Array(text.utf8)))
+        self.init(digest: SHA256.hash(data: Array(text.utf8)))
     }
 
     /// Fingerprints a body. `nil` for no body and for an empty one, which are the same.
@@ -56,12 +57,12 @@ package struct BodyFingerprint: Sendable, Hashable, Codable, CustomStringConvert
                 let text = URLNormalizer.normalizedFormEncoded(raw.bindMemory(to: UInt8.self), ignoring: rules.ignoredBodyFields).text
                 return canonical(text, kind: .form)
             }
-            return (BodyFingerprint(digest: SHA256.digest(raw)), nil)
+            return (BodyFingerprint(digest: SHA256.hash(data: raw)), nil)
         }
     }
 
     private static func canonical(_ text: [UInt8], kind: CanonicalBody.Kind) -> (BodyFingerprint, CanonicalBody?) {
-        let fingerprint = BodyFingerprint(digest: SHA256.digest(text))
+        let fingerprint = BodyFingerprint(digest: SHA256.hash(data: text))
         guard text.count <= CanonicalBody.retainedLengthLimit else { return (fingerprint, nil) }
         return (fingerprint, CanonicalBody(kind: kind, text: String(decoding: text, as: UTF8.self)))
     }

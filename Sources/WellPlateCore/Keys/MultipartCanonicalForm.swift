@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// `multipart/form-data` bodies (RFC 7578) keyed by their parts, never by the boundary, which
@@ -29,7 +30,7 @@ enum MultipartCanonicalForm {
             {
                 line += "; value=\(quoted(text))"
             } else {
-                line += "; sha256=\(SHA256.hexPrefix(of: SHA256.digest(Array(part.content)), length: BodyFingerprint.hexLength)); bytes=\(part.content.count)"
+                line += "; sha256=\(SHA256.hash(data: part.content).hexPrefix(BodyFingerprint.hexLength)); bytes=\(part.content.count)"
             }
             lines.append(line)
         }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 
@@ -22,17 +23,21 @@ package final class LearnedSecrets: Sendable {
     /// chance, and half the memory.
     package struct Salted: Sendable {
         package let salt: [UInt8]
-        let hmac: HMACSHA256
+        /// Keyed with the salt once: each token then costs a copy of its hashers, its own blocks
+        /// and the outer block.
+        let hmac: HMAC<SHA256>
         var digests: Set<Digest>
 
         init(salt: [UInt8], digests: Set<Digest> = []) {
             self.salt = salt
-            hmac = HMACSHA256(key: salt)
+            hmac = HMAC(key: SymmetricKey(data: salt))
             self.digests = digests
         }
 
         func digest(_ token: UnsafeRawBufferPointer) -> Digest {
-            Digest(hmac.authenticationCode(token))
+            var code = hmac
+            code.update(data: token)
+            return Digest(code.finalize())
         }
     }
 
@@ -40,16 +45,17 @@ package final class LearnedSecrets: Sendable {
         let high: UInt64
         let low: UInt64
 
-        package init(_ bytes: [UInt8]) {
-            precondition(bytes.count >= 16, "a digest is at least 16 bytes")
-            var high: UInt64 = 0
-            var low: UInt64 = 0
-            for index in 0..<8 {
-                high = high << 8 | UInt64(bytes[index])
-                low = low << 8 | UInt64(bytes[index + 8])
+        package init(_ digest: some ContiguousBytes) {
+            (high, low) = digest.withUnsafeBytes { bytes in
+                precondition(bytes.count >= 16, "a digest is at least 16 bytes")
+                var high: UInt64 = 0
+                var low: UInt64 = 0
+                for index in 0..<8 {
+                    high = high << 8 | UInt64(bytes[index])
+                    low = low << 8 | UInt64(bytes[index + 8])
+                }
+                return (high, low)
             }
-            self.high = high
-            self.low = low
         }
 
         /// The 16 bytes as stored.

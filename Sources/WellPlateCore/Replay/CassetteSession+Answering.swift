@@ -34,8 +34,7 @@ extension CassetteSession {
 
     /// The serving policy's step for `key`, given what the cassette holds.
     func step(for key: RequestKey) -> ServingPolicy.Step {
-        options.policy.step(
-            isRecorded: { index.contains(key.rawValue) }, hasUnservedRecording: { index.hasUnservedRecording(for: key.rawValue) })
+        options.policy.step(for: key.rawValue, in: index)
     }
 
     /// Answers from the cassette only, whatever the mode.
@@ -127,7 +126,7 @@ extension CassetteSession {
             chunks: chunks
         )
         interaction.contentEncodingPosition = response.decodedContentEncoding == nil ? nil : response.decodedContentEncodingPosition
-        let replacing = options.mode == .all && overwritten.withLock { $0.insert(key.rawValue).inserted }
+        let replacing = options.policy.replacesRecordings && overwritten.withLock { $0.insert(key.rawValue).inserted }
         let stored: Interaction
         do {
             // Only a key's first recording in the session removes its older rows: deleting for

@@ -11,7 +11,13 @@ public final class CassetteSession: Sendable {
         /// The cassette's name within the store (usually an environment name such as `dev`).
         public var cassette: String
         /// When requests are recorded and when they are replayed; the default, `.replayOnly`, only replays.
-        public var mode: RecordMode
+        public var mode: RecordMode {
+            get { policy.requestedMode }
+            set { policy = ServingPolicy(mode: newValue, onMiss: policy.onMiss) }
+        }
+        /// The mode with what a request without a recording gets (the proxy's `--on-miss`): the
+        /// one value every serving decision of the session asks.
+        package var policy: ServingPolicy
         /// `nil` uses the rules the cassette was recorded with (or the defaults for a new cassette).
         public var matchingRules: MatchingRules?
         /// Applied to every request before it is keyed, and to recorded responses before they are stored.
@@ -20,14 +26,9 @@ public final class CassetteSession: Sendable {
         public var sequencePolicy: SequencePolicy
         /// Remembered with the cassette so replay knows what it stood in for.
         public var upstream: URL?
-        /// What a request with no recording gets when `mode` only replays (the proxy's `--on-miss`).
-        package var onMiss: ServingPolicy.OnMiss = .error
         /// Credential shapes replaced in WebSocket messages before they are stored (the proxy's:
         /// `cassette audit`'s scanner); none by default.
         package var messageSecretShapes = MessageSecretShapes.none
-
-        /// `mode` and `onMiss` as one policy.
-        package var policy: ServingPolicy { ServingPolicy(mode: mode, onMiss: onMiss) }
 
         /// Options that default to replaying cassette `dev` only (`mode: .replayOnly`), with default redaction and `SequencePolicy.repeatLast`.
         public init(
@@ -38,8 +39,18 @@ public final class CassetteSession: Sendable {
             sequencePolicy: SequencePolicy = .repeatLast,
             upstream: URL? = nil
         ) {
+            self.init(
+                cassette: cassette, policy: ServingPolicy(mode: mode), matchingRules: matchingRules, redactor: redactor, sequencePolicy: sequencePolicy,
+                upstream: upstream)
+        }
+
+        /// Options serving `policy` whole, as the proxy resolved it from its flags or a session's request.
+        package init(
+            cassette: String, policy: ServingPolicy, matchingRules: MatchingRules? = nil, redactor: Redactor = .default,
+            sequencePolicy: SequencePolicy = .repeatLast, upstream: URL? = nil
+        ) {
             self.cassette = cassette
-            self.mode = mode
+            self.policy = policy
             self.matchingRules = matchingRules
             self.redactor = redactor
             self.sequencePolicy = sequencePolicy
@@ -157,9 +168,10 @@ public final class CassetteSession: Sendable {
     private static func open(
         store: CassetteStore, options: Options, upstream: (any HTTPTransport)?, loadIndex: (MatchingRules?, MatchingRules) async throws -> ReplayIndex
     ) async throws -> CassetteSession {
-        if options.mode != .replayOnly && store.access != .readWrite {
+        if options.policy.records && store.access != .readWrite {
             throw CassetteStoreError(
-                .readOnly, path: store.path, message: "\(store.path) was opened read-only, so mode \(options.mode.rawValue) cannot record; open it for writing")
+                .readOnly, path: store.path,
+                message: "\(store.path) was opened read-only, so mode \(options.policy.mode.rawValue) cannot record; open it for writing")
         }
         let saved = try await store.cassette(named: options.cassette)
         let rules = options.matchingRules ?? saved?.matchingRules ?? .default
@@ -167,7 +179,7 @@ public final class CassetteSession: Sendable {
         // stored: in the file when recording (its new recordings get keys of the new kind), in
         // memory only when replaying.
         var rekeying = saved?.needsRekeying(for: rules) == true ? rules : nil
-        if options.mode != .replayOnly {
+        if options.policy.records {
             if let rekeying {
                 try await store.rekey(cassette: options.cassette, rules: rekeying)
             }

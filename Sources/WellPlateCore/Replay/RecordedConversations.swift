@@ -78,3 +78,10 @@ package final class RecordedConversations: Sendable {
         return byKey.keys.filter { counts[$0, default: 0] == 0 }.sorted()
     }
 }
+
+/// A handshake is served by the same step as a request: a conversation no connection has taken
+/// is the unserved recording that `missing` mode replays.
+extension RecordedConversations: RecordingLookup {
+    package func isRecorded(_ key: String) -> Bool { contains(key) }
+    package func hasUnservedRecording(_ key: String) -> Bool { hasUntaken(key) }
+}

@@ -337,3 +337,8 @@ package final class ReplayIndex: Sendable {
 }
 
 extension ReplayIndex.Selection: Sendable where Value: Sendable {}
+
+extension ReplayIndex: RecordingLookup {
+    package func isRecorded(_ key: String) -> Bool { contains(key) }
+    package func hasUnservedRecording(_ key: String) -> Bool { hasUnservedRecording(for: key) }
+}

@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import TestSupport
 import Testing
-import WellPlateCore
 import WellPlateNetworking
+
+@testable import WellPlateCore
 
 /// Secrets first seen in a response are scrubbed from requests by a keyed hash of their tokens:
 /// where a learned value stands as a whole token it is replaced; where it is part of a longer
@@ -71,11 +72,22 @@ struct LearnedSecretsTests {
         #expect(merged.scrub("\(Self.token) zz_other_secret_value") == "REDACTED REDACTED")
     }
 
+    /// The keyed hash is HMAC-SHA-256, so digests stored by earlier versions still match.
     @Test func hmacMatchesRFC4231() {
-        // RFC 4231 test case 2.
-        let hmac = HMACSHA256(key: Array("Jefe".utf8))
-        let code = hmac.authenticationCode(Array("what do ya want for nothing?".utf8))
-        #expect(code.map { String(format: "%02x", $0) }.joined() == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        // RFC 4231 test case 2; a digest keeps the code's first 16 bytes.
+        let salted = LearnedSecrets.Salted(salt: Array("Jefe".utf8))
+        let digest = Array("what do ya want for nothing?".utf8).withUnsafeBytes { salted.digest($0) }
+        #expect(digest.bytes.map { String(format: "%02x", $0) }.joined() == "5bdcc146bf60754e6a042426089575c7")
+        // Twice with the same prepared key: each token starts from the keyed state, not the last token's.
+        let again = Array("what do ya want for nothing?".utf8).withUnsafeBytes { salted.digest($0) }
+        #expect(again == digest)
+    }
+
+    @Test func hmacMatchesRFC4231ForAKeyLongerThanABlock() {
+        // RFC 4231 test case 6: the key is hashed first.
+        let salted = LearnedSecrets.Salted(salt: [UInt8](repeating: 0xaa, count: 131))
+        let digest = Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8).withUnsafeBytes { salted.digest($0) }
+        #expect(digest.bytes.map { String(format: "%02x", $0) }.joined() == "60e431591ee0b67f0d8a26aacbf5b77f")
     }
 
     /// A request that carries a value its own response names a secret (a refresh that sends the

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import TestSupport
@@ -14,7 +15,7 @@ final class GraphQLReplayTests {
     let directory: TemporaryDirectory
     var store: String { directory.path() }
     static let document = "query GetUser($id: ID!) { user(id: $id) { id name } }"
-    static var hash: String { SHA256.hexPrefix(of: SHA256.digest(Array(document.utf8)), length: 64) }
+    static var hash: String { SHA256.hash(data: Array(document.utf8)).hex }
     static let notFound = #"{"errors":[{"message":"PersistedQueryNotFound","extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"}}]}"#
 
     init() throws {

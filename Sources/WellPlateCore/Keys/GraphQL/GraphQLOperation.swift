@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 
@@ -41,13 +42,13 @@ package struct GraphQLOperation: Sendable, Equatable {
             document.operations.first { $0.name != nil && $0.name == wanted } ?? document.operations.first
         }
         self.document = document
-        persistedHash = documentText.map { SHA256.hexPrefix(of: SHA256.digest(Array($0.utf8)), length: 64) } ?? sentHash
+        persistedHash = documentText.map { SHA256.hash(data: Array($0.utf8)).hex } ?? sentHash
         type = document == nil ? nil : (chosen?.type ?? .query)
         if let name = operationName ?? chosen?.name ?? headerName {
             self.name = Self.keySafe(name)
         } else {
             let basis = document?.normalized ?? sentHash ?? ""
-            self.name = "anonymous_" + SHA256.hexPrefix(of: SHA256.digest(Array(basis.utf8)), length: 8)
+            self.name = "anonymous_" + SHA256.hash(data: Array(basis.utf8)).hexPrefix(8)
         }
         variables = Self.variables(object["variables"])
     }
@@ -75,7 +76,7 @@ package struct GraphQLOperation: Sendable, Equatable {
     func identity(ignoring ignored: GraphQLIgnoredFields) -> JSONValue {
         var members: [(String, JSONValue)] = []
         if let document {
-            members.append(("document", .string("sha256:" + SHA256.hexPrefix(of: SHA256.digest(Array(document.normalized.utf8)), length: 64))))
+            members.append(("document", .string("sha256:" + SHA256.hash(data: Array(document.normalized.utf8)).hex)))
         } else if let persistedHash {
             members.append(("persistedQuery", .string(persistedHash)))
         }

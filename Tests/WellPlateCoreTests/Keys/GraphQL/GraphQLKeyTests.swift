@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Testing
@@ -7,7 +8,7 @@ import Testing
 @Suite("GraphQL keys")
 struct GraphQLKeyTests {
     static let document = "query GetUser($id: ID!) { user(id: $id) { id name } }"
-    static var hash: String { SHA256.hexPrefix(of: SHA256.digest(Array(document.utf8)), length: 64) }
+    static var hash: String { SHA256.hash(data: Array(document.utf8)).hex }
 
     private func post(_ json: String, path: String = "/graphql", rules: MatchingRules = .default) -> RequestKey {
         RequestKey(method: .post, target: path, headerFields: [.contentType: "application/json"], body: Data(json.utf8), rules: rules)
