@@ -1,4 +1,3 @@
-import CassetteProxy
 import CassetteTools
 import Foundation
 import Subprocess
