@@ -9,7 +9,7 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette record`: a reverse proxy that forwards to the real API and records every exchange.
-struct RecordCommand: AsyncParsableCommand {
+struct RecordCommand: AsyncParsableCommand, ServingCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Run a proxy that forwards to the real API and records every exchange.",
@@ -46,21 +46,13 @@ struct RecordCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamFlags: UpstreamFlags
-    @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
-    @OptionGroup var proxyFlags: ProxyFlags
-    @OptionGroup(title: "Sessions") var sessionFlags: SessionFlags
-    @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
+    @OptionGroup var serving: ServingOptions
 
     @Option(help: ArgumentHelp("once, missing or all (see above).", valueName: "mode"))
     var mode: RecordModeOption = .missing
 
-    @OptionGroup var cookieRedaction: CookieRedactionFlags
-
     func validate() throws {
-        try forwardFlags.validate(upstreams: upstreamFlags)
-        if !upstreamFlags.isGiven && !forwardFlags.forward {
+        if !serving.canForward {
             throw ValidationError(
                 "record needs an upstream: pass --env NAME (from cassette.json), --upstream URL, or --forward to record every host its clients call")
         }
@@ -69,29 +61,7 @@ struct RecordCommand: AsyncParsableCommand {
     /// The proxy these flags describe; it reports through `logger` and writes its request
     /// lines to `requestLogDescriptor`. Tests start it in their own process with it.
     func makeRunner(logger: Logger = TerminalLogHandler.logger, requestLogDescriptor: Int32 = STDOUT_FILENO) throws -> ProxyRunner {
-        let configFile = try store.loadConfig()
-        var settings = proxyFlags.settings(from: configFile)
-        sessionFlags.apply(to: &settings)
-        forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
-        if let forward = forwardFlags.options {
-            settings.forward = forward
-        } else {
-            try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
-        }
-        var runner = ProxyRunner(
-            storePath: configFile.databasePath,
-            cassette: store.cassetteName(environment: upstreamFlags.env),
-            policy: ServingPolicy(mode: mode.mode),
-            settings: settings,
-            matchingRules: try proxyFlags.matchingRules(from: configFile),
-            redactor: cookieRedaction.redactor(from: configFile),
-            requestLogDescriptor: requestLogDescriptor,
-            logger: logger
-        )
-        // The UI's Drift view: the store's audit findings, masked.
-        let findings = UIFindings(fixtures: nil, cassette: runner.cassetteName)
-        runner.findings = { findings.provider(store: $0) }
-        return runner
+        try serving.makeRunner(mode: mode.mode, logger: logger, requestLogDescriptor: requestLogDescriptor)
     }
 
     func run() async throws {

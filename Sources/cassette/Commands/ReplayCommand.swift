@@ -9,7 +9,7 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette replay`: serves recordings with no backend at all.
-struct ReplayCommand: AsyncParsableCommand {
+struct ReplayCommand: AsyncParsableCommand, ServingCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Serve recorded responses with no backend (for CI and offline work).",
@@ -33,56 +33,22 @@ struct ReplayCommand: AsyncParsableCommand {
               cassette replay --port 0 --strict
               cassette replay --cassette staging --latency recorded
               cassette replay --on-miss passthrough --upstream http://127.0.0.1:8081
+              cassette replay --on-miss record --upstream http://127.0.0.1:8081 \\
+                --redact-all-cookies
               cassette replay --max-age 90 --stale fail --strict
             """
     )
 
-    @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamFlags: UpstreamFlags
-    @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
-    @OptionGroup var proxyFlags: ProxyFlags
-    @OptionGroup(title: "Sessions") var sessionFlags: SessionFlags
-    @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
-    @OptionGroup var replayFlags: ReplayFlags
-    @OptionGroup var freshnessFlags: FreshnessFlags
-
-    func validate() throws {
-        try forwardFlags.validate(upstreams: upstreamFlags)
-    }
+    @OptionGroup var serving: ServingOptions
+    @OptionGroup var replaying: ReplayFlags
 
     /// The proxy these flags describe; it reports through `logger` and writes its request
     /// lines to `requestLogDescriptor`. Tests start it in their own process with it.
     func makeRunner(logger: Logger = TerminalLogHandler.logger, requestLogDescriptor: Int32 = STDOUT_FILENO) throws -> ProxyRunner {
-        let configFile = try store.loadConfig()
-        var settings = proxyFlags.settings(from: configFile)
-        sessionFlags.apply(to: &settings)
-        forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
-        replayFlags.apply(to: &settings)
-        settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
-        if let forward = forwardFlags.options {
-            settings.forward = forward
-        } else {
-            try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
-        }
-        var runner = ProxyRunner(
-            storePath: configFile.databasePath,
-            cassette: store.cassetteName(environment: upstreamFlags.env),
-            policy: replayFlags.policy(),
-            settings: settings,
-            matchingRules: try proxyFlags.matchingRules(from: configFile),
-            redactor: configFile.redactor,
-            sequencePolicy: replayFlags.sequence.policy,
-            tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),
-            requestLogDescriptor: requestLogDescriptor,
-            logger: logger
-        )
-        // The UI's Drift view: the store's audit findings, masked.
-        let findings = UIFindings(fixtures: nil, cassette: runner.cassetteName)
-        runner.findings = { findings.provider(store: $0) }
-        return runner
+        try serving.makeRunner(mode: .replayOnly, replaying: replaying, logger: logger, requestLogDescriptor: requestLogDescriptor)
     }
 
     func run() async throws {
-        try await ProxyLifecycle(runner: makeRunner()).serveUntilSignalled(strict: replayFlags.strict)
+        try await ProxyLifecycle(runner: makeRunner()).serveUntilSignalled(strict: replaying.strict)
     }
 }

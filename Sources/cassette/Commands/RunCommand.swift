@@ -6,12 +6,13 @@ import CassetteServing
 import CassetteTools
 import CassetteUI
 import Foundation
+import Logging
 import WellPlateCore
 import WellPlateNetworking
 
 /// `cassette run -- COMMAND`: the CI one-liner. Starts the proxy on a free port, runs the command
 /// against it, stops the proxy and exits with the command's status.
-struct RunCommand: AsyncParsableCommand {
+struct RunCommand: AsyncParsableCommand, ServingCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a command against a proxy on a free port, then exit with its status.",
@@ -46,15 +47,8 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    @OptionGroup var store: StoreOptions
-    @OptionGroup var upstreamFlags: UpstreamFlags
-    @OptionGroup(title: "Forward proxy") var forwardFlags: ForwardFlags
-    @OptionGroup var proxyFlags: ProxyFlags
-    @OptionGroup(title: "Sessions") var sessionFlags: SessionFlags
-    @OptionGroup(title: "Upstream connection") var forwardingFlags: ForwardingFlags
-    @OptionGroup var replayFlags: ReplayFlags
-    @OptionGroup var freshnessFlags: FreshnessFlags
-    @OptionGroup var cookieRedaction: CookieRedactionFlags
+    @OptionGroup var serving: ServingOptions
+    @OptionGroup var replaying: ReplayFlags
 
     @Option(
         help: ArgumentHelp("replay (the default), record (forward and record everything) or missing (replay what exists, record the rest).", valueName: "mode"))
@@ -78,45 +72,29 @@ struct RunCommand: AsyncParsableCommand {
         if command.isEmpty {
             throw ValidationError("give the command to run after --, e.g. cassette run -- swift test")
         }
-        try forwardFlags.validate(upstreams: upstreamFlags)
         if fixtures != nil && report == nil {
             throw ValidationError("--fixtures adds drift to the report of the run; add --report OUT.html")
         }
         if fixtures?.isEmpty == true { throw ValidationError("--fixtures needs the directory that holds the fixtures") }
-        if mode != .replay && !upstreamFlags.isGiven && !forwardFlags.forward {
+        if mode != .replay && !serving.canForward {
             throw ValidationError("--mode \(mode.rawValue) forwards requests: pass --env NAME or --upstream URL")
         }
     }
 
+    /// The proxy of the run, on a free port unless --port is given, its request lines on stderr
+    /// since the command owns stdout; the command itself is not started.
+    func makeRunner(logger: Logger = TerminalLogHandler.logger, requestLogDescriptor: Int32 = STDERR_FILENO) throws -> ProxyRunner {
+        try serving.makeRunner(
+            mode: mode.recordMode, replaying: replaying, portUnlessGiven: 0, fixtures: fixtures, logger: logger, requestLogDescriptor: requestLogDescriptor)
+    }
+
     func run() async throws {
-        let configFile = try store.loadConfig()
-        var settings = proxyFlags.settings(from: configFile)
-        sessionFlags.apply(to: &settings)
-        forwardingFlags.apply(to: &settings, configFile: configFile, environment: upstreamFlags.env)
-        replayFlags.apply(to: &settings)
-        settings.stalePolicy = try freshnessFlags.policy(configFile: configFile)
-        if let forward = forwardFlags.options {
-            settings.forward = forward
-        } else {
-            try upstreamFlags.apply(to: &settings, configFile: configFile, tlsFlags: forwardingFlags.tls.flags)
-        }
-        if proxyFlags.port == nil { settings.port = 0 }
-        var runner = ProxyRunner(
-            storePath: configFile.databasePath,
-            cassette: store.cassetteName(environment: upstreamFlags.env),
-            policy: replayFlags.policy(mode: mode.recordMode),
-            settings: settings,
-            matchingRules: try proxyFlags.matchingRules(from: configFile),
-            redactor: cookieRedaction.redactor(from: configFile),
-            sequencePolicy: replayFlags.sequence.policy,
-            tracksUsage: freshnessFlags.tracksUsage(configFile: configFile),
-            requestLogDescriptor: STDERR_FILENO,
-            logger: TerminalLogHandler.logger
-        )
-        // The UI's Drift view, on the proxy's page as in the report.
+        let runner = try makeRunner()
+        let configFile = try serving.store.loadConfig()
+        // The Drift view of the proxy's page and of the report: a bad --fixtures fails before the
+        // command runs, not in a half-written report.
         let findings = UIFindings(fixtures: fixtures, cassette: runner.cassetteName)
         try await findings.check(storePath: configFile.databasePath)
-        runner.findings = { findings.provider(store: $0) }
         let lifecycle = ProxyLifecycle(runner: runner, toStandardError: true)
         let signals = SignalWaiter()
         let running = try await lifecycle.start()
@@ -126,7 +104,7 @@ struct RunCommand: AsyncParsableCommand {
             "API_BASE_URL": running.address,
             "CASSETTE_URLS": running.addresses.joined(separator: " "),
         ]
-        if let forward = settings.forward {
+        if let forward = serving.forwardFlags.options {
             // The command's clients use the proxy as their proxy, and find the certificate to trust.
             for name in ["HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"] { environment[name] = running.address }
             environment["CASSETTE_CA_CERT"] = CertificateAuthority.certificatePath(in: forward.caDirectory)
@@ -137,7 +115,7 @@ struct RunCommand: AsyncParsableCommand {
         let counters = await lifecycle.stop(running)
         if let report {
             // The store is closed with the proxy: the report reads it again, as it now is.
-            let opened = try await store.openStore(configFile, access: .readOnly)
+            let opened = try await serving.store.openStore(configFile, access: .readOnly)
             let run = HTMLReport.Run(
                 command: command.joined(separator: " "), requests: requests.requests, unused: unused, cassette: runner.cassetteName,
                 mode: mode.rawValue, sessions: sessions)
@@ -157,7 +135,7 @@ struct RunCommand: AsyncParsableCommand {
         if status != 0 {
             throw ExitCode(status)
         }
-        if replayFlags.strict && counters.missed > 0 {
+        if replaying.strict && counters.missed > 0 {
             throw CLIError("--strict: \(counters.missed) request(s) had no recording", exitStatus: 1)
         }
     }

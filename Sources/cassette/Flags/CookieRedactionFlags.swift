@@ -3,7 +3,8 @@ import CassetteTools
 import WellPlateCore
 
 /// `--redact-all-cookies`, for every command that stores what it redacts (`record`, `run`,
-/// `redact`): one flag with one meaning, `"redact": {"cookies": "all"}` in cassette.json.
+/// `replay --on-miss record`, `redact`): one flag with one meaning, `"redact": {"cookies": "all"}`
+/// in cassette.json.
 struct CookieRedactionFlags: ParsableArguments {
     @Flag(
         help: ArgumentHelp(

@@ -7,8 +7,8 @@ import Foundation
 import WellPlateCore
 import WellPlateNetworking
 
-/// `--max-age`, `--stale` and `--track-usage`, shared by `replay` and `run`; each falls back to
-/// the configuration file's `maxAge`, `stale` and `trackUsage`.
+/// `--max-age`, `--stale` and `--track-usage`, part of `ReplayFlags`; each falls back to the
+/// configuration file's `maxAge`, `stale` and `trackUsage`.
 struct FreshnessFlags: ParsableArguments {
     @Option(
         help: ArgumentHelp(

@@ -6,7 +6,8 @@ import CassetteTools
 import WellPlateCore
 import WellPlateNetworking
 
-/// Replay behaviour shared by `replay` and `run`.
+/// How recordings are answered, and how old they may be: the flags `replay` and `run` take on top
+/// of `ServingOptions`. `record` does not: what it does not find it records.
 struct ReplayFlags: ParsableArguments {
     @Flag(help: "Exit with status 1 when any request found no recording.")
     var strict = false
@@ -29,6 +30,8 @@ struct ReplayFlags: ParsableArguments {
     @Option(help: ArgumentHelp("After every recording of a request was replayed: repeat-last, cycle or fail.", valueName: "policy"))
     var sequence: SequenceOption = .repeatLast
 
+    @OptionGroup var freshness: FreshnessFlags
+
     func validate() throws {
         guard latency.latency != nil else {
             throw ValidationError.outOfRange("--latency", latency.argument, LatencyOption.accepted)
@@ -39,12 +42,14 @@ struct ReplayFlags: ParsableArguments {
     }
 
     /// Serving `mode` (`none` for `replay`) with this `--on-miss`.
-    func policy(mode: RecordMode = .replayOnly) -> ServingPolicy {
+    func policy(mode: RecordMode) -> ServingPolicy {
         ServingPolicy(mode: mode, onMiss: onMiss.policy)
     }
 
-    func apply(to settings: inout ProxySettings) {
+    /// The latency, the miss status and the policy for old recordings, on top of `configFile`'s.
+    func apply(to settings: inout ProxySettings, configFile: CassetteConfigFile) throws(CLIError) {
         settings.latency = latency.latency ?? ProxySettings.Latency.none
         settings.missStatus = missStatus
+        settings.stalePolicy = try freshness.policy(configFile: configFile)
     }
 }

@@ -1,6 +1,3 @@
-import CassetteKernel
-import CassetteProxy
-import CassetteServing
 import CassetteTools
 import Foundation
 import Subprocess

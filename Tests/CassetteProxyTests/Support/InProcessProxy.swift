@@ -18,10 +18,10 @@ import WellPlateNetworking
 import Glibc
 #endif
 
-/// A proxy started inside the test process from a `cassette record` or `replay` command line:
-/// the command's own flag parsing and `ProxyRunner`, the same server, without a process to
-/// spawn. What only a process shows (signals, exit statuses, terminal output) is tested over
-/// the binary instead (`withProxy`).
+/// A proxy started inside the test process from a `cassette record`, `replay` or `run` command
+/// line: the command's own flag parsing and `ProxyRunner`, the same server, without a process to
+/// spawn (nor `run`'s command). What only a process shows (signals, exit statuses, terminal
+/// output) is tested over the binary instead (`withProxy`).
 final class InProcessProxy: RunningProxy {
     /// As announced: `http://HOST:PORT`.
     let url: URL
@@ -79,24 +79,19 @@ final class InProcessProxy: RunningProxy {
     }
 }
 
-/// Starts the proxy `cassette ARGUMENTS` describes (`record …` or `replay …`) in this process,
-/// runs `body` and always stops it afterwards.
+/// Starts the proxy `cassette ARGUMENTS` describes (`record …`, `replay …`, or `run … -- COMMAND`,
+/// whose COMMAND is not run) in this process, runs `body` and always stops it afterwards.
 func withInProcessProxy<Result>(_ arguments: [String], _ body: (InProcessProxy) async throws -> Result) async throws -> Result {
-    let command = try Cassette.parseAsRoot(arguments)
+    guard let command = try Cassette.parseAsRoot(arguments) as? any ServingCommand else {
+        throw ChildProcessError("withInProcessProxy starts `record`, `replay` or `run`, not \(arguments.first ?? "nothing")")
+    }
     let log = CapturedLog()
     let logger = Logger(label: "test") { _ in log }
     let requestLog = try PipeLines()
     let runner: ProxyRunner
-    switch command {
-    case let record as RecordCommand:
-        runner = try record.makeRunner(logger: logger, requestLogDescriptor: requestLog.writeDescriptor)
-    case let replay as ReplayCommand:
-        runner = try replay.makeRunner(logger: logger, requestLogDescriptor: requestLog.writeDescriptor)
-    default:
-        throw ChildProcessError("withInProcessProxy starts `record` or `replay`, not \(arguments.first ?? "nothing")")
-    }
     let running: ProxyRunner.Running
     do {
+        runner = try command.makeRunner(logger: logger, requestLogDescriptor: requestLog.writeDescriptor)
         running = try await runner.start()
     } catch {
         await requestLog.finish()

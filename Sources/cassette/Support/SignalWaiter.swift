@@ -1,7 +1,5 @@
 import Foundation
 import Synchronization
-import WellPlateCore
-import WellPlateNetworking
 
 /// Turns SIGINT and SIGTERM into an awaitable event, so the proxy can shut down gracefully
 /// instead of dying with requests in flight.
@@ -13,24 +11,24 @@ import WellPlateNetworking
 /// the handler is installed with `sigaction` before `init` returns; it only writes the signal's
 /// number to a pipe (`write` is async-signal-safe), and one thread of its own reads the pipe and
 /// hands each signal to every waiter. (`sample-api`'s `ShutdownSignals` does the same.)
-package final class SignalWaiter: Sendable {
+final class SignalWaiter: Sendable {
     private let stream: AsyncStream<Int32>
     private let continuation: AsyncStream<Int32>.Continuation
     private let registration: Int
 
-    package init(signals: [Int32] = [SIGINT, SIGTERM]) {
+    init(signals: [Int32] = [SIGINT, SIGTERM]) {
         (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         registration = ProcessSignals.shared.register(continuation, for: signals)
     }
 
     /// Returns the next signal received (or nil once `cancel()` was called).
-    package func next() async -> Int32? {
+    func next() async -> Int32? {
         for await number in stream { return number }
         return nil
     }
 
     /// Makes a pending `next()` return nil; signals are no longer delivered to this waiter.
-    package func cancel() {
+    func cancel() {
         ProcessSignals.shared.unregister(registration)
         continuation.finish()
     }
