@@ -6,7 +6,12 @@ import Testing
 import WellPlateCore
 import WellPlateNetworking
 
+@testable import CassetteForward
+@testable import CassetteKernel
 @testable import CassetteProxy
+@testable import CassetteServing
+@testable import CassetteUIServer
+@testable import CassetteWebSocket
 @testable import cassette
 
 /// Every flag of the serving option groups through `record`, `replay` and `run`: parsed as the
