@@ -55,7 +55,7 @@ package final class WebSocketService: ConversationServing {
     package func serving(_ head: HTTPRequestHead, on eventLoop: any EventLoop) -> WebSocketService? {
         switch ServingRoute.session(for: head, sessions: sessions, listener: listener, origin: upstreamOrigin, on: eventLoop) {
         case .none: self
-        case .live(let route): route.parts.conversations as? WebSocketService
+        case .live(let route): route.parts.conversations.lazy.compactMap { $0 as? WebSocketService }.first
         case .unknown: nil
         }
     }
@@ -113,6 +113,8 @@ package final class WebSocketService: ConversationServing {
     }
 
     package var recorded: RecordedConversations { conversations }
+
+    package var answersDeclinedHandshakesOverHTTP: Bool { true }
 
     /// The refusal of a handshake as its head comes, by the service it goes to (a session's on the main port).
     package func refusal(for head: HTTPRequestHead, on eventLoop: any EventLoop) -> ProxyAnswer? {

@@ -25,7 +25,7 @@ package enum InterimRequestHeaders {
         /// An expectation other than `100-continue` (RFC 9110 §10.1.1), which neither the proxy
         /// nor a replayed recording could meet: 417.
         case unmetExpectation(String)
-        /// A protocol switch that no upgrader of the pipeline's `UpgradeHook` took: 501.
+        /// A protocol switch that no upgrader of the pipeline's `ProtocolSwitches` took: 501.
         case unsupportedUpgrade([String])
     }
 

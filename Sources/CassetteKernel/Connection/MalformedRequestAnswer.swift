@@ -3,7 +3,7 @@ import NIOHTTP1
 import WellPlateCore
 
 /// The answer to a request that is not valid HTTP/1.1: a 400 whose JSON body says what was wrong,
-/// where NIO's `HTTPServerProtocolErrorHandler` sends an empty one. `ProxyHandler.errorCaught`
+/// where NIO's `HTTPServerProtocolErrorHandler` sends an empty one. `HTTPConnectionHandler.errorCaught`
 /// writes it just before the connection closes.
 ///
 /// Unlike NIO's handler, nothing tracks the responses going out to hold the answer back while one

@@ -41,7 +41,7 @@ package final class ProxyReplayer: Sendable {
     /// `Transfer-Encoding`), nothing asked before the answer (`Expect`, `Upgrade`), no session,
     /// no `X-APOLLO-OPERATION-NAME`, no keyed or secret header (nor Basic credentials under another name), not for the proxy
     /// itself. Such a request is keyed by its method and target alone (`ReplayTargetCache`) and
-    /// needs no state between its head and its end: `ProxyHandler` answers it at its end without
+    /// needs no state between its head and its end: `HTTPConnectionHandler` answers it at its end without
     /// the state machine or routing. One pass over the headers, without allocating.
     package func isPlain(_ head: HTTPRequestHead) -> Bool {
         guard !head.uri.hasPrefix(ControlNames.prefix) else { return false }

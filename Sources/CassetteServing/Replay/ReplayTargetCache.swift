@@ -54,7 +54,7 @@ extension CachedTarget {
     }
 }
 
-/// The targets one event loop's connections asked for (`ProxyHandler.cachedTarget`). Every
+/// The targets one event loop's connections asked for (`ProxyReplayer.pick`). Every
 /// connection on the loop shares it through a `NIOLoopBoundBox`, so a new connection starts warm
 /// and no lock is taken: only the loop's own thread reads or writes it.
 package struct ReplayTargetCache: Sendable {

@@ -45,7 +45,7 @@ package struct ServingPipeline: ConnectionPipeline {
         // Conversations (WebSocket) wherever the pipeline serves one upstream: reverse and session
         // listeners, and the forward proxy's pipeline for a host, inside a CONNECT tunnel or for a
         // handshake in absolute form sent to the forward listener.
-        var conversations: (any ConversationServing)?
+        var conversations: [any ConversationServing] = []
         if settings.forward == nil || settings.upstream != nil {
             let described = ServingListener(
                 session: session, conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
@@ -53,7 +53,7 @@ package struct ServingPipeline: ConnectionPipeline {
             for module in served.context.protocols {
                 guard let offered = module.offer(on: described) else { continue }
                 switches = switches.registering(offered.switch)
-                conversations = offered.service
+                conversations.append(offered.service)
             }
         }
         // The main port names what the proxy does (its sessions inherit it), also when

@@ -33,10 +33,10 @@ package final class ServingResponder: Sendable {
     package let sessionsOnly: Bool
     /// The control endpoints of this listener, as the modules registered them.
     package let controls: ControlTable
-    /// Conversations over a protocol switch (WebSocket), where the listener offers them: a
-    /// handshake its upgrader declined is an ordinary request, or refused when the client does
-    /// not offer what was recorded.
-    package let conversations: (any ConversationServing)?
+    /// Conversations over the protocol switches the modules registered (WebSocket), where the
+    /// listener offers them: a handshake its upgrader declined is an ordinary request, or
+    /// refused when the client does not offer what was recorded.
+    package let conversations: [any ConversationServing]
     /// What routing needs to know of a connection with these parts.
     package let routeContext: RouteContext
     /// Set where a plain request (`ProxyReplayer.isPlain`) can only be replayed: a replay-only
@@ -48,7 +48,7 @@ package final class ServingResponder: Sendable {
     package init(
         replayer: ProxyReplayer?, responder: ProxyResponder, requestBuilder: ProxyRequestBuilder, writer: AnswerWriter, maxBodySize: Int,
         controls: ControlTable, sessions: SessionRegistry? = nil, listener: Int = 0, upstreamOrigin: String? = nil, sessionsOnly: Bool = false,
-        conversations: (any ConversationServing)? = nil, hosts: (any HostRouting)? = nil
+        conversations: [any ConversationServing] = [], hosts: (any HostRouting)? = nil
     ) {
         self.replayer = replayer
         self.responder = responder
@@ -90,6 +90,9 @@ package protocol HostRouting: Sendable {
 package protocol ConversationServing: AnyObject, Sendable {
     /// The listener's recorded conversations, with their replay counts.
     var recorded: RecordedConversations { get }
+    /// Whether a handshake of this protocol that reaches the kernel's handler (the upgrader
+    /// declined it) is an HTTP request to answer rather than an upgrade to refuse.
+    var answersDeclinedHandshakesOverHTTP: Bool { get }
 
     /// The answer to a handshake refused as its head comes (the recorded subprotocol not
     /// offered); `nil` when it goes on.

@@ -23,7 +23,7 @@ package final class ServingRoute: ConnectionResponder {
     package var maxBodySize: Int { parts.maxBodySize }
     package var writer: AnswerWriter { parts.writer }
     package var controls: ControlTable { parts.controls }
-    package var answersWebSocketsOverHTTP: Bool { parts.conversations != nil }
+    package var answersWebSocketsOverHTTP: Bool { parts.conversations.contains { $0.answersDeclinedHandshakesOverHTTP } }
 
     @inline(__always)
     package func isPlain(_ head: HTTPRequestHead) -> Bool {
@@ -74,7 +74,10 @@ package final class ServingRoute: ConnectionResponder {
     }
 
     package func refusal(at head: HTTPRequestHead, on eventLoop: any EventLoop) -> ProxyAnswer? {
-        parts.conversations?.refusal(for: head, on: eventLoop)
+        for module in parts.conversations {
+            if let refusal = module.refusal(for: head, on: eventLoop) { return refusal }
+        }
+        return nil
     }
 
     package func respond(to request: ConnectionRequest, plain: Bool, connection: HTTPConnection) {

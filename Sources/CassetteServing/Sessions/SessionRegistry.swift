@@ -215,7 +215,7 @@ package final class SessionRegistry: Sendable {
         }
         // The session's listeners share its conversations: each counted once.
         var seen: Set<ObjectIdentifier> = []
-        for conversations in session.listeners.compactMap({ $0.parts.conversations?.recorded }) where seen.insert(ObjectIdentifier(conversations)).inserted {
+        for conversations in session.listeners.flatMap({ $0.parts.conversations.map(\.recorded) }) where seen.insert(ObjectIdentifier(conversations)).inserted {
             let replays = conversations.replayCounts
             guard !replays.isEmpty else { continue }
             closedConversationUsage.withLock { usage in

@@ -18,7 +18,7 @@ import WellPlateCore
 /// The connection's handlers in record mode, over an `NIOAsyncTestingChannel` (the forwarded
 /// request's task runs on the channel's loop): an in-process upstream, a store made here.
 @Suite("Proxy connection recording over a testing channel")
-final class ProxyHandlerRecordingTests {
+final class HTTPConnectionHandlerRecordingTests {
     let directory: TemporaryDirectory
 
     init() throws {
@@ -84,7 +84,7 @@ final class ProxyHandlerRecordingTests {
         _ = try? await channel.writeInbound(
             ByteBuffer(string: "GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE \u{01}\r\n\r\n"))
         let output = try await written(channel) { _ in !channel.isActive }
-        #expect(ProxyHandlerEmbeddedTests.statuses(output) == ["200 OK", "200 OK", "400 Bad Request"])
+        #expect(HTTPConnectionHandlerTests.statuses(output) == ["200 OK", "200 OK", "400 Bad Request"])
         #expect(output.components(separatedBy: "X-Cassette: recorded").count == 3)
         #expect(output.contains("\"error\":\"bad_request\""))
         try await channel.closeFuture.get()
@@ -98,7 +98,7 @@ final class ProxyHandlerRecordingTests {
         let (channel, store) = try await recordingChannel(upstream: BrokenStreamUpstream())
         try await channel.writeInbound(ByteBuffer(string: "GET /events HTTP/1.1\r\nHost: x\r\n\r\n"))
         let output = try await written(channel) { _ in !channel.isActive }
-        #expect(ProxyHandlerEmbeddedTests.statuses(output) == ["200 OK"])
+        #expect(HTTPConnectionHandlerTests.statuses(output) == ["200 OK"])
         #expect(output.contains("data: one"))
         // The connection closes without the chunked body's last chunk: the client sees the abort.
         #expect(!output.hasSuffix("0\r\n\r\n"))
@@ -111,7 +111,7 @@ final class ProxyHandlerRecordingTests {
         let (channel, store) = try await recordingChannel(upstream: FailingUpstream())
         try await channel.writeInbound(ByteBuffer(string: "GET /a HTTP/1.1\r\nHost: x\r\n\r\n"))
         let output = try await written(channel) { Self.lastAnswerIsWhole($0) }
-        #expect(ProxyHandlerEmbeddedTests.statuses(output) == ["502 Bad Gateway"])
+        #expect(HTTPConnectionHandlerTests.statuses(output) == ["502 Bad Gateway"])
         #expect(output.contains("\"error\":\"upstream_unreachable\""))
         #expect(channel.isActive)
         #expect(try await store.interactions(cassette: "dev").isEmpty)

@@ -15,9 +15,9 @@ import WellPlateCore
 @testable import CassetteWebSocket
 
 /// The connection's handlers over an `EmbeddedChannel`, byte by byte and without a socket: the
-/// pipeline the server builds (`ProxyPipeline`), a replay-only context over a store made here.
+/// pipeline the server builds (`ServingPipeline`), a replay-only context over a store made here.
 @Suite("Proxy connection over an embedded channel")
-final class ProxyHandlerEmbeddedTests {
+final class HTTPConnectionHandlerTests {
     let directory: TemporaryDirectory
 
     init() throws {
