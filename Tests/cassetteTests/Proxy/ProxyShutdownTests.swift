@@ -10,7 +10,8 @@ import WellPlateNetworking
 import Glibc
 #endif
 
-/// SIGTERM stops the proxy gracefully: requests it already took are answered and recorded first.
+/// SIGTERM stops the proxy gracefully: requests it already took are answered and recorded first,
+/// and a WebSocket conversation still open is closed and kept.
 @Suite("Proxy shutdown")
 final class ProxyShutdownTests {
     let workspace: CLIWorkspace
@@ -85,4 +86,34 @@ final class ProxyShutdownTests {
             }
         }
     }
+
+    /// A WebSocket conversation open when SIGTERM comes: the client (PyPI `wsproto`, the upstream
+    /// PyPI `websockets`) is told the proxy is going away.
+    @Test func sigtermWithAConversationOpenExitsZeroAndKeepsWhatWasAnsweredMarkedCut() async throws {
+        let ready = workspace.path("client-ready")
+        let received = try await WebSocketPeers.withUpstream { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                async let client = WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "hold", argument: ready)
+                let deadline = ContinuousClock.now + Patience.process
+                while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(try await recorder.stop() == .exited(0))
+                return try await client
+            }
+        }
+        // The client was told the proxy is going away.
+        #expect(received.last == #"{"closed": 1001, "reason": "cassette is stopping"}"#, "\(received)")
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
+        #expect(conversation.end == .cut)
+        // Every message the client received is in the store, in order.
+        let answered = received.dropLast().map { line in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+            return object?["recv"] ?? line
+        }
+        let stored = conversation.messages.filter { $0.direction == .server && $0.kind == .text }.map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(stored == answered)
+        #expect(conversation.messages.contains { $0.direction == .client && $0.payload == Data("echo me".utf8) })
+    }
+
 }

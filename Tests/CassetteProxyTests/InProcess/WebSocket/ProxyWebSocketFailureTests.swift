@@ -3,11 +3,11 @@ import TestSupport
 import Testing
 import WellPlateCore
 
-/// WebSocket conversations that go wrong, through `cassette record` and `cassette replay` (child
-/// processes, so SIGTERM is a real signal): frames RFC 6455 forbids, written byte by byte by a
-/// PyPI `wsproto` client, closed with the RFC's code and never stored; an upstream (PyPI
-/// `websockets`) that drops the connection mid-conversation; a recorder stopped with a
-/// conversation open. In each, what was answered is kept and the proxy goes on serving.
+/// WebSocket conversations that go wrong, through `cassette record` and `cassette replay` (in this
+/// process): frames RFC 6455 forbids, written byte by byte by a PyPI `wsproto` client, closed with
+/// the RFC's code and never stored; an upstream (PyPI `websockets`) that drops the connection
+/// mid-conversation. In each, what was answered is kept and the proxy goes on serving. (A recorder
+/// stopped by SIGTERM with a conversation open: `ProxyShutdownTests`.)
 @Suite("WebSocket conversations that fail")
 final class ProxyWebSocketFailureTests {
     let workspace: CLIWorkspace
@@ -29,7 +29,7 @@ final class ProxyWebSocketFailureTests {
     }
 
     @Test func badFramesWhileRecordingCloseWithTheRFCsCodeAndNoneIsRelayedOrStored() async throws {
-        _ = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+        _ = try await WebSocketPeers.recordInProcess(store: store) { recorder, _ in
             for bad in Self.badFrames {
                 let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: bad.script)
                 #expect(received == [#"{"recv": "{\"type\": \"hello\"}"}"#, #"{"closed": \#(bad.code), "reason": "\#(bad.reason)"}"#])
@@ -51,8 +51,8 @@ final class ProxyWebSocketFailureTests {
     }
 
     @Test func badFramesOnReplayCloseWithTheRFCsCodeAndTheNextClientStillReplays() async throws {
-        _ = try await WebSocketPeers.recordChat(store: store)
-        try await withReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
+        _ = try await WebSocketPeers.recordChatInProcess(store: store)
+        try await withInProcessReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
             for bad in Self.badFrames {
                 let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/chat", script: bad.script)
                 #expect(received == [#"{"recv": "{\"type\": \"hello\"}"}"#, #"{"closed": \#(bad.code), "reason": "\#(bad.reason)"}"#])
@@ -64,7 +64,7 @@ final class ProxyWebSocketFailureTests {
     }
 
     @Test func anUpstreamThatDropsMidConversationKeepsWhatWasAnsweredAndReplaysTheDrop() async throws {
-        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+        let recorded = try await WebSocketPeers.recordInProcess(store: store) { recorder, _ in
             let received = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/drop", script: "echo")
             // The proxy goes on serving after the drop.
             let chat = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat")
@@ -76,36 +76,9 @@ final class ProxyWebSocketFailureTests {
         #expect(dropped.end == .dropped(by: .server))
         #expect(dropped.messages.map { "\($0.direction.rawValue) \($0.preview())" } == [#"server {"type": "hello"}"#, "client echo me", "server echo me"])
         // Offline, the client gets the same messages, then the same dropped connection.
-        let replayed = try await withReplayer(store: store) { replayer in
+        let replayed = try await withInProcessReplayer(store: store) { replayer in
             try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/drop", script: "echo")
         }
         #expect(replayed == recorded)
-    }
-
-    @Test func sigtermWithAConversationOpenExitsZeroAndKeepsWhatWasAnsweredMarkedCut() async throws {
-        let ready = workspace.path("client-ready")
-        let received = try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                async let client = WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "hold", argument: ready)
-                let deadline = ContinuousClock.now + Patience.process
-                while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now < deadline {
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                #expect(try await recorder.stop() == .exited(0))
-                return try await client
-            }
-        }
-        // The client was told the proxy is going away.
-        #expect(received.last == #"{"closed": 1001, "reason": "cassette is stopping"}"#, "\(received)")
-        let conversation = try #require(try await conversations().first)
-        #expect(conversation.end == .cut)
-        // Every message the client received is in the store, in order.
-        let answered = received.dropLast().map { line in
-            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
-            return object?["recv"] ?? line
-        }
-        let stored = conversation.messages.filter { $0.direction == .server && $0.kind == .text }.map { String(decoding: $0.payload, as: UTF8.self) }
-        #expect(stored == answered)
-        #expect(conversation.messages.contains { $0.direction == .client && $0.payload == Data("echo me".utf8) })
     }
 }

@@ -4,8 +4,9 @@ import Testing
 import WellPlateCore
 
 /// WebSocket conversations in the proxy's other ways of serving, between the PyPI `websockets`
-/// peers: `replay --on-miss record` and `passthrough`, several upstreams on one recorder, `cassette
-/// run` with its child as the client, and the recorded timing of server pushes on replay.
+/// peers: `replay --on-miss record` and `passthrough`, several upstreams on one recorder, and the
+/// recorded timing of server pushes on replay (`cassette run` with its child as the client:
+/// `ProxyWebSocketRunTests`).
 @Suite("WebSocket conversations in every serving mode")
 final class ProxyWebSocketModesTests {
     let workspace: CLIWorkspace
@@ -16,13 +17,13 @@ final class ProxyWebSocketModesTests {
     }
 
     private func replayOffline(_ script: String = "chat") async throws -> [String] {
-        try await withReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
+        try await withInProcessReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
             try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: script)
         }
     }
 
     @Test func replayOnMissRecordRecordsAnUnrecordedConversationThatThenReplaysOffline() async throws {
-        let recorded = try await WebSocketPeers.recordConversation(
+        let recorded = try await WebSocketPeers.recordInProcess(
             store: store, proxyArguments: { ["replay", "--on-miss", "record", "--upstream", $0.absoluteString, "--port", "0", "--db", self.store] }
         ) { proxy, _ in
             try await WebSocketPeers.client("ws://127.0.0.1:\(proxy.port)/chat")
@@ -33,13 +34,13 @@ final class ProxyWebSocketModesTests {
     }
 
     @Test func replayOnMissPassthroughRelaysAnUnrecordedConversationAndStoresNothing() async throws {
-        _ = try await WebSocketPeers.recordChat(store: store)
+        _ = try await WebSocketPeers.recordChatInProcess(store: store)
         // Another key (the query), not recorded: relayed to the live upstream, not stored.
         let received = try await WebSocketPeers.withUpstream { base in
-            try await withProxy(["replay", "--on-miss", "passthrough", "--upstream", base.absoluteString, "--port", "0", "--db", store]) { proxy in
+            try await withInProcessProxy(["replay", "--on-miss", "passthrough", "--upstream", base.absoluteString, "--port", "0", "--db", store]) { proxy in
                 let received = try await WebSocketPeers.client("ws://127.0.0.1:\(proxy.port)/chat?room=2")
                 try await proxy.waitForLogLine(containing: "GET /chat?room=2 101 WebSocket passed through")
-                #expect(try await proxy.stop() == .exited(0))
+                await proxy.stop()
                 return received
             }
         }
@@ -52,11 +53,12 @@ final class ProxyWebSocketModesTests {
         let (first, second, recorded) = try await WebSocketPeers.withUpstream { one in
             try await WebSocketPeers.withUpstream { two in
                 let arguments = ["record", "--upstream", one.absoluteString, "--upstream", two.absoluteString, "--port", "0", "--db", store]
-                return try await withProxyListeners(arguments, count: 2) { recorder in
+                return try await withInProcessProxy(arguments) { recorder in
+                    try #require(recorder.listeners.count == 2, "\(recorder.lines)")
                     // Different conversations on the two hosts: a replay on the wrong listener would miss.
                     let chat = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.listeners[0].url.port!)/chat")
                     let ids = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.listeners[1].url.port!)/chat", script: "ids 100")
-                    #expect(try await recorder.stop() == .exited(0))
+                    await recorder.stop()
                     #expect(recorder.outputLines.contains("GET \(two.absoluteString)/chat 101 WebSocket recording"), "\(recorder.outputLines)")
                     return (one, two, [chat, ids])
                 }
@@ -65,40 +67,24 @@ final class ProxyWebSocketModesTests {
         let keys = try await WebSocketPeers.storedConversations(at: store).map(\.key)
         #expect(Set(keys) == ["GET \(first.absoluteString)/chat", "GET \(second.absoluteString)/chat"], "\(keys)")
         // Offline, one listener per recorded host, in the order each was first recorded.
-        let replayed = try await withProxyListeners(["replay", "--ws-timing", "fast", "--port", "0", "--db", store], count: 2) { replayer in
+        let replayed = try await withInProcessProxy(["replay", "--ws-timing", "fast", "--port", "0", "--db", store]) { replayer in
+            try #require(replayer.listeners.count == 2, "\(replayer.lines)")
             #expect(replayer.listeners.map(\.upstream) == [first.absoluteString, second.absoluteString])
             let chat = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.listeners[0].url.port!)/chat")
             let ids = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.listeners[1].url.port!)/chat", script: "ids 100")
-            #expect(try await replayer.stop() == .exited(0))
+            await replayer.stop()
             return [chat, ids]
         }
         #expect(replayed == recorded)
     }
 
-    @Test func cassetteRunRecordsItsChildsConversationAndReplaysItToTheChildOffline() async throws {
-        let client = ExternalTool.packageRoot.appendingPathComponent("Tests/Peers/websocket_client.py").path
-        // The child reads the proxy's address from CASSETTE_URL, as an app's test runner would.
-        let child = ["/bin/sh", "-c", #"exec python3 "$0" "ws${CASSETTE_URL#http}/chat""#, client]
-        let recorded = try await WebSocketPeers.withUpstream { base in
-            try await runCassette(["run", "--mode", "missing", "--upstream", base.absoluteString, "--db", store, "--"] + child, cwd: workspace.directory)
-        }
-        #expect(recorded.status == 0, "\(recorded)")
-        #expect(recorded.stderr.contains("GET /chat 101 WebSocket recording"), "\(recorded)")
-        let lines = recorded.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
-        let replayed = try await runCassette(["run", "--strict", "--db", store, "--"] + child, cwd: workspace.directory)
-        #expect(replayed.status == 0, "\(replayed)")
-        #expect(replayed.stderr.contains("GET /chat 101 WebSocket replayed"), "\(replayed)")
-        #expect(replayed.stdout.split(separator: "\n").map(String.init) == lines)
-    }
-
     @Test func withRecordedTimingNoServerPushArrivesBeforeItsRecordedDelayFromTheMessageBeforeIt() async throws {
-        _ = try await WebSocketPeers.recordChat(store: store)
+        _ = try await WebSocketPeers.recordChatInProcess(store: store)
         let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
         // The recorded gaps between consecutive server messages (the ticks come 200 ms apart).
         let server = conversation.messages.filter { $0.direction == .server && $0.kind == .text }
         let recordedGaps = zip(server, server.dropFirst()).map { $1.offsetMilliseconds - $0.offsetMilliseconds }
-        let replayed = try await withReplayer(store: store) { replayer in
+        let replayed = try await withInProcessReplayer(store: store) { replayer in
             try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", times: true)
         }
         let arrivals = try replayed.compactMap { line -> Double? in

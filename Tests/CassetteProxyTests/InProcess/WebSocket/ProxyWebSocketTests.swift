@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 import WellPlateCore
 
-/// WebSocket conversations through `cassette record` and `cassette replay` (child processes),
+/// WebSocket conversations through `cassette record` and `cassette replay` (in this process),
 /// between real peers on the PyPI `websockets` package: recorded from a live upstream, then
 /// replayed turn by turn with the upstream stopped.
 @Suite("WebSocket conversations through the proxy")
@@ -19,18 +19,18 @@ final class ProxyWebSocketTests {
     }
 
     @Test func aRecordedConversationReplaysOfflineWithTheSameMessagesInOrderAndTheSameClose() async throws {
-        let recorded = try await WebSocketPeers.recordChat(store: store)
+        let recorded = try await WebSocketPeers.recordChatInProcess(store: store)
         #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
         #expect(recorded.count == 8, "\(recorded)")
         // The upstream is stopped: the replay has only the store.
-        let replayed = try await withReplayer(store: store) { replayer in
+        let replayed = try await withInProcessReplayer(store: store) { replayer in
             try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
         }
         #expect(replayed == recorded)
     }
 
     @Test func aTokenInAMessageNeverReachesTheStoreAndTheLiveTokenStillMatches() async throws {
-        _ = try await WebSocketPeers.recordChat(store: store)
+        _ = try await WebSocketPeers.recordChatInProcess(store: store)
         #expect(try StoreFiles.files(at: store, containing: Self.token).isEmpty)
         let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
         #expect(conversation.key == "GET /chat")
@@ -38,20 +38,21 @@ final class ProxyWebSocketTests {
         #expect(conversation.end == .closed(by: .server, code: 4000, reason: "server says bye"))
         let auth = try #require(conversation.messages.first { $0.direction == .client && $0.kind == .text })
         #expect(String(decoding: auth.payload, as: UTF8.self) == #"{"type": "auth", "token": "REDACTED"}"#)
-        let replayed = try await withReplayer(store: store) { replayer in
+        let replayed = try await withInProcessReplayer(store: store) { replayer in
             try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
         }
         #expect(replayed.contains(#"{"recv": "{\"type\": \"authed\"}"}"#), "\(replayed)")
     }
 
     @Test func aChangedClientMessageClosesWith1008NamingTheExpectedMessageAndIsAMissForStrict() async throws {
-        _ = try await WebSocketPeers.recordChat(store: store)
-        try await withReplayer(store: store, arguments: ["--strict", "--ws-timing", "fast"]) { replayer in
+        _ = try await WebSocketPeers.recordChatInProcess(store: store)
+        try await withInProcessReplayer(store: store, arguments: ["--strict", "--ws-timing", "fast"]) { replayer in
             let received = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "changed")
             let last = try #require(received.last)
             #expect(last.hasPrefix(#"{"closed": 1008, "reason": "expected text message: {\"id\": 7, \"method\": \"add\", \"params\": [1, 2]}"#), "\(received)")
             try await replayer.waitForLogLine(containing: "MISS WebSocket /chat")
-            #expect(try await replayer.stop() == .exited(1))
+            // What --strict counts to exit 1.
+            #expect(await replayer.stop().counters.missed == 1)
         }
     }
 
@@ -62,10 +63,10 @@ final class ProxyWebSocketTests {
     }
 
     @Test func repliesCarryTheIdsTheLiveClientChoseAndAChangedParameterIsStillAMiss() async throws {
-        let recorded = try await WebSocketPeers.recordChat(store: store, script: "ids 0")
+        let recorded = try await WebSocketPeers.recordChatInProcess(store: store, script: "ids 0")
         #expect(recorded == Self.idsReplies([1, 2, 3]))
         // The upstream is stopped; the client numbers its requests from 101.
-        try await withReplayer(store: store, arguments: ["--strict", "--ws-timing", "fast"]) { replayer in
+        try await withInProcessReplayer(store: store, arguments: ["--strict", "--ws-timing", "fast"]) { replayer in
             let replayed = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "ids 100")
             #expect(replayed == Self.idsReplies([101, 102, 103]))
             let changed = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "ids 100 changed")
@@ -74,13 +75,14 @@ final class ProxyWebSocketTests {
             #expect(
                 last.hasPrefix(#"{"closed": 1008, "reason": "expected text message: {\"id\": 2, \"method\": \"add\", \"params\": [2, 10]}"#), "\(changed)")
             try await replayer.waitForLogLine(containing: "MISS WebSocket /chat")
-            #expect(try await replayer.stop() == .exited(1))
+            // What --strict counts to exit 1.
+            #expect(await replayer.stop().counters.missed == 1)
         }
     }
 
     @Test func aMessageOverWsMaxMessageClosesWith1009() async throws {
-        _ = try await WebSocketPeers.recordChat(store: store)
-        try await withReplayer(store: store, arguments: ["--ws-max-message", "1024"]) { replayer in
+        _ = try await WebSocketPeers.recordChatInProcess(store: store)
+        try await withInProcessReplayer(store: store, arguments: ["--ws-max-message", "1024"]) { replayer in
             let received = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "large 3000")
             #expect(received.last?.hasPrefix(#"{"closed": 1009"#) == true, "\(received)")
             // The proxy goes on serving: a new connection replays the whole conversation.
@@ -90,7 +92,7 @@ final class ProxyWebSocketTests {
     }
 
     @Test func aWsprotoClientSendingInFragmentsIsRecordedWithItsFragmentSizesAndEitherClientReplaysIt() async throws {
-        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+        let recorded = try await WebSocketPeers.recordInProcess(store: store) { recorder, _ in
             try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "chat-fragmented")
         }
         #expect(recorded.count == 8, "\(recorded)")
@@ -101,7 +103,7 @@ final class ProxyWebSocketTests {
         #expect(conversation.requestHeaders[HTTPField.Name("Sec-WebSocket-Protocol")!] == "chat.v1")
         // Offline, both client libraries get what the recording client got: the fragments joined
         // match an unfragmented message.
-        try await withReplayer(store: store) { replayer in
+        try await withInProcessReplayer(store: store) { replayer in
             let wsproto = try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/chat", script: "chat")
             let websockets = try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
             #expect(wsproto == recorded)
@@ -110,7 +112,7 @@ final class ProxyWebSocketTests {
     }
 
     @Test func exportWritesTheConversationAsAFixtureFileAndAsChromesWebSocketMessagesInHAR() async throws {
-        _ = try await WebSocketPeers.recordChat(store: store)
+        _ = try await WebSocketPeers.recordChatInProcess(store: store)
         let fixtures = try await runCassette(["export", "--fixtures", workspace.path("Fixtures"), "--db", store], cwd: workspace.directory)
         #expect(fixtures.status == 0, "\(fixtures)")
         #expect(fixtures.stdout.hasPrefix("created  websocket/chat.json  (WebSocket GET /chat, "), "\(fixtures)")
@@ -138,7 +140,7 @@ final class ProxyWebSocketTests {
     }
 
     @Test func permessageDeflateIsAgreedByTheUpstreamWhenRecordingAndAfreshOnReplayWithPlainPayloadsStored() async throws {
-        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, base in
+        let recorded = try await WebSocketPeers.recordInProcess(store: store) { recorder, base in
             let direct = try await WebSocketPeers.client("ws://127.0.0.1:\(base.port!)/chat", deflate: true)
             let proxied = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
             // Through the proxy, the client gets the upstream's own answer: both talk compressed.
@@ -153,21 +155,21 @@ final class ProxyWebSocketTests {
         #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "tick", "n": 3}"#.utf8) })
         #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "auth", "token": "REDACTED"}"#.utf8) })
         #expect(try StoreFiles.files(at: store, containing: Self.token).isEmpty)
-        let replayed = try await withReplayer(store: store) { replayer in
+        let replayed = try await withInProcessReplayer(store: store) { replayer in
             try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", deflate: true)
         }
         // Agreed afresh: the websockets client offers `client_max_window_bits`, which the proxy need not limit.
         #expect(replayed.first == #"{"extensions": "permessage-deflate"}"#, "\(replayed)")
         #expect(Array(replayed.dropFirst()) == Array(recorded.dropFirst()))
         // A client that does not offer it is answered uncompressed from the same recording.
-        let plain = try await withReplayer(store: store) { replayer in
+        let plain = try await withInProcessReplayer(store: store) { replayer in
             try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat")
         }
         #expect(plain == Array(recorded.dropFirst()))
     }
 
     @Test func aDeflatingWsprotoClientIsAnsweredWithEveryMessageCompressedAnewUnderTheWindowItAskedFor() async throws {
-        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+        let recorded = try await WebSocketPeers.recordInProcess(store: store) { recorder, _ in
             try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", deflate: true)
         }
         #expect(recorded.contains(#"{"closed": 4000, "reason": "server says bye"}"#), "\(recorded)")
@@ -175,7 +177,7 @@ final class ProxyWebSocketTests {
         let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
         #expect(conversation.messages.contains { $0.direction == .client && $0.payload == Data("echo me".utf8) })
         #expect(conversation.messages.contains { $0.payload == Data(#"{"type": "auth", "token": "REDACTED"}"#.utf8) })
-        let replayed = try await withReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
+        let replayed = try await withInProcessReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
             try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(replayer.port)/chat", deflate: true)
         }
         // wsproto offered server_no_context_takeover and a 1 KiB window, and holds the proxy to them.
@@ -188,7 +190,7 @@ final class ProxyWebSocketTests {
     }
 
     @Test func aServerMessageSentInFragmentsIsRecordedWithItsSizesAndReplayedInTheSameFragments() async throws {
-        let recorded = try await WebSocketPeers.recordConversation(store: store) { recorder, _ in
+        let recorded = try await WebSocketPeers.recordInProcess(store: store) { recorder, _ in
             try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "fragments")
         }
         // The websockets client reads the message frame by frame (`recv_streaming`); the server,
@@ -198,14 +200,14 @@ final class ProxyWebSocketTests {
         let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
         let message = try #require(conversation.messages.first { $0.payload == Data("fragmented reply".utf8) })
         #expect(message.fragments == [4, 7, 5, 0])
-        let replayed = try await withReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
+        let replayed = try await withInProcessReplayer(store: store, arguments: ["--ws-timing", "fast"]) { replayer in
             try await WebSocketPeers.client("ws://127.0.0.1:\(replayer.port)/chat", script: "fragments")
         }
         #expect(replayed == recorded)
     }
 
     @Test func listAndShowPrintTheConversationWithItsMessages() async throws {
-        _ = try await WebSocketPeers.recordChat(store: store)
+        _ = try await WebSocketPeers.recordChatInProcess(store: store)
         let list = try await runCassette(["list", "--db", store], cwd: workspace.directory)
         #expect(list.status == 0, "\(list)")
         #expect(list.stdout.contains("GET /chat"), "\(list)")

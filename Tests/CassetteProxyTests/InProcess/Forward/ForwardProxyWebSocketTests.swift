@@ -24,7 +24,7 @@ final class ForwardProxyWebSocketTests {
         let certificates = try await TestCertificates.make(in: workspace.directory.path)
         var origin = ""
         let recordArguments = ["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]
-        let recorded = try await WebSocketPeers.recordConversation(
+        let recorded = try await WebSocketPeers.recordInProcess(
             store: store, tls: (certificates.localhostCertificate, certificates.localhostKey), proxyArguments: { _ in recordArguments }
         ) { proxy, base in
             origin = base.absoluteString
@@ -37,7 +37,7 @@ final class ForwardProxyWebSocketTests {
         #expect(conversation.subprotocol == "chat.v1")
 
         // The upstream is stopped: the forward proxy replays the conversation to the same client.
-        let replayed = try await withProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
+        let replayed = try await withInProcessProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
             let port = URL(string: origin)!.port!
             return try await WebSocketPeers.client("wss://localhost:\(port)/chat", proxy: proxy.url, cafile: cassetteCA)
         }
