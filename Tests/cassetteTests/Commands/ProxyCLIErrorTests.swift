@@ -124,4 +124,26 @@ final class ProxyCLIErrorTests {
         #expect(lines.first?.contains("unknown environment 'prod'") == true, "\(result)")
         #expect(lines.first?.contains("dev, staging") == true)
     }
+
+    @Test func badLimitFlagsAreOneLineErrors() async throws {
+        for (arguments, message) in [
+            (["--max-sessions=-1"], "--max-sessions -1 is out of range; use a whole number from 0 to 10000"),
+            (["--session-idle-timeout", "10x"], "--session-idle-timeout 10x is not a duration from 100ms to 24h; use seconds or"),
+            (["--session-idle-timeout", "50ms"], "from 100ms to 24h"),
+            (["--session-idle-timeout", "2d"], "from 100ms to 24h"),
+        ] {
+            let result = try await workspace.run(arguments: ["replay", "--port", "0"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func sessionsOnlyIsRefusedWhereItCouldServeNothing() async throws {
+        let none = try await workspace.run("replay", "--port", "0", "--db", workspace.path("c.db"), "--sessions-only", "--max-sessions", "0")
+        #expect(none.status == 2, "\(none)")
+        #expect(none.stderr.contains("--sessions-only with --max-sessions 0 would serve nothing"), "\(none)")
+        let forward = try await workspace.run("replay", "--port", "0", "--db", workspace.path("c.db"), "--sessions-only", "--forward")
+        #expect(forward.status == 2, "\(forward)")
+        #expect(forward.stderr.contains("--sessions-only is for a reverse proxy"), "\(forward)")
+    }
 }

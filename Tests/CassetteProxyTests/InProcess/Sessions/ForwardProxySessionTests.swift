@@ -22,7 +22,7 @@ final class ForwardProxySessionTests {
         workspace = try CLIWorkspace()
     }
 
-    private func open(_ proxy: ProxyProcess, mode: String) async throws -> (id: String, baseURL: URL) {
+    private func open(_ proxy: InProcessProxy, mode: String) async throws -> (id: String, baseURL: URL) {
         let response = try await proxy.postSession(#"{"cassette": "\#(cassette)", "mode": "\#(mode)"}"#)
         #expect(response.statusCode == 201, "\(response.bodyText)")
         let created = try response.jsonObject()
@@ -44,7 +44,7 @@ final class ForwardProxySessionTests {
         try await RoutedUpstream.with(routes, tls: tls, name: "api", in: workspace.directory.path) { upstream in
             api = URL(string: "https://localhost:\(upstream.port!)")!
             let arguments = ["record", "--port", "0", "--db", store, "--forward", "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]
-            try await withProxy(arguments) { proxy in
+            try await withInProcessProxy(arguments) { proxy in
                 // The proxy's own cassette gets one recording, so the replay below can start.
                 #expect(try await curl(api.absoluteString + "/v1/me", via: proxy.url).stdout.contains("X-Cassette: recorded"))
                 let session = try await open(proxy, mode: "once")
@@ -74,7 +74,7 @@ final class ForwardProxySessionTests {
                 #expect(nested.statusCode == 404)
                 #expect(try nested.jsonObject()["error"] as? String == "no_sessions_here", "\(nested.bodyText)")
                 #expect(try await proxy.send(.delete, "/__cassette/sessions/\(session.id)?strict=true").statusCode == 200)
-                #expect(try await proxy.stop() == .exited(0))
+                await proxy.stop()
                 #expect(
                     proxy.outputLines.contains { $0.hasPrefix("GET \(api.absoluteString)/v1/cart 200") && $0.hasSuffix("session \(session.id)") },
                     "\(proxy.outputLines)")
@@ -87,7 +87,7 @@ final class ForwardProxySessionTests {
 
         // The upstream is stopped: a replaying forward proxy's session serves the cassette and
         // refuses a host the cassette never recorded.
-        try await withReplayer(store: store, arguments: ["--forward", "--ca-dir", caDirectory]) { proxy in
+        try await withInProcessReplayer(store: store, arguments: ["--forward", "--ca-dir", caDirectory]) { proxy in
             let session = try await open(proxy, mode: "none")
             let hit = try await curl(api.absoluteString + "/v1/cart", via: session.baseURL)
             #expect(hit.stdout.contains("X-Cassette: hit") && hit.stdout.contains(#""items": 2"#), "\(hit)")
