@@ -20,14 +20,14 @@ final class ProxyRealClientMatchingTests {
 
     @Test func aMultipartUploadReplaysWithADifferentBoundary() async throws {
         try await PythonUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder async throws in
                 let upload = MultipartUpload.make(boundary: "recorded-boundary-1")
                 let response = try await recorder.send(.post, "/api/upload", headers: [.contentType: upload.contentType], body: upload.body)
                 #expect(response.cassetteSource == "recorded")
                 #expect(try response.jsonObject()["bytes"] as? Int == upload.body.count)
             }
         }
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let upload = MultipartUpload.make(boundary: "another-random-boundary")
             let response = try await replayer.send(.post, "/api/upload", headers: [.contentType: upload.contentType], body: upload.body)
             #expect(response.cassetteSource == "hit")
@@ -41,11 +41,11 @@ final class ProxyRealClientMatchingTests {
     @Test func aRecorded304AnswersOnlyTheConditionalRequest() async throws {
         let conditional: HTTPFields = [.ifNoneMatch: "\"v1\""]
         try await PythonUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder async throws in
                 #expect(try await recorder.get("/api/etag", headers: conditional).statusCode == 304)
             }
         }
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             // A client without a cached copy must never get the empty 304.
             let fresh = try await replayer.get("/api/etag")
             #expect(fresh.statusCode == 404)
@@ -54,11 +54,11 @@ final class ProxyRealClientMatchingTests {
             #expect(try await replayer.get("/api/etag", headers: conditional).statusCode == 304)
         }
         try await PythonUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder async throws in
                 #expect(try await recorder.get("/api/etag").statusCode == 200)
             }
         }
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let fresh = try await replayer.get("/api/etag")
             #expect(fresh.statusCode == 200)
             #expect(try fresh.jsonObject()["version"] as? Int == 1)
@@ -69,13 +69,13 @@ final class ProxyRealClientMatchingTests {
     @Test func matchHeadersRecordsOneAnswerPerLanguage() async throws {
         try workspace.write(#"{"matchHeaders": ["Accept-Language"]}"#, to: "cassette.json")
         try await PythonUpstream.with(in: workspace.directory.path) { base in
-            try await withProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path) {
+            try await withInProcessProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store] + workspace.configArguments) {
                 recorder async throws in
                 #expect(try await recorder.get("/api/negotiate", headers: [.acceptLanguage: "fr"]).jsonObject()["greeting"] as? String == "bonjour")
                 #expect(try await recorder.get("/api/negotiate", headers: [.acceptLanguage: "en"]).jsonObject()["greeting"] as? String == "hello")
             }
         }
-        try await withProxy(["replay", "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { replayer async throws in
+        try await withInProcessProxy(["replay", "--port", "0", "--db", store] + workspace.configArguments) { replayer async throws in
             #expect(try await replayer.get("/api/negotiate", headers: [.acceptLanguage: "fr"]).jsonObject()["greeting"] as? String == "bonjour")
             #expect(try await replayer.get("/api/negotiate", headers: [.acceptLanguage: "en"]).jsonObject()["greeting"] as? String == "hello")
             let miss = try await replayer.get("/api/negotiate", headers: [.acceptLanguage: "de"])
@@ -85,11 +85,11 @@ final class ProxyRealClientMatchingTests {
 
     @Test func aVaryHeaderInTheRecordingIsShownInMissExplanations() async throws {
         try await PythonUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder async throws in
                 _ = try await recorder.get("/api/negotiate?page=1", headers: [.acceptLanguage: "fr"])
             }
         }
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let miss = try await replayer.get("/api/negotiate?page=2")
             #expect(miss.bodyText.contains("the recorded response has Vary: Accept-Language; add those headers to matchHeaders"), "\(miss.bodyText)")
             // The same Accept-Language as recorded: the query is the whole difference, and the

@@ -29,14 +29,14 @@ final class ProxyRedactionTests {
 
     static let secretQuery = "api_key=s3cr3t-query-key&token=s3cr3t-query-token"
 
-    func expectNoSecret(in proxy: ProxyProcess, _ comment: Comment) {
-        #expect(!proxy.process.standardOutput.contains(Self.secretMarker), comment)
-        #expect(!proxy.process.standardError.contains(Self.secretMarker), comment)
+    func expectNoSecret(in proxy: InProcessProxy, _ comment: Comment) {
+        #expect(!proxy.standardOutput.contains(Self.secretMarker), comment)
+        #expect(!proxy.standardError.contains(Self.secretMarker), comment)
     }
 
     @Test func secretsInHeadersAndQueryStringsNeverReachTheStoreOrTheOutput() async throws {
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: api, store: store) { recorder async throws in
                 var headers = Self.secretHeaders
                 // A harmless value sent the same way: it must be found, or the search proves nothing.
                 headers[HTTPField.Name("X-Trace")!] = "visible-trace-marker"
@@ -54,9 +54,9 @@ final class ProxyRedactionTests {
                 #expect(try !StoreFiles.files(at: store, containing: "visible-trace-marker").isEmpty)
                 #expect(try !StoreFiles.files(at: store, containing: "visible-query-marker").isEmpty)
 
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
                 expectNoSecret(in: recorder, "recorder output")
-                #expect(recorder.process.standardOutput.contains("api_key=REDACTED&token=REDACTED"))
+                #expect(recorder.standardOutput.contains("api_key=REDACTED&token=REDACTED"))
             }
         }
         #expect(try StoreFiles.files(at: store, containing: Self.secretMarker) == [])
@@ -69,24 +69,24 @@ final class ProxyRedactionTests {
         }
 
         // Other secret values replay the same recording, and a miss explains itself without them.
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             let hit = try await replayer.get("/api/users?api_key=s3cr3t-other&token=s3cr3t-other&marker=visible-query-marker", headers: Self.secretHeaders)
             #expect(hit.cassetteSource == "hit")
             let miss = try await replayer.get("/api/userz?token=s3cr3t-miss", headers: Self.secretHeaders)
             #expect(miss.cassetteSource == "miss")
             #expect(!miss.bodyText.contains(Self.secretMarker))
-            #expect(try await replayer.stop() == .exited(0))
+            await replayer.stop()
             expectNoSecret(in: replayer, "replayer output")
         }
     }
 
     @Test func anUnreachableUpstreamErrorNamesNoSecret() async throws {
         try await Ports.withRefusingPort { port async throws in
-            try await withRecorder(upstream: URL(string: "http://127.0.0.1:\(port)")!, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: URL(string: "http://127.0.0.1:\(port)")!, store: store) { recorder async throws in
                 let response = try await recorder.get("/api/users?\(Self.secretQuery)", headers: Self.secretHeaders)
                 #expect(response.statusCode == 502)
                 #expect(!response.bodyText.contains(Self.secretMarker))
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
                 expectNoSecret(in: recorder, "recorder output")
             }
         }

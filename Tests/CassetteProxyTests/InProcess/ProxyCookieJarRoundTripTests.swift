@@ -67,7 +67,7 @@ final class ProxyCookieJarRoundTripTests {
         var sources: [Value] { answers.map { $0[2] } }
     }
 
-    func runClient(through proxy: ProxyProcess) async throws -> Run {
+    func runClient(through proxy: InProcessProxy) async throws -> Run {
         try await ForwardProxyClients.ensureRequests()
         let result = try await ExternalTool.run(["python3", "-c", Self.client, proxy.url.absoluteString, Self.sessionToken], cwd: workspace.directory)
         #expect(result.status == 0, "\(result)")
@@ -77,7 +77,7 @@ final class ProxyCookieJarRoundTripTests {
 
     @Test func aCookieJarClientReplaysEveryRequestItRecorded() async throws {
         let recorded = try await PythonUpstream.with(in: workspace.directory.path) { upstream in
-            try await withRecorder(upstream: upstream, store: store) { recorder in
+            try await withInProcessRecorder(upstream: upstream, store: store) { recorder in
                 try await runClient(through: recorder)
             }
         }
@@ -87,7 +87,7 @@ final class ProxyCookieJarRoundTripTests {
             recorded.upstreamSaw == ["stale_after": "never", "theme": "dark", "cookie": "value", "sid": "abc", "session_token": Self.sessionToken])
 
         // The upstream is gone: every answer comes from the cassette.
-        let replayed = try await withReplayer(store: store) { replayer in
+        let replayed = try await withInProcessReplayer(store: store) { replayer in
             try await runClient(through: replayer)
         }
         #expect(replayed.statuses == Array(repeating: .number(200), count: 5), "\(replayed.answers)")

@@ -19,8 +19,8 @@ final class ProxyGraphQLTests {
 
     private func record(into store: String? = nil, drifted: Bool = false) async throws -> [GraphQLPeers.Step] {
         try await GraphQLPeers.withUpstream(drifted: drifted) { base in
-            try await withProxy(
-                ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store ?? self.store], workingDirectory: workspace.directory.path
+            try await withInProcessProxy(
+                ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store ?? self.store] + workspace.configArguments
             ) { recorder in
                 try await GraphQLPeers.runClients("record", against: recorder.url)
             }
@@ -35,7 +35,7 @@ final class ProxyGraphQLTests {
         #expect(recorded.first { $0.name == "apollo.apq.ListUsers.hash" }?.body["errors"]?[0]?["message"]?.stringValue == "PersistedQueryNotFound")
 
         // The upstream is stopped: every answer below comes from the cassette.
-        try await withProxy(["replay", "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { replayer in
+        try await withInProcessProxy(["replay", "--port", "0", "--db", store] + workspace.configArguments) { replayer in
             let steps = try await GraphQLPeers.runClients("replay", against: replayer.url)
             let names = steps.map(\.name)
             #expect(
@@ -75,8 +75,8 @@ final class ProxyGraphQLTests {
 
     @Test func aHashOnlyRequestHitsTheDocumentRecordedEarlierInTheSameRun() async throws {
         let steps = try await GraphQLPeers.withUpstream { base in
-            try await withProxy(
-                ["record", "--upstream", base.absoluteString, "--mode", "once", "--port", "0", "--db", store], workingDirectory: workspace.directory.path
+            try await withInProcessProxy(
+                ["record", "--upstream", base.absoluteString, "--mode", "once", "--port", "0", "--db", store] + workspace.configArguments
             ) { recorder in
                 try await GraphQLPeers.runClients("inrun", against: recorder.url)
             }
@@ -93,8 +93,8 @@ final class ProxyGraphQLTests {
 
     @Test func operationsNamedOnlyByTheApolloHeaderReplayOfflineAndTheBodyWinsWhenTheyDisagree() async throws {
         let recorded = try await GraphQLPeers.withUpstream { base in
-            try await withProxy(
-                ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path
+            try await withInProcessProxy(
+                ["record", "--upstream", base.absoluteString, "--port", "0", "--db", store] + workspace.configArguments
             ) { recorder in
                 let steps = try await GraphQLPeers.runClients("header-record", against: recorder.url)
                 try await recorder.waitForLogLine(containing: "POST /graphql persisted GetUser")
@@ -115,7 +115,7 @@ final class ProxyGraphQLTests {
 
         // The upstream is stopped: hash-only requests named by the header alone get the answers
         // recorded with their documents, by POST and by GET with only `extensions`.
-        try await withProxy(["replay", "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { replayer in
+        try await withInProcessProxy(["replay", "--port", "0", "--db", store] + workspace.configArguments) { replayer in
             let steps = try await GraphQLPeers.runClients("header-replay", against: replayer.url)
             #expect(
                 steps.map(\.name) == ["header.apq.GetUser.1.hash", "header.get.hash.GetUser.1", "header.get.hash.ListUsers", "disagreeing.ListUsers"],

@@ -89,7 +89,7 @@ final class ProxySecretFormsTests {
     @Test func noSecretFormReachesTheStoreOrTheOutputAndRecordingsStillReplay() async throws {
         let forms = Self.forms
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: api, store: store) { recorder async throws in
                 for (method, target, headers, body) in Self.requests() {
                     let response = try await recorder.send(method, target, headers: headers, body: body)
                     #expect(response.cassetteSource == "recorded", "\(target)")
@@ -100,10 +100,10 @@ final class ProxySecretFormsTests {
                     #expect(try StoreFiles.files(at: store, containing: form) == [], "secret form \(form) in the store while recording")
                 }
                 #expect(try !StoreFiles.files(at: store, containing: "visible-trace").isEmpty, "a harmless value must be found, or the search proves nothing")
-                #expect(try await recorder.stop() == .exited(0))
-                #expect(leaks(in: recorder.process.standardOutput, "stdout") == [])
-                #expect(leaks(in: recorder.process.standardError, "stderr") == [])
-                #expect(recorder.process.standardOutput.contains("/api/echo/REDACTED/REDACTED"))
+                await recorder.stop()
+                #expect(leaks(in: recorder.standardOutput, "stdout") == [])
+                #expect(leaks(in: recorder.standardError, "stderr") == [])
+                #expect(recorder.standardOutput.contains("/api/echo/REDACTED/REDACTED"))
             }
         }
         var found = 0
@@ -123,14 +123,14 @@ final class ProxySecretFormsTests {
         #expect(jsonRequest.requestHeaders[HTTPField.Name("X-Trace")!] == "visible-trace REDACTED")
 
         // The same requests, secrets and all, find their recordings.
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             for (method, target, headers, body) in Self.requests() {
                 let response = try await replayer.send(method, target, headers: headers, body: body)
                 #expect(response.cassetteSource == "hit", "\(target)")
             }
-            #expect(try await replayer.stop() == .exited(0))
-            #expect(leaks(in: replayer.process.standardOutput, "stdout") == [])
-            #expect(leaks(in: replayer.process.standardError, "stderr") == [])
+            await replayer.stop()
+            #expect(leaks(in: replayer.standardOutput, "stdout") == [])
+            #expect(leaks(in: replayer.standardError, "stderr") == [])
         }
         print("secret forms tried \(forms.count), found in the store's files after recording: \(found)")
     }

@@ -60,7 +60,7 @@ final class ProxyLearnedSecretsTests {
     @Test func valuesAServerHandsOutNeverReachTheStoreOrTheLogAndStillReplay() async throws {
         var handedOut: Credentials?
         try await withSampleAPI { api async throws in
-            try await withRecorder(upstream: api, store: store) { recorder async throws in
+            try await withInProcessRecorder(upstream: api, store: store) { recorder async throws in
                 let login = try await recorder.send(.post, "/api/session")
                 #expect(login.statusCode == 201)
                 let given = try credentials(from: login)
@@ -76,12 +76,12 @@ final class ProxyLearnedSecretsTests {
                     #expect(try StoreFiles.files(at: store, containing: form) == [], "\(form) in the store while recording")
                 }
                 #expect(try !StoreFiles.files(at: store, containing: "visible-body").isEmpty, "the search must find a harmless value")
-                #expect(try await recorder.stop() == .exited(0))
+                await recorder.stop()
                 for form in forms(of: given) {
-                    #expect(!recorder.process.standardOutput.contains(form), "\(form) printed")
-                    #expect(!recorder.process.standardError.contains(form), "\(form) printed")
+                    #expect(!recorder.standardOutput.contains(form), "\(form) printed")
+                    #expect(!recorder.standardError.contains(form), "\(form) printed")
                 }
-                #expect(recorder.process.standardOutput.contains("/api/echo/REDACTED/details"))
+                #expect(recorder.standardOutput.contains("/api/echo/REDACTED/details"))
             }
         }
         let given = try #require(handedOut)
@@ -97,7 +97,7 @@ final class ProxyLearnedSecretsTests {
 
         // A client given the same credentials (the recorded login hands out REDACTED, so a test
         // uses its own) finds every recording.
-        try await withReplayer(store: store) { replayer async throws in
+        try await withInProcessReplayer(store: store) { replayer async throws in
             // Again and again: the JSON body carrying a learned value is keyed once per event
             // loop and then found in its cache, scrubbed as when keyed from scratch.
             for round in 1...3 {
@@ -110,9 +110,9 @@ final class ProxyLearnedSecretsTests {
                 let missed = try await replayer.send(.post, "/api/echo?kind=json", headers: [.contentType: "application/json"], body: other)
                 #expect(missed.cassetteSource == "miss", "round \(round): \(missed.bodyText)")
             }
-            #expect(try await replayer.stop() == .exited(0))
+            await replayer.stop()
             for form in forms(of: given) {
-                #expect(!replayer.process.standardOutput.contains(form), "\(form) printed on replay")
+                #expect(!replayer.standardOutput.contains(form), "\(form) printed on replay")
             }
         }
     }

@@ -30,7 +30,7 @@ final class ProxyRawRequestHeaderBytesTests {
 
     @Test func aLatin1RequestHeaderReachesTheUpstreamAndTheStoreByteForByte() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let latin1 = try await echoName(Self.latin1Name, port: recorder.port)
                 #expect(latin1.contains(#""hex": "636166e9""#), "\(latin1)")
                 // Valid UTF-8 stays as it is.
@@ -51,7 +51,7 @@ final class ProxyRawRequestHeaderBytesTests {
     @Test func bodiesWithTheSameBytesPassUntouchedAlsoWhenPipelinedWithALatin1Head() async throws {
         let body = [UInt8](repeating: 0xE9, count: 3000) + [0xFF, 0x80, 0xC3]
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let connection = try await recorder.connect()
                 let upload =
                     Array("POST /upload HTTP/1.1\r\nHost: x\r\nX-Name: ".utf8) + Self.latin1Name
@@ -70,13 +70,13 @@ final class ProxyRawRequestHeaderBytesTests {
     @Test func matchHeadersKeysALatin1ValueTheSameInRecordAndReplay() async throws {
         try workspace.write(#"{"matchHeaders": ["X-Name"]}"#, to: "cassette.json")
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store], workingDirectory: workspace.directory.path) {
+            try await withInProcessProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store] + workspace.configArguments) {
                 recorder async throws in
                 let answer = try await echoName(Self.latin1Name, port: recorder.port)
                 #expect(answer.contains("636166e9"), "\(answer)")
             }
         }
-        try await withProxy(["replay", "--port", "0", "--db", store], workingDirectory: workspace.directory.path) { replayer async throws in
+        try await withInProcessProxy(["replay", "--port", "0", "--db", store] + workspace.configArguments) { replayer async throws in
             let hit = try await echoName(Self.latin1Name, port: replayer.port)
             #expect(hit.contains("X-Cassette: hit") && hit.contains("636166e9"), "\(hit)")
             let other = try await echoName(Array("cafe".utf8), port: replayer.port)
@@ -89,12 +89,12 @@ final class ProxyRawRequestHeaderBytesTests {
     /// connection carries on with the next pipelined request.
     @Test func aReplayWithASCIIKeysAnswersLatin1HeadsAsBefore() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
                 let answer = try await echoName(Array("cafe".utf8), port: recorder.port)
                 #expect(answer.contains("X-Cassette: recorded"), "\(answer)")
             }
         }
-        try await withReplayer(store: store) { replayer in
+        try await withInProcessReplayer(store: store) { replayer in
             let connection = try await RawConnection.connect(port: replayer.port)
             let unkeyed = Array("GET /echo-name HTTP/1.1\r\nHost: x\r\nX-Name: ".utf8) + Self.latin1Name + Array("\r\n\r\n".utf8)
             let conditional = Array("GET /echo-name HTTP/1.1\r\nHost: x\r\nIf-None-Match: ".utf8) + Self.latin1Name + Array("\r\n\r\n".utf8)
