@@ -4,8 +4,9 @@ import TestSupport
 import Testing
 import WellPlateCore
 
-/// The data of the Drift and Sessions views, as a real `cassette replay` and `cassette report`
-/// give it to the page (the browser test checks what the page draws from it).
+/// The data of the Drift, Sessions and Conversations views, as `cassette replay` (in this process)
+/// gives it to the page (the browser test checks what the page draws from it; `cassette ui` and
+/// `cassette report`: `UIReportDataTests`).
 struct UIViewsDataTests {
     static func json(_ response: TransportResponse) throws -> JSONObject {
         try #require(try JSONValue(parsing: response.body).objectValue)
@@ -13,13 +14,13 @@ struct UIViewsDataTests {
 
     @Test func theDriftViewsAuditMasksTheSecretAndSaysNoFixturesWereGiven() async throws {
         let workspace = try CLIWorkspace()
-        try await workspace.record(BrowserTests.recordings())
-        try await withReplayer(store: workspace.storePath) { proxy in
+        try await workspace.record(UIRecordings.interactions())
+        try await withInProcessReplayer(store: workspace.storePath) { proxy in
             let response = try await proxy.get("/__cassette/ui/api/findings")
             #expect(response.statusCode == 200)
             #expect(response.headerFields[.contentSecurityPolicy] != nil)
             let text = String(decoding: response.body, as: UTF8.self)
-            #expect(!text.contains(BrowserTests.secret), "the value is masked: \(text)")
+            #expect(!text.contains(UIRecordings.secret), "the value is masked: \(text)")
             let answer = try Self.json(response)
             #expect(answer["drift"] == .null)
             let audit = try #require(answer["audit"]?.objectValue)
@@ -32,8 +33,8 @@ struct UIViewsDataTests {
 
     @Test func theSessionsViewListsASessionWithItsMissAndKeepsItOnceEnded() async throws {
         let workspace = try CLIWorkspace()
-        try await workspace.record(BrowserTests.recordings())
-        try await withReplayer(store: workspace.storePath) { proxy in
+        try await workspace.record(UIRecordings.interactions())
+        try await withInProcessReplayer(store: workspace.storePath) { proxy in
             let opened = try await proxy.send(.post, "/__cassette/sessions", json: #"{"cassette": "dev"}"#)
             let id = try #require(try Self.json(opened)["id"]?.stringValue)
             let header: HTTPFields = [HTTPField.Name("X-Cassette-Session")!: id]
@@ -52,7 +53,7 @@ struct UIViewsDataTests {
             let missed = try #require(summary["missed"]?.arrayValue?.first?.objectValue)
             let differences = missed["nearest"]?.arrayValue?.first?.objectValue?["differences"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(differences.contains { $0.contains("size") }, "\(differences)")
-            #expect(summary["unused"]?.arrayValue?.count == BrowserTests.recordings().count - 1)
+            #expect(summary["unused"]?.arrayValue?.count == UIRecordings.interactions().count - 1)
             #expect(live["journal"]?.objectValue?["count"]?.doubleValue == 2)
 
             #expect(try await proxy.send(.delete, "/__cassette/sessions/\(id)").statusCode == 200)
@@ -65,8 +66,8 @@ struct UIViewsDataTests {
 
     @Test func aStoreWithoutConversationsListsNoneAndAnUnknownOneIsA404ThatSaysSo() async throws {
         let workspace = try CLIWorkspace()
-        try await workspace.record(Array(BrowserTests.recordings().prefix(3)))
-        try await withReplayer(store: workspace.storePath) { proxy in
+        try await workspace.record(Array(UIRecordings.interactions().prefix(3)))
+        try await withInProcessReplayer(store: workspace.storePath) { proxy in
             let listed = try await proxy.get("/__cassette/ui/api/conversations")
             #expect(listed.statusCode == 200)
             #expect(try Self.json(listed)["conversations"]?.arrayValue?.isEmpty == true)
@@ -79,43 +80,4 @@ struct UIViewsDataTests {
         }
     }
 
-    @Test func cassetteUIHasNoSessionsAndSaysSo() async throws {
-        let workspace = try CLIWorkspace()
-        try await workspace.record(Array(BrowserTests.recordings().prefix(3)))
-        try await withChildProcess("cassette", arguments: ["ui", "--db", workspace.storePath, "--port", "0"]) { process in
-            try await process.waitForOutput("the ui line") { $0.contains("ui on ") }
-            let line = try #require(process.standardOutput.split(separator: "\n").first { $0.hasPrefix("ui on ") })
-            // The printed URL redirects to the UI under /__cassette/ui/, where its data is.
-            let url = try #require(URL(string: String(line.dropFirst("ui on ".count)) + "__cassette/ui/api/sessions"))
-            let response = try await ProxyClient.send(.get, url)
-            #expect(response.statusCode == 200)
-            let listed = try Self.json(response)
-            #expect(listed["live"] == false)
-            #expect(listed["sessions"]?.arrayValue?.isEmpty == true)
-        }
-    }
-
-    @Test func theReportWithFixturesCarriesTheDriftPerEndpoint() async throws {
-        let workspace = try CLIWorkspace()
-        try await workspace.record(BrowserTests.recordings())
-        try workspace.write(
-            #"{"id": 1, "name": "item 1", "color": "red", "tags": [], "price": {"amount": 1, "currency": "EUR"}}"#, to: "fixtures/mock_items_id_get.json")
-        let written = try await workspace.run("report", "--html", "report.html", "--fixtures", "fixtures")
-        #expect(written.status == 0, "\(written)")
-        let page = try String(contentsOfFile: workspace.path("report.html"), encoding: .utf8)
-        #expect(page.contains(#""rule":"fieldNotInAPI""#))
-        #expect(page.contains(#""fixtures":"fixtures""#))
-    }
-
-    @Test func aMissingFixturesFolderIsAOneLineErrorAndWritesNoReport() async throws {
-        let workspace = try CLIWorkspace()
-        try await workspace.record(Array(BrowserTests.recordings().prefix(3)))
-        let result = try await workspace.run("report", "--html", "report.html", "--fixtures", "nowhere")
-        #expect(result.status == 2, "\(result)")
-        #expect(result.stderr.contains("the fixtures directory nowhere does not exist"), "\(result.stderr)")
-        #expect(!workspace.fileExists("report.html"))
-        let run = try await workspace.run("run", "--fixtures", "fixtures", "--", "true")
-        #expect(run.status != 0)
-        #expect(run.stderr.contains("add --report OUT.html"), "\(run.stderr)")
-    }
 }

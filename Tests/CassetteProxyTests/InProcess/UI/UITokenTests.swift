@@ -9,9 +9,8 @@ import WellPlateCore
 struct UITokenTests {
     @Test func aProxyOnAnyAddressAnswersTheUIOnlyWithItsTokenAndServesTrafficAsBefore() async throws {
         let workspace = try CLIWorkspace()
-        try await workspace.record(Array(BrowserTests.recordings().prefix(3)))
-        try await withProxy(["replay", "--port", "0", "--host", "0.0.0.0", "--db", workspace.storePath]) { proxy in
-            try await proxy.process.waitForOutput("the ui line") { $0.contains("ui on ") }
+        try await workspace.record(Array(UIRecordings.interactions().prefix(3)))
+        try await withInProcessProxy(["replay", "--port", "0", "--host", "0.0.0.0", "--db", workspace.storePath]) { proxy in
             let line = try #require(proxy.outputLines.first { $0.hasPrefix("ui on ") })
             let token = try #require(line.components(separatedBy: "?token=").last.flatMap { $0.isEmpty ? nil : $0 })
             #expect(token.count == 32)
@@ -40,8 +39,8 @@ struct UITokenTests {
 
     @Test func aLoopbackProxyNeedsNoTokenPrintsNothingNewAndSendsTheContentSecurityPolicy() async throws {
         let workspace = try CLIWorkspace()
-        try await workspace.record(Array(BrowserTests.recordings().prefix(3)))
-        try await withReplayer(store: workspace.storePath) { proxy in
+        try await workspace.record(Array(UIRecordings.interactions().prefix(3)))
+        try await withInProcessReplayer(store: workspace.storePath) { proxy in
             let page = try await proxy.get("/__cassette/ui/")
             #expect(page.statusCode == 200)
             #expect(!proxy.outputLines.contains { $0.hasPrefix("ui on") }, "the output scripts read on loopback is unchanged")
