@@ -58,4 +58,13 @@ final class ProxyLatencyTests {
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.split(separator: "\n").first?.contains("--latency") == true, "\(result)")
     }
+
+    /// The largest `--latency` the flag takes (out-of-range ones: `OutOfRangeInputTests`) is
+    /// converted without trapping, and the proxy starts and stops.
+    @Test func theLargestLatencyIsAccepted() async throws {
+        try await workspace.record([Recordings.make(.get, "/api/users")])
+        try await withInProcessReplayer(store: store, arguments: ["--latency", "86400000"]) { replayer async throws in
+            _ = await replayer.stop()
+        }
+    }
 }

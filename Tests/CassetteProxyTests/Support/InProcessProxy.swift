@@ -202,3 +202,35 @@ private final class CapturedLog: LogHandler, Sendable {
         lines.withLock { $0 += prefix + "\(event.message)\n" }
     }
 }
+
+// What the tests that started the binary read from its stdout, for the same tests in-process.
+extension InProcessProxy {
+    /// stdout as `cassette` would print it (the lines of `outputLines`, each ending in a newline).
+    var standardOutput: String {
+        outputLines.map { $0 + "\n" }.joined()
+    }
+
+    /// The `listening on` lines as printed, one per listener.
+    var lines: [String] {
+        running.announcement.filter { $0.hasPrefix("listening on ") }
+    }
+
+    /// A multi-host proxy's listeners in the order announced: each one's address and the upstream
+    /// it stands in for (from `listening on http://HOST:PORT for UPSTREAM`).
+    var listeners: [(url: URL, upstream: String)] {
+        lines.compactMap { line in
+            let parts = line.dropFirst("listening on ".count).components(separatedBy: " for ")
+            guard parts.count == 2, let url = URL(string: parts[0]) else { return nil }
+            return (url: url, upstream: parts[1])
+        }
+    }
+
+    /// Listener `index`'s URL for `pathAndQuery`.
+    func url(_ index: Int, _ pathAndQuery: String) -> URL {
+        URL(string: listeners[index].url.absoluteString + pathAndQuery)!
+    }
+
+    func get(_ index: Int, _ pathAndQuery: String, headers: HTTPFields = [:]) async throws -> TransportResponse {
+        try await ProxyClient.send(.get, url(index, pathAndQuery), headers: headers)
+    }
+}

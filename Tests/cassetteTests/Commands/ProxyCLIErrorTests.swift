@@ -124,4 +124,79 @@ final class ProxyCLIErrorTests {
         #expect(lines.first?.contains("unknown environment 'prod'") == true, "\(result)")
         #expect(lines.first?.contains("dev, staging") == true)
     }
+
+    @Test func badLimitFlagsAreOneLineErrors() async throws {
+        for (arguments, message) in [
+            (["--max-sessions=-1"], "--max-sessions -1 is out of range; use a whole number from 0 to 10000"),
+            (["--session-idle-timeout", "10x"], "--session-idle-timeout 10x is not a duration from 100ms to 24h; use seconds or"),
+            (["--session-idle-timeout", "50ms"], "from 100ms to 24h"),
+            (["--session-idle-timeout", "2d"], "from 100ms to 24h"),
+        ] {
+            let result = try await workspace.run(arguments: ["replay", "--port", "0"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func sessionsOnlyIsRefusedWhereItCouldServeNothing() async throws {
+        let none = try await workspace.run("replay", "--port", "0", "--db", workspace.path("c.db"), "--sessions-only", "--max-sessions", "0")
+        #expect(none.status == 2, "\(none)")
+        #expect(none.stderr.contains("--sessions-only with --max-sessions 0 would serve nothing"), "\(none)")
+        let forward = try await workspace.run("replay", "--port", "0", "--db", workspace.path("c.db"), "--sessions-only", "--forward")
+        #expect(forward.status == 2, "\(forward)")
+        #expect(forward.stderr.contains("--sessions-only is for a reverse proxy"), "\(forward)")
+    }
+
+    @Test func theSameHostTwiceIsRefusedWithAClearMessage() async throws {
+        let result = try await workspace.run(
+            "record", "--upstream", "http://127.0.0.1:9/a", "--upstream", "http://127.0.0.1:9/b", "--port", "0", "--db", workspace.path("c.db"))
+        #expect(result.status == 64 || result.status == 2, "\(result)")
+        #expect(result.stderr.contains("are the same host"), "\(result)")
+    }
+
+    @Test(arguments: ["0", "-1", "3601", "nan", "soon"])
+    func anOutOfRangeUpstreamTimeoutIsAUsageError(value: String) async throws {
+        let result = try await workspace.run("record", "--upstream", "http://127.0.0.1:1", "--port", "0", "--upstream-timeout", value)
+        #expect(result.status == 64 || result.status == 2, "\(result)")
+        #expect(result.stderr.contains("--upstream-timeout"), "\(result)")
+    }
+
+    @Test func anOutOfRangeUpstreamTimeoutInTheFileNamesTheKey() async throws {
+        try workspace.write(#"{"upstreamTimeout": 0}"#, to: "cassette.json")
+        let result = try await workspace.run("record", "--upstream", "http://127.0.0.1:1", "--port", "0")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\"upstreamTimeout\": is the number 0, not a number of seconds from 0.1 to 3600"), "\(result)")
+    }
+
+    @Test func aMissingCacertFileStopsTheProxyAtStartWithAClearMessage() async throws {
+        let result = try await workspace.run(
+            "record", "--upstream", "https://127.0.0.1:1", "--port", "0", "--db", workspace.path("c.db"), "--cacert", "nope.pem")
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("nope.pem: it does not exist"), "\(result)")
+        #expect(result.stderr.contains("--cacert"), "\(result)")
+    }
+
+    @Test func forwardOptionsWithoutForwardOrWithAnUpstreamAreRefused() async throws {
+        let filter = try await workspace.run("record", "--upstream", "http://127.0.0.1:9", "--host-filter", "a.example")
+        #expect(filter.status != 0 && filter.stderr.contains("add --forward"), "\(filter)")
+        let both = try await workspace.run("record", "--forward", "--upstream", "http://127.0.0.1:9")
+        #expect(both.status != 0 && both.stderr.contains("takes no --upstream"), "\(both)")
+    }
+
+    @Test(arguments: ["302", "600", "abc"])
+    func aMissStatusThatIsNotAnErrorIsAUsageError(status: String) async throws {
+        try await recordFixture()
+        let result = try await workspace.run("replay", "--port", "0", "--miss-status", status)
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").first?.contains("--miss-status") == true, "\(result)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func aStaleValueTheConfigurationFileDoesNotKnowIsAUsageError() async throws {
+        try await workspace.record([Recordings.make(.get, "/old")])
+        try workspace.write(#"{"stale": "later"}"#, to: "cassette.json")
+        let bad = try await workspace.run("replay", "--port", "0")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("stale"), "\(bad)")
+    }
 }

@@ -10,7 +10,8 @@ import WellPlateNetworking
 import Glibc
 #endif
 
-/// SIGTERM stops the proxy gracefully: requests it already took are answered and recorded first.
+/// SIGTERM stops the proxy gracefully: requests it already took are answered and recorded first,
+/// and a WebSocket conversation still open is closed and kept.
 @Suite("Proxy shutdown")
 final class ProxyShutdownTests {
     let workspace: CLIWorkspace
@@ -84,5 +85,65 @@ final class ProxyShutdownTests {
                 #expect(try await replayer.stop() == .exited(0))
             }
         }
+    }
+
+    /// A WebSocket conversation open when SIGTERM comes: the client (PyPI `wsproto`, the upstream
+    /// PyPI `websockets`) is told the proxy is going away.
+    @Test func sigtermWithAConversationOpenExitsZeroAndKeepsWhatWasAnsweredMarkedCut() async throws {
+        let ready = workspace.path("client-ready")
+        let received = try await WebSocketPeers.withUpstream { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                async let client = WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "hold", argument: ready)
+                let deadline = ContinuousClock.now + Patience.process
+                while !FileManager.default.fileExists(atPath: ready) && ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(try await recorder.stop() == .exited(0))
+                return try await client
+            }
+        }
+        // The client was told the proxy is going away.
+        #expect(received.last == #"{"closed": 1001, "reason": "cassette is stopping"}"#, "\(received)")
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
+        #expect(conversation.end == .cut)
+        // Every message the client received is in the store, in order.
+        let answered = received.dropLast().map { line in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+            return object?["recv"] ?? line
+        }
+        let stored = conversation.messages.filter { $0.direction == .server && $0.kind == .text }.map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(stored == answered)
+        #expect(conversation.messages.contains { $0.direction == .client && $0.payload == Data("echo me".utf8) })
+    }
+
+    @Test func sigtermWithSessionsOpenAnswersWhatWasTakenAndClosesTheStoreCleanly() async throws {
+        let store = workspace.path("c.db")
+        try await withSampleAPI { api async throws in
+            try await withRecorder(upstream: api, store: store) { proxy async throws in
+                let slow = try await proxy.openSession("slow", mode: "missing")
+                let quick = try await proxy.openSession("quick", mode: "missing")
+                #expect(try await quick.get("/api/users/1").cassetteSource == "recorded")
+
+                // Pipelined on one connection: once the first answer is in, the proxy has taken the slow second request.
+                let connection = try await RawConnection.connect(port: slow.port)
+                try await connection.send(RawConnection.get("/api/health") + RawConnection.get("/api/slow?ms=700"))
+                let early = try await connection.receive { RawHTTPResponse.parseAll($0).count >= 1 }
+                proxy.process.send(signal: SIGTERM)
+                let responses = RawHTTPResponse.parseAll(early + (try await connection.receiveUntilClosed()))
+                #expect(responses.map(\.status) == [200, 200])
+                #expect(responses.last?.header("X-Cassette") == "recorded")
+                #expect(try await proxy.process.waitForExit() == .exited(0))
+
+                let closing = proxy.outputLines.filter { $0.contains("closed as the proxy stopped") }
+                #expect(closing.count == 2)
+                #expect(closing.contains { $0.hasPrefix("session \(slow.id) ") && $0.hasSuffix("served 2, recorded 2, missed 0, unused recordings 0") })
+                #expect(closing.contains { $0.hasPrefix("session \(quick.id) ") && $0.hasSuffix("served 1, recorded 1, missed 0, unused recordings 0") })
+                #expect(proxy.outputLines.last == "recorded 0, replayed 0, missed 0, unused recordings 0")
+            }
+        }
+        // Everything answered is in the store, which closed cleanly (no write-ahead log left behind).
+        #expect(try await StoreFiles.interactions(at: store, cassette: "slow").map(\.key).sorted() == ["GET /api/health", "GET /api/slow?ms=700"])
+        #expect(try await StoreFiles.interactions(at: store, cassette: "quick").map(\.key) == ["GET /api/users/1"])
+        #expect(!FileManager.default.fileExists(atPath: store + "-wal"))
     }
 }
