@@ -1,3 +1,4 @@
+import CassetteForward
 import CassetteProxy
 import Foundation
 import TestSupport

@@ -99,9 +99,13 @@ final class ProxyWebSocketModesTests {
         #expect(ticks.count == 3, "\(recordedGaps)")
         #expect(ticks.allSatisfy { recordedGaps[$0] >= 150 }, "the ticks come 200 ms apart: \(recordedGaps)")
         // Only a lower bound: sent no earlier than recorded. How late they come is measured by
-        // Benchmarks/websocket-timing.sh (CI machines are too busy for an upper bound).
+        // Benchmarks/websocket-timing.sh (CI machines are too busy for an upper bound). The gaps
+        // are read by the client, which shares the test process's cores with the proxy and other
+        // tests: a message it reads late shortens the gap after it by as much, although the proxy
+        // counted the next delay from when it really sent it. 40 ms of that is allowed; a push sent
+        // without its delay would come about 200 ms early.
         for index in ticks {
-            #expect(replayedGaps[index] >= Double(recordedGaps[index]) - 5, "gap \(index): \(replayedGaps) against \(recordedGaps)")
+            #expect(replayedGaps[index] >= Double(recordedGaps[index]) - 40, "gap \(index): \(replayedGaps) against \(recordedGaps)")
         }
     }
 }
