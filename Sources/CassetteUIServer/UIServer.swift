@@ -57,7 +57,8 @@ struct UIPipeline: ConnectionPipeline {
 final class UIResponder: ConnectionResponder {
     let controls: ControlTable
     let writer: AnswerWriter
-    var maxBodySize: Int { 0 }
+    /// The UI reads no body; a small one is drained so a wrong method still gets its 405.
+    var maxBodySize: Int { 64 * 1024 }
     var answersWebSocketsOverHTTP: Bool { false }
 
     init(endpoints: UIEndpoints) {
