@@ -95,14 +95,8 @@ package func withProxy<Result>(
         executable = "/bin/sh"
         commandLine = ["-c", #"cd "$0" && exec "$@""#, workingDirectory, try BuiltProducts.executable(named: "cassette")] + arguments
     }
-    await ProxySlots.shared.acquire()
-    do {
-        let result = try await runProxy(executable, commandLine, variables, standardOutputOnTerminal, arguments, body)
-        await ProxySlots.shared.release()
-        return result
-    } catch {
-        await ProxySlots.shared.release()
-        throw error
+    return try await ProxySlots.shared.withSlot {
+        try await runProxy(executable, commandLine, variables, standardOutputOnTerminal, arguments, body)
     }
 }
 
@@ -145,6 +139,24 @@ package actor ProxySlots {
         }
         await withCheckedContinuation { waiting.append($0) }
     }
+
+    /// Runs `body` holding a slot; a proxy started inside another's body (recording through one,
+    /// replaying with another) takes no second slot, so nesting cannot deadlock.
+    package nonisolated func withSlot<Result>(_ body: () async throws -> Result) async throws -> Result {
+        if Self.held { return try await body() }
+        await acquire()
+        do {
+            let result = try await Self.$held.withValue(true) { try await body() }
+            await release()
+            return result
+        } catch {
+            await release()
+            throw error
+        }
+    }
+
+    /// Whether the current task holds a slot already.
+    @TaskLocal package static var held = false
 
     package func release() {
         if waiting.isEmpty {

@@ -82,6 +82,15 @@ final class InProcessProxy: RunningProxy {
 /// Starts the proxy `cassette ARGUMENTS` describes (`record …`, `replay …`, or `run … -- COMMAND`,
 /// whose COMMAND is not run) in this process, runs `body` and always stops it afterwards.
 func withInProcessProxy<Result>(_ arguments: [String], _ body: (InProcessProxy) async throws -> Result) async throws -> Result {
+    // In-process proxies share the test process's cooperative pool (two threads here) with every
+    // test running meanwhile: as many at once as the binary's proxies were (`ProxySlots`), so a
+    // full parallel run does not starve their tasks (seen: handshakes and streamed bodies timing
+    // out). A proxy started inside another's body (recording through one, replaying with
+    // another) takes no second slot, so nesting cannot deadlock.
+    try await ProxySlots.shared.withSlot { try await startingInProcessProxy(arguments, body) }
+}
+
+private func startingInProcessProxy<Result>(_ arguments: [String], _ body: (InProcessProxy) async throws -> Result) async throws -> Result {
     guard let command = try Cassette.parseAsRoot(arguments) as? any ServingCommand else {
         throw ChildProcessError("withInProcessProxy starts `record`, `replay` or `run`, not \(arguments.first ?? "nothing")")
     }
