@@ -104,12 +104,13 @@ package final class ServingRoute: ConnectionResponder {
     /// was prepared, to an HTTP/1.1 keep-alive request, without building anything for it.
     private func replay(_ request: ConnectionRequest, plain: Bool, connection: HTTPConnection) {
         let head = request.head
+        let parts = self.parts
         let replayer = parts.replayer!
-        let writer = parts.writer
         do {
             let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache)
-            if writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
-                writer.send(
+            // The writer is used where it is stored: a copy would retain each of its references.
+            if parts.writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
+                parts.writer.send(
                     reply, head: head, logTarget: target.logTarget, lineTarget: target.lineTarget, started: request.started, shard: connection.logShard,
                     context: connection.context)
                 return
@@ -117,9 +118,9 @@ package final class ServingRoute: ConnectionResponder {
             let answerRequest = AnswerWriter.Request(
                 head: head, started: request.started, logTarget: target.logTarget, lineTarget: target.lineTarget, key: target.keyText,
                 shard: connection.logShard)
-            writer.send(replayer.answers.answer(for: pick), to: answerRequest, context: connection.context)
+            parts.writer.send(replayer.answers.answer(for: pick), to: answerRequest, context: connection.context)
         } catch {
-            connection.send(parts.responder.answer(for: error), to: request, writer: writer)
+            connection.send(parts.responder.answer(for: error), to: request, writer: parts.writer)
         }
     }
 
