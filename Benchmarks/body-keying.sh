@@ -32,7 +32,7 @@ for bin in $bins; do
 done
 
 # Each case: MIB, keys under callgrind, keys per timed run, and `learned` or nothing.
-cases=("1 8 100" "16 2 10" "1 2 10 learned")
+cases=("1 4 40" "16 1 5" "1 1 5 learned")
 
 # instructions COPY MIB KEYS [learned] : user-space instructions of one run.
 instructions() {
@@ -63,7 +63,8 @@ done
 python3 - "$results" $bins <<'PY'
 import statistics, sys
 lines = [line.split() for line in open(sys.argv[1])]
-bins = sys.argv[2:]
+# A build is named by its scratch directory (`.build-bench-old/release` is `.build-bench-old`).
+bins = [(b.rstrip("/").split("/")[-2] if b.rstrip("/").split("/")[-1] in ("release", "debug") else b.rstrip("/").split("/")[-1]) for b in sys.argv[2:]]
 cases = []
 ir, times = {}, {}
 for fields in lines:

@@ -31,6 +31,16 @@ build_dependency() { # name sources...
 }
 build_dependency Logging $(find "$checkouts/swift-log/Sources/Logging" -name '*.swift')
 build_dependency HTTPTypes $(find "$checkouts/swift-http-types/Sources/HTTPTypes" -name '*.swift')
+# swift-crypto, whose SHA-256 and HMAC the core uses, is BoringSSL's C and assembly underneath: SwiftPM
+# builds it, and its objects are archived once.
+swift build -c release --target Crypto >/dev/null
+release=$(swift build -c release --show-bin-path)
+if [[ ! -f $out/libCrypto.a ]]; then
+    # Crypto and the targets it links: BoringSSL and its shims, and XKCP's SHA-3 where the version has it.
+    for target in Crypto CryptoBoringWrapper CCryptoBoringSSL CCryptoBoringSSLShims CXKCP CXKCPShims; do
+        if [[ -d $release/$target.build ]]; then find "$release/$target.build" -name '*.o' -print0; fi
+    done | xargs -0 ar rcs "$out/libCrypto.a"
+fi
 
 # The core and the library, instrumented. -enable-testing lets the targets reach internal entry
 # points; one -package-name for all of them, as SwiftPM gives the targets of one package, lets them
@@ -42,14 +52,14 @@ build_module() { # name sources...
     if [[ ! -f $archive ]] || [[ -n $(find "Sources/$name" -newer "$archive" -name '*.swift' | head -1) ]]; then
         swiftc "${common[@]}" -swift-version 6 -sanitize=fuzzer,address -enable-testing -package-name "$package_name" \
             -module-name "$name" -emit-library -static -emit-module -emit-module-path "$out/$name.swiftmodule" \
-            -I "$out" -I Sources/CCurl -I Sources/CSQLite -o "$archive" "$@"
+            -I "$out" -I "$release/Modules" -I Sources/CCurl -I Sources/CSQLite -o "$archive" "$@"
     fi
 }
 build_module WellPlateCore $(find Sources/WellPlateCore -name '*.swift')
 build_module WellPlateNetworking $(find Sources/WellPlateNetworking -name '*.swift')
 
-link=(-package-name "$package_name" -I "$out" -I Sources/CCurl -I Sources/CSQLite -L "$out"
-      -lWellPlateNetworking -lWellPlateCore -lHTTPTypes -lLogging -lcurl -lsqlite3)
+link=(-package-name "$package_name" -I "$out" -I "$release/Modules" -I Sources/CCurl -I Sources/CSQLite -L "$out"
+      -lWellPlateNetworking -lWellPlateCore -lCrypto -lHTTPTypes -lLogging -lcurl -lsqlite3 -lstdc++)
 
 for target in "${targets[@]}"; do
     extra=()
