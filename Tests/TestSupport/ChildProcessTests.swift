@@ -29,7 +29,9 @@ package struct ChildProcessTests {
     @Test package func aChildIgnoringSIGTERMIsKilledAfterTheGracePeriod() async throws {
         let process = try await withChildProcess(
             "/bin/sh",
-            arguments: ["-c", "trap '' TERM; echo ready; exec sleep 30"],
+            // Long enough that only the SIGKILL ends it, even when a full parallel run keeps this
+            // task from resuming for tens of seconds after the child's first line.
+            arguments: ["-c", "trap '' TERM; echo ready; exec sleep 600"],
             gracePeriod: .milliseconds(300)
         ) { process async throws in
             #expect(try await process.firstLineOfOutput() == "ready")
