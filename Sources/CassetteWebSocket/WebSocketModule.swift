@@ -9,10 +9,7 @@ package struct WebSocketModule: ServingProtocol {
     package init() {}
 
     package func offer(on listener: ServingListener) -> (switch: ProtocolSwitches.Switch, service: any ConversationServing)? {
-        let service = WebSocketService(
-            session: listener.session, conversations: listener.conversations,
-            requestBuilder: listener.requestBuilder, settings: listener.settings, log: listener.log, writers: listener.writers,
-            journal: listener.journal, sessions: listener.sessions, listener: listener.listener, upstreamOrigin: listener.upstreamOrigin)
+        let service = WebSocketService(listener)
         return (service.protocolSwitch, service)
     }
 }

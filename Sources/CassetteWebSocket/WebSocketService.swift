@@ -16,36 +16,12 @@ import WellPlateCore
 /// A class: every listener's handler holds it in its parts, and the handler asks it of each
 /// request's head (a struct with the settings inside was copied for every request, `perf`).
 package final class WebSocketService: ConversationServing {
-    package let session: CassetteSession
-    package let conversations: RecordedConversations
-    package let requestBuilder: ProxyRequestBuilder
-    package let settings: ProxySettings
-    package let log: ProxyLog
-    /// The proxy's recorders' writing tasks, awaited before its store closes.
-    package let writers: ConversationWriters
-    /// Where a session's conversations go, on a session's listener (and its routes from the main port).
-    package let journal: SessionJournal?
-    /// The main port's sessions: a handshake with `X-Cassette-Session` is the session's. With
-    /// `listener` and `upstreamOrigin`, as `ServingRoute` routes a session's requests.
-    package let sessions: SessionRegistry?
-    package let listener: Int
-    package let upstreamOrigin: String?
+    /// The listener it serves conversations on: its cassette, keys, settings, log, journal, and
+    /// the main port's sessions (with its position and upstream, as `ServingRoute` routes them).
+    package let served: ServingListener
 
-    package init(
-        session: CassetteSession, conversations: RecordedConversations, requestBuilder: ProxyRequestBuilder, settings: ProxySettings,
-        log: ProxyLog, writers: ConversationWriters, journal: SessionJournal? = nil, sessions: SessionRegistry? = nil, listener: Int = 0,
-        upstreamOrigin: String? = nil
-    ) {
-        self.session = session
-        self.conversations = conversations
-        self.requestBuilder = requestBuilder
-        self.settings = settings
-        self.log = log
-        self.writers = writers
-        self.journal = journal
-        self.sessions = sessions
-        self.listener = listener
-        self.upstreamOrigin = upstreamOrigin
+    package init(_ served: ServingListener) {
+        self.served = served
     }
 
     /// The service a handshake goes to: on the main port, the session's for `X-Cassette-Session`
@@ -53,24 +29,24 @@ package final class WebSocketService: ConversationServing {
     /// `nil` for a session that is not live, whose handshake then goes on as an HTTP request
     /// (and gets `404 unknown_session`).
     package func serving(_ head: HTTPRequestHead, on eventLoop: any EventLoop) -> WebSocketService? {
-        switch ServingRoute.session(for: head, sessions: sessions, listener: listener, origin: upstreamOrigin, on: eventLoop) {
+        switch ServingRoute.session(for: head, sessions: served.sessions, listener: served.listener, origin: served.upstreamOrigin, on: eventLoop) {
         case .none: self
         case .live(let route): route.parts.conversations.lazy.compactMap { $0 as? WebSocketService }.first
         case .unknown: nil
         }
     }
 
-    package var keyer: ReplayKeyer { session.keyer }
+    package var keyer: ReplayKeyer { served.session.keyer }
 
     /// A conversation to keep in the session's journal; `nil` off a session.
     package func newJournalConversation() -> JournalConversation? {
-        journal.map { _ in JournalConversation() }
+        served.journal.map { _ in JournalConversation() }
     }
 
     /// Puts `conversation` in the session's journal, its handshake (`head`) answered `101` as `source`.
     package func addToJournal(_ conversation: JournalConversation, head: HTTPRequestHead, source: SessionJournal.Source, started: NIODeadline) {
-        journal?.addConversation(
-            conversation, origin: log.targetPrefix.isEmpty ? nil : log.targetPrefix, target: keyer.logTarget(of: head), key: key(of: head),
+        served.journal?.addConversation(
+            conversation, origin: served.log.targetPrefix.isEmpty ? nil : served.log.targetPrefix, target: keyer.logTarget(of: head), key: key(of: head),
             source: source, started: started)
     }
 
@@ -88,31 +64,31 @@ package final class WebSocketService: ConversationServing {
     /// multi-host or forward proxy, as its HTTP lines are.
     package func logTarget(of head: HTTPRequestHead) -> String {
         let target = keyer.logTarget(of: head)
-        return log.targetPrefix.isEmpty || !target.hasPrefix("/") ? target : log.targetPrefix + target
+        return served.log.targetPrefix.isEmpty || !target.hasPrefix("/") ? target : served.log.targetPrefix + target
     }
 
     package func key(of head: HTTPRequestHead) -> String? {
-        guard let target = try? requestBuilder.upstreamTarget(head.uri) else { return nil }
+        guard let target = try? served.requestBuilder.upstreamTarget(head.uri) else { return nil }
         return keyer.key(method: .get, target: target, contentType: nil, body: nil, secretHeaders: keyer.secretHeaders(of: head)).rawValue
     }
 
     package func plan(for head: HTTPRequestHead) -> Plan {
         guard head.method == .GET, let key = key(of: head) else { return .decline }
-        switch session.options.policy.step(for: key, in: conversations) {
+        switch served.session.options.policy.step(for: key, in: served.conversations) {
         case .replay(let orPassthrough):
-            if conversations.contains(key) {
-                guard subprotocolRefusal(head, recorded: conversations.peek(key)) == nil, let replay = conversations.take(key) else {
+            if served.conversations.contains(key) {
+                guard subprotocolRefusal(head, recorded: served.conversations.peek(key)) == nil, let replay = served.conversations.take(key) else {
                     return .decline
                 }
                 return .replay(replay)
             }
-            return orPassthrough && settings.upstream != nil ? .relay(records: false) : .decline
+            return orPassthrough && served.settings.upstream != nil ? .relay(records: false) : .decline
         case .record:
-            return settings.upstream != nil ? .relay(records: true) : .decline
+            return served.settings.upstream != nil ? .relay(records: true) : .decline
         }
     }
 
-    package var recorded: RecordedConversations { conversations }
+    package var recorded: RecordedConversations { served.conversations }
 
     package var answersDeclinedHandshakesOverHTTP: Bool { true }
 
@@ -124,8 +100,8 @@ package final class WebSocketService: ConversationServing {
     /// The answer to a handshake whose recorded subprotocol the client does not offer: a 400
     /// that names it. `nil` when there is nothing to refuse.
     package func refusal(for head: HTTPRequestHead) -> ProxyAnswer? {
-        guard session.options.policy.replaysRecordings, let key = key(of: head) else { return nil }
-        return subprotocolRefusal(head, recorded: conversations.peek(key))
+        guard served.session.options.policy.replaysRecordings, let key = key(of: head) else { return nil }
+        return subprotocolRefusal(head, recorded: served.conversations.peek(key))
     }
 
     private func subprotocolRefusal(_ head: HTTPRequestHead, recorded: Conversation?) -> ProxyAnswer? {

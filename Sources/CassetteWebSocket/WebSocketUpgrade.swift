@@ -33,7 +33,7 @@ package struct WebSocketUpgrade: Sendable {
     package func upgrader() -> NIOWebSocketServerUpgrader {
         let settled = SettledBox()
         let listenerService = self.service
-        let options = listenerService.settings.webSocket
+        let options = listenerService.served.settings.webSocket
         return NIOWebSocketServerUpgrader(
             maxFrameSize: min(options.maxMessageSize, Int(UInt32.max)), automaticErrorHandling: false,
             shouldUpgrade: { channel, head in
@@ -65,23 +65,24 @@ package struct WebSocketUpgrade: Sendable {
                     case .replay(let replay, let service, let deflate):
                         let conversation = replay.conversation
                         let logTarget = service.logTarget(of: head)
-                        service.log.warn(service.log.labelled("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)"))
+                        service.served.log.warn(
+                            service.served.log.labelled("GET \(logTarget) 101 WebSocket replayed (\(conversation.messages.count) messages recorded)"))
                         let track = service.newJournalConversation()
                         if let track { service.addToJournal(track, head: head, source: .hit, started: .now()) }
                         let parts = ConversationReplayHandler.Parts(
-                            keyer: service.keyer, session: service.session, options: options, log: service.log, logTarget: logTarget,
+                            keyer: service.keyer, session: service.served.session, options: options, log: service.served.log, logTarget: logTarget,
                             secrets: service.keyer.redactor.secretValues(headers: service.keyer.secretHeaders(of: head)),
-                            journal: service.journal, track: track, key: conversation.key, deflate: deflate)
+                            journal: service.served.journal, track: track, key: conversation.key, deflate: deflate)
                         try channel.pipeline.syncOperations.addHandler(try ConversationReplayHandler(replay, parts: parts))
                     case .relay(let upstream, let upstreamRelay, let recorder, let track, let service, let deflate):
                         let relay = WebSocketRelay(
-                            side: .client, recorder: recorder, track: track, maxMessageSize: options.maxMessageSize, log: service.log,
+                            side: .client, recorder: recorder, track: track, maxMessageSize: options.maxMessageSize, log: service.served.log,
                             logTarget: service.logTarget(of: head), inflater: try deflate.map { _ in try MessageInflater() })
                         try channel.pipeline.syncOperations.addHandler(relay)
                         relay.attach(upstream)
                         upstreamRelay.value.attach(channel)
-                        service.log.warn(
-                            service.log.labelled("GET \(service.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")"))
+                        service.served.log.warn(
+                            service.served.log.labelled("GET \(service.logTarget(of: head)) 101 WebSocket \(recorder == nil ? "passed through" : "recording")"))
                     case nil:
                         channel.close(promise: nil)
                     }
@@ -93,7 +94,7 @@ package struct WebSocketUpgrade: Sendable {
     private static func openUpstream(
         service: WebSocketService, head: HTTPRequestHead, records: Bool, eventLoop: any EventLoop, settled: SettledBox
     ) async throws -> HTTPHeaders? {
-        let request = try service.requestBuilder.transportRequest(head: head, body: nil)
+        let request = try service.served.requestBuilder.transportRequest(head: head, body: nil)
         let redacted = service.keyer.redactedWithKey(request)
         var headers = HTTPHeaders()
         for field in request.headerFields {
@@ -108,17 +109,18 @@ package struct WebSocketUpgrade: Sendable {
         var recorder: ConversationRecorder?
         if records {
             let conversation = Conversation(
-                cassette: service.session.options.cassette, url: redacted.redacted.url.absoluteString, key: service.key(of: head) ?? redacted.key.rawValue,
+                cassette: service.served.session.options.cassette, url: redacted.redacted.url.absoluteString,
+                key: service.key(of: head) ?? redacted.key.rawValue,
                 requestHeaders: redacted.redacted.headerFields, subprotocol: nil, extensions: nil)
             recorder = ConversationRecorder(
-                store: service.session.store, conversation: conversation, secrets: redacted.secrets, keyer: service.keyer, log: service.log,
-                writers: service.writers)
+                store: service.served.session.store, conversation: conversation, secrets: redacted.secrets, keyer: service.keyer, log: service.served.log,
+                writers: service.served.writers)
         }
         let started = NIODeadline.now()
         let track = service.newJournalConversation()
         let outcome = try await UpstreamWebSocket.connect(
-            url: request.url, headers: headers, eventLoop: eventLoop, tls: service.settings.tls,
-            maxMessageSize: service.settings.webSocket.maxMessageSize, recorder: recorder, track: track, log: service.log,
+            url: request.url, headers: headers, eventLoop: eventLoop, tls: service.served.settings.tls,
+            maxMessageSize: service.served.settings.webSocket.maxMessageSize, recorder: recorder, track: track, log: service.served.log,
             logTarget: service.logTarget(of: head))
         switch outcome {
         case .refused:
@@ -128,7 +130,7 @@ package struct WebSocketUpgrade: Sendable {
             let subprotocol = response.headers.first(name: "sec-websocket-protocol")
             let extensions = response.headers.first(name: "sec-websocket-extensions")
             recorder?.start(subprotocol: subprotocol, extensions: deflate == nil ? nil : extensions)
-            if records { service.session.countConversationRecorded() }
+            if records { service.served.session.countConversationRecorded() }
             if let track { service.addToJournal(track, head: head, source: records ? .recorded : .passthrough, started: started) }
             settled.value.withLock { $0 = .relay(channel, relay, recorder, track, service, deflate) }
             var headers = HTTPHeaders()
