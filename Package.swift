@@ -37,6 +37,9 @@ let package = Package(
         // The forward proxy's TLS interception only (`cassette record --forward`): the proxy
         // target links them, the library never does.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // HTTP/2 on every listener (prior knowledge beside HTTP/1.1, ALPN `h2` where cassette
+        // terminates TLS): the kernel's connections and the modules that take streams over (gRPC).
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // SHA-256 and HMAC everywhere, the core included (on Apple's platforms a shim over
@@ -164,6 +167,23 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // gRPC calls as a protocol module: the HTTP/2 streams it takes over, the upstream's h2c
+        // client (libcurl cannot relay client and bidirectional streams with their trailers),
+        // the recorder, the turn-by-turn replay, gzip per message.
+        .target(
+            name: "CassetteGRPC",
+            dependencies: nioHTTP + [
+                "CassetteKernel",
+                "CassetteServing",
+                "WellPlateCore",
+                "WellPlateNetworking",
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // `--forward`: CONNECT, tunnels, TLS towards clients with certificates from a local authority.
         .target(
             name: "CassetteForward",
@@ -204,6 +224,7 @@ let package = Package(
                 "CassetteKernel",
                 "CassetteServing",
                 "CassetteWebSocket",
+                "CassetteGRPC",
                 "CassetteForward",
                 "CassetteUIServer",
                 "WellPlateCore",
@@ -308,8 +329,9 @@ let package = Package(
             name: "CassetteProxyTests",
             dependencies: [
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy",
-                "CassetteKernel", "CassetteServing", "CassetteWebSocket", "CassetteForward", "CassetteUIServer",
+                "CassetteKernel", "CassetteServing", "CassetteWebSocket", "CassetteForward", "CassetteUIServer", "CassetteGRPC",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

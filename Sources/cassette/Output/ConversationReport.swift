@@ -7,16 +7,17 @@ enum ConversationReport {
     /// One row per conversation: id, cassette, key, sequence, messages each way, how it ended.
     static func table(_ conversations: [Conversation]) -> [String] {
         var table = TextTable([
-            .init(title: "ID", alignment: .right), .init(title: "CASSETTE"), .init(title: "WEBSOCKET", shrinks: true),
+            .init(title: "ID", alignment: .right), .init(title: "CASSETTE"), .init(title: "WEBSOCKET / gRPC", shrinks: true),
             .init(title: "SEQ", alignment: .right), .init(title: "SENT", alignment: .right), .init(title: "RECEIVED", alignment: .right),
             .init(title: "ENDED"), .init(title: "RECORDED AT"),
         ])
         for conversation in conversations {
             let data = conversation.messages.filter(\.isData)
             table.append([
-                conversation.id.map(String.init) ?? "-", conversation.cassette, conversation.key, String(conversation.sequence),
+                conversation.id.map(String.init) ?? "-", conversation.cassette,
+                conversation.grpc != nil ? "gRPC " + GRPCCallText.path(of: conversation) : conversation.key, String(conversation.sequence),
                 String(data.filter { $0.direction == .client }.count), String(data.filter { $0.direction == .server }.count),
-                conversation.end.summary, Formatting.timestamp(conversation.recordedAt),
+                conversation.grpc != nil ? GRPCCallText.status(of: conversation) : conversation.end.summary, Formatting.timestamp(conversation.recordedAt),
             ])
         }
         let rendered = table.render(maxWidth: Terminal.outputWidth())

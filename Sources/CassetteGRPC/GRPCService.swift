@@ -1,0 +1,69 @@
+import CassetteKernel
+import CassetteServing
+import Foundation
+import HTTPTypes
+import NIOHPACK
+import WellPlateCore
+
+/// gRPC on one listener: whether a call is replayed from the cassette, relayed to the upstream
+/// and recorded, or answered with a gRPC error, decided by the serving policy as for any request.
+/// Its calls are keyed `POST /package.Service/Method` (the method's path), so listings, usage and
+/// `delete` name them as they name requests; the request message picks among a key's recordings.
+final class GRPCService: Sendable {
+    let served: ServingListener
+    let schema: ProtoSchema
+    /// `--grpc-max-message`: the largest message either side may send, inflated or not.
+    let maxMessage: Int
+
+    init(served: ServingListener, schema: ProtoSchema, maxMessage: Int) {
+        self.served = served
+        self.schema = schema
+        self.maxMessage = maxMessage
+    }
+
+    func key(path: String) -> String {
+        served.session.keyer.key(method: .post, target: path, contentType: nil, body: nil).rawValue
+    }
+
+    /// What a call gets.
+    enum Plan {
+        case replay(GRPCReplay)
+        case relay(URL, records: Bool)
+        case refuse(GRPCStatusCode, String)
+    }
+
+    func plan(path: String) -> Plan {
+        let key = key(path: path)
+        let recordings = served.conversations.all(key)
+        switch served.session.options.policy.step(for: key, in: served.conversations) {
+        case .replay(let orPassthrough):
+            if !recordings.isEmpty { return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema)) }
+            if orPassthrough, let upstream = served.settings.upstream { return .relay(upstream, records: false) }
+            return .refuse(
+                .unimplemented,
+                "cassette: nothing is recorded for \(path) in cassette \"\(served.session.options.cassette)\"\(nearest(path)); record it with `cassette record --upstream URL`"
+            )
+        case .record:
+            guard let upstream = served.settings.upstream else {
+                return .refuse(.unavailable, "cassette: \(path) is not recorded and this proxy has no upstream to record it from")
+            }
+            return .relay(upstream, records: true)
+        }
+    }
+
+    /// `; recorded methods: ...` naming what the cassette has, for a miss.
+    private func nearest(_ path: String) -> String {
+        let service = path.split(separator: "/").first.map(String.init) ?? ""
+        let recorded = served.conversations.keys.filter { $0.hasPrefix("POST /") }.map { String($0.dropFirst(5)) }
+        let sameService = recorded.filter { $0.hasPrefix("/" + service + "/") }
+        let shown = (sameService.isEmpty ? recorded : sameService).sorted().prefix(5)
+        return shown.isEmpty ? "" : "; recorded: " + shown.joined(separator: ", ")
+    }
+
+    func recorder(path: String, headers: HPACKHeaders) -> GRPCCallRecorder {
+        let call = Conversation(
+            cassette: served.session.options.cassette, url: path, key: key(path: path), requestHeaders: GRPCHeaders.metadata(headers), subprotocol: nil,
+            extensions: nil, grpc: GRPCCallHeads(responseHeaders: nil, trailers: [:]))
+        return GRPCCallRecorder(store: served.session.store, call: call, log: served.log, writers: served.writers)
+    }
+}
