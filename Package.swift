@@ -124,7 +124,8 @@ let package = Package(
             ]
         ),
         // The proxy is a small server kernel with protocols as modules (docs/architecture.md).
-        // The kernel: listeners, the one HTTP/1.1 pipeline set-up, the connection state machine,
+        // The kernel: listeners, the one HTTP/1.1 pipeline set-up and HTTP/2 beside it (streams
+        // answered by the same handler, or taken over by a module), the connection state machine,
         // the one answer type and its writer, lingering close, the request log, and the two
         // registries modules plug into (control endpoints, protocol switches). It knows nothing
         // of cassettes, sessions, WebSocket, the UI or TLS interception.
@@ -134,6 +135,7 @@ let package = Package(
                 "WellPlateCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -148,6 +150,8 @@ let package = Package(
                 "WellPlateNetworking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // The HTTP/2 stream switches its protocol modules offer (gRPC).
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

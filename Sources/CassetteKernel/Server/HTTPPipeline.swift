@@ -2,7 +2,8 @@ import NIOCore
 import NIOHTTP1
 
 /// The one HTTP/1.1 server pipeline of every connection the kernel serves (reverse and session
-/// listeners, CONNECT tunnels after TLS, the forward listener, `cassette ui`).
+/// listeners, CONNECT tunnels after TLS, the forward listener, `cassette ui`), and HTTP/2 beside
+/// it where a listener serves both on one port.
 package enum HTTPPipeline {
     /// The byte-exact header handlers where they are needed, NIO's HTTP server handlers with
     /// pipelining assistance and `switches`, then `handlers`.
@@ -21,6 +22,23 @@ package enum HTTPPipeline {
             try pipeline.addHandler(RequestHeadBytesHandler.Observer(requestHeadBytes), position: .after(decoder))
         }
         for handler in handlers { try pipeline.addHandler(handler) }
+    }
+
+    /// A plain listener's connection, HTTP/1.1 or HTTP/2 with prior knowledge as its first bytes
+    /// say (`HTTPVersionSniffer`): `http1` sets up the HTTP/1.1 pipeline, `http2` an HTTP/2
+    /// connection whose streams `responder` answers. Nothing is set up before the first bytes.
+    package static func configure(
+        _ pipeline: ChannelPipeline.SynchronousOperations, http2: HTTP2Serving, responder: any ConnectionResponder, loop: ConnectionLoop,
+        http1: @escaping (ChannelPipeline.SynchronousOperations) throws -> Void
+    ) throws {
+        try pipeline.addHandler(
+            HTTPVersionSniffer { isHTTP2, operations in
+                if isHTTP2 {
+                    try http2.configure(operations, responder: responder, loop: loop)
+                } else {
+                    try http1(operations)
+                }
+            })
     }
 
     /// The plain pipeline of one responder: every connection of a listener that `responder` answers.
