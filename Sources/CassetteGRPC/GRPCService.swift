@@ -27,7 +27,9 @@ final class GRPCService: Sendable {
 
     /// What a call gets.
     enum Plan {
-        case replay(GRPCReplay)
+        /// Replay; `fallback`: where a request no recording matches goes instead (recording, or
+        /// passing through with `--on-miss passthrough`).
+        case replay(GRPCReplay, fallback: (URL, records: Bool)?)
         case relay(URL, records: Bool)
         case refuse(GRPCStatusCode, String)
     }
@@ -37,13 +39,22 @@ final class GRPCService: Sendable {
         let recordings = served.conversations.all(key)
         switch served.session.options.policy.step(for: key, in: served.conversations) {
         case .replay(let orPassthrough):
-            if !recordings.isEmpty { return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema)) }
+            // A key is a method here; its request picks the recording, so a request none matches
+            // is recorded when the mode records (`once` and `missing` decide per request).
+            let fallback = served.settings.upstream.flatMap { upstream in
+                served.session.options.policy.records ? (upstream, records: true) : orPassthrough ? (upstream, records: false) : nil
+            }
+            if !recordings.isEmpty { return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema), fallback: fallback) }
             if orPassthrough, let upstream = served.settings.upstream { return .relay(upstream, records: false) }
             return .refuse(
                 .unimplemented,
                 "cassette: nothing is recorded for \(path) in cassette \"\(served.session.options.cassette)\"\(nearest(path)); record it with `cassette record --upstream URL`"
             )
         case .record:
+            // A method with recordings: a request that matches one replays (`missing`, `once`).
+            if !recordings.isEmpty, served.session.options.policy.mode != .all, let upstream = served.settings.upstream {
+                return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema), fallback: (upstream, records: true))
+            }
             guard let upstream = served.settings.upstream else {
                 return .refuse(.unavailable, "cassette: \(path) is not recorded and this proxy has no upstream to record it from")
             }

@@ -37,6 +37,12 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private var scheduled: [Scheduled<Void>] = []
     private var deadline: Scheduled<Void>?
     private var context: ChannelHandlerContext?
+    /// Where an unmatched first request goes, and what it needs to be sent there: the request
+    /// HEADERS and the DATA received so far.
+    private var fallback: (URL, records: Bool)?
+    private var requestHeaders = HPACKHeaders()
+    private var receivedData: [ByteBuffer] = []
+    private var clientHasEnded = false
     private var started = NIODeadline.now()
     /// How the call's log line names its source: `replayed`, `recorded`, `passed through`, `refused`.
     private var source = "refused"
@@ -94,8 +100,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         switch service.plan(path: path) {
         case .refuse(let code, let message):
             fail(code, message)
-        case .replay(let replay):
+        case .replay(let replay, let fallback):
             source = "replayed"
+            self.fallback = fallback
+            requestHeaders = headers
             mode = .replay(replay)
             if let timeout = headers.first(name: "grpc-timeout").flatMap(GRPCTimeout.parse) {
                 deadline = context.eventLoop.assumeIsolated().scheduleTask(
@@ -109,13 +117,35 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             }
             send(replay.opening(), context: context)
         case .relay(let upstream, let records):
-            source = records ? "recorded" : "passed through"
-            let recorder = records ? service.recorder(path: path, headers: headers) : nil
-            let call = GRPCUpstreamCall(
-                upstream: upstream, headers: headers, recorder: recorder, maxMessage: service.maxMessage, eventLoop: context.eventLoop,
-                toClient: { [weak self] payload in self?.relayToClient(payload) }, log: service.served.log)
-            mode = .relay(call)
-            call.start()
+            relay(to: upstream, records: records, headers: headers, context: context)
+        }
+    }
+
+    @discardableResult
+    private func relay(to upstream: URL, records: Bool, headers: HPACKHeaders, context: ChannelHandlerContext) -> GRPCUpstreamCall {
+        source = records ? "recorded" : "passed through"
+        let recorder = records ? service.recorder(path: path, headers: headers) : nil
+        let call = GRPCUpstreamCall(
+            upstream: upstream, headers: headers, recorder: recorder, maxMessage: service.maxMessage, eventLoop: context.eventLoop,
+            toClient: { [weak self] payload in self?.relayToClient(payload) }, log: service.served.log)
+        mode = .relay(call)
+        call.start()
+        return call
+    }
+
+    /// The first request matched no recording and the mode records (or passes through): the
+    /// call goes to the upstream with everything the client sent so far.
+    private func fallBack(to upstream: URL, records: Bool, frames: [GRPCFrame], context: ChannelHandlerContext) {
+        cancelReplay()
+        let call = relay(to: upstream, records: records, headers: requestHeaders, context: context)
+        for buffer in receivedData { call.send(.data(.init(data: .byteBuffer(buffer)))) }
+        receivedData.removeAll()
+        for frame in frames {
+            if let message = GRPCCompression.inflate(frame, encoding: requestEncoding, limit: service.maxMessage) { call.recorder?.add(.client, message) }
+        }
+        if clientHasEnded {
+            call.recorder?.add(.client, Data(), kind: .close)
+            call.clientEnded()
         }
     }
 
@@ -137,12 +167,18 @@ final class GRPCStreamHandler: ChannelInboundHandler {
                 upstream.recorder?.add(.client, message)
             }
         case .replay(var replay):
-            for frame in frames {
+            if fallback != nil { receivedData.append(buffer) }
+            for (index, frame) in frames.enumerated() {
                 guard let message = GRPCCompression.inflate(frame, encoding: requestEncoding, limit: service.maxMessage) else {
                     cancelReplay()
                     return fail(.internalError, "cassette: a client message says it is compressed, and it does not inflate as \(requestEncoding ?? "identity")")
                 }
                 let step = replay.receive(message)
+                if case .error(.notFound, _) = step, let (upstream, records) = fallback, !sentHeaders {
+                    return fallBack(to: upstream, records: records, frames: Array(frames[index...]), context: context)
+                }
+                fallback = nil
+                receivedData.removeAll()
                 mode = .replay(replay)
                 send(step, context: context)
                 guard case .replay = mode else { return }
@@ -153,6 +189,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     }
 
     private func clientEnded(context: ChannelHandlerContext) {
+        clientHasEnded = true
         switch mode {
         case .relay(let upstream):
             do {
@@ -194,20 +231,20 @@ final class GRPCStreamHandler: ChannelInboundHandler {
                 let at = max(now + .nanoseconds(Int64(message.delayMilliseconds * 1_000_000)), lastWrite)
                 lastWrite = at
                 let frame = encode(message.payload, recording: replay.recording)
-                let headers = responseHeadersIfFirst(replay.recording)
+                let recording = replay.recording
                 schedule(at: at) { [self] in
-                    if let headers { write(.headers(.init(headers: headers))) }
+                    writeResponseHeadersIfFirst(recording)
                     write(.data(.init(data: .byteBuffer(ByteBuffer(data: frame)))))
                 }
             }
         }
     }
 
-    /// Response HEADERS before the first message (once).
-    private func responseHeadersIfFirst(_ recording: Conversation) -> HPACKHeaders? {
-        guard !sentHeaders else { return nil }
+    /// Response HEADERS before the first message (once), when it goes out.
+    private func writeResponseHeadersIfFirst(_ recording: Conversation) {
+        guard !sentHeaders else { return }
         sentHeaders = true
-        return GRPCHeaders.response(responseFields(recording))
+        write(.headers(.init(headers: GRPCHeaders.response(responseFields(recording)))))
     }
 
     private func responseFields(_ recording: Conversation) -> HTTPFields {
@@ -238,12 +275,11 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             trailers = GRPCHeaders.status(
                 .unavailable, "cassette: the recording of \(path) was cut before its end (the upstream reset it or the recorder stopped)")
         }
-        let trailersOnly = !sentHeaders && (recording.grpc?.isTrailersOnly ?? true)
-        let headers = trailersOnly ? nil : responseHeadersIfFirst(recording)
         schedule(at: lastWrite) { [self] in
             deadline?.cancel()
             mode = .done
-            if let headers { write(.headers(.init(headers: headers))) }
+            let trailersOnly = !sentHeaders && (recording.grpc?.isTrailersOnly ?? true)
+            if !trailersOnly { writeResponseHeadersIfFirst(recording) }
             if trailersOnly {
                 var fields = responseFields(recording)
                 fields.append(contentsOf: trailers)

@@ -79,9 +79,12 @@ final class GRPCUpstreamCall {
 
     private func opened(_ stream: any Channel) {
         self.stream = stream
-        var request = headers
-        request.replaceOrAdd(name: ":authority", value: upstream.port.map { "\(upstream.host ?? ""):\($0)" } ?? (upstream.host ?? ""))
-        request.replaceOrAdd(name: ":scheme", value: "http")
+        // Pseudo-headers first, as HTTP/2 requires; the authority is the upstream's.
+        var request = HPACKHeaders([
+            (":method", headers.first(name: ":method") ?? "POST"), (":scheme", "http"), (":path", headers.first(name: ":path") ?? "/"),
+            (":authority", upstream.port.map { "\(upstream.host ?? ""):\($0)" } ?? (upstream.host ?? "")),
+        ])
+        for header in headers where !header.name.hasPrefix(":") { request.add(name: header.name, value: header.value) }
         stream.write(HTTP2Frame.FramePayload.headers(.init(headers: request)), promise: nil)
         for payload in pending { stream.write(payload, promise: nil) }
         pending.removeAll()

@@ -101,7 +101,12 @@ package struct GRPCReplay: Sendable {
             let nearest = candidates.compactMap { Self.clientEvent(0, of: $0) }.filter { $0.kind != .close }
                 .map { ($0.payload, differingFields(between: $0.payload, and: message)) }
                 .sorted { ($0.1?.count ?? Int.max) < ($1.1?.count ?? Int.max) }
-            let list = nearest.prefix(3).map { describe($0.0) }.joined(separator: "; ")
+            var listed: [String] = []
+            for (payload, _) in nearest where listed.count < 3 {
+                let text = describe(payload)
+                if !listed.contains(text) { listed.append(text) }
+            }
+            let list = listed.joined(separator: "; ")
             let differs = nearest.first?.1.map { $0.isEmpty ? "" : " (differs in \($0.joined(separator: ", ")))" } ?? ""
             return .error(
                 .notFound,
