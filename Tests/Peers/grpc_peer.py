@@ -136,6 +136,7 @@ def run_client(target, scenario, gzip):
     steps = {
         "get": lambda: report("get", unary_with_metadata),
         "missing": lambda: report("missing", lambda: stub.GetItem(pb.GetItemRequest(id="nope"), timeout=10)),
+        "big": lambda: report("big", lambda: stub.GetItem(pb.GetItemRequest(id="x" * 100), timeout=10)),
         "never": lambda: report("never", lambda: stub.GetItem(pb.GetItemRequest(id="zz", quantity=2), timeout=10)),
         "other": lambda: report("other", lambda: stub.GetItem(pb.GetItemRequest(id="b2"), timeout=10)),
         "slow": lambda: report("slow", lambda: stub.GetItem(pb.GetItemRequest(id="slow"), timeout=10)),

@@ -81,3 +81,75 @@ final class ProxyGRPCTests {
         #expect(calls.map(\.code) == ["DEADLINE_EXCEEDED"], "\(calls.map(\.line.compactJSON))")
     }
 }
+
+/// What a gRPC client sends wrong, and what the tools make of recorded calls.
+@Suite("gRPC bad input and the tools on recorded calls")
+final class ProxyGRPCToolsTests {
+    let workspace: CLIWorkspace
+    var store: String { workspace.path("grpc.db") }
+
+    init() throws {
+        workspace = try CLIWorkspace()
+    }
+
+    private func record(_ scenario: String) async throws {
+        let directory = try TemporaryDirectory(prefix: "grpc-protoset")
+        let protoset = try await GRPCPeers.protoset(in: directory).path
+        try await GRPCPeers.withServer { upstream in
+            try await withInProcessProxy(["record", "--upstream", upstream.absoluteString, "--port", "0", "--db", store, "--protoset", protoset]) { proxy in
+                _ = try await GRPCPeers.runClient(scenario, against: proxy.url(""))
+                _ = await proxy.stop()
+            }
+        }
+    }
+
+    /// curl over HTTP/2 with prior knowledge: the status line and headers, trailers included.
+    private func curl(_ url: URL, body: String) async throws -> String {
+        let result = try await ExternalTool.run(
+            [
+                "curl", "-s", "--http2-prior-knowledge", "-H", "content-type: application/grpc", "--data-binary", body, "-D", "-", "-o", "/dev/null",
+                url.absoluteString,
+            ],
+            cwd: workspace.directory)
+        return result.stdout
+    }
+
+    @Test("a non-gRPC body is INTERNAL, an unknown method UNIMPLEMENTED, an oversized message RESOURCE_EXHAUSTED, all over HTTP 200")
+    func badInput() async throws {
+        try await record("get")
+        try await withInProcessReplayer(store: store, arguments: ["--grpc-max-message", "50"]) { replayer in
+            let broken = try await curl(replayer.url("/shop.v1.Catalog/GetItem"), body: "not grpc at all")
+            #expect(broken.hasPrefix("HTTP/2 200"), "\(broken)")
+            #expect(broken.contains("grpc-status: 13"), "\(broken)")
+            #expect(broken.contains("not gRPC framing"), "\(broken)")
+            let unknown = try await curl(replayer.url("/shop.v1.Nothing/Here"), body: "")
+            #expect(unknown.contains("grpc-status: 12"), "\(unknown)")
+            #expect(unknown.contains("recorded: /shop.v1.Catalog/GetItem"), "\(unknown)")
+            let calls = try await GRPCPeers.runClient("big,get", against: replayer.url(""))
+            #expect(calls.map(\.code) == ["RESOURCE_EXHAUSTED", "OK"], "\(calls.map(\.line.compactJSON))")
+        }
+    }
+
+    @Test("export --fixtures writes one file per method with its variants; show names the method and prints messages as JSON")
+    func exportAndShow() async throws {
+        try await record("get,missing,get,list")
+        let fixtures = workspace.path("fixtures")
+        let export = try await workspace.run("export", "--fixtures", fixtures, "--db", store)
+        #expect(export.status == 0, "\(export)")
+        let file = URL(fileURLWithPath: fixtures).appendingPathComponent("grpc/shop.v1.Catalog/GetItem.json")
+        let fixture = try JSONValue(parsing: try Data(contentsOf: file))
+        #expect(fixture["kind"] == .string("unary"))
+        // Two calls with the same request make one variant.
+        #expect(fixture["variants"]?.arrayValue?.count == 2, "\(fixture.compactJSON)")
+        #expect(fixture["variants"]?[0]?["responses"]?[0]?["name"] == .string("Dune"))
+        #expect(fixture["variants"]?[1]?["status"]?["name"] == .string("NOT_FOUND"))
+        #expect(fixture["variants"]?[1]?["trailers"]?["x-reason"] == .string("no such item"))
+        let show = try await workspace.run("show", "/shop.v1.Catalog/ListItems", "--db", store)
+        #expect(show.status == 0, "\(show)")
+        #expect(show.stdout.contains("gRPC /shop.v1.Catalog/ListItems (server streaming)"), "\(show.stdout)")
+        #expect(show.stdout.contains(#"<- {"id":"b2","name":"Neuromancer""#), "\(show.stdout)")
+        let list = try await workspace.run("list", "--db", store)
+        #expect(list.stdout.contains("gRPC /shop.v1.Catalog/GetItem"), "\(list.stdout)")
+        #expect(list.stdout.contains(#"NOT_FOUND "item nope does not exist""#), "\(list.stdout)")
+    }
+}
