@@ -14,11 +14,13 @@ final class GRPCService: Sendable {
     let schema: ProtoSchema
     /// `--grpc-max-message`: the largest message either side may send, inflated or not.
     let maxMessage: Int
+    let reflection: ReflectionFetch
 
-    init(served: ServingListener, schema: ProtoSchema, maxMessage: Int) {
+    init(served: ServingListener, schema: ProtoSchema, maxMessage: Int, reflection: ReflectionFetch) {
         self.served = served
         self.schema = schema
         self.maxMessage = maxMessage
+        self.reflection = reflection
     }
 
     func key(path: String) -> String {
@@ -72,6 +74,9 @@ final class GRPCService: Sendable {
     }
 
     func recorder(path: String, headers: HPACKHeaders) -> GRPCCallRecorder {
+        if schema.methods[path] == nil, let upstream = served.settings.upstream {
+            reflection.fetchOnce(from: upstream, into: served.session.store, log: served.log, writers: served.writers)
+        }
         let call = Conversation(
             cassette: served.session.options.cassette, url: path, key: key(path: path), requestHeaders: GRPCHeaders.metadata(headers), subprotocol: nil,
             extensions: nil, grpc: GRPCCallHeads(responseHeaders: nil, trailers: [:]))

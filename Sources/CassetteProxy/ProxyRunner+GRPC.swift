@@ -5,7 +5,8 @@ import WellPlateCore
 extension ProxyRunner {
     /// gRPC's options with their schema: the `--protoset` files read (and kept in the store when
     /// it is writable, so replay, `show`, `dump` and the UI need nothing else), with the
-    /// descriptors the store already holds.
+    /// descriptors the store already holds. (The upstream's reflection is asked by `GRPCModule`
+    /// when it records a call of a method these do not describe.)
     func loadedGRPCOptions(store: CassetteStore) async throws(ProxyError) -> GRPCOptions {
         var options = settings.grpc
         var schema = ProtoSchema()

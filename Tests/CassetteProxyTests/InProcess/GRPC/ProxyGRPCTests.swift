@@ -92,11 +92,11 @@ final class ProxyGRPCToolsTests {
         workspace = try CLIWorkspace()
     }
 
-    private func record(_ scenario: String) async throws {
+    private func record(_ scenario: String, reflection: Bool = false) async throws {
         let directory = try TemporaryDirectory(prefix: "grpc-protoset")
-        let protoset = try await GRPCPeers.protoset(in: directory).path
-        try await GRPCPeers.withServer { upstream in
-            try await withInProcessProxy(["record", "--upstream", upstream.absoluteString, "--port", "0", "--db", store, "--protoset", protoset]) { proxy in
+        let protoset = reflection ? [] : ["--protoset", try await GRPCPeers.protoset(in: directory).path]
+        try await GRPCPeers.withServer(reflection: reflection) { upstream in
+            try await withInProcessProxy(["record", "--upstream", upstream.absoluteString, "--port", "0", "--db", store] + protoset) { proxy in
                 _ = try await GRPCPeers.runClient(scenario, against: proxy.url(""))
                 _ = await proxy.stop()
             }
@@ -151,5 +151,18 @@ final class ProxyGRPCToolsTests {
         let list = try await workspace.run("list", "--db", store)
         #expect(list.stdout.contains("gRPC /shop.v1.Catalog/GetItem"), "\(list.stdout)")
         #expect(list.stdout.contains(#"NOT_FOUND "item nope does not exist""#), "\(list.stdout)")
+    }
+
+    @Test("without a protoset the upstream's server reflection gives the descriptors, kept in the store")
+    func reflectionAtRecordTime() async throws {
+        try await record("get", reflection: true)
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let files = try await opened.protoFiles()
+        try await opened.close()
+        #expect(files.map(\.name) == ["google/protobuf/timestamp.proto", "shop.proto"])
+        #expect(files.allSatisfy { $0.source.hasPrefix("reflection http://127.0.0.1:") })
+        let show = try await workspace.run("show", "/shop.v1.Catalog/GetItem", "--db", store)
+        #expect(show.stdout.contains("gRPC /shop.v1.Catalog/GetItem (unary)"), "\(show.stdout)")
+        #expect(show.stdout.contains(#"-> {"id":"b1","quantity":2}"#), "\(show.stdout)")
     }
 }
