@@ -17,7 +17,7 @@ import WellPlateCore
     static var secret: String { UIRecordings.secret }
 
     /// Installs Debian's chromium, chromium-driver and the PyPI selenium package when missing.
-    private static func ensureBrowser() async throws {
+    static func ensureBrowser() async throws {
         let ensure = try await ExternalTool.run(
             ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-browser.sh").path], cwd: ExternalTool.packageRoot)
         try #require(ensure.status == 0, "could not install chromium, chromium-driver or selenium: \(ensure.stderr)")
