@@ -9,7 +9,6 @@ again; the list filters as you type. Started by CassetteUITests/BrowserTests.swi
 lines and `audit:` lines (violations per view, every impact), exits 1 with `FAILED:` on the first
 check that does not hold."""
 import argparse
-import importlib.util
 import json
 import os
 import sys
@@ -23,6 +22,7 @@ from selenium.webdriver.common.keys import Keys
 
 # The shared module sits beside this script; importing it must not leave __pycache__ in the work tree.
 sys.dont_write_bytecode = True
+from browser_support import audit as axe_audit
 from browser_support import browser, check, fail, total
 from browser_support import wait as wait_for
 
@@ -32,25 +32,9 @@ parser.add_argument("--fixtures-ui", required=True, help="the page of `cassette 
 parser.add_argument("--report", required=True, help="the HTML report of the same store, with --fixtures")
 args = parser.parse_args()
 PATIENCE = 20
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-FAILING = ("serious", "critical")
 # Tabs down the list: beyond the rows drawn at first (a screenful and 20 more), so the walk
 # crosses redraws. The store holds more rows than this.
 TABS = 80
-
-
-def axe_source():
-    """axe.min.js as the PyPI package ships it, found without importing the package (its other
-    modules import playwright, which is not installed)."""
-    spec = importlib.util.find_spec("axe_playwright_python")
-    if spec is None or not spec.submodule_search_locations:
-        fail("axe_playwright_python is not installed; run scripts/ensure-axe.sh")
-    path = os.path.join(list(spec.submodule_search_locations)[0], "axe.min.js")
-    with open(path, encoding="utf-8") as file:
-        return file.read()
-
-
-AXE = axe_source()
 results = []
 
 
@@ -59,29 +43,7 @@ def wait(driver, what, predicate):
 
 
 def audit(driver, view):
-    """Runs axe in the page as it is now; prints each violation and fails on a serious or
-    critical one."""
-    driver.execute_script(AXE)
-    found = driver.execute_async_script(
-        """
-        const done = arguments[arguments.length - 1];
-        axe.run(document, { runOnly: { type: "tag", values: arguments[0] }, resultTypes: ["violations"] })
-          .then((result) => done({ version: axe.version, violations: result.violations.map((v) => ({
-            id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.length, examples: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " — " + (n.failureSummary || "").split("\\n").slice(1).join(" ").trim()) })) }))
-          .catch((error) => done({ error: String(error) }));
-        """,
-        TAGS,
-    )
-    if "error" in found:
-        fail("axe could not run in %s: %s" % (view, found["error"]))
-    violations = found["violations"]
-    serious = [v for v in violations if v["impact"] in FAILING]
-    print("audit: %s (axe %s): %d violations, %d serious or critical%s" % (
-        view, found["version"], len(violations), len(serious),
-        "".join("\n  - %s [%s] %s: %d nodes; %s" % (v["id"], v["impact"], v["help"], v["nodes"], " | ".join(v["examples"])) for v in violations)), flush=True)
-    results.append((view, len(violations), len(serious)))
-    check(not serious, "%s: no serious or critical WCAG 2.1 AA violation" % view)
+    results.append(axe_audit(driver, view))
 
 
 def rows(driver):
@@ -130,7 +92,6 @@ def audit_views(driver, base, where):
 
 
 driver = browser(console_log=True)
-driver.set_script_timeout(120)
 try:
     ui = args.proxy + "/__cassette/ui/"
     _, listed = fetch("/__cassette/ui/api/conversations")
