@@ -98,4 +98,10 @@ def audit(driver, view):
         view, found["version"], len(violations), len(serious),
         "".join("\n  - %s [%s] %s: %d nodes; %s" % (v["id"], v["impact"], v["help"], v["nodes"], " | ".join(v["examples"])) for v in violations)), flush=True)
     check(not serious, "%s: no serious or critical WCAG 2.1 AA violation" % view)
+    # Headings in order (axe's heading-order is a best practice, outside the WCAG tags): one h1
+    # first, and no level skipped on the way down.
+    levels = driver.execute_script(
+        "return Array.from(document.querySelectorAll('h1, h2, h3, h4, h5, h6')).filter((h) => h.getClientRects().length).map((h) => Number(h.tagName[1]))")
+    skipped = [pair for pair in zip(levels, levels[1:]) if pair[1] > pair[0] + 1]
+    check(levels[:1] == [1] and levels.count(1) == 1 and not skipped, "%s: headings in order (%s)" % (view, " ".join("h%d" % level for level in levels)))
     return (view, len(violations), len(serious))
