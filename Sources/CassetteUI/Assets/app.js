@@ -217,8 +217,8 @@
   // and the caret (the list filters as you type, and each filter is a new view in the URL).
   function focusedField() {
     const field = document.activeElement;
-    if (!field || field.tagName !== "INPUT" || !field.name || !main.contains(field)) return null;
-    return { form: field.form ? field.form.id : "", name: field.name, start: field.selectionStart, end: field.selectionEnd };
+    if (!field || field.tagName !== "INPUT" || !field.name || !field.form || !field.form.id || !main.contains(field)) return null;
+    return { form: field.form.id, name: field.name, start: field.selectionStart, end: field.selectionEnd };
   }
   function refocus(typing) {
     if (!typing) return;
