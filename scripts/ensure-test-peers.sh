@@ -25,5 +25,6 @@ done
 "$here/ensure-pip-module.sh" socketio python-socketio uvicorn websocket-client \
     || echo "warning: could not install python-socketio now; its tests will try again" >&2
 
-# The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium.
-"$here/ensure-browser.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2
+# The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium, and the
+# accessibility audit's axe-core script (PyPI's axe-playwright-python).
+"$here/ensure-axe.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2
