@@ -139,7 +139,7 @@ public final class APIClient: APIClientProtocol {
                     request.headerFields[fieldName] = value
                 }
             }
-            logRequest(request, attempt: retry)
+            logRequest(request, attempt: retry, afterRefresh: refreshedIn != nil)
             let response: TransportResponse
             do {
                 response = try await transport.send(request)
@@ -216,11 +216,12 @@ public final class APIClient: APIClientProtocol {
 
     // MARK: Logging
 
-    private func logRequest(_ request: TransportRequest, attempt: Int) {
+    private func logRequest(_ request: TransportRequest, attempt: Int, afterRefresh: Bool) {
         guard configuration.enableLogging else { return }
         let redactor = configuration.redactor
         var metadata: Logger.Metadata = ["headers": .string(Self.describe(redactor.redact(headers: request.headerFields)))]
         if attempt > 0 { metadata["retry"] = .stringConvertible(attempt) }
+        if afterRefresh { metadata["credentials"] = "refreshed" }
         logger.info("→ \(request.method.rawValue) \(redactor.redact(url: request.url))", metadata: metadata)
     }
 
