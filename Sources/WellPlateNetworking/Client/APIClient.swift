@@ -132,7 +132,7 @@ public final class APIClient: APIClientProtocol {
         while true {
             try Task.checkCancellation()
             var request = baseRequest
-            let credentials = await refresher.episode
+            let credentials = refresher.episode
             if let provider = configuration.authHeaderProvider {
                 for (name, value) in try await provider() {
                     guard let fieldName = HTTPField.Name(name) else { throw Self.invalidHeader(name) }
