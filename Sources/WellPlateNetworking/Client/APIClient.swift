@@ -4,7 +4,9 @@ import Logging
 import WellPlateCore
 
 /// The live client: JSON over any `HTTPTransport` (`TransportChoice.defaultShared` by default), with status-to-error
-/// mapping and retries of idempotent requests.
+/// mapping, retries of idempotent requests, and a 401 handled in one place: the credentials refreshed once and the
+/// request sent again (``Configuration/refreshCredentials``), or the user reported unauthorized
+/// (``Configuration/onUnauthorized``, `Notification.Name.userUnauthorized`).
 public final class APIClient: APIClientProtocol {
     /// The client's settings; the defaults suit an app talking to a JSON API.
     public struct Configuration: Sendable {
