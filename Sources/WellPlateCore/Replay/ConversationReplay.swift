@@ -51,6 +51,9 @@ package struct ConversationReplay: Sendable {
     /// Whether the replay has ended (closed, dropped or failed).
     package private(set) var isFinished = false
 
+    /// Whether a recorded client message is still to come.
+    package var awaitsClient: Bool { !isFinished && position < conversation.messages.count }
+
     package init(_ conversation: Conversation) {
         self.init(conversation, echoes: EchoedValues(conversation))
     }
