@@ -124,6 +124,7 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
                     self.parts.keyer.messageMatches(live: $0, recorded: $1, secrets: self.parts.secrets)
                 }
                 parts.track?.add(.client, kind, matched: true)
+                if let track = parts.track, let lane = replay.openedLane, let label = replay.label(ofLane: lane) { track.opened(label) }
                 if keepsTime {
                     // A lane's delays count from the message that prompted them when it was idle.
                     for step in steps {

@@ -43,6 +43,8 @@ package struct MultiplexedReplay: Sendable {
     private var heldEnd: ConversationReplay.Action?
     /// The recorded offset of the server's end.
     private let endOffset: Double
+    /// The lane of the operation the last client message opened; `nil` when it opened none.
+    package private(set) var openedLane: Int?
 
     /// The replay of `conversation` from its start.
     package init(_ conversation: Conversation) {
@@ -91,6 +93,7 @@ package struct MultiplexedReplay: Sendable {
     package mutating func receive(
         kind: ConversationMessage.Kind, payload: Data, into steps: inout [Step], matches: (_ live: Data, _ recorded: Data) -> Bool
     ) throws(ConversationReplay.Mismatch) {
+        openedLane = nil
         guard !lanes.isEmpty, let found = MessageOperation(ConversationMessage(direction: .client, kind: kind, payload: payload, offsetMilliseconds: 0))
         else {
             appendBackground(try background.receive(kind: kind, payload: payload, matches: matches), to: &steps)
@@ -104,6 +107,7 @@ package struct MultiplexedReplay: Sendable {
                 lanes[index].replay = attempt
                 lanes[index].started = true
                 liveLanes[key] = index
+                openedLane = index + 1
                 steps.append(contentsOf: actions.map { Step(lane: index + 1, $0) })
                 releaseEnd(after: index, into: &steps)
                 return
