@@ -74,4 +74,25 @@ final class ConversationOperationsCommandTests {
         #expect(shown.stdout.contains(#"-> text   #2 {"id":"2","type":"subscribe""#), "\(shown.stdout)")
         #expect(shown.stdout.contains(#"-> text      {"type":"connection_init"}"#), "\(shown.stdout)")
     }
+
+    @Test func exportFixturesWritesOneFixturePerOperationAndVariablesVariantWithItsPayloads() async throws {
+        try await makeStore()
+        let result = try await workspace.run("export", "--fixtures", "Fixtures", "--db", "ws.db")
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout.contains(
+                "created  websocket/subscription_countdown_from_2.json  (subscription Countdown {\"from\":2} in WebSocket GET /graphql, 1 payload)"),
+            "\(result.stdout)")
+        #expect(result.stdout.contains("created  websocket/query_hello.json"), "\(result.stdout)")
+        #expect(result.stdout.contains("Exported 1 WebSocket conversation and 3 operation fixtures from cassette dev"), "\(result.stdout)")
+        let data = try Data(contentsOf: workspace.directory.appendingPathComponent("Fixtures/websocket/subscription_countdown_from_3.json"))
+        let fixture = try JSONValue(parsing: data)
+        #expect(fixture["operation"]?.stringValue == "subscription Countdown")
+        #expect(fixture["key"]?.stringValue == "GET /graphql")
+        #expect(fixture["variables"] == ["from": 3])
+        #expect(fixture["payloads"] == [["data": ["countdown": 3]]])
+        // Exported again, nothing changes.
+        let again = try await workspace.run("export", "--fixtures", "Fixtures", "--db", "ws.db")
+        #expect(again.stdout.contains("unchanged  websocket/query_hello.json"), "\(again.stdout)")
+    }
 }
