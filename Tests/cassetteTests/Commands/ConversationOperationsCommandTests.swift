@@ -36,9 +36,9 @@ final class ConversationOperationsCommandTests {
             }, end: .closed(by: .client, code: 1000, reason: ""))
     }
 
-    private func makeStore() async throws {
-        let store = try await CassetteStore.open(path: workspace.path("ws.db"), access: .readWrite)
-        _ = try await store.beginConversation(Self.conversation)
+    private func makeStore(_ name: String = "ws.db", _ conversation: Conversation = conversation) async throws {
+        let store = try await CassetteStore.open(path: workspace.path(name), access: .readWrite)
+        _ = try await store.beginConversation(conversation)
         try await store.close()
     }
 
@@ -94,5 +94,23 @@ final class ConversationOperationsCommandTests {
         // Exported again, nothing changes.
         let again = try await workspace.run("export", "--fixtures", "Fixtures", "--db", "ws.db")
         #expect(again.stdout.contains("unchanged  websocket/query_hello.json"), "\(again.stdout)")
+    }
+
+    @Test func schemaAndDiffReadASubscriptionsPayloadsAsThatOperationsJSON() async throws {
+        try await makeStore()
+        let schema = try await workspace.run("schema", "--db", "ws.db")
+        #expect(schema.status == 0, "\(schema)")
+        let schemas = try JSONValue(parsing: schema.stdout)
+        #expect(schemas["POST /graphql subscription Countdown"]?["properties"]?["countdown"]?["type"]?.stringValue == "integer", "\(schema.stdout)")
+        #expect(schemas["POST /graphql query Hello"]?["properties"]?["hello"]?["type"]?.stringValue == "string", "\(schema.stdout)")
+        // The API changed: Countdown now sends null.
+        var drifted = Self.conversation
+        drifted.messages[4].payload = Data(#"{"id":"1","type":"next","payload":{"data":{"countdown":null}}}"#.utf8)
+        try await makeStore("drifted.db", drifted)
+        let diff = try await workspace.run("diff", "--db", "ws.db", "--against", "drifted.db")
+        #expect(diff.status == 1, "\(diff)")
+        #expect(diff.stdout.contains("POST /graphql subscription Countdown"), "\(diff.stdout)")
+        #expect(diff.stdout.contains("$.countdown"), "\(diff.stdout)")
+        #expect(!diff.stdout.contains("query Hello"), "\(diff.stdout)")
     }
 }
