@@ -22,6 +22,13 @@ package struct OperationFixture: Sendable, Equatable {
         ["operation": .string(operation), "key": .string(key), "variables": variables ?? .null, "payloads": .array(payloads)]
     }
 
+    /// The operation's name and payloads when `value` is such a fixture (`operation`, `key` and
+    /// `payloads`), as a drift check reads it.
+    package static func operation(of value: JSONValue) -> (name: String, payloads: [JSONValue])? {
+        guard let name = value["operation"]?.stringValue, value["key"]?.stringValue != nil, let payloads = value["payloads"]?.arrayValue else { return nil }
+        return (name, payloads)
+    }
+
     /// The file's bytes: sorted keys, pretty-printed, ending in a newline.
     package func encoded() -> Data {
         Data((json.prettyJSON + "\n").utf8)

@@ -112,5 +112,15 @@ final class ConversationOperationsCommandTests {
         #expect(diff.stdout.contains("POST /graphql subscription Countdown"), "\(diff.stdout)")
         #expect(diff.stdout.contains("$.countdown"), "\(diff.stdout)")
         #expect(!diff.stdout.contains("query Hello"), "\(diff.stdout)")
+        // The fixtures harvested from the first store, against the drifted one.
+        #expect(try await workspace.run("export", "--fixtures", "Fixtures", "--db", "ws.db").status == 0)
+        let fixtures = try await workspace.run("diff", "--db", "drifted.db", "--fixtures", "Fixtures")
+        #expect(fixtures.status == 1, "\(fixtures)")
+        #expect(
+            fixtures.stdout.contains("POST /graphql subscription Countdown  (fixture websocket/subscription_countdown_from_2.json, 2 recordings)"),
+            "\(fixtures.stdout)")
+        #expect(fixtures.stdout.contains("error   $.countdown"), "\(fixtures.stdout)")
+        // Hello's fixture matched its recording: nothing to say about it.
+        #expect(fixtures.stdout.contains("2 errors, 0 warnings, 1 note in 2 endpoints (4 fixtures, 2 recorded endpoints)"), "\(fixtures.stdout)")
     }
 }
