@@ -1,10 +1,11 @@
 """Peers that run several operations on one WebSocket at once, for cassette's tests.
 
-usage: multiplexed_peers.py graphql-server
+usage: multiplexed_peers.py graphql-server [--drift]
     A strawberry-graphql (PyPI) ASGI app under uvicorn on 127.0.0.1 (an ephemeral port), speaking
     graphql-transport-ws and the legacy graphql-ws. Schema: `hello: String` and
     `countdown(from: Int!): Int` (a subscription that yields from..1, 100 ms apart). Prints
-    "listening on http://127.0.0.1:PORT" once it listens; GraphQL at /graphql.
+    "listening on http://127.0.0.1:PORT" once it listens; GraphQL at /graphql. With --drift the
+    API has changed in one place: Countdown's last value is null.
 
 usage: multiplexed_peers.py graphql-client URL ORDER [PROTOCOL]
     The PyPI `gql` client (WebsocketsTransport) on one socket: subscribes to Countdown from 2 and
@@ -39,7 +40,7 @@ def listener():
     return sock
 
 
-def graphql_server():
+def graphql_server(drift):
     import typing
 
     import strawberry
@@ -55,9 +56,9 @@ def graphql_server():
     @strawberry.type
     class Subscription:
         @strawberry.subscription
-        async def countdown(self, from_: typing.Annotated[int, strawberry.argument(name="from")]) -> typing.AsyncGenerator[int, None]:
+        async def countdown(self, from_: typing.Annotated[int, strawberry.argument(name="from")]) -> typing.AsyncGenerator[typing.Optional[int], None]:
             for n in range(from_, 0, -1):
-                yield n
+                yield None if drift and n == 1 else n
                 await asyncio.sleep(0.1)
 
     app = GraphQL(strawberry.Schema(query=Query, subscription=Subscription))
@@ -140,8 +141,8 @@ async def jsonrpc_client(url, order, first_id):
 
 if __name__ == "__main__":
     mode, arguments = sys.argv[1:2], sys.argv[2:]
-    if mode == ["graphql-server"]:
-        graphql_server()
+    if mode == ["graphql-server"] and arguments in ([], ["--drift"]):
+        graphql_server(arguments == ["--drift"])
     elif mode == ["graphql-client"] and len(arguments) in (2, 3):
         asyncio.run(graphql_client(arguments[0], arguments[1], arguments[2] if len(arguments) == 3 else "graphql-transport-ws"))
     elif mode == ["jsonrpc-server"]:
