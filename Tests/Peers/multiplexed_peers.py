@@ -21,11 +21,12 @@ usage: multiplexed_peers.py jsonrpc-server
     after 30 ms times the first one, each request handled on its own, so answers leave in
     another order than the requests came. Prints "listening on http://127.0.0.1:PORT".
 
-usage: multiplexed_peers.py jsonrpc-client URL ORDER FIRST_ID
+usage: multiplexed_peers.py jsonrpc-client URL ORDER FIRST_ID [SESSION]
     A `websockets` client that sends add([3, 1]), add([1, 2]) and add([2, 10]) in ORDER (a
     permutation of "abc": a is [3, 1], b [1, 2], c [2, 10]) at once, with ids counting from
     FIRST_ID, and waits for every answer, matched by id. Prints {"a": 4, "b": 3, "c": 12} and
-    then {"ids": {...the id each call went with}}.
+    then {"ids": {...the id each call went with}}. With SESSION the handshake carries
+    X-Cassette-Session: SESSION.
 """
 import asyncio
 import json
@@ -124,11 +125,12 @@ async def jsonrpc_server():
 CALLS = {"a": [3, 1], "b": [1, 2], "c": [2, 10]}
 
 
-async def jsonrpc_client(url, order, first_id):
+async def jsonrpc_client(url, order, first_id, session):
     import websockets
 
     ids = {name: first_id + index for index, name in enumerate(order)}
-    async with websockets.connect(url.replace("http://", "ws://").rstrip("/") + "/rpc") as connection:
+    headers = {"X-Cassette-Session": session} if session else None
+    async with websockets.connect(url.replace("http://", "ws://").rstrip("/") + "/rpc", additional_headers=headers) as connection:
         for name in order:
             await connection.send(json.dumps({"jsonrpc": "2.0", "id": ids[name], "method": "add", "params": CALLS[name]}))
         by_id = {}
@@ -147,7 +149,7 @@ if __name__ == "__main__":
         asyncio.run(graphql_client(arguments[0], arguments[1], arguments[2] if len(arguments) == 3 else "graphql-transport-ws"))
     elif mode == ["jsonrpc-server"]:
         asyncio.run(jsonrpc_server())
-    elif mode == ["jsonrpc-client"] and len(arguments) == 3:
-        asyncio.run(jsonrpc_client(arguments[0], arguments[1], int(arguments[2])))
+    elif mode == ["jsonrpc-client"] and len(arguments) in (3, 4):
+        asyncio.run(jsonrpc_client(arguments[0], arguments[1], int(arguments[2]), arguments[3] if len(arguments) == 4 else None))
     else:
         raise SystemExit(__doc__)

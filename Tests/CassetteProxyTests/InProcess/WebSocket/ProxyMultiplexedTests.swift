@@ -75,4 +75,17 @@ final class ProxyMultiplexedTests {
             #expect(await replayer.stop().counters.missed == 0, "\(replayer.outputLines) \(replayer.standardError)")
         }
     }
+
+    @Test func aSessionsJournalNamesTheOperationsTheClientOpened() async throws {
+        _ = try await record("jsonrpc-server") { try await MultiplexedPeers.client("jsonrpc-client", [$0, "abc", "1"]) }
+        try await withInProcessReplayer(store: store, arguments: ["--ws-timing", "fast"]) { proxy in
+            let session = try await proxy.openSession("dev")
+            let replayed = try await MultiplexedPeers.client("jsonrpc-client", ["http://127.0.0.1:\(proxy.port)", "ba", "7", session.id])
+            #expect(replayed == [#"{"a": 4, "b": 3}"#, #"{"ids": {"a": 8, "b": 7}}"#])
+            let entries = try await session.requests()
+            let conversation = try #require(entries.first?["webSocket"] as? [String: Any], "\(entries)")
+            #expect(conversation["operations"] as? [String] == ["rpc add", "rpc add"], "\(conversation)")
+            #expect(conversation["matched"] as? Int == 2)
+        }
+    }
 }
