@@ -6,8 +6,15 @@ import Foundation
 package enum MultiplexedPeers {
     static var script: String { ExternalTool.packageRoot.appendingPathComponent("Tests/Peers/multiplexed_peers.py").path }
 
-    /// Installs strawberry-graphql, uvicorn, gql (with its websockets transport) and websockets when missing.
+    /// Installs strawberry-graphql, uvicorn, gql (with its websockets transport) and websockets when
+    /// missing: once per test process (each check starts Python four times).
     package static func ensureInstalled() async throws {
+        try await installation.value
+    }
+
+    private static let installation = Task { try await install() }
+
+    private static func install() async throws {
         let ensure = ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-pip-module.sh").path
         for (module, packages) in [
             ("strawberry", ["strawberry-graphql"]), ("uvicorn", ["uvicorn"]), ("gql.transport.websockets", ["gql[websockets]"]), ("websockets", ["websockets"]),
