@@ -142,7 +142,9 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
 
     private func miss(_ mismatch: ConversationReplay.Mismatch, received: ConversationMessage, context: ChannelHandlerContext) {
         parts.session.countConversationMiss()
-        let expected = mismatch.expected.map { "\($0.kind.rawValue) \($0.preview(limit: 200))" } ?? "nothing (the recording has no more client messages)"
+        let operation = mismatch.operation.map { "operation \($0), " } ?? ""
+        let expected =
+            mismatch.expected.map { operation + "\($0.kind.rawValue) \($0.preview(limit: 200))" } ?? "nothing (the recording has no more client messages)"
         let receivedText = "\(received.kind.rawValue) \(received.preview(limit: 200))"
         parts.log.warn(parts.log.labelled("MISS WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008"))
         parts.track?.missed(JournalConversation.Miss(expected: expected, received: receivedText))

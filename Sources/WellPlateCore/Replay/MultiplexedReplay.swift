@@ -112,7 +112,9 @@ package struct MultiplexedReplay: Sendable {
                 releaseEnd(after: index, into: &steps)
                 return
             }
-            throw ConversationReplay.Mismatch(expected: nearest(to: found).map { conversation.messages[lanes[$0].operation.messageIndexes[0]] })
+            let nearest = nearest(to: found)
+            throw ConversationReplay.Mismatch(
+                expected: nearest.map { conversation.messages[lanes[$0].operation.messageIndexes[0]] }, operation: nearest.map { lanes[$0].operation.label })
         }
         // A client message of an operation it opened (`complete`, `stop`): matched against that
         // operation's next recorded one; one the recording does not have ends nothing more.

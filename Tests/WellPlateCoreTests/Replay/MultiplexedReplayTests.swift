@@ -106,9 +106,12 @@ struct MultiplexedReplayTests {
     @Test func anOperationTheRecordingDoesNotHaveIsAMissNamingTheNearestRecordedOne() throws {
         var replay = MultiplexedReplay(recorded)
         _ = try receive(&replay, #"{"type":"connection_init"}"#)
-        #expect(throws: ConversationReplay.Mismatch(expected: recorded.messages[2])) {
+        let mismatch = ConversationReplay.Mismatch(expected: recorded.messages[2], operation: "subscription Countdown")
+        #expect(throws: mismatch) {
             try receive(&replay, Self.subscribe("x", from: 7))
         }
+        #expect(
+            mismatch.reason.hasPrefix(#"no recorded operation matches; nearest: subscription Countdown: {"id":"a","type":"subscribe""#), "\(mismatch.reason)")
     }
 
     @Test func theStopOfAnOperationNeverOpenedIsAMiss() throws {
