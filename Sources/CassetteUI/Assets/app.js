@@ -486,15 +486,29 @@
       main.appendChild(el("h2", { text: "Handshake" }));
       main.appendChild(headersTable(item.requestHeaders));
       main.appendChild(el("h2", { text: "Messages" }));
+      // Operations carried on the socket (subscription Countdown, rpc add): each message names its
+      // operation, and a filter keeps one operation's messages.
+      const operations = item.operations || [];
+      const operationName = (number) => { const found = operations.find((op) => op.number === number); return found ? "#" + number + " " + found.operation : ""; };
+      if (operations.length) {
+        const filter = el("select", { id: "operation-filter" }, [el("option", { value: "", text: "all messages" })].concat(
+          operations.map((op) => el("option", { value: String(op.number), text: "#" + op.number + " " + op.operation + (op.variables ? " " + JSON.stringify(op.variables) : "") }))));
+        filter.addEventListener("change", () => {
+          for (const entry of main.querySelectorAll("#timeline li.message[data-operation]")) entry.hidden = filter.value !== "" && entry.dataset.operation !== filter.value;
+        });
+        main.appendChild(el("p", { cls: "operation-filter" }, [el("label", { for: "operation-filter", text: "Operation " }), filter]));
+      }
       const timeline = el("ol", { id: "timeline", cls: "timeline" });
       for (const message of item.timeline) {
         const heading = el("p", { cls: "message-head" }, [
           el("span", { cls: "offset", text: "+" + message.offsetMs.toFixed(1) + " ms" }),
           el("span", { cls: "direction", text: message.direction === "client" ? "client → server" : "server → client" }),
           el("span", { cls: "tag kind", text: message.kind }),
+          message.operation ? el("span", { cls: "tag operation", text: operationName(message.operation) }) : null,
           el("span", { cls: "note", text: message.size + (message.size === 1 ? " byte" : " bytes") + (message.frames > 1 ? " in " + message.frames + " frames" : "") }),
-        ]);
+        ].filter(Boolean));
         const entry = el("li", { cls: "message " + message.direction + " " + message.kind }, [heading]);
+        entry.dataset.operation = message.operation ? String(message.operation) : "";
         if (message.close !== undefined) entry.appendChild(el("p", { cls: "close", text: "close " + message.close }));
         else if (message.size > 0) entry.appendChild(bodyView(Object.assign({ contentType: null }, message.payload), null));
         timeline.appendChild(entry);

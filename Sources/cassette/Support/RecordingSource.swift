@@ -20,6 +20,10 @@ struct RecordingSource: Sendable {
     /// `--cassette`, `--against-cassette`).
     var storeFlag = "--db"
     var cassetteFlag = "--cassette"
+    /// Whether the GraphQL operations inside WebSocket conversations count as recordings of
+    /// those operations (`ConversationSamples`): `schema` and `diff` read a subscription's
+    /// payloads as that operation's JSON.
+    var includesConversationOperations = false
 
     /// A loaded cassette.
     struct Loaded: Sendable {
@@ -40,15 +44,20 @@ struct RecordingSource: Sendable {
         let path = path
         let flag = cassetteFlag
         let storeFlag = storeFlag
+        let withConversations = includesConversationOperations
         let outcome: Result<Loaded, CLIError>
         do {
             outcome = try await store.use { store throws(CassetteStoreError) -> Result<Loaded, CLIError> in
-                let names = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
+                var names = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
+                let conversations = withConversations ? try store.conversations(cassette: requested) : []
+                for name in conversations.map(\.cassette) where !names.contains(name) { names.append(name) }
                 switch Self.choose(requested, among: names, path: path, storeFlag: storeFlag, flag: flag) {
                 case .failure(let error):
                     return .failure(error)
                 case .success(let name):
-                    return .success(Loaded(path: path, cassette: name, interactions: try store.interactions(cassette: name, progress: progress)))
+                    let interactions = try store.interactions(cassette: name, progress: progress)
+                    let operations = ConversationSamples.interactions(conversations.filter { $0.cassette == name })
+                    return .success(Loaded(path: path, cassette: name, interactions: interactions + operations))
                 }
             }
         } catch {
