@@ -37,6 +37,9 @@ let package = Package(
         // The forward proxy's TLS interception only (`cassette record --forward`): the proxy
         // target links them, the library never does.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // HTTP/2 on every listener (prior knowledge beside HTTP/1.1, ALPN `h2` where cassette
+        // terminates TLS): the kernel's connections and the modules that take streams over (gRPC).
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
         // SHA-256 and HMAC everywhere, the core included (on Apple's platforms a shim over
@@ -121,7 +124,8 @@ let package = Package(
             ]
         ),
         // The proxy is a small server kernel with protocols as modules (docs/architecture.md).
-        // The kernel: listeners, the one HTTP/1.1 pipeline set-up, the connection state machine,
+        // The kernel: listeners, the one HTTP/1.1 pipeline set-up and HTTP/2 beside it (streams
+        // answered by the same handler, or taken over by a module), the connection state machine,
         // the one answer type and its writer, lingering close, the request log, and the two
         // registries modules plug into (control endpoints, protocol switches). It knows nothing
         // of cassettes, sessions, WebSocket, the UI or TLS interception.
@@ -131,6 +135,9 @@ let package = Package(
                 "WellPlateCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                // ALPN's choice between `h2` and `http/1.1` where cassette terminates TLS.
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -145,6 +152,8 @@ let package = Package(
                 "WellPlateNetworking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // The HTTP/2 stream switches its protocol modules offer (gRPC).
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
@@ -310,6 +319,7 @@ let package = Package(
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy",
                 "CassetteKernel", "CassetteServing", "CassetteWebSocket", "CassetteForward", "CassetteUIServer",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -20,6 +20,8 @@ package_of() {
         nginx) echo nginx-light ;;
         pip3) echo python3-pip ;;
         chromedriver) echo chromium-driver ;;
+        # HTTP/2 load client: the HTTP/2 listener tests and the HTTP/2 benchmark.
+        h2load) echo nghttp2-client ;;
         *) echo "$1" ;;
     esac
 }

@@ -43,12 +43,16 @@ package struct UIServerError: Error, CustomStringConvertible {
     package var description: String { message }
 }
 
-/// The connections of `cassette ui`: the kernel's HTTP pipeline and handler with the UI's responder.
+/// The connections of `cassette ui`: the kernel's HTTP pipeline and handler with the UI's
+/// responder, over HTTP/1.1 or HTTP/2 with prior knowledge.
 struct UIPipeline: ConnectionPipeline {
     let responder: UIResponder
 
     func configure(_ pipeline: ChannelPipeline.SynchronousOperations, loop: ConnectionLoop) throws {
-        try HTTPPipeline.configure(pipeline, responder: responder, logShard: loop.logShard)
+        let responder = self.responder
+        try HTTPPipeline.configure(pipeline, http2: HTTP2Serving(), responder: responder, loop: loop) { operations in
+            try HTTPPipeline.configure(operations, responder: responder, logShard: loop.logShard)
+        }
     }
 }
 

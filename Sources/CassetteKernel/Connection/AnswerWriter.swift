@@ -102,14 +102,15 @@ package struct AnswerWriter: Sendable {
         if answer.source != .endpoint {
             announce(method: head.method, target: target, status: answer.statusCode, source: answer.source, miss: answer.miss, started: request.started)
         }
-        var close = forceClose || !head.isKeepAlive
+        var close = forceClose || !head.keepsConnectionOpen
         var responseHead: HTTPResponseHead
         let status: String
         switch answer.head {
         case .prepared(let prepared):
             status = prepared.logStatus
-            if !close && head.version == .http1_1 {
-                // The usual case, an HTTP/1.1 keep-alive request, gets the head made at start-up.
+            if !close && (head.version == .http1_1 || head.version.major == 2) {
+                // The usual case, an HTTP/1.1 keep-alive request, gets the head made at start-up;
+                // so does an HTTP/2 stream (its codec drops the version and connection headers).
                 responseHead = prepared.keepAliveHead
             } else {
                 responseHead = HTTPResponseHead(

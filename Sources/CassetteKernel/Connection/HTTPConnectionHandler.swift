@@ -33,9 +33,13 @@ package final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChann
 
     /// The protocol switches' ways to say an error is an upgrade they declined.
     private let declines: [@Sendable (any Error) -> Bool]
+    /// The listener's HTTP/2 stream switches, on an HTTP/1.1 connection: a request one of them
+    /// would take over HTTP/2 (gRPC) is refused here rather than answered as an ordinary one.
+    private let streamSwitches: HTTP2StreamSwitches
 
-    package init(responder: any ConnectionResponder, logShard: Int = 0, switches: ProtocolSwitches = .none) {
+    package init(responder: any ConnectionResponder, logShard: Int = 0, switches: ProtocolSwitches = .none, streamSwitches: HTTP2StreamSwitches = .none) {
         declines = switches.switches.map(\.isDecline)
+        self.streamSwitches = streamSwitches
         listenerResponder = responder
         self.responder = responder
         self.logShard = logShard
@@ -64,6 +68,12 @@ package final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChann
             }
             if head.headers.contains(name: "upgrade"), let refusal = responder.refusal(at: head, on: context.eventLoop) {
                 machine.discardRequest()
+                send(refusal, head: head, started: .now(), forceClose: true, writer: responder.writer, context: context)
+                return
+            }
+            if !streamSwitches.isEmpty, let refusal = streamSwitches.refusalOverHTTP1(head) {
+                machine.discardRequest()
+                closing = true
                 send(refusal, head: head, started: .now(), forceClose: true, writer: responder.writer, context: context)
                 return
             }
@@ -134,6 +144,9 @@ package final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChann
             answer(ConnectionRequest(head: head, body: body, started: started), route: route, context: context)
         case .rejectMalformed(let error):
             closing = true
+            let log = responder.writer.log
+            let peer = context.channel.remoteAddress.map { " from \($0)" } ?? ""
+            log.warn(log.labelled("400 to a connection\(peer) that speaks neither HTTP/1.1 nor HTTP/2 (\(error)); closed it"), shard: logShard)
             MalformedRequestAnswer.write(error, context: context)
             LingeringClose.start(context)
         case .close:

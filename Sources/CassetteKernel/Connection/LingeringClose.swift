@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 
 /// How a connection is closed after an error answer (a 400 for a malformed request, a 413, a
 /// refused upgrade) while the client may still be sending: a lingering close (RFC 9112 §9.6).
@@ -32,7 +33,13 @@ package final class LingeringClose: ChannelDuplexHandler {
     /// loop after the last write.
     package static func start(_ context: ChannelHandlerContext) {
         let channel = context.channel
+        // An HTTP/2 stream: closing it resets only that stream (RST_STREAM), and the connection's
+        // flow control already keeps what the client still sends from piling up.
         let pipeline = channel.pipeline.syncOperations
+        if (try? pipeline.context(handlerType: HTTP2FramePayloadToHTTP1ServerCodec.self)) != nil {
+            context.close(promise: nil)
+            return
+        }
         // Already lingering: a second error answer or error changes nothing.
         if (try? pipeline.context(handlerType: LingeringClose.self)) != nil { return }
         do {

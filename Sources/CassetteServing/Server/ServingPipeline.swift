@@ -22,6 +22,9 @@ package struct ServingPipeline: ConnectionPipeline {
     /// The protocol switches its connections offer: WebSocket on reverse and session listeners and
     /// on a forward host's pipeline inside a CONNECT tunnel.
     package var switches = ProtocolSwitches.none
+    /// HTTP/2 beside HTTP/1.1 on the listener's port (prior knowledge), with the stream switches
+    /// its modules offer (gRPC); `nil`: HTTP/1.1 only.
+    package var http2: HTTP2Serving? = HTTP2Serving()
 
     /// A listener serving `served` with `settings` (its upstream and TLS). `maker` makes its
     /// recordings into answers. `sessions`: the main port's sessions; `journal` and `logLabel`
@@ -46,11 +49,13 @@ package struct ServingPipeline: ConnectionPipeline {
         // listeners, and the forward proxy's pipeline for a host, inside a CONNECT tunnel or for a
         // handshake in absolute form sent to the forward listener.
         var conversations: [any ConversationServing] = []
+        var streamSwitches = HTTP2StreamSwitches.none
         if settings.forward == nil || settings.upstream != nil {
             let described = ServingListener(
                 session: session, conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
                 writers: served.context.conversationWriters, journal: journal, sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin)
             for module in served.context.protocols {
+                if let streams = module.offerStreams(on: described) { streamSwitches = streamSwitches.registering(streams) }
                 guard let offered = module.offer(on: described) else { continue }
                 switches = switches.registering(offered.switch)
                 conversations.append(offered.service)
@@ -75,6 +80,7 @@ package struct ServingPipeline: ConnectionPipeline {
                 liveSession: logLabel.map { $0.hasPrefix("session ") ? String($0.dropFirst(8)) : $0 }),
             maxBodySize: settings.maxBodySize, controls: controls, sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin,
             sessionsOnly: settings.sessionsOnly && sessions != nil, conversations: conversations)
+        http2 = HTTP2Serving(streamSwitches: streamSwitches)
         restoresRawHeaderBytes = !replayOnly || served.prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII
     }
@@ -89,7 +95,40 @@ package struct ServingPipeline: ConnectionPipeline {
     package func configure(_ pipeline: ChannelPipeline.SynchronousOperations, loop: ConnectionLoop) throws {
         let parts = self.parts
         let route = loop.storage.value { ServingRoute(parts: parts, targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: pipeline.eventLoop)) }
-        try configure(pipeline, route: route, logShard: loop.logShard, extraHandlers: [])
+        guard let http2 else {
+            try configure(pipeline, route: route, logShard: loop.logShard, extraHandlers: [])
+            return
+        }
+        try HTTPPipeline.configure(pipeline, http2: http2, responder: route, loop: loop) { operations in
+            try configure(operations, route: route, logShard: loop.logShard, extraHandlers: [])
+        }
+    }
+
+    /// Sets a connection up behind TLS that cassette terminates (an intercepted tunnel), which
+    /// offered ALPN `h2` and `http/1.1` (`HTTPPipeline.alpnProtocols`): HTTP/2 or HTTP/1.1 as the
+    /// client chose.
+    package func configureAfterTLS(_ pipeline: ChannelPipeline.SynchronousOperations, route: ServingRoute, logShard: Int) throws {
+        guard let http2 else {
+            try configure(pipeline, route: route, logShard: logShard, extraHandlers: [])
+            return
+        }
+        let loop = ConnectionLoop(logShard: logShard, storage: LoopStorage(on: pipeline.eventLoop))
+        try HTTPPipeline.configureAfterALPN(pipeline, http2: http2, responder: route, loop: loop) { operations in
+            try configure(operations, route: route, logShard: logShard, extraHandlers: [])
+        }
+    }
+
+    /// A plain connection inside a tunnel (`ws://`, `http://` through CONNECT): HTTP/1.1, or
+    /// HTTP/2 with prior knowledge, as its first bytes say.
+    package func configurePlain(_ pipeline: ChannelPipeline.SynchronousOperations, route: ServingRoute, logShard: Int) throws {
+        guard let http2 else {
+            try configure(pipeline, route: route, logShard: logShard, extraHandlers: [])
+            return
+        }
+        let loop = ConnectionLoop(logShard: logShard, storage: LoopStorage(on: pipeline.eventLoop))
+        try HTTPPipeline.configure(pipeline, http2: http2, responder: route, loop: loop) { operations in
+            try configure(operations, route: route, logShard: logShard, extraHandlers: [])
+        }
     }
 
     /// Sets a connection up with `route`, after `extraHandlers` (the forward listener's CONNECT).
@@ -100,7 +139,9 @@ package struct ServingPipeline: ConnectionPipeline {
         let switches = extra ?? self.switches
         try HTTPPipeline.configure(
             pipeline, restoresRawHeaderBytes: restoresRawHeaderBytes, keepsRequestHeadBytes: keepsRequestHeadBytes, switches: switches,
-            handlers: extraHandlers + [HTTPConnectionHandler(responder: route, logShard: logShard, switches: switches)])
+            handlers: extraHandlers + [
+                HTTPConnectionHandler(responder: route, logShard: logShard, switches: switches, streamSwitches: http2?.streamSwitches ?? .none)
+            ])
     }
 }
 
@@ -121,11 +162,20 @@ package struct ServingListener: Sendable {
     package let upstreamOrigin: String?
 }
 
-/// A module serving conversations over a protocol switch (WebSocket), registered in the served
-/// cassette's context: every listener serving a cassette offers it.
+/// A module serving conversations over a protocol switch (WebSocket) or over HTTP/2 streams it
+/// takes (gRPC), registered in the served cassette's context (`ProxyModules.swift`): every
+/// listener serving a cassette offers it.
 package protocol ServingProtocol: Sendable {
-    /// The switch and the service that `listener` offers; `nil` where it offers none.
+    /// The `Upgrade` switch and the service that `listener` offers; `nil` where it offers none.
     func offer(on listener: ServingListener) -> (switch: ProtocolSwitches.Switch, service: any ConversationServing)?
+    /// The HTTP/2 stream switch that `listener` offers (`HTTP2StreamSwitches` has the contract);
+    /// `nil` where it offers none. Over HTTP/1.1, requests it would take are refused (505).
+    func offerStreams(on listener: ServingListener) -> HTTP2StreamSwitches.Switch?
+}
+
+extension ServingProtocol {
+    package func offer(on listener: ServingListener) -> (switch: ProtocolSwitches.Switch, service: any ConversationServing)? { nil }
+    package func offerStreams(on listener: ServingListener) -> HTTP2StreamSwitches.Switch? { nil }
 }
 
 /// Names a request in its log line by the keyer's rules.

@@ -109,7 +109,7 @@ package final class ServingRoute: ConnectionResponder {
         do {
             let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache)
             // The writer is used where it is stored: a copy would retain each of its references.
-            if parts.writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
+            if parts.writer.writesRepliesAsPrepared, head.takesKeepAliveHead, let reply = replayer.answers.reply(for: pick) {
                 parts.writer.send(
                     reply, head: head, logTarget: target.logTarget, lineTarget: target.lineTarget, started: request.started, shard: connection.logShard,
                     context: connection.context)
