@@ -131,6 +131,34 @@ final class ProxyGRPCToolsTests {
         }
     }
 
+    @Test("a token in a message is stored redacted and re-encoded, the live call carrying it replays, audit finds nothing left")
+    func tokenInMessageIsRedacted() async throws {
+        let token = "ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK"  // as grpc_peer.py's `secret` step sends it
+        try await record("secret")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let calls = try await opened.conversations(cassette: "dev").filter { $0.key == "POST /shop.v1.Catalog/Chat" }
+        let schema = try await opened.protoSchema()
+        try await opened.close()
+        let call = try #require(calls.first)
+        #expect(call.messages.filter(\.isData).count == 2)
+        #expect(!call.messages.contains { $0.payload.range(of: Data(token.utf8)) != nil }, "the token reached the store")
+        // Re-encoded with the right length prefixes: both messages decode, with the token replaced.
+        let request = try #require(call.messages.first { $0.direction == .client && $0.isData })
+        let reply = try #require(call.messages.first { $0.direction == .server })
+        let path = "/shop.v1.Catalog/Chat"
+        #expect(schema.jsonValue(request.payload, path: path, direction: .request)?["text"] == .string("my token REDACTED"))
+        #expect(schema.jsonValue(reply.payload, path: path, direction: .response)?["text"] == .string("echo: my token REDACTED"))
+        // The live client still sends the real token, and its call replays.
+        let replayed = try await withInProcessReplayer(store: store) { replayer in
+            try await GRPCPeers.runClient("secret", against: replayer.url(""))
+        }
+        #expect(replayed.map(\.code) == ["OK"], "\(replayed.map(\.line.compactJSON))")
+        #expect(replayed.first?.line["body"]?[0]?["text"] == .string("echo: my token REDACTED"), "\(replayed.map(\.line.compactJSON))")
+        let audit = try await workspace.run("audit", "--db", store)
+        #expect(audit.status == 0, "\(audit)")
+        #expect(!audit.stdout.contains("GitHub"), "\(audit)")
+    }
+
     @Test("export --fixtures writes one file per method with its variants; show names the method and prints messages as JSON")
     func exportAndShow() async throws {
         try await record("get,missing,get,list")
