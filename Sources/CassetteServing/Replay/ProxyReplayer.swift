@@ -75,7 +75,21 @@ package final class ProxyReplayer: Sendable {
     /// `cache`: the targets this event loop has keyed before.
     package func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, target: CachedTarget) {
         let (pick, target) = try pick(head: head, body: body, cache: cache)
-        return (answers.answer(for: pick), target)
+        return (echoingAnswer(for: pick, head: head) ?? answers.answer(for: pick), target)
+    }
+
+    /// The answer for a pick whose recording repeats secrets of its request that this request
+    /// carries too (a secret header or cookie): made for it, with its own values where the
+    /// recording holds `REDACTED` (`Interaction.echoingSecrets(of:)`). `nil` for every other
+    /// pick, which is answered as prepared. Only requests off the plain path carry secrets.
+    package func echoingAnswer(for pick: ReplayIndex.Pick, head: HTTPRequestHead) -> ProxyAnswer? {
+        let recording: Interaction
+        switch pick {
+        case .loaded(let position): recording = session.index.loadedRecording(at: position)
+        case .recorded(let added): recording = added
+        }
+        guard !recording.secretEchoes.isEmpty, let echoed = recording.echoingSecrets(of: keyer.secretHeaders(of: head)) else { return nil }
+        return answers.answer(made: echoed)
     }
 
     /// The recording one request takes and its target; a miss throws, explained.

@@ -108,8 +108,9 @@ package final class ServingRoute: ConnectionResponder {
         let replayer = parts.replayer!
         do {
             let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache)
+            let echoing = plain ? nil : replayer.echoingAnswer(for: pick, head: head)
             // The writer is used where it is stored: a copy would retain each of its references.
-            if parts.writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
+            if echoing == nil, parts.writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
                 parts.writer.send(
                     reply, head: head, logTarget: target.logTarget, lineTarget: target.lineTarget, started: request.started, shard: connection.logShard,
                     context: connection.context)
@@ -118,7 +119,7 @@ package final class ServingRoute: ConnectionResponder {
             let answerRequest = AnswerWriter.Request(
                 head: head, started: request.started, logTarget: target.logTarget, lineTarget: target.lineTarget, key: target.keyText,
                 shard: connection.logShard)
-            parts.writer.send(replayer.answers.answer(for: pick), to: answerRequest, context: connection.context)
+            parts.writer.send(echoing ?? replayer.answers.answer(for: pick), to: answerRequest, context: connection.context)
         } catch {
             connection.send(parts.responder.answer(for: error), to: request, writer: parts.writer)
         }

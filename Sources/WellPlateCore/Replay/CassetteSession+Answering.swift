@@ -23,7 +23,7 @@ extension CassetteSession {
         switch step(for: key) {
         case .replay(let orPassthrough):
             do {
-                return try replay(key: key)
+                return try replay(key: key, echoing: request.headerFields)
             } catch is CassetteMiss where orPassthrough {
                 return try await passthrough(request, key: key)
             }
@@ -40,7 +40,7 @@ extension CassetteSession {
     /// Answers from the cassette only, whatever the mode.
     package func replay(_ request: TransportRequest) throws -> Exchange {
         do {
-            return try replay(key: key(for: request))
+            return try replay(key: key(for: request), echoing: request.headerFields)
         } catch let miss as CassetteMiss {
             throw miss.explained(by: request.headerFields, redactor: keyer.redactor)
         }
@@ -68,8 +68,11 @@ extension CassetteSession {
         keyer.redactedWithKey(request)
     }
 
-    func replay(key: RequestKey) throws -> Exchange {
-        let interaction = try lookup(key: key)
+    /// The recording `key` picks, answered to a request with `liveHeaders`: the secrets it echoed
+    /// are that request's own (`Interaction.echoingSecrets(of:)`).
+    func replay(key: RequestKey, echoing liveHeaders: HTTPFields = [:]) throws -> Exchange {
+        let recording = try lookup(key: key)
+        let interaction = recording.echoingSecrets(of: liveHeaders) ?? recording
         return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
     }
 
@@ -88,8 +91,11 @@ extension CassetteSession {
     ) async throws -> Exchange {
         // A server may repeat a credential it was sent (an echo, an error quoting the request):
         // `secrets`, found while the request was redacted, are scrubbed from the response too.
+        // Where it repeats one of the request's secret headers or cookies is noted, so replay can
+        // put the live request's own value there (`Interaction.echoingSecrets(of:)`).
         let redactedResponse = options.redactor.redactCollectingSecrets(
-            responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
+            responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets,
+            echoing: request.headerFields)
         var redacted = redacted
         var key = key
         // What the response holds in a secret place (a cookie it sets, a token field) is a
@@ -107,9 +113,14 @@ extension CassetteSession {
         }
         // Redaction can change the body's length; Content-Length must describe the stored body.
         let storedBody = keyer.scrubLearned(body: redactedResponse.body)
+        let learnedScrubbedHeaders = keyer.learned.scrub(redactedResponse.headerFields)
         let storedHeaders = Interaction.storedResponseHeaders(
-            keyer.learned.scrub(redactedResponse.headerFields), bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method,
+            learnedScrubbedHeaders, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method,
             addsLength: chunks == nil)
+        // A learned secret scrubbed after the echoes were noted moves them: those of that part go.
+        let echoes = redactedResponse.echoes.filter { echo in
+            echo.part == .body ? storedBody == redactedResponse.body : learnedScrubbedHeaders == redactedResponse.headerFields
+        }
         var interaction = Interaction(
             cassette: options.cassette,
             method: request.method,
@@ -126,6 +137,7 @@ extension CassetteSession {
             chunks: chunks
         )
         interaction.contentEncodingPosition = response.decodedContentEncoding == nil ? nil : response.decodedContentEncodingPosition
+        interaction.secretEchoes = echoes
         let replacing = options.policy.replacesRecordings && overwritten.withLock { $0.insert(key.rawValue).inserted }
         let stored: Interaction
         do {

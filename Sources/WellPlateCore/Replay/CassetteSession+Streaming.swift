@@ -40,7 +40,7 @@ extension CassetteSession {
         switch step(for: key) {
         case .replay(let orPassthrough):
             do {
-                return .whole(try replay(key: key))
+                return .whole(try replay(key: key, echoing: request.headerFields))
             } catch is CassetteMiss where orPassthrough {
                 return try await forward(request, redacted: request, key: key, secrets: SecretValues(), records: false, policy: policy)
             }
