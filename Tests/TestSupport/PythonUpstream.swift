@@ -14,7 +14,9 @@ import WellPlateNetworking
 /// rewrites), `/api/cookies/set?NAME=VALUE...` (a `Set-Cookie` for each), `/api/cookies` (the
 /// cookies received), `/api/echo` (the request's headers in its body, raw, percent-encoded and
 /// with JSON's `\/`, and its `Authorization` and cookie `sid` in `X-Echo-*` headers; `?gzip=1`
-/// compressed, `?stream=1` chunked without a length), `/api/items/NAME` (echoes the name), `POST /api/upload` (echoes the size).
+/// compressed, `?stream=1` chunked without a length), `/api/authorize?redirect_uri=URI&state=S` (a
+/// 302 to `URI?code=c0de&state=S`), `POST /api/token` (the form's `redirect_uri` and the
+/// `X-Callback` header sent back in JSON), `/api/items/NAME` (echoes the name), `POST /api/upload` (echoes the size).
 package enum PythonUpstream {
     package struct TLS: Sendable {
         package init(certificate: String, key: String, requiredClientCA: String? = nil) {
@@ -120,6 +122,11 @@ package enum PythonUpstream {
                         self.send_header("Content-Length", str(len(data)))
                         self.end_headers()
                         self.wfile.write(data)
+                elif path == "/api/authorize":
+                    # An OAuth authorization endpoint: back to the client's redirect_uri with a code.
+                    query = dict(parse_qsl(urlsplit(self.path).query))
+                    target = "%s?code=c0de&state=%s" % (query.get("redirect_uri", ""), query.get("state", ""))
+                    self.reply(302, {"redirect_uri": query.get("redirect_uri")}, [("Location", target)])
                 elif path.startswith("/api/items/"):
                     self.reply(200, {"item": path[len("/api/items/"):]})
                 elif path == "/api/negotiate":
@@ -131,6 +138,11 @@ package enum PythonUpstream {
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length)
+                if self.path == "/api/token":
+                    # An OAuth token endpoint: the form's redirect_uri and the callback header, sent back.
+                    form = dict(parse_qsl(body.decode()))
+                    self.reply(200, {"redirect_uri": form.get("redirect_uri"), "callback": self.headers.get("X-Callback")})
+                    return
                 self.reply(200, {"bytes": len(body), "contentType": self.headers.get("Content-Type")})
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

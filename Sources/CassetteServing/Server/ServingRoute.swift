@@ -107,7 +107,7 @@ package final class ServingRoute: ConnectionResponder {
         let parts = self.parts
         let replayer = parts.replayer!
         do {
-            let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache)
+            let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache, own: Self.ownAddress(connection))
             let echoing = plain ? nil : replayer.echoingAnswer(for: pick, head: head)
             // The writer is used where it is stored: a copy would retain each of its references.
             if echoing == nil, parts.writer.writesRepliesAsPrepared, head.version == .http1_1, head.isKeepAlive, let reply = replayer.answers.reply(for: pick) {
@@ -139,12 +139,20 @@ package final class ServingRoute: ConnectionResponder {
         // operation), need the key here; the session works it out again as it answers.
         let graphQLPaths = parts.responder.session.matchingRules.graphQLPaths
         let namesOperation = !graphQLPaths.isEmpty && graphQLPaths.contains(String(head.uri.prefix { $0 != "?" }))
-        let key = parts.writer.journal == nil && !namesOperation ? nil : parts.responder.session.key(for: transportRequest).rawValue
+        let own = Self.ownAddress(connection)
+        let keyed = own?.placeholding(transportRequest) ?? transportRequest
+        let key = parts.writer.journal == nil && !namesOperation ? nil : parts.responder.session.key(for: keyed).rawValue
         let responder = parts.responder
         // HEAD answers have no body to stream.
         let streams = head.method != .HEAD
         connection.later(request, key: key, writer: parts.writer) {
-            await responder.answer(transportRequest, streams: streams)
+            await responder.answer(transportRequest, streams: streams, own: own)
         }
+    }
+
+    /// The address of the listener a connection came in on, as a client writes it into a request
+    /// (`OwnAddress`): its local port.
+    static func ownAddress(_ connection: HTTPConnection) -> OwnAddress? {
+        connection.context.channel.localAddress?.port.map(OwnAddress.init(port:))
     }
 }
