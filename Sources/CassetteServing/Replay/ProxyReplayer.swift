@@ -87,7 +87,9 @@ package final class ProxyReplayer: Sendable {
     package func echoingAnswer(for pick: ReplayIndex.Pick, head: HTTPRequestHead) -> ProxyAnswer? {
         let recording: Interaction
         switch pick {
-        case .loaded(let position): recording = session.index.loadedRecording(at: position)
+        case .loaded(let position):
+            guard session.index.loadedRecordingEchoesSecrets(at: position) else { return nil }
+            recording = session.index.loadedRecording(at: position)
         case .recorded(let added): recording = added
         }
         guard !recording.secretEchoes.isEmpty, let echoed = recording.echoingSecrets(of: keyer.secretHeaders(of: head)) else { return nil }

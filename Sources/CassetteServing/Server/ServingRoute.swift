@@ -140,8 +140,9 @@ package final class ServingRoute: ConnectionResponder {
         let graphQLPaths = parts.responder.session.matchingRules.graphQLPaths
         let namesOperation = !graphQLPaths.isEmpty && graphQLPaths.contains(String(head.uri.prefix { $0 != "?" }))
         let own = Self.ownAddress(connection)
-        let keyed = own?.placeholding(transportRequest) ?? transportRequest
-        let key = parts.writer.journal == nil && !namesOperation ? nil : parts.responder.session.key(for: keyed).rawValue
+        let key =
+            parts.writer.journal == nil && !namesOperation
+            ? nil : parts.responder.session.key(for: own?.placeholding(transportRequest) ?? transportRequest).rawValue
         let responder = parts.responder
         // HEAD answers have no body to stream.
         let streams = head.method != .HEAD
