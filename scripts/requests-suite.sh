@@ -12,6 +12,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="${1:-$(mktemp -d -t requests-suite-XXXXXX)}"
 mkdir -p "$work"
+# Absolute: the suite runs from its own directory.
+work="$(cd "$work" && pwd)"
 "$root/scripts/ensure-test-peers.sh" >/dev/null
 
 cassette="${CASSETTE:-}"

@@ -85,6 +85,19 @@ final class ProxySecretEchoTests {
         }
     }
 
+    @Test func aRecorderThatReplaysWhatItHasEchoesTheLiveSecretToo() async throws {
+        try await recordThenReplay(["/api/echo"]) { _ in }
+        try await PythonUpstream.with(in: workspace.directory.path) { upstream in
+            try await withInProcessRecorder(upstream: upstream, store: store, arguments: ["--mode", "missing"]) { recorder async throws in
+                let response = try await recorder.get("/api/echo", headers: [.authorization: "Bearer l1ve-on-a-recorder"])
+                #expect(response.cassetteSource == "hit")
+                let echo = try JSONDecoder().decode(Echo.self, from: response.body)
+                #expect(echo.headers["Authorization"] == "Bearer l1ve-on-a-recorder")
+                #expect(echo.cookies["sid"] == Redactor.placeholder)
+            }
+        }
+    }
+
     @Test func theStoreNotesWhereEachEchoStandsAndHoldsNoValue() async throws {
         try await recordThenReplay(["/api/echo"]) { _ in }
         let stored = try await StoreFiles.interactions(at: store)
