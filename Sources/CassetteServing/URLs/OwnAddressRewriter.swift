@@ -18,11 +18,15 @@ package struct OwnAddressRewriter: AnswerRewriter {
     }
 
     package func served(_ answer: ProxyAnswer, proxyBase base: @autoclosure () -> String) -> ProxyAnswer {
+        served(answer, proxyBase: base(), ownBase: base())
+    }
+
+    package func served(_ answer: ProxyAnswer, proxyBase base: @autoclosure () -> String, ownBase: @autoclosure () -> String) -> ProxyAnswer {
         var served = answer
         // Recorded and passed-through answers are the upstream's own, which hold the real address.
         if answer.source == .replayed, case .fields(let statusCode, let fields) = answer.head {
-            let proxyBase = base()
-            let authority = proxyBase.hasPrefix("http://") ? String(proxyBase.dropFirst(7)) : proxyBase
+            let own = ownBase()
+            let authority = own.hasPrefix("http://") ? String(own.dropFirst(7)) : own
             var restoredFields = fields
             for index in fields.indices {
                 if let value = OwnAddress.restoring(fields[index].value, authority: authority) { restoredFields[index].value = value }
@@ -47,7 +51,7 @@ package struct OwnAddressRewriter: AnswerRewriter {
                 break
             }
             served.head = .fields(statusCode: statusCode, restoredFields)
-            return upstreamURLs?.served(served, proxyBase: proxyBase) ?? served
+            return upstreamURLs?.served(served, proxyBase: base()) ?? served
         }
         return upstreamURLs?.served(served, proxyBase: base()) ?? served
     }

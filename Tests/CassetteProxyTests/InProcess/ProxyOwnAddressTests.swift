@@ -99,6 +99,28 @@ final class ProxyOwnAddressTests {
         }
     }
 
+    @Test func theForwardProxysOwnAddressReplaysOnAnotherPortToo() async throws {
+        func authorize(through proxy: InProcessProxy, upstream: URL) async throws -> CommandResult {
+            let redirect = Self.encoded("http://127.0.0.1:\(proxy.port)/callback")
+            return try await ForwardProxyClients.curl(
+                upstream.absoluteString + "/api/authorize?redirect_uri=\(redirect)&state=f0rward", proxy: proxy.url, cacert: nil, in: workspace.directory)
+        }
+        try await PythonUpstream.with(in: workspace.directory.path) { upstream in
+            let recordedPort = try await withInProcessProxy(["record", "--port", "0", "--db", store, "--forward", "--ca-dir", workspace.path("ca")]) {
+                proxy async throws in
+                let curl = try await authorize(through: proxy, upstream: upstream)
+                #expect(curl.stdout.contains("Location: http://127.0.0.1:\(proxy.port)/callback?code=c0de&state=f0rward"), "\(curl)")
+                return proxy.port
+            }
+            try await withInProcessProxy(["replay", "--port", "0", "--db", store, "--forward", "--ca-dir", workspace.path("ca")]) { proxy async throws in
+                #expect(proxy.port != recordedPort)
+                let curl = try await authorize(through: proxy, upstream: upstream)
+                #expect(curl.stdout.contains("X-Cassette: hit"), "\(curl)")
+                #expect(curl.stdout.contains("Location: http://127.0.0.1:\(proxy.port)/callback?code=c0de&state=f0rward"), "\(curl)")
+            }
+        }
+    }
+
     @Test func aRequestWithoutTheAddressKeepsItsKey() async throws {
         let paths = try await PythonUpstream.with(in: workspace.directory.path) { upstream in
             try await withInProcessRecorder(upstream: upstream, store: store) { recorder async throws in
