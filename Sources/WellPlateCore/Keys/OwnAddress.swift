@@ -36,8 +36,10 @@ package struct OwnAddress: Sendable, Hashable {
     /// `bytes` with every occurrence of this address (after a `//` in one of its spellings)
     /// replaced by the placeholder host; `nil` when it does not occur.
     package func placeholding(_ bytes: some Collection<UInt8>) -> [UInt8]? {
+        // Nearly every request: the port's digits are nowhere, and nothing is copied.
+        let mayHold = bytes.withContiguousStorageIfAvailable { Self.contains(portDigits, in: UnsafeRawBufferPointer($0)) }
+        guard mayHold != false else { return nil }
         let bytes = Array(bytes)
-        // Nearly every request: the port's digits are nowhere, and nothing else is looked at.
         guard bytes.count >= portDigits.count + 4, Self.firstIndex(of: portDigits, in: bytes, from: 0) != nil else { return nil }
         let placeholder = Array(Self.placeholderHost.utf8)
         var output: [UInt8] = []
@@ -56,6 +58,12 @@ package struct OwnAddress: Sendable, Hashable {
         guard copied > 0 else { return nil }
         output.append(contentsOf: bytes[copied...])
         return output
+    }
+
+    /// `placeholding(_:)` of a body, which is looked at in place before anything is copied.
+    package func placeholding(_ data: Data) -> [UInt8]? {
+        guard data.withUnsafeBytes({ Self.contains(portDigits, in: $0) }) else { return nil }
+        return placeholding(Array(data))
     }
 
     /// The text with the address replaced, or `nil` when it does not occur.
@@ -219,15 +227,17 @@ package struct OwnAddress: Sendable, Hashable {
     }
 
     private static func occurs(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let length = placeholderHost.utf8.count
-        guard bytes.count >= length, let base = bytes.baseAddress else { return false }
-        return placeholderHost.withCString { pattern in
+        contains(Array(placeholderHost.utf8), in: UnsafeRawBufferPointer(bytes))
+    }
+
+    private static func contains(_ pattern: [UInt8], in bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let first = pattern.first, bytes.count >= pattern.count, let base = bytes.baseAddress else { return false }
+        return pattern.withUnsafeBytes { pattern in
             var start = base
-            let last = base + (bytes.count - length)
-            while start <= last, let found = memchr(start, Int32(pattern.pointee), last - start + 1) {
-                let candidate = found.assumingMemoryBound(to: UInt8.self)
-                if memcmp(candidate, pattern, length) == 0 { return true }
-                start = UnsafePointer(candidate) + 1
+            let last = base + (bytes.count - pattern.count)
+            while start <= last, let found = memchr(start, Int32(first), last - start + 1) {
+                if memcmp(found, pattern.baseAddress!, pattern.count) == 0 { return true }
+                start = UnsafeRawPointer(found) + 1
             }
             return false
         }
