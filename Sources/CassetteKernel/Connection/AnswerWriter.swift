@@ -86,7 +86,9 @@ package struct AnswerWriter: Sendable {
             answer.chunkedAsRecorded = chunked
         }
         if let upstreamURLs, case .fields = answer.head {
-            answer = upstreamURLs.served(answer, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress))
+            answer = upstreamURLs.served(
+                answer, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress),
+                ownBase: ProxyBase.own(head, localAddress: context.channel.localAddress))
         }
         writeOut(answer, to: request, forceClose: forceClose, context: context)
     }
