@@ -173,6 +173,23 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // gRPC calls as a protocol module: the HTTP/2 streams it takes over, the upstream's h2c
+        // client (libcurl cannot relay client and bidirectional streams with their trailers),
+        // the recorder, the turn-by-turn replay, gzip per message.
+        .target(
+            name: "CassetteGRPC",
+            dependencies: nioHTTP + [
+                "CassetteKernel",
+                "CassetteServing",
+                "WellPlateCore",
+                "WellPlateNetworking",
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // `--forward`: CONNECT, tunnels, TLS towards clients with certificates from a local authority.
         .target(
             name: "CassetteForward",
@@ -213,6 +230,7 @@ let package = Package(
                 "CassetteKernel",
                 "CassetteServing",
                 "CassetteWebSocket",
+                "CassetteGRPC",
                 "CassetteForward",
                 "CassetteUIServer",
                 "WellPlateCore",
@@ -317,7 +335,7 @@ let package = Package(
             name: "CassetteProxyTests",
             dependencies: [
                 "TestSupport", "WellPlateCore", "WellPlateNetworking", "CassetteTools", "CassetteProxy",
-                "CassetteKernel", "CassetteServing", "CassetteWebSocket", "CassetteForward", "CassetteUIServer",
+                "CassetteKernel", "CassetteServing", "CassetteWebSocket", "CassetteForward", "CassetteUIServer", "CassetteGRPC",
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Logging", package: "swift-log"),

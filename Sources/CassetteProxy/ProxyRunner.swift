@@ -140,7 +140,7 @@ package struct ProxyRunner {
         }
         let live = LiveFeed()
         context.live = live
-        context.registerModules()
+        context.registerModules(grpc: try await loadedGRPCOptions(store: store))
         var served = try await ServedCassette.open(cassette, policy: policy, role: .proxy(sessionsOnly: settings.sessionsOnly), context: context)
         // The sessions keep the rules the proxy's cassette settled (keys with their origin on several hosts).
         context.matchingRules = served.session.options.matchingRules

@@ -60,6 +60,8 @@ package struct ProxySettings: Sendable {
     package var messageSecretShapes = MessageSecretShapes.none
     /// WebSocket conversations: replay timing and the largest message accepted.
     package var webSocket = WebSocketOptions()
+    /// gRPC calls: the message limit and the descriptors (`GRPCModule`).
+    package var grpc = GRPCOptions()
     /// Event-loop threads; one per core by default.
     package var threads: Int = System.coreCount
 }

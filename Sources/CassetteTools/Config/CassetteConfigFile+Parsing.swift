@@ -7,10 +7,12 @@ extension CassetteConfigFile {
     static let fileKeys = [
         "database", "environments", "ignoredQueryParameters", "ignoredBodyFields", "matchBodies", "matchHeaders",
         "redact", "host", "port", "upstreamTimeout", "durability", "maxAge", "stale", "trackUsage", "rewriteURLs", "rewriteBodyURLs", "graphql",
+        "grpc",
     ]
     static let environmentKeys = ["upstream", "upstreams", "tls"]
     static let redactKeys = ["headers", "queryParameters", "jsonFields", "cookies"]
     static let graphQLKeys = ["paths"]
+    static let grpcKeys = ["protosets"]
 
     /// Parses the text of a configuration file; `source` (its path) is named in every error.
     init(parsing data: Data, source: String) throws(ConfigError) {
@@ -81,6 +83,16 @@ extension CassetteConfigFile {
             let fields = try reader.object(value, at: "graphql", keys: Self.graphQLKeys)
             if let paths = fields["paths"] {
                 rules.graphQLPaths = Set(try Self.graphQLPaths(try reader.strings(paths, at: "graphql.paths"), source: source))
+            }
+        }
+        if let value = object["grpc"] {
+            let fields = try reader.object(value, at: "grpc", keys: Self.grpcKeys)
+            if let paths = fields["protosets"] {
+                // Relative to the file, as a project's cassette.json names its own protosets.
+                let base = URL(fileURLWithPath: source).deletingLastPathComponent()
+                protosets = try reader.strings(paths, at: "grpc.protosets").map { path in
+                    path.hasPrefix("/") ? path : base.appendingPathComponent(path).path
+                }
             }
         }
         matchingRules = rules

@@ -78,6 +78,9 @@ package struct CassetteConfigFile: Sendable, Equatable {
     /// `--rewrite-body-urls` override them.
     package var rewritesURLs = true
     package var rewritesBodyURLs = false
+    /// `"grpc": {"protosets": [...]}`: FileDescriptorSet files (paths relative to the file) whose
+    /// descriptors decode and match gRPC messages, as `--protoset` gives them.
+    package var protosets: [String] = []
     /// The file the settings came from; `nil` when no file was read.
     package var source: String?
 

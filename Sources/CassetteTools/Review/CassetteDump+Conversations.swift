@@ -17,6 +17,7 @@ extension CassetteDump {
     }
 
     private func append(_ conversation: Conversation, to lines: inout [String]) {
+        if conversation.grpc != nil { return appendGRPC(conversation, to: &lines) }
         lines.append("=== \(conversation.cassette) \(conversation.key) #\(conversation.sequence) WebSocket")
         lines.append("handshake GET \(conversation.url)")
         for field in conversation.requestHeaders where includesTimestamps || field.name.canonicalName != "sec-websocket-key" {
@@ -31,6 +32,26 @@ extension CassetteDump {
         if includesTimestamps {
             lines.append("recorded \(Self.timestamp(conversation.recordedAt))")
         }
+    }
+
+    /// A gRPC call: its metadata, messages as protobuf JSON (`protoSchema`: the store's
+    /// descriptors), response headers and trailers; offsets only with `includesTimestamps`.
+    private func appendGRPC(_ call: Conversation, to lines: inout [String]) {
+        let text = GRPCCallText(schema: protoSchema)
+        lines.append("=== \(call.cassette) \(call.key) #\(call.sequence) \(text.title(call))")
+        for field in call.requestHeaders { lines.append("request metadata \(field.name.rawName): \(field.value)") }
+        if let headers = call.grpc?.responseHeaders {
+            for field in headers { lines.append("response header \(field.name.rawName): \(field.value)") }
+        } else {
+            lines.append("trailers only")
+        }
+        for (index, message) in call.messages.enumerated() {
+            let offset = includesTimestamps ? String(format: " at %.1f ms", message.offsetMilliseconds) : ""
+            lines.append("message \(index) \(message.direction == .client ? "->" : "<-")\(offset) \(text.message(message, path: GRPCCallText.path(of: call)))")
+        }
+        for field in call.grpc?.trailers ?? [:] { lines.append("trailer \(field.name.rawName): \(field.value)") }
+        lines.append("ended \(GRPCCallText.status(of: call))")
+        if includesTimestamps { lines.append("recorded \(Self.timestamp(call.recordedAt))") }
     }
 
     /// `-> text 38 bytes: {"type": "auth"}`: `->` client to server, `<-` server to client, as

@@ -12,9 +12,12 @@ import WellPlateNetworking
 /// out unless `includesTimestamps`.
 package struct CassetteDump: Sendable {
     package var includesTimestamps: Bool
+    /// The store's protobuf descriptors: gRPC messages print as protobuf JSON with them.
+    package var protoSchema: ProtoSchema
 
-    package init(includesTimestamps: Bool = false) {
+    package init(includesTimestamps: Bool = false, protoSchema: ProtoSchema = ProtoSchema()) {
         self.includesTimestamps = includesTimestamps
+        self.protoSchema = protoSchema
     }
 
     package func text(cassettes: [CassetteInfo], interactions: [Interaction], conversations: [Conversation] = []) -> String {

@@ -48,6 +48,18 @@ package final class RecordedConversations: Sendable {
         return list[min(taken.withLock { $0[key, default: 0] }, list.count - 1)].conversation
     }
 
+    /// Every conversation of `key`, in sequence order (a gRPC call picks among them by its
+    /// request), counted as taken once.
+    package func all(_ key: String) -> [Conversation] {
+        guard let list = byKey[key] else { return [] }
+        taken.withLock { $0[key, default: 0] += 1 }
+        for recorded in list { if let id = recorded.conversation.id { replays.withLock { $0[id, default: 0] += 1 } } }
+        return list.map(\.conversation)
+    }
+
+    /// The keys that have conversations.
+    package var keys: [String] { Array(byKey.keys) }
+
     /// Whether `key` has a conversation that no connection has taken yet.
     package func hasUntaken(_ key: String) -> Bool {
         guard let list = byKey[key] else { return false }

@@ -60,6 +60,7 @@ enum CassetteSchema {
             learnedSecrets,
             conversations,
             conversationUsage,
+            grpc,
         ])
 
     /// The oldest schema that opens read-only without upgrading: later migrations only add

@@ -80,6 +80,7 @@ extension CassetteStore {
         let id = connection.lastInsertRowID
         stored.id = id
         try Self.insert(messages: stored.messages, conversation: id, from: 0, into: connection)
+        if let heads = stored.grpc { try Self.store(heads, conversation: id, into: connection) }
         return stored
     }
 
@@ -143,6 +144,7 @@ extension CassetteStore {
                         reason: row.isNull(at: 12) ? "" : row.text(at: 12)))
             }
             guard reads else {
+                try Self.readGRPCHeads(into: &conversations, from: connection)
                 let counting = try connection.prepare("SELECT count(*) FROM conversation_messages WHERE conversation_id = ?")
                 return try conversations.map { conversation in
                     counting.reset()
@@ -150,6 +152,7 @@ extension CassetteStore {
                     return (conversation, try counting.firstRow { $0.int(at: 0) } ?? 0)
                 }
             }
+            try Self.readGRPCHeads(into: &conversations, from: connection)
             let messages = try connection.prepare(
                 "SELECT direction, kind, payload, fragments, offset_ms FROM conversation_messages WHERE conversation_id = ? ORDER BY position")
             for index in conversations.indices {

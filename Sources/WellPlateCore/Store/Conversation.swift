@@ -23,11 +23,15 @@ package struct Conversation: Sendable, Equatable {
     package var messages: [ConversationMessage]
     /// How it ended; `.cut` until its end is known, so a recorder that dies leaves it marked.
     package var end: ConversationEnd
+    /// A gRPC call's response HEADERS and trailers; `nil` for a WebSocket conversation.
+    package var grpc: GRPCCallHeads?
 
     package init(
         id: Int64? = nil, cassette: String, url: String, key: String, sequence: Int = 0, requestHeaders: HTTPFields, subprotocol: String?,
-        extensions: String?, recordedAt: Date = Date(), messages: [ConversationMessage] = [], end: ConversationEnd = .cut
+        extensions: String?, recordedAt: Date = Date(), messages: [ConversationMessage] = [], end: ConversationEnd = .cut,
+        grpc: GRPCCallHeads? = nil
     ) {
+        self.grpc = grpc
         self.id = id
         self.cassette = cassette
         self.url = url
@@ -40,6 +44,22 @@ package struct Conversation: Sendable, Equatable {
         self.messages = messages
         self.end = end
     }
+}
+
+/// What a gRPC call has beside its messages: the response HEADERS (`nil` when none came: a
+/// trailers-only answer, or a call cut before its answer) and the trailers (`grpc-status`,
+/// `grpc-message`, `grpc-status-details-bin` and custom trailing metadata), as the upstream sent them.
+package struct GRPCCallHeads: Sendable, Equatable {
+    package var responseHeaders: HTTPFields?
+    package var trailers: HTTPFields
+
+    package init(responseHeaders: HTTPFields?, trailers: HTTPFields) {
+        self.responseHeaders = responseHeaders
+        self.trailers = trailers
+    }
+
+    /// Whether the answer was trailers only (one HEADERS frame ending the stream).
+    package var isTrailersOnly: Bool { responseHeaders == nil }
 }
 
 /// Which side of a conversation sent a message or ended it.

@@ -42,13 +42,14 @@ struct DumpCommand: AsyncParsableCommand {
         let configFile = try store.loadConfig()
         let filter = store.cassette
         let opened = try await store.openStore(configFile, access: .readOnly)
-        let (infos, interactions, conversations) = try await opened.use { store throws(CassetteStoreError) in
+        let (infos, interactions, conversations, schema) = try await opened.use { store throws(CassetteStoreError) in
             (
                 try store.cassetteInfos().filter { filter == nil || $0.name == filter }, try store.interactions(cassette: filter),
-                try store.conversations(cassette: filter)
+                try store.conversations(cassette: filter), try store.protoSchema()
             )
         }
-        let text = CassetteDump(includesTimestamps: timestamps).text(cassettes: infos, interactions: interactions, conversations: conversations)
+        let text = CassetteDump(includesTimestamps: timestamps, protoSchema: schema).text(
+            cassettes: infos, interactions: interactions, conversations: conversations)
         Terminal.write(Data(text.utf8))
     }
 }

@@ -71,4 +71,44 @@ extension ExportCommand {
         Terminal.printLine(lines.joined(separator: "\n"))
         return counts[.refuse, default: 0]
     }
+
+    /// `--fixtures DIR` for gRPC: one `GRPCMethodFixture` file per method under `DIR/grpc/`,
+    /// with the same rules for files that exist. Returns how many files were not overwritten.
+    func exportGRPC(_ methods: [GRPCMethodFixture], cassette: String, to directory: URL, shown: String) throws -> Int {
+        var lines: [String] = []
+        var refused = 0
+        for method in methods {
+            let url = directory.appendingPathComponent(method.fileName)
+            let contents = method.encoded()
+            let current = FileManager.default.contents(atPath: url.path)
+            let action: FixtureExport.Action =
+                switch current {
+                case nil: .create
+                case let current? where (try? JSONValue(parsing: current)) == (try? JSONValue(parsing: contents)): .unchanged
+                case _?: force ? .overwrite : .refuse
+                }
+            if action == .refuse { refused += 1 }
+            if !dryRun && (action == .create || action == .overwrite) {
+                do {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try contents.write(to: url, options: .atomic)
+                } catch {
+                    throw CLIError("cannot write \(url.path) (\(error.localizedDescription)); check that \(directory.path) is writable")
+                }
+            }
+            let verb: String =
+                switch action {
+                case .create: dryRun ? "would create" : "created"
+                case .unchanged: "unchanged"
+                case .overwrite: dryRun ? "would overwrite" : "overwrote"
+                case .refuse: "would overwrite"
+                }
+            let detail = "gRPC \(method.path), \(Formatting.count(method.variants.count, "variant")) of \(Formatting.count(method.calls.count, "call"))"
+            lines.append("\(verb)  \(method.fileName)  (\(detail)\(action == .refuse ? "; differs; use --force" : ""))")
+        }
+        let lead = dryRun ? "Dry run, nothing written. Would export" : "Exported"
+        lines.append("\(lead) \(Formatting.count(methods.count, "gRPC method")) from cassette \(cassette) to \(shown).")
+        Terminal.printLine(lines.joined(separator: "\n"))
+        return refused
+    }
 }

@@ -89,7 +89,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     enum Selection: Sendable {
-        case found(cassette: String, interactions: [Interaction], conversations: [Conversation])
+        case found(cassette: String, interactions: [Interaction], conversations: [Conversation], schema: ProtoSchema)
         case ambiguous([String])
     }
 
@@ -120,17 +120,19 @@ struct ExportCommand: AsyncParsableCommand {
             if let filter {
                 guard cassettes.contains(filter) else { throw .missingCassette(filter, path: store.path, available: cassettes) }
                 return .found(
-                    cassette: filter, interactions: try store.interactions(cassette: filter), conversations: conversations.filter { $0.cassette == filter })
+                    cassette: filter, interactions: try store.interactions(cassette: filter), conversations: conversations.filter { $0.cassette == filter },
+                    schema: try store.protoSchema())
             }
             guard let only = cassettes.first else { throw .missingCassette(nil, path: store.path, available: []) }
             guard cassettes.count == 1 else { return .ambiguous(cassettes) }
-            return .found(cassette: only, interactions: try store.interactions(cassette: only), conversations: conversations)
+            return .found(
+                cassette: only, interactions: try store.interactions(cassette: only), conversations: conversations, schema: try store.protoSchema())
         }
         let path = configFile.databasePath
-        let (cassette, interactions, conversations): (String, [Interaction], [Conversation])
+        let (cassette, interactions, conversations, schema): (String, [Interaction], [Conversation], ProtoSchema)
         switch selection {
-        case let .found(name, found, sockets):
-            (cassette, interactions, conversations) = (name, found, sockets)
+        case let .found(name, found, sockets, protoSchema):
+            (cassette, interactions, conversations, schema) = (name, found, sockets, protoSchema)
         case .ambiguous(let names):
             throw CLIError.usage("\(path) holds several cassettes (\(names.joined(separator: ", "))); choose one with --cassette NAME")
         }
@@ -160,8 +162,13 @@ struct ExportCommand: AsyncParsableCommand {
             Terminal.printLine(report(plan, cassette: source, recordings: host.interactions.count, directory: shown).joined(separator: "\n"))
             refused += plan.refusedCount
         }
-        if !conversations.isEmpty {
-            refused += try exportConversations(conversations, cassette: cassette, to: directory, shown: fixtures)
+        let webSockets = conversations.filter { $0.grpc == nil }
+        if !webSockets.isEmpty {
+            refused += try exportConversations(webSockets, cassette: cassette, to: directory, shown: fixtures)
+        }
+        let methods = GRPCMethodFixture.all(conversations, schema: schema)
+        if !methods.isEmpty {
+            refused += try exportGRPC(methods, cassette: cassette, to: directory, shown: fixtures)
         }
         if refused > 0 {
             let one = refused == 1

@@ -67,7 +67,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     /// What the store said, sent back from its queue.
     enum Outcome: Sendable {
-        case found([Interaction], recordingsPerKey: [String: Int], conversations: [Conversation] = [])
+        case found([Interaction], recordingsPerKey: [String: Int], conversations: [Conversation] = [], schema: ProtoSchema = ProtoSchema())
         case noSuchID(Int64)
         case notFound(String, KeyLookup.Resolution, storedKeys: Set<String>)
     }
@@ -97,8 +97,10 @@ struct ShowCommand: AsyncParsableCommand {
                     return .found(found, recordingsPerKey: perKey)
                 }
                 guard case .found(let key) = resolution else { return .notFound(text, resolution, storedKeys: keys) }
+                let matched = conversations.filter { $0.key == key }
                 return .found(
-                    try store.interactions(key: key, cassette: filter), recordingsPerKey: perKey, conversations: conversations.filter { $0.key == key })
+                    try store.interactions(key: key, cassette: filter), recordingsPerKey: perKey, conversations: matched,
+                    schema: matched.contains { $0.grpc != nil } ? try store.protoSchema() : ProtoSchema())
             }
         }
         let scope = KeyLookup.scope(path: configFile.databasePath, cassette: filter)
@@ -107,7 +109,7 @@ struct ShowCommand: AsyncParsableCommand {
             throw CLIError("no recording has id \(id) in \(scope); the ID column of `cassette list` shows the ids")
         case let .notFound(text, resolution, keys):
             throw KeyLookup.notFoundError(text, resolution, storedKeys: keys, scope: scope)
-        case let .found(interactions, perKey, conversations):
+        case let .found(interactions, perKey, conversations, schema):
             let reports = interactions.map {
                 InteractionReport(interaction: $0, recordingsOfKey: perKey["\($0.cassette) \($0.key)"] ?? 1)
             }
@@ -115,7 +117,12 @@ struct ShowCommand: AsyncParsableCommand {
                 Terminal.printLine(JSONValue.array(reports.map(\.jsonValue)).prettyJSON)
                 return
             }
-            let blocks = reports.map { $0.lines.joined(separator: "\n") } + conversations.map { ConversationReport.lines($0).joined(separator: "\n") }
+            let blocks =
+                reports.map { $0.lines.joined(separator: "\n") }
+                + conversations.map { conversation in
+                    (conversation.grpc != nil ? GRPCCallText(schema: schema).lines(conversation) : ConversationReport.lines(conversation)).joined(
+                        separator: "\n")
+                }
             Terminal.printLine(blocks.joined(separator: "\n\n"))
         }
     }

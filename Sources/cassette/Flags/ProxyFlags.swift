@@ -3,6 +3,7 @@ import CassetteKernel
 import CassetteProxy
 import CassetteServing
 import CassetteTools
+import Foundation
 import WellPlateCore
 import WellPlateNetworking
 
@@ -56,6 +57,18 @@ struct ProxyFlags: ParsableArguments {
     var webSocketMaxMessage = 16 * 1024 * 1024
 
     @Option(
+        name: .customLong("protoset"),
+        help: ArgumentHelp(
+            "A FileDescriptorSet (`protoc --include_imports --descriptor_set_out=FILE`) whose descriptors decode gRPC messages as JSON and match them by field; repeat for several. Kept in the store, so replay and the tools need it only once (default: \"grpc.protosets\" from the configuration file).",
+            valueName: "file"))
+    var protosets: [String] = []
+
+    @Option(
+        name: .customLong("grpc-max-message"),
+        help: ArgumentHelp("The largest gRPC message accepted, in bytes; a larger one ends its call with RESOURCE_EXHAUSTED.", valueName: "bytes"))
+    var grpcMaxMessage = 4 * 1024 * 1024
+
+    @Option(
         name: .customLong("graphql-path"),
         help: ArgumentHelp(
             "A path where requests carrying a GraphQL operation are keyed by operation and variables; repeat for several (default: \"graphql.paths\" from the configuration file, else /graphql).",
@@ -78,6 +91,12 @@ struct ProxyFlags: ParsableArguments {
         }
         if WebSocketOptions.timingScale(parsing: webSocketTiming) == nil {
             throw ValidationError.outOfRange("--ws-timing", webSocketTiming, "recorded, fast or a factor of 0 or more such as 0.5")
+        }
+        if grpcMaxMessage <= 0 {
+            throw ValidationError("--grpc-max-message must be a positive number of bytes, got \(grpcMaxMessage)")
+        }
+        for path in protosets where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("--protoset \(path): no such file; write one with `protoc --include_imports --descriptor_set_out=FILE`")
         }
         if webSocketMaxMessage <= 0 {
             throw ValidationError("--ws-max-message must be a positive number of bytes, got \(webSocketMaxMessage)")
@@ -105,6 +124,8 @@ struct ProxyFlags: ParsableArguments {
         settings.durability = durability?.durability ?? configFile.durability
         settings.webSocket.timingScale = WebSocketOptions.timingScale(parsing: webSocketTiming) ?? 1
         settings.webSocket.maxMessageSize = webSocketMaxMessage
+        settings.grpc.maxMessage = grpcMaxMessage
+        settings.grpc.protosets = protosets.isEmpty ? configFile.protosets : protosets
         settings.messageSecretShapes = MessageSecretShapes(SecretAudit.shapedSecrets(in:))
         return settings
     }

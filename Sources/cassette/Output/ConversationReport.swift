@@ -9,7 +9,7 @@ enum ConversationReport {
         // Operations carried inside a conversation (GraphQL over WebSocket, JSON-RPC, Socket.IO acks) name it.
         let operations = conversations.map { operationsSummary(ConversationOperations($0)) }
         let showOperations = operations.contains { !$0.isEmpty }
-        var columns: [TextTable.Column] = [.init(title: "ID", alignment: .right), .init(title: "CASSETTE"), .init(title: "WEBSOCKET", shrinks: true)]
+        var columns: [TextTable.Column] = [.init(title: "ID", alignment: .right), .init(title: "CASSETTE"), .init(title: "WEBSOCKET / gRPC", shrinks: true)]
         if showOperations { columns.append(.init(title: "OPERATIONS", shrinks: true)) }
         columns += [
             .init(title: "SEQ", alignment: .right), .init(title: "SENT", alignment: .right), .init(title: "RECEIVED", alignment: .right),
@@ -18,11 +18,15 @@ enum ConversationReport {
         var table = TextTable(columns)
         for (conversation, operations) in zip(conversations, operations) {
             let data = conversation.messages.filter(\.isData)
-            var row = [conversation.id.map(String.init) ?? "-", conversation.cassette, conversation.key]
+            var row = [
+                conversation.id.map(String.init) ?? "-", conversation.cassette,
+                conversation.grpc != nil ? "gRPC " + GRPCCallText.path(of: conversation) : conversation.key,
+            ]
             if showOperations { row.append(operations.isEmpty ? "-" : operations) }
             row += [
                 String(conversation.sequence), String(data.filter { $0.direction == .client }.count),
-                String(data.filter { $0.direction == .server }.count), conversation.end.summary, Formatting.timestamp(conversation.recordedAt),
+                String(data.filter { $0.direction == .server }.count),
+                conversation.grpc != nil ? GRPCCallText.status(of: conversation) : conversation.end.summary, Formatting.timestamp(conversation.recordedAt),
             ]
             table.append(row)
         }

@@ -31,6 +31,8 @@ enum KeyLookup {
 
     static func resolve(_ text: String, among storedKeys: Set<String>) -> Resolution {
         if storedKeys.contains(text) { return .found(text) }
+        // A gRPC method by its path, `/shop.v1.Catalog/GetItem`: its calls are keyed as POSTs.
+        if text.hasPrefix("/"), storedKeys.contains("POST " + text) { return .found("POST " + text) }
         let operationKeys = storedKeys.filter { key in
             guard let operation = GraphQLKeyPart(inKey: key) else { return false }
             return operation.name == text || operation.label == text

@@ -1,0 +1,80 @@
+import CassetteKernel
+import CassetteServing
+import Foundation
+import HTTPTypes
+import Synchronization
+import WellPlateCore
+
+/// Stores one gRPC call as it passes, as `ConversationRecorder` stores a WebSocket conversation:
+/// the call is begun at once (so a call the upstream resets, or the recorder's SIGTERM cuts, is
+/// kept with what passed, marked `cut`), messages are appended in batches by one writing task on
+/// the store's queue, then the response HEADERS, trailers and end. Messages are stored inflated
+/// and are not redacted: a protobuf string changed in place would break its length prefix.
+final class GRPCCallRecorder: Sendable {
+    private struct State {
+        var pending: [ConversationMessage] = []
+        var responseHeaders: HTTPFields?
+        var trailers: HTTPFields?
+        var end: ConversationEnd?
+        let opened = ContinuousClock.now
+    }
+
+    private let state = Mutex(State())
+    private let wake: AsyncStream<Void>.Continuation
+    private let stream: AsyncStream<Void>
+
+    init(store: CassetteStore, call: Conversation, log: ProxyLog, writers: ConversationWriters) {
+        (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let stream = self.stream
+        writers.run { [self] in
+            do {
+                let stored = try await store.beginConversation(call)
+                guard let id = stored.id else { return }
+                var position = 0
+                for await _ in stream { position = try await drain(store: store, id: id, position: position) }
+                _ = try await drain(store: store, id: id, position: position)
+            } catch {
+                log.error("the gRPC call \(call.url) could not be stored completely: \(error)")
+            }
+        }
+    }
+
+    /// Writes what waits; the heads and end once they are known.
+    private func drain(store: CassetteStore, id: Int64, position: Int) async throws -> Int {
+        let (batch, heads, end) = state.withLock { state in
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            let heads = state.end == nil ? nil : GRPCCallHeads(responseHeaders: state.responseHeaders, trailers: state.trailers ?? [:])
+            return (state.pending, heads, state.end)
+        }
+        try await store.appendMessages(batch, toConversation: id, from: position)
+        if let heads { try await store.storeGRPCHeads(heads, conversation: id) }
+        if let end { try await store.endConversation(id, end) }
+        return position + batch.count
+    }
+
+    /// A message (inflated) or, with `kind` `.close` from the client, its half-close.
+    func add(_ side: ConversationSide, _ payload: Data, kind: ConversationMessage.Kind = .binary) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            let elapsed = now - state.opened
+            let offset = max(0, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            state.pending.append(ConversationMessage(direction: side, kind: kind, payload: payload, offsetMilliseconds: offset))
+        }
+        wake.yield()
+    }
+
+    func responseHeaders(_ fields: HTTPFields) {
+        state.withLock { $0.responseHeaders = fields }
+    }
+
+    /// The call ended with `trailers` (`nil`: without any, `end` says how).
+    func finish(trailers: HTTPFields?, end: ConversationEnd) {
+        state.withLock { state in
+            guard state.end == nil else { return }
+            state.trailers = trailers
+            state.end = end
+        }
+        wake.yield()
+        wake.finish()
+    }
+}

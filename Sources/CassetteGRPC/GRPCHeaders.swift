@@ -1,0 +1,44 @@
+import HTTPTypes
+import NIOHPACK
+import WellPlateCore
+
+/// Moving gRPC metadata between HTTP/2 HEADERS (`HPACKHeaders`) and the store's `HTTPFields`.
+enum GRPCHeaders {
+    /// The metadata of a HEADERS frame: every field but the pseudo-headers.
+    static func metadata(_ headers: HPACKHeaders) -> HTTPFields {
+        var fields = HTTPFields()
+        for header in headers where !header.name.hasPrefix(":") {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        return fields
+    }
+
+    /// Response HEADERS: `:status 200` and `fields`.
+    static func response(_ fields: HTTPFields) -> HPACKHeaders {
+        var headers = HPACKHeaders([(":status", "200")])
+        for field in fields { headers.add(name: field.name.canonicalName, value: field.value) }
+        return headers
+    }
+
+    static func trailers(_ fields: HTTPFields) -> HPACKHeaders {
+        var headers = HPACKHeaders()
+        for field in fields { headers.add(name: field.name.canonicalName, value: field.value) }
+        return headers
+    }
+
+    /// The trailers of an error the proxy answers itself: `grpc-status` and `grpc-message`.
+    static func status(_ code: GRPCStatusCode, _ message: String) -> HTTPFields {
+        var fields = HTTPFields()
+        fields[HTTPField.Name("grpc-status")!] = String(code.rawValue)
+        fields[HTTPField.Name("grpc-message")!] = GRPCMessageText.encode(message)
+        return fields
+    }
+
+    /// A trailers-only answer: one HEADERS with `:status 200`, the content type and the status.
+    static func trailersOnly(_ code: GRPCStatusCode, _ message: String) -> HPACKHeaders {
+        var fields = HTTPFields()
+        fields[.contentType] = "application/grpc"
+        fields.append(contentsOf: status(code, message))
+        return response(fields)
+    }
+}

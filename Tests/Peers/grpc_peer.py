@@ -1,0 +1,177 @@
+"""The gRPC test peers: grpcio as server and client of Tests/Peers/grpc/shop.proto.
+
+  grpc_peer.py protoset OUT                 writes the FileDescriptorSet (with imports)
+  grpc_peer.py server [--reflection] [--gzip] [--drift]
+                                            serves shop.v1.Catalog on 127.0.0.1, port 0, and prints
+                                            "listening on http://127.0.0.1:PORT"
+  grpc_peer.py encode TYPE JSON             prints the message's bytes in hex, then protobuf's JSON of it
+  grpc_peer.py client TARGET SCENARIO [--gzip]
+                                            runs the calls of SCENARIO against TARGET (host:port) and
+                                            prints one JSON line per call
+
+Stubs are generated with grpcio-tools into a temporary folder at start, so nothing generated is
+committed.
+"""
+import json
+import os
+import sys
+import tempfile
+import time
+from concurrent import futures
+
+import grpc
+from grpc_tools import protoc
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROTO_DIR = os.path.join(HERE, "grpc")
+INCLUDE = os.path.join(os.path.dirname(protoc.__file__), "_proto")
+
+
+def generate(out_dir):
+    status = protoc.main([
+        "protoc", f"-I{PROTO_DIR}", f"-I{INCLUDE}", f"--python_out={out_dir}", f"--grpc_python_out={out_dir}",
+        os.path.join(PROTO_DIR, "shop.proto"),
+    ])
+    if status != 0:
+        sys.exit(f"protoc failed with {status}")
+    sys.path.insert(0, out_dir)
+    import shop_pb2, shop_pb2_grpc
+    return shop_pb2, shop_pb2_grpc
+
+
+def write_protoset(out):
+    status = protoc.main([
+        "protoc", f"-I{PROTO_DIR}", f"-I{INCLUDE}", "--include_imports", f"--descriptor_set_out={out}",
+        os.path.join(PROTO_DIR, "shop.proto"),
+    ])
+    sys.exit(status)
+
+
+ITEMS = {
+    "b1": ("Dune", 1299, ["scifi", "classic"], {"shelf": "A3"}, 1),
+    "b2": ("Neuromancer", 999, ["scifi"], {"shelf": "A4"}, 1),
+    "t1": ("Hammer", 2450, [], {}, 2),
+}
+
+
+def serve(reflection, gzip, drift=False):
+    pb, rpc = generate(tempfile.mkdtemp(prefix="grpc-peer-"))
+
+    def item(pb, item_id):
+        name, price, tags, labels, kind = ITEMS[item_id]
+        message = pb.Item(id=item_id, name=name, price_cents=price, tags=tags, labels=labels, kind=kind, thumbnail=b"\x89PNG")
+        if drift:
+            # An upstream that stopped sending labels and thumbnails: drift for `cassette diff`.
+            message.ClearField("labels")
+            message.ClearField("thumbnail")
+        message.updated_at.FromSeconds(1700000000)
+        return message
+
+    class Catalog(rpc.CatalogServicer):
+        def GetItem(self, request, context):
+            context.send_initial_metadata([("x-served-by", "grpcio-peer")])
+            if request.id == "slow":
+                time.sleep(0.5)
+                return item(pb, "b1")
+            if request.id not in ITEMS:
+                context.set_trailing_metadata([("x-reason", "no such item"), ("x-trace-bin", b"\x00\x01\xfe")])
+                context.abort(grpc.StatusCode.NOT_FOUND, f"item {request.id} does not exist")
+            context.set_trailing_metadata([("x-cost", str(request.quantity or 1))])
+            return item(pb, request.id)
+
+        def ListItems(self, request, context):
+            count = 0
+            for item_id in sorted(ITEMS):
+                if item_id.startswith(request.prefix) and (request.limit == 0 or count < request.limit):
+                    count += 1
+                    time.sleep(0.02)
+                    yield item(pb, item_id)
+
+        def CountItems(self, request_iterator, context):
+            ids = [request.id for request in request_iterator]
+            return pb.ItemCount(count=len(ids), ids=ids)
+
+        def Chat(self, request_iterator, context):
+            for message in request_iterator:
+                yield pb.ChatMessage(text=f"echo: {message.text}", turn=message.turn)
+                if message.text == "twice":
+                    yield pb.ChatMessage(text="again: twice", turn=message.turn)
+
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8),
+                         compression=grpc.Compression.Gzip if gzip else None)
+    rpc.add_CatalogServicer_to_server(Catalog(), server)
+    if reflection:
+        from grpc_reflection.v1alpha import reflection as grpc_reflection
+        names = (pb.DESCRIPTOR.services_by_name["Catalog"].full_name, grpc_reflection.SERVICE_NAME)
+        grpc_reflection.enable_server_reflection(names, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    server.wait_for_termination()
+
+
+def run_client(target, scenario, gzip):
+    pb, rpc = generate(tempfile.mkdtemp(prefix="grpc-client-"))
+    from google.protobuf import json_format
+    channel = grpc.insecure_channel(target, compression=grpc.Compression.Gzip if gzip else None)
+    stub = rpc.CatalogStub(channel)
+
+    def report(step, call):
+        try:
+            result = call()
+            if isinstance(result, list):
+                body = [json_format.MessageToDict(message) for message in result]
+            elif hasattr(result, "DESCRIPTOR"):
+                body = json_format.MessageToDict(result)
+            else:
+                body = result
+            line = {"step": step, "code": "OK", "body": body}
+        except grpc.RpcError as error:
+            trailing = {key: (value if isinstance(value, str) else value.hex()) for key, value in (error.trailing_metadata() or ())}
+            line = {"step": step, "code": error.code().name, "details": error.details(), "trailing": trailing}
+        print(json.dumps(line, sort_keys=True), flush=True)
+
+    def unary_with_metadata():
+        response, call = stub.GetItem.with_call(pb.GetItemRequest(id="b1", quantity=2), timeout=10)
+        initial = {key: value for key, value in call.initial_metadata()}
+        trailing = {key: value for key, value in call.trailing_metadata()}
+        return {"item": json_format.MessageToDict(response), "servedBy": initial.get("x-served-by"), "cost": trailing.get("x-cost")}
+
+    steps = {
+        "get": lambda: report("get", unary_with_metadata),
+        "missing": lambda: report("missing", lambda: stub.GetItem(pb.GetItemRequest(id="nope"), timeout=10)),
+        "big": lambda: report("big", lambda: stub.GetItem(pb.GetItemRequest(id="x" * 100), timeout=10)),
+        "never": lambda: report("never", lambda: stub.GetItem(pb.GetItemRequest(id="zz", quantity=2), timeout=10)),
+        "other": lambda: report("other", lambda: stub.GetItem(pb.GetItemRequest(id="b2"), timeout=10)),
+        "slow": lambda: report("slow", lambda: stub.GetItem(pb.GetItemRequest(id="slow"), timeout=10)),
+        "slow-short": lambda: report("slow-short", lambda: stub.GetItem(pb.GetItemRequest(id="slow"), timeout=0.2)),
+        "list": lambda: report("list", lambda: list(stub.ListItems(pb.ListItemsRequest(prefix="b"), timeout=10))),
+        "count": lambda: report("count", lambda: stub.CountItems(iter([pb.GetItemRequest(id=i) for i in ("b1", "t1", "b2")]), timeout=10)),
+        "chat": lambda: report("chat", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "twice", "bye"])]), timeout=10))),
+        "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
+    }
+    for step in scenario.split(","):
+        steps[step]()
+
+
+def encode(type_name, text):
+    """Prints the hex of the message TYPE read from protobuf JSON, then protobuf's own JSON of it."""
+    pb, _ = generate(tempfile.mkdtemp(prefix="grpc-encode-"))
+    from google.protobuf import json_format
+    message = json_format.Parse(text, getattr(pb, type_name)())
+    print(message.SerializeToString().hex())
+    print(json.dumps(json_format.MessageToDict(message), sort_keys=True))
+
+
+if __name__ == "__main__":
+    command = sys.argv[1]
+    if command == "encode":
+        encode(sys.argv[2], sys.argv[3])
+    elif command == "protoset":
+        write_protoset(sys.argv[2])
+    elif command == "server":
+        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv)
+    elif command == "client":
+        run_client(sys.argv[2], sys.argv[3], "--gzip" in sys.argv)
+    else:
+        sys.exit(f"unknown command {command}: use protoset, server or client")
