@@ -51,6 +51,10 @@ final class ProxyHTTP2ListenerTests {
             // No connection-specific header reaches an HTTP/2 client (RFC 9113 §8.2.2).
             #expect(!overHTTP2.verbose.lowercased().contains("< connection:"), "\(overHTTP2.verbose)")
             #expect(!overHTTP2.verbose.lowercased().contains("< transfer-encoding:"), "\(overHTTP2.verbose)")
+            // A prepared reply goes out as HEADERS and one DATA frame that ends the stream, with
+            // the length it announces.
+            let length = try #require(overHTTP2.verbose.split(separator: "\n").first { $0.hasPrefix("< content-length: ") })
+            #expect(length.dropFirst("< content-length: ".count).trimmingCharacters(in: .whitespacesAndNewlines) == String(overHTTP2.body.utf8.count))
             let miss = try await curl(["--http2-prior-knowledge", replayer.url("/items?page=1").absoluteString])
             #expect(miss.verbose.contains("< HTTP/2 404"), "\(miss.verbose)")
             let stopped = await replayer.stop()
