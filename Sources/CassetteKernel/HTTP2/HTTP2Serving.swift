@@ -43,9 +43,12 @@ package struct HTTP2Serving: Sendable {
         try pipeline.addHandler(HTTP2ConnectionGuard(log: responder.writer.log, shard: loop.logShard))
     }
 
-    /// A stream that is an ordinary request: HTTP/1-style parts for the kernel's handler.
+    /// A stream that is an ordinary request: HTTP/1-style parts for the kernel's handler, and
+    /// `HTTP2ReplyOutlet` in front of the codec for prepared replies.
     static func configureOrdinaryStream(_ pipeline: ChannelPipeline.SynchronousOperations, responder: any ConnectionResponder, logShard: Int) throws {
+        let outlet = HTTP2ReplyOutlet()
+        try pipeline.addHandler(outlet)
         try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-        try pipeline.addHandler(HTTPConnectionHandler(responder: responder, logShard: logShard))
+        try pipeline.addHandler(HTTPConnectionHandler(responder: responder, logShard: logShard, http2Outlet: outlet))
     }
 }

@@ -113,7 +113,7 @@ package final class ServingRoute: ConnectionResponder {
             if echoing == nil, parts.writer.writesRepliesAsPrepared, head.takesKeepAliveHead, let reply = replayer.answers.reply(for: pick) {
                 parts.writer.send(
                     reply, head: head, logTarget: target.logTarget, lineTarget: target.lineTarget, started: request.started, shard: connection.logShard,
-                    context: connection.context)
+                    context: connection.context, outlet: connection.http2Outlet)
                 return
             }
             let answerRequest = AnswerWriter.Request(
