@@ -136,6 +136,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                // Prepared replay heads keep their HTTP/2 header block, built once.
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 // ALPN's choice between `h2` and `http/1.1` where cassette terminates TLS.
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
