@@ -42,12 +42,12 @@ final class GRPCSwiftRecordReplayTests {
 
     /// Records `run` through `cassette record` in front of a live grpcio server, with shop.proto's
     /// descriptors; the store is complete when this returns (the proxy stopped).
-    private func record() async throws -> Calls {
+    private func record(gzip: Bool = false) async throws -> Calls {
         let directory = try TemporaryDirectory(prefix: "grpc-swift-protoset")
         let protoset = try await GRPCPeers.protoset(in: directory)
-        return try await GRPCPeers.withServer { upstream in
+        return try await GRPCPeers.withServer(gzip: gzip) { upstream in
             try await withRecorder(upstream: upstream, store: store, arguments: ["--protoset", protoset.path]) { proxy in
-                try await ShopClient.with(port: proxy.port) { shop in await Self.run(shop) }
+                try await ShopClient.with(port: proxy.port, gzip: gzip) { shop in await Self.run(shop) }
             }
         }
     }
@@ -112,5 +112,28 @@ final class GRPCSwiftRecordReplayTests {
         #expect(unknown.statusMessage.contains("recorded: /shop.v1.Catalog/Chat, /shop.v1.Catalog/CountItems, /shop.v1.Catalog/GetItem"), "\(unknown)")
         #expect(changed.code == .failedPrecondition, "\(changed)")
         #expect(changed.statusMessage.contains(#"expected {"text":"twice","turn":1}"#), "\(changed)")
+    }
+
+    @Test("gzip both ways: compressed calls replay to a gzip client as recorded, and uncompressed to one without gzip")
+    func gzipBothWays() async throws {
+        let recorded = try await record(gzip: true)
+        #expect(recorded.get.header("grpc-encoding") == ["gzip"], "\(recorded.get)")
+        #expect(recorded.chat.messages.count == 4, "\(recorded.chat)")
+        let compressed = try await withReplayer(store: store) { replayer in
+            try await ShopClient.with(port: replayer.port, gzip: true) { shop in await Self.run(shop) }
+        }
+        #expect(compressed == recorded)
+        let plain = try await withReplayer(store: store) { replayer in
+            try await ShopClient.with(port: replayer.port, gzip: false) { shop in await Self.run(shop) }
+        }
+        for (name, replayed, original) in [
+            ("get", plain.get, recorded.get), ("missing", plain.missing, recorded.missing), ("list", plain.list, recorded.list),
+            ("count", plain.count, recorded.count), ("chat", plain.chat, recorded.chat),
+        ] {
+            #expect(replayed.messages == original.messages, "\(name): \(replayed)")
+            #expect(replayed.code == original.code && replayed.statusMessage == original.statusMessage, "\(name): \(replayed)")
+            #expect(replayed.trailingMetadata == original.trailingMetadata, "\(name): \(replayed)")
+            #expect(replayed.header("grpc-encoding").isEmpty, "\(name): \(replayed)")
+        }
     }
 }

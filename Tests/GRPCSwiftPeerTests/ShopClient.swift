@@ -8,9 +8,14 @@ struct ShopClient {
     static let service = "shop.v1.Catalog"
     let client: GRPCClient<HTTP2ClientTransport.Posix>
 
-    /// Runs `body` with a client of the h2c (plaintext HTTP/2) server at 127.0.0.1:`port`.
-    static func with<Result: Sendable>(port: Int, _ body: (ShopClient) async throws -> Result) async throws -> Result {
-        let transport = try HTTP2ClientTransport.Posix(target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext)
+    /// Runs `body` with a client of the h2c (plaintext HTTP/2) server at 127.0.0.1:`port`; with
+    /// `gzip` it compresses its messages and accepts compressed ones.
+    static func with<Result: Sendable>(port: Int, gzip: Bool = false, _ body: (ShopClient) async throws -> Result) async throws -> Result {
+        let config = HTTP2ClientTransport.Posix.Config.defaults { config in
+            if gzip { config.compression = .init(algorithm: .gzip, enabledAlgorithms: .gzip) }
+        }
+        let transport = try HTTP2ClientTransport.Posix(
+            target: .ipv4(address: "127.0.0.1", port: port), transportSecurity: .plaintext, config: config)
         return try await withGRPCClient(transport: transport) { client in
             try await body(ShopClient(client: client))
         }
