@@ -12,7 +12,7 @@ import WellPlateCore
 package enum GRPCReflection {
     /// Serialized `FileDescriptorProto`s by file name; empty when the upstream offers no
     /// reflection (or cannot be reached): recording goes on, messages then show raw.
-    package static func files(from upstream: URL, timeout: TimeAmount = .seconds(5)) async -> [(name: String, descriptor: Data)] {
+    package static func files(from upstream: URL, timeout: TimeAmount = .seconds(20)) async -> [(name: String, descriptor: Data)] {
         for version in ["grpc.reflection.v1", "grpc.reflection.v1alpha"] {
             let path = "/\(version).ServerReflection/ServerReflectionInfo"
             var list = ProtoWireWriter()
@@ -67,16 +67,19 @@ package enum GRPCReflection {
     /// the upstream ends the stream with status OK; throws otherwise.
     private static func call(_ upstream: URL, path: String, requests: [Data], timeout: TimeAmount) async throws -> [Data] {
         let group = MultiThreadedEventLoopGroup.singleton
-        let channel = try await ClientBootstrap(group: group).connectTimeout(timeout).connect(
-            host: upstream.host ?? "127.0.0.1", port: upstream.port ?? 80
-        ).get()
+        // HTTP/2 is set up before the connection opens: the server's SETTINGS may arrive at once.
+        let channel = try await ClientBootstrap(group: group).connectTimeout(timeout).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+                    mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
+                ) { $0.eventLoop.makeSucceededVoidFuture() }
+            }
+        }.connect(host: upstream.host ?? "127.0.0.1", port: upstream.port ?? 80).get()
         defer { channel.close(promise: nil) }
         let done = channel.eventLoop.makePromise(of: [Data].self)
         let authority = "\(upstream.host ?? "127.0.0.1"):\(upstream.port ?? 80)"
         try await channel.eventLoop.submit {
-            let multiplexer = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
-            ) { $0.eventLoop.makeSucceededVoidFuture() }
+            let multiplexer = try channel.pipeline.syncOperations.handler(type: NIOHTTP2Handler.self).syncMultiplexer()
             multiplexer.createStreamChannel { stream in
                 stream.eventLoop.makeCompletedFuture { try stream.pipeline.syncOperations.addHandler(ReflectionCallHandler(done: done)) }
             }.whenComplete { result in

@@ -49,7 +49,14 @@ final class GRPCUpstreamCall {
         let host = upstream.host ?? "127.0.0.1"
         let port = upstream.port ?? (upstream.scheme == "https" ? 443 : 80)
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        ClientBootstrap(group: eventLoop).connectTimeout(.seconds(10)).connect(host: host, port: port).assumeIsolated().whenComplete { result in
+        // HTTP/2 is set up before the connection opens: the upstream's SETTINGS may arrive at once.
+        ClientBootstrap(group: eventLoop).connectTimeout(.seconds(10)).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
+                    mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
+                ) { $0.eventLoop.makeSucceededVoidFuture() }
+            }
+        }.connect(host: host, port: port).assumeIsolated().whenComplete { result in
             let call = bound.value
             switch result {
             case .failure(let error):
@@ -57,9 +64,7 @@ final class GRPCUpstreamCall {
             case .success(let channel):
                 call.connection = channel
                 do {
-                    let multiplexer = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                        mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
-                    ) { $0.eventLoop.makeSucceededVoidFuture() }
+                    let multiplexer = try channel.pipeline.syncOperations.handler(type: NIOHTTP2Handler.self).syncMultiplexer()
                     multiplexer.createStreamChannel { stream in
                         stream.eventLoop.makeCompletedFuture {
                             try stream.pipeline.syncOperations.addHandler(UpstreamStreamHandler(call: bound))

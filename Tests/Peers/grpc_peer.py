@@ -1,7 +1,7 @@
 """The gRPC test peers: grpcio as server and client of Tests/Peers/grpc/shop.proto.
 
   grpc_peer.py protoset OUT                 writes the FileDescriptorSet (with imports)
-  grpc_peer.py server [--reflection] [--gzip]
+  grpc_peer.py server [--reflection] [--gzip] [--drift]
                                             serves shop.v1.Catalog on 127.0.0.1, port 0, and prints
                                             "listening on http://127.0.0.1:PORT"
   grpc_peer.py encode TYPE JSON             prints the message's bytes in hex, then protobuf's JSON of it
@@ -54,12 +54,16 @@ ITEMS = {
 }
 
 
-def serve(reflection, gzip):
+def serve(reflection, gzip, drift=False):
     pb, rpc = generate(tempfile.mkdtemp(prefix="grpc-peer-"))
 
     def item(pb, item_id):
         name, price, tags, labels, kind = ITEMS[item_id]
         message = pb.Item(id=item_id, name=name, price_cents=price, tags=tags, labels=labels, kind=kind, thumbnail=b"\x89PNG")
+        if drift:
+            # An upstream that stopped sending labels and thumbnails: drift for `cassette diff`.
+            message.ClearField("labels")
+            message.ClearField("thumbnail")
         message.updated_at.FromSeconds(1700000000)
         return message
 
@@ -166,7 +170,7 @@ if __name__ == "__main__":
     elif command == "protoset":
         write_protoset(sys.argv[2])
     elif command == "server":
-        serve("--reflection" in sys.argv, "--gzip" in sys.argv)
+        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv)
     elif command == "client":
         run_client(sys.argv[2], sys.argv[3], "--gzip" in sys.argv)
     else:

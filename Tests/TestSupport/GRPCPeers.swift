@@ -42,10 +42,13 @@ package enum GRPCPeers {
         return (bytes, try JSONValue(parsing: String(lines[1])))
     }
 
-    /// Runs the grpcio server for `body` and always stops it.
-    package static func withServer<Result>(reflection: Bool = false, gzip: Bool = false, _ body: (_ url: URL) async throws -> Result) async throws -> Result {
+    /// Runs the grpcio server for `body` and always stops it; with `drift`, items come without
+    /// their labels and thumbnail (drift for `cassette diff`).
+    package static func withServer<Result>(
+        reflection: Bool = false, gzip: Bool = false, drift: Bool = false, _ body: (_ url: URL) async throws -> Result
+    ) async throws -> Result {
         try await ensureInstalled()
-        let flags = (reflection ? ["--reflection"] : []) + (gzip ? ["--gzip"] : [])
+        let flags = (reflection ? ["--reflection"] : []) + (gzip ? ["--gzip"] : []) + (drift ? ["--drift"] : [])
         return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, "server"] + flags) { process in
             try await body(try await process.listeningURL())
         }

@@ -20,6 +20,8 @@ struct RecordingSource: Sendable {
     /// `--cassette`, `--against-cassette`).
     var storeFlag = "--db"
     var cassetteFlag = "--cassette"
+    /// Whether gRPC calls join the interactions as endpoints (`GRPCEndpoints`): `schema` and `diff`.
+    var includesGRPC = false
 
     /// A loaded cassette.
     struct Loaded: Sendable {
@@ -40,15 +42,22 @@ struct RecordingSource: Sendable {
         let path = path
         let flag = cassetteFlag
         let storeFlag = storeFlag
+        let includesGRPC = includesGRPC
         let outcome: Result<Loaded, CLIError>
         do {
             outcome = try await store.use { store throws(CassetteStoreError) -> Result<Loaded, CLIError> in
-                let names = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
+                var names = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
+                let calls = includesGRPC ? try store.conversations(cassette: nil).filter { $0.grpc != nil } : []
+                names += Set(calls.map(\.cassette)).subtracting(names).sorted()
                 switch Self.choose(requested, among: names, path: path, storeFlag: storeFlag, flag: flag) {
                 case .failure(let error):
                     return .failure(error)
                 case .success(let name):
-                    return .success(Loaded(path: path, cassette: name, interactions: try store.interactions(cassette: name, progress: progress)))
+                    var interactions = try store.interactions(cassette: name, progress: progress)
+                    if includesGRPC {
+                        interactions += GRPCEndpoints.interactions(of: calls.filter { $0.cassette == name }, schema: try store.protoSchema())
+                    }
+                    return .success(Loaded(path: path, cassette: name, interactions: interactions))
                 }
             }
         } catch {

@@ -230,7 +230,7 @@ final class CassetteConfigFileTests {
         let message = try await configError(#"{"databse": "x.db"}"#)
         #expect(
             message
-                == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, matchHeaders, redact, host, port, upstreamTimeout, durability, maxAge, stale, trackUsage, rewriteURLs, rewriteBodyURLs, graphql)\n"
+                == "error: cassette.json: \"databse\": is not a configuration key (accepted: database, environments, ignoredQueryParameters, ignoredBodyFields, matchBodies, matchHeaders, redact, host, port, upstreamTimeout, durability, maxAge, stale, trackUsage, rewriteURLs, rewriteBodyURLs, graphql, grpc)\n"
         )
     }
 

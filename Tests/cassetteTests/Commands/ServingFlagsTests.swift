@@ -114,6 +114,9 @@ final class ServingFlagsTests {
         Row("--rewrite-body-urls") { $0.settings.rewritesBodyURLs },
         Row("--ws-timing", "0.5") { $0.settings.webSocket.timingScale == 0.5 },
         Row("--ws-max-message", "1000") { $0.settings.webSocket.maxMessageSize == 1000 },
+        Row("--grpc-max-message", "2000") { $0.settings.grpc.maxMessage == 2000 },
+        // Any existing file passes validation; the proxy reads it when it starts.
+        Row("--protoset", "/bin/sh") { $0.settings.grpc.protosets == ["/bin/sh"] },
         Row("--graphql-path", "/gql") { $0.runner.matchingRules?.graphQLPaths == ["/gql"] },
         Row("--max-sessions", "3") { $0.settings.maxSessions == 3 },
         Row("--session-idle-timeout", "90s") { $0.settings.sessionIdleTimeout == .seconds(90) },

@@ -92,10 +92,11 @@ final class ProxyGRPCToolsTests {
         workspace = try CLIWorkspace()
     }
 
-    private func record(_ scenario: String, reflection: Bool = false) async throws {
+    private func record(_ scenario: String, reflection: Bool = false, drift: Bool = false, into store: String? = nil) async throws {
         let directory = try TemporaryDirectory(prefix: "grpc-protoset")
         let protoset = reflection ? [] : ["--protoset", try await GRPCPeers.protoset(in: directory).path]
-        try await GRPCPeers.withServer(reflection: reflection) { upstream in
+        let store = store ?? self.store
+        try await GRPCPeers.withServer(reflection: reflection, drift: drift) { upstream in
             try await withInProcessProxy(["record", "--upstream", upstream.absoluteString, "--port", "0", "--db", store] + protoset) { proxy in
                 _ = try await GRPCPeers.runClient(scenario, against: proxy.url(""))
                 _ = await proxy.stop()
@@ -164,5 +165,20 @@ final class ProxyGRPCToolsTests {
         let show = try await workspace.run("show", "/shop.v1.Catalog/GetItem", "--db", store)
         #expect(show.stdout.contains("gRPC /shop.v1.Catalog/GetItem (unary)"), "\(show.stdout)")
         #expect(show.stdout.contains(#"-> {"id":"b1","quantity":2}"#), "\(show.stdout)")
+    }
+
+    @Test("schema and diff treat each method's messages as an endpoint's JSON: a field the upstream stopped sending is drift")
+    func schemaAndDiffPerMethod() async throws {
+        try await record("get,list")
+        let drifted = workspace.path("drifted.db")
+        try await record("get,list", drift: true, into: drifted)
+        let schema = try await workspace.run("schema", "--db", store)
+        #expect(schema.status == 0, "\(schema)")
+        let schemas = try JSONValue(parsing: schema.stdout)
+        #expect(schemas["POST /shop.v1.Catalog/ListItems"]?["properties"]?["priceCents"]?["type"] == .string("string"), "\(schema.stdout)")
+        let diff = try await workspace.run("diff", "--db", store, "--against", drifted)
+        #expect(diff.status != 0, "\(diff)")
+        #expect(diff.stdout.contains("POST /shop.v1.Catalog/GetItem"), "\(diff.stdout)")
+        #expect(diff.stdout.contains("$.labels  field not in drifted.db"), "\(diff.stdout)")
     }
 }
