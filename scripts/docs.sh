@@ -12,7 +12,9 @@ modules=(WellPlateCore WellPlateNetworking CassetteTesting CassetteControl)
 [[ $# -ge 1 ]] && modules=("$@")
 
 # The symbol graphs of every target, public symbols only (builds the package first if needed).
-swift package dump-symbol-graph --minimum-access-level public >/dev/null
+# Extension blocks too, so a member a module adds to another module's type (such as
+# `Notification.Name.userUnauthorized`) gets a page that the catalogs can link to.
+swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols >/dev/null
 graphs="$(swift build --show-bin-path)/../symbolgraph"
 
 out=.build/docs

@@ -26,5 +26,11 @@ done
 "$here/ensure-pip-module.sh" socketio python-socketio uvicorn websocket-client \
     || echo "warning: could not install python-socketio now; its tests will try again" >&2
 
-# The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium.
-"$here/ensure-browser.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2
+# Several operations on one socket: a strawberry-graphql server under uvicorn and the gql
+# client's websockets transport (Tests/Peers/multiplexed_peers.py).
+"$here/ensure-pip-module.sh" strawberry strawberry-graphql uvicorn || echo "warning: could not install strawberry-graphql now; its tests will try again" >&2
+"$here/ensure-pip-module.sh" gql.transport.websockets "gql[websockets]" || echo "warning: could not install gql's websockets transport now; its tests will try again" >&2
+
+# The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium, and the
+# accessibility audit's axe-core script (PyPI's axe-playwright-python).
+"$here/ensure-axe.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2

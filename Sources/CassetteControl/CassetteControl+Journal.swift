@@ -69,6 +69,10 @@ extension CassetteControl {
         /// How it ended, as `cassette list` says it (`server closed 4000 "bye"`, `client dropped`,
         /// `cut`); `nil` while it is open.
         public let end: String?
+        /// The operations the client opened on it, in order, named as `cassette list` names them
+        /// (`subscription Countdown`, `rpc add`, `event add`); empty for other protocols, and
+        /// `nil` from a proxy that does not report them.
+        public let operations: [String]?
     }
 
     /// A WebSocket client message that was not the recorded one.

@@ -44,7 +44,10 @@ package struct HTMLReport: Sendable {
         let store = catalog.store
         let cassettes = try await catalog.cassettes()
         var tables = ReportTables()
-        for interaction in try await store.interactions(cassette: nil) {
+        // In the order the served list has (`browse`: by id, the order they were stored), not
+        // the store's key order, where `items/10` comes before `items/2`.
+        let interactions = try await store.interactions(cassette: nil).sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+        for interaction in interactions {
             tables.add(interaction, catalog: catalog)
         }
         var data: JSONObject = [

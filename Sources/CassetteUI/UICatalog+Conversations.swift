@@ -25,12 +25,21 @@ extension UICatalog {
         object["requestHeaders"] = Self.headers(conversation.requestHeaders)
         object["subprotocol"] = conversation.subprotocol.map(JSONValue.string) ?? .null
         object["extensions"] = conversation.extensions.map(JSONValue.string) ?? .null
+        // The operations it carried (GraphQL over WebSocket, JSON-RPC, Socket.IO acks), numbered
+        // as `cassette show` numbers them; each message names its operation's number.
+        let operations = ConversationOperations(conversation)
+        object["operations"] = .array(
+            operations.operations.enumerated().map { index, operation in
+                ["number": .integer(Int64(index + 1)), "operation": .string(operation.label), "variables": operation.variables ?? .null]
+            })
         object["timeline"] = .array(
-            conversation.messages.map { message in
+            conversation.messages.enumerated().map { index, message in
                 var entry: JSONObject = [
                     "direction": .string(message.direction.rawValue), "kind": .string(message.kind.rawValue),
                     "offsetMs": .number(message.offsetMilliseconds), "size": .integer(Int64(message.payload.count)),
                     "frames": .integer(Int64(message.fragments.count)),
+                    "operation": operations.operationOfMessage.indices.contains(index)
+                        ? operations.operationOfMessage[index].map { .integer(Int64($0 + 1)) } ?? .null : .null,
                 ]
                 if message.kind == .close {
                     // A close frame's payload is a code and a reason: shown as such, not as bytes.

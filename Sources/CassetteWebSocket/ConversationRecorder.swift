@@ -18,6 +18,8 @@ package final class ConversationRecorder: Sendable {
         package var secrets: SecretValues
         /// When the upstream switched: offsets count from it.
         package var opened = ContinuousClock.now
+        /// The sides whose close frame has passed.
+        package var closed: Set<ConversationSide> = []
     }
 
     private let state: Mutex<State>
@@ -101,18 +103,25 @@ package final class ConversationRecorder: Sendable {
         wake.yield()
     }
 
-    /// Records how the conversation ended (the first end reported wins) and lets the writer finish.
+    /// Records how the conversation ended (the first end reported wins). The writer finishes
+    /// once the close handshake is complete (both sides' close frames passed) or the connection
+    /// is gone: the answer to a close is part of the conversation however late it comes (a
+    /// writer that stopped at the first close kept the answer only when it came quickly enough).
     package func finish(_ end: ConversationEnd) {
-        state.withLock { state in
-            guard state.end == nil else { return }
-            if case .closed(let side, let code, let reason) = end, !reason.isEmpty {
-                let redacted = keyer.redactedMessage(Data(reason.utf8), secrets: &state.secrets)
-                state.end = .closed(by: side, code: code, reason: String(decoding: redacted, as: UTF8.self))
-            } else {
-                state.end = end
+        let over = state.withLock { state in
+            if state.end == nil {
+                if case .closed(let side, let code, let reason) = end, !reason.isEmpty {
+                    let redacted = keyer.redactedMessage(Data(reason.utf8), secrets: &state.secrets)
+                    state.end = .closed(by: side, code: code, reason: String(decoding: redacted, as: UTF8.self))
+                } else {
+                    state.end = end
+                }
             }
+            guard case .closed(let side, _, _) = end else { return true }
+            state.closed.insert(side)
+            return state.closed.count == 2
         }
         wake.yield()
-        wake.finish()
+        if over { wake.finish() }
     }
 }

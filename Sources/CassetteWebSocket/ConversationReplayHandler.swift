@@ -6,9 +6,11 @@ import NIOWebSocket
 import WellPlateCore
 
 /// Plays a recorded conversation to a live client, offline: it performs the actions of a
-/// `ConversationReplay` in order, each after its recorded delay (times `--ws-timing`) from the
-/// one before, or from the client message that prompted it. Pings get pongs; a client message
-/// that is not the recorded one closes with 1008 and is reported as a miss.
+/// `MultiplexedReplay` in order within each lane (the messages of no operation, and each
+/// operation a client opened), each after its recorded delay (times `--ws-timing`) from the one
+/// before in its lane, or from the client message that prompted it; lanes run side by side, as
+/// the recorded operations did. Pings get pongs; a client message that is not a recorded one
+/// closes with 1008 and is reported as a miss.
 package final class ConversationReplayHandler: ChannelInboundHandler, RemovableChannelHandler {
     package typealias InboundIn = WebSocketFrame
     package typealias OutboundOut = WebSocketFrame
@@ -30,26 +32,43 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
         package var deflate: PerMessageDeflate? = nil
     }
 
-    private var replay: ConversationReplay
+    private var replay: MultiplexedReplay
     private let parts: Parts
     private var assembler: MessageAssembler
     /// Compresses each message sent anew, when the client agreed to permessage-deflate.
     private let deflater: MessageDeflater?
-    /// The actions not yet performed: from `next` on (the array keeps its storage between turns).
-    private var queue: [ConversationReplay.Action] = []
-    private var next = 0
-    /// Whether an action is waiting for its time.
-    private var scheduled = false
+    /// One lane's actions not yet performed, and its clock.
+    private struct Lane {
+        /// From `next` on (the array keeps its storage between turns).
+        var queue: [ConversationReplay.Action] = []
+        var next = 0
+        /// Whether an action is waiting for its time.
+        var scheduled = false
+        /// When its last action was performed, or the client message that prompted the next arrived.
+        var anchor = NIODeadline.uptimeNanoseconds(0)
+
+        var isIdle: Bool { next == queue.count && !scheduled }
+
+        mutating func clear() {
+            queue.removeAll(keepingCapacity: true)
+            next = 0
+        }
+    }
+
+    /// Lane 0: the messages of no operation; lane `n`: the recording's `n`th operation.
+    private var lanes: [Lane] = [Lane()]
+    /// The steps of one client message, reused.
+    private var steps: [MultiplexedReplay.Step] = []
+    /// The recorded end, once due, waiting for the other lanes' messages to go first.
+    private var heldEnd: ConversationReplay.Action?
     /// Whether delays are kept at all: with `--ws-timing fast` every action is due at once, and
     /// no clock is read.
     private let keepsTime: Bool
-    /// When the last action was performed, or the client message that prompted the next arrived.
-    private var anchor = NIODeadline.uptimeNanoseconds(0)
     private var closeSent = false
     private var context: ChannelHandlerContext?
 
     /// `replay`: the conversation from its start (`RecordedConversations.take`).
-    package init(_ replay: ConversationReplay, parts: Parts) throws {
+    package init(_ replay: MultiplexedReplay, parts: Parts) throws {
         self.replay = replay
         self.parts = parts
         keepsTime = parts.options.timingScale > 0
@@ -60,7 +79,7 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
 
     package func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        if keepsTime { anchor = .now() }
+        if keepsTime { lanes[0].anchor = .now() }
         enqueue(replay.start(), context: context)
     }
 
@@ -97,14 +116,24 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
         case .message(let kind, let payload, _):
             // Once the close is sent, the client's messages answer nothing.
             guard !closeSent else { return }
-            if keepsTime && next == queue.count && !scheduled { anchor = .now() }
+            let arrived: NIODeadline = keepsTime ? .now() : .uptimeNanoseconds(0)
             do {
+                steps.removeAll(keepingCapacity: true)
                 // The keyer and secrets are read where they are, not copied for every message.
-                try replay.receive(kind: kind, payload: payload, into: &queue) {
+                try replay.receive(kind: kind, payload: payload, into: &steps) {
                     self.parts.keyer.messageMatches(live: $0, recorded: $1, secrets: self.parts.secrets)
                 }
                 parts.track?.add(.client, kind, matched: true)
-                runNext(context: context)
+                if let track = parts.track, let lane = replay.openedLane, let label = replay.label(ofLane: lane) { track.opened(label) }
+                if keepsTime {
+                    // A lane's delays count from the message that prompted them when it was idle.
+                    for step in steps {
+                        while lanes.count <= step.lane { lanes.append(Lane()) }
+                        if lanes[step.lane].isIdle { lanes[step.lane].anchor = arrived }
+                    }
+                    if steps.isEmpty, lanes[0].isIdle { lanes[0].anchor = arrived }
+                }
+                enqueue(steps, context: context)
             } catch {
                 miss(error, received: ConversationMessage(direction: .client, kind: kind, payload: payload, offsetMilliseconds: 0), context: context)
             }
@@ -113,7 +142,9 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
 
     private func miss(_ mismatch: ConversationReplay.Mismatch, received: ConversationMessage, context: ChannelHandlerContext) {
         parts.session.countConversationMiss()
-        let expected = mismatch.expected.map { "\($0.kind.rawValue) \($0.preview(limit: 200))" } ?? "nothing (the recording has no more client messages)"
+        let operation = mismatch.operation.map { "operation \($0), " } ?? ""
+        let expected =
+            mismatch.expected.map { operation + "\($0.kind.rawValue) \($0.preview(limit: 200))" } ?? "nothing (the recording has no more client messages)"
         let receivedText = "\(received.kind.rawValue) \(received.preview(limit: 200))"
         parts.log.warn(parts.log.labelled("MISS WebSocket \(parts.logTarget): expected \(expected), received \(receivedText); closed with 1008"))
         parts.track?.missed(JournalConversation.Miss(expected: expected, received: receivedText))
@@ -123,22 +154,26 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
         close(code: 1008, reason: mismatch.reason, context: context)
     }
 
-    private func enqueue(_ actions: [ConversationReplay.Action], context: ChannelHandlerContext) {
-        queue.append(contentsOf: actions)
-        runNext(context: context)
+    private func enqueue(_ steps: [MultiplexedReplay.Step], context: ChannelHandlerContext) {
+        for step in steps {
+            while lanes.count <= step.lane { lanes.append(Lane()) }
+            lanes[step.lane].queue.append(step.action)
+        }
+        // Lane 0 first: on open, and for the messages of no operation, it is the only one.
+        for lane in lanes.indices where !lanes[lane].isIdle { runNext(lane, context: context) }
     }
 
     private func clearQueue() {
-        queue.removeAll(keepingCapacity: true)
-        next = 0
+        for lane in lanes.indices { lanes[lane].clear() }
+        heldEnd = nil
     }
 
-    /// Performs the next action once its delay from the one before has passed.
-    private func runNext(context: ChannelHandlerContext) {
-        guard !scheduled, next < queue.count, !closeSent else { return }
-        let action = queue[next]
-        next += 1
-        if next == queue.count { clearQueue() }
+    /// Performs lane `lane`'s next action once its delay from the one before has passed.
+    private func runNext(_ lane: Int, context: ChannelHandlerContext) {
+        guard !lanes[lane].scheduled, lanes[lane].next < lanes[lane].queue.count, !closeSent else { return }
+        let action = lanes[lane].queue[lanes[lane].next]
+        lanes[lane].next += 1
+        if lanes[lane].next == lanes[lane].queue.count { lanes[lane].clear() }
         let delay: Double
         switch action {
         case .send(_, let milliseconds), .close(_, _, let milliseconds), .drop(let milliseconds): delay = milliseconds
@@ -146,26 +181,33 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
         let scaled = delay * parts.options.timingScale
         // An action due at once (the anchor is never later than now) needs no clock.
         guard scaled > 0 else {
-            perform(action, context: context)
+            perform(action, lane: lane, context: context)
             return
         }
-        let due = anchor + .nanoseconds(Int64(scaled * 1_000_000))
+        let due = lanes[lane].anchor + .nanoseconds(Int64(scaled * 1_000_000))
         guard due > .now() else {
-            perform(action, context: context)
+            perform(action, lane: lane, context: context)
             return
         }
-        scheduled = true
+        lanes[lane].scheduled = true
         let loopBound = NIOLoopBound(self, eventLoop: context.eventLoop)
         context.eventLoop.scheduleTask(deadline: due) {
             let handler = loopBound.value
-            handler.scheduled = false
+            guard lane < handler.lanes.count else { return }
+            handler.lanes[lane].scheduled = false
             guard let context = handler.context else { return }
-            handler.perform(action, context: context)
+            handler.perform(action, lane: lane, context: context)
         }
     }
 
-    private func perform(_ action: ConversationReplay.Action, context: ChannelHandlerContext) {
-        if keepsTime { anchor = .now() }
+    private func perform(_ action: ConversationReplay.Action, lane: Int, context: ChannelHandlerContext) {
+        if keepsTime { lanes[lane].anchor = .now() }
+        if case .send = action {
+        } else if lanes.indices.contains(where: { $0 != lane && !lanes[$0].isIdle }) {
+            // The end waits for what other lanes still have to send, as the recording's came last.
+            heldEnd = action
+            return
+        }
         switch action {
         case .send(let message, _):
             parts.track?.add(.server, message.kind)
@@ -194,7 +236,11 @@ package final class ConversationReplayHandler: ChannelInboundHandler, RemovableC
             parts.track?.finish(.dropped(by: .server))
             context.close(promise: nil)
         }
-        runNext(context: context)
+        runNext(lane, context: context)
+        if let end = heldEnd, lanes.allSatisfy(\.isIdle) {
+            heldEnd = nil
+            perform(end, lane: lane, context: context)
+        }
     }
 
     /// A message sent in the fragments it was recorded in: the first frame with its opcode, then

@@ -70,6 +70,12 @@ package final class WebSocketRelay: ChannelInboundHandler, RemovableChannelHandl
         case .message(let kind, let payload, let fragments):
             recorder?.add(side, kind, payload, fragments: fragments)
             track?.add(side, kind)
+            if let track, side == .client,
+                let operation = MessageOperation(ConversationMessage(direction: side, kind: kind, payload: payload, offsetMilliseconds: 0)),
+                operation.opens, let label = operation.label
+            {
+                track.opened(label)
+            }
             if kind == .close {
                 let (code, reason) = ConversationReplay.closeFields(payload)
                 recorder?.finish(.closed(by: side, code: code, reason: reason))

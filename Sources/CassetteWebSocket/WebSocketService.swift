@@ -53,7 +53,7 @@ package final class WebSocketService: ConversationServing {
     /// What a handshake gets.
     package enum Plan {
         /// Replay the recorded conversation, from its start.
-        case replay(ConversationReplay)
+        case replay(MultiplexedReplay)
         /// Relay to the upstream; `records`: and store the conversation.
         case relay(records: Bool)
         /// Not taken: answered as an ordinary HTTP request.

@@ -20,7 +20,7 @@ package struct WebSocketUpgrade: Sendable {
     /// the service that took it (a session's, for `X-Cassette-Session` on the main port).
     private enum Settled: Sendable {
         /// With what the client's offer of permessage-deflate was answered.
-        case replay(ConversationReplay, WebSocketService, PerMessageDeflate?)
+        case replay(MultiplexedReplay, WebSocketService, PerMessageDeflate?)
         /// With what the upstream agreed of the client's permessage-deflate offers.
         case relay(Channel, NIOLoopBound<WebSocketRelay>, ConversationRecorder?, JournalConversation?, WebSocketService, PerMessageDeflate?)
     }

@@ -110,6 +110,32 @@ struct UICatalogTests {
         try await store.close()
     }
 
+    @Test func aConversationsTimelineNamesTheOperationOfEachMessage() async throws {
+        let workspace = try CLIWorkspace()
+        let store = try await CassetteStore.open(path: workspace.storePath, access: .readWrite)
+        let texts: [(ConversationSide, String)] = [
+            (.client, #"{"type":"connection_init"}"#),
+            (.client, #"{"id":"1","type":"subscribe","payload":{"query":"subscription Countdown { countdown(from: 2) }"}}"#),
+            (.server, #"{"id":"1","type":"next","payload":{"data":{"countdown":2}}}"#),
+        ]
+        let conversation = Conversation(
+            cassette: "dev", url: "http://api.example.test/graphql", key: "GET /graphql", requestHeaders: [:], subprotocol: "graphql-transport-ws",
+            extensions: nil,
+            messages: texts.enumerated().map { index, message in
+                ConversationMessage(direction: message.0, kind: .text, payload: Data(message.1.utf8), offsetMilliseconds: Double(index))
+            })
+        #expect(try await store.importConversations([conversation], replacing: false) == 1)
+        let catalog = UICatalog(store: store)
+        let id = try #require(try await store.conversations(cassette: nil).first?.id)
+        let detail = try #require(try await catalog.conversation(id: id)?.objectValue)
+        let operations = (detail["operations"]?.arrayValue ?? []).compactMap { $0.objectValue }
+        #expect(operations.map { $0["operation"]?.stringValue } == ["subscription Countdown"])
+        #expect(operations.first?["number"]?.doubleValue == 1)
+        let timeline = (detail["timeline"]?.arrayValue ?? []).compactMap { $0.objectValue }
+        #expect(timeline.map { $0["operation"]?.doubleValue } == [nil, 1, 1])
+        try await store.close()
+    }
+
     @Test func aBinaryBodyIsBase64AndATextBodyIsText() async throws {
         let workspace = try CLIWorkspace()
         let stored = try await workspace.record([

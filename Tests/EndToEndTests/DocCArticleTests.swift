@@ -8,6 +8,7 @@ import Testing
 struct DocCArticleTests {
     static let articles: [(article: String, compiledIn: [String])] = [
         ("Sources/WellPlateNetworking/WellPlateNetworking.docc/GettingStarted.md", ["Tests/EndToEndTests/DocCArticleExamples.swift"]),
+        ("Sources/WellPlateNetworking/WellPlateNetworking.docc/ExpiredCredentials.md", ["Tests/EndToEndTests/ExpiredCredentialsArticle.swift"]),
         ("Sources/CassetteTesting/CassetteTesting.docc/TestingWithCassettes.md", ["Tests/EndToEndTests/CassetteReadmeExampleTests.swift"]),
     ]
 

@@ -13,6 +13,12 @@ usage: socketio_peers.py client URL [ACK_START]
     counters start there (/ at ACK_START, /chat at ACK_START + 50) instead of 1, as a client
     whose counter has moved on would (the JavaScript client keeps counting across reconnections).
     Prints one JSON line per answer: {"ack": ...}, {"news": ...}, then {"ids": [the ack ids sent]}.
+
+usage: socketio_peers.py concurrent URL ORDER [ACK_START]
+    The same client, connected the same way, emitting add(1, 2) (a), add(2, 10) (b) and in /chat
+    echo {"x": 1} (c) in ORDER (a permutation of "abc") without waiting, each asking for an
+    acknowledgement, then waiting for all three. Prints {"a": 3, "b": 12, "c": {"echo": {"x": 1}}}
+    and then {"ids": [the ack ids sent, in ORDER]}.
 """
 import asyncio
 import itertools
@@ -90,6 +96,45 @@ def client(url, ack_start):
     disconnect_when_sent(sio)
 
 
+def concurrent(url, order, ack_start):
+    import socketio
+
+    sio = socketio.Client(reconnection=False)
+    sio.connect(url, transports=["websocket"], namespaces=["/", "/chat"], wait_timeout=10)
+    if ack_start is not None:
+        sio.callbacks["/"] = {0: itertools.count(ack_start)}
+        sio.callbacks["/chat"] = {0: itertools.count(ack_start + 50)}
+    ids = []
+    original = sio._generate_ack_id
+
+    def generate(namespace, callback):
+        ack = original(namespace, callback)
+        ids.append(ack)
+        return ack
+
+    sio._generate_ack_id = generate
+    answers = {}
+    done = threading.Event()
+
+    def answered(name):
+        def callback(*values):
+            answers[name] = values[0] if len(values) == 1 else list(values)
+            if len(answers) == len(order):
+                done.set()
+
+        return callback
+
+    calls = {"a": ("add", (1, 2), "/"), "b": ("add", (2, 10), "/"), "c": ("echo", {"x": 1}, "/chat")}
+    for name in order:
+        event, data, namespace = calls[name]
+        sio.emit(event, data, namespace=namespace, callback=answered(name))
+    if not done.wait(10):
+        raise SystemExit("not every acknowledgement came: %r" % answers)
+    print(json.dumps({name: answers[name] for name in sorted(answers)}), flush=True)
+    print(json.dumps({"ids": ids}), flush=True)
+    disconnect_when_sent(sio)
+
+
 def disconnect_when_sent(sio):
     """Disconnects as sio.disconnect() does, but with every packet on the wire first.
 
@@ -126,5 +171,7 @@ if __name__ == "__main__":
         server()
     elif sys.argv[1:2] == ["client"] and len(sys.argv) in (3, 4):
         client(sys.argv[2], int(sys.argv[3]) if len(sys.argv) == 4 else None)
+    elif sys.argv[1:2] == ["concurrent"] and len(sys.argv) in (4, 5):
+        concurrent(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) == 5 else None)
     else:
         raise SystemExit(__doc__)

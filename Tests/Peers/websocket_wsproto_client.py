@@ -16,7 +16,9 @@ Scripts:
   reserved-opcode  after hello, a masked frame with the reserved opcode 0x3;
   bad-utf8         after hello, a masked text frame whose payload is not UTF-8;
   echo             after hello, "echo me", then reads until the connection ends;
-  hold FILE        after hello, "echo me" and its echo, creates FILE and reads until the end.
+  hold FILE        after hello, "echo me" and its echo, creates FILE and reads until the end;
+  slow-close       after hello, "bye", and the server's close answered only 500 ms later (a
+                   client whose close reply comes after the proxy has stored the server's close).
 Prints one JSON line per message received, then {"closed": CODE, "reason": REASON}, with nulls
 when the connection dropped without a close frame.
 """
@@ -25,6 +27,7 @@ import os
 import socket
 import struct
 import sys
+import time
 from urllib.parse import urlparse
 
 from wsproto import ConnectionType, WSConnection
@@ -94,6 +97,8 @@ def receive():
         if isinstance(event, Ping):
             sock.sendall(ws.send(event.response()))
         elif isinstance(event, CloseConnection):
+            if script == "slow-close":
+                time.sleep(0.5)
             try:
                 sock.sendall(ws.send(event.response()))
             except Exception:
@@ -168,6 +173,8 @@ try:
         sock.sendall(raw_frame(0x81, b"\xff\xfe"))
     elif script == "echo":
         send_text("echo me")
+    elif script == "slow-close":
+        send_text("bye")
     elif script == "hold":
         send_text("echo me")
         receive_until(lambda m: m == "echo me")

@@ -232,6 +232,35 @@ struct SampleAPITests {
         }
     }
 
+    @Test func refreshTradesARefreshTokenForAnAccessTokenAndTheServerCountsWhatArrived() async throws {
+        try await withSampleAPI { base in
+            let json: HTTPFields = [.contentType: "application/json"]
+            let fresh = try await send(.post, base, "/api/auth/refresh", headers: json, body: #"{"refresh_token":"rt_1"}"#)
+            #expect(fresh.statusCode == 200)
+            let token = try object(fresh)["access_token"] as? String
+            #expect(token?.wholeMatch(of: /at_[0-9a-f]{32}/) != nil, "\(fresh.text)")
+            #expect(try await send(.get, base, "/api/me", headers: [.authorization: "Bearer \(token ?? "")"]).statusCode == 200)
+
+            let revoked = try await send(.post, base, "/api/auth/refresh", headers: json, body: #"{"refresh_token":"revoked"}"#)
+            #expect(revoked.statusCode == 401)
+            #expect(revoked.text == #"{"error":"refresh_token_revoked","message":"The refresh token was revoked; sign in again"}"#)
+            let stale = try await send(.post, base, "/api/auth/refresh", headers: json, body: #"{"refresh_token":"stale"}"#)
+            #expect(stale.text == #"{"access_token":"expired","expires_in":3600,"token_type":"Bearer"}"#)
+            let missing = try await send(.post, base, "/api/auth/refresh", headers: json, body: "{}")
+            #expect(missing.statusCode == 400)
+            #expect(missing.text.contains(#"Field \"refresh_token\" is required"#))
+
+            let patched = try await send(
+                .patch, base, "/api/me", headers: [.authorization: "Bearer t0ken", .contentType: "application/json"], body: #"{"name":"Ada King"}"#)
+            #expect(patched.text == #"{"email":"ada@example.com","id":1,"name":"Ada King","plan":"pro"}"#)
+            #expect(try await send(.patch, base, "/api/me", headers: [.authorization: "Bearer expired"], body: #"{"name":"x"}"#).statusCode == 401)
+
+            // The rejected refresh tokens count too: every refresh request that named one.
+            let counts = try await send(.get, base, "/api/auth/counts")
+            #expect(counts.text == #"{"profile_requests":3,"refreshes":3,"rejected":1}"#)
+        }
+    }
+
     // MARK: Flaky, slow, status
 
     @Test func flakyFailsTheFirstAttemptsOfEachKey() async throws {

@@ -34,4 +34,14 @@ package enum SocketIOPeers {
         guard result.status == 0 else { throw ChildProcessError("the Socket.IO client failed: \(result.stderr)") }
         return result.stdout.split(separator: "\n").map(String.init)
     }
+
+    /// What the client printed emitting add(1, 2) (`a`), add(2, 10) (`b`) and /chat echo (`c`)
+    /// in `order` at once: the answers by name, then `{"ids": [...]}`, the ids in `order`.
+    package static func concurrentClient(_ url: String, order: String, ackStart: Int? = nil) async throws -> [String] {
+        try await ensureInstalled()
+        let result = try await ExternalTool.run(
+            ["python3", script, "concurrent", url, order] + (ackStart.map { [String($0)] } ?? []), cwd: ExternalTool.packageRoot)
+        guard result.status == 0 else { throw ChildProcessError("the Socket.IO client failed: \(result.stderr)") }
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
 }

@@ -129,13 +129,16 @@ package final class ConnectHandler: ChannelInboundHandler, RemovableChannelHandl
             channel.writeAndFlush(channel.allocator.buffer(string: "HTTP/\(version.major).\(version.minor) 200 Connection Established\r\n\r\n"), promise: nil)
             let sniffer = TunnelProtocolSniffer { tls, operations in
                 let origin = ForwardRouter.origin(scheme: tls ? "https" : "http", host: host, port: port)
-                if tls {
-                    try operations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    try operations.addHandler(ClientTLSWatcher(host: host, router: router, logShard: logShard))
-                }
                 let pipeline = router.pipeline(origin: origin, records: true)
                 let route = ServingRoute(parts: pipeline.parts, targetCache: .makeBoxSendingValue(ReplayTargetCache(), eventLoop: channel.eventLoop))
-                try pipeline.configure(operations, route: route, logShard: logShard, extraHandlers: [])
+                if tls {
+                    // The certificate's context offers ALPN `h2` and `http/1.1`.
+                    try operations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    try operations.addHandler(ClientTLSWatcher(host: host, router: router, logShard: logShard))
+                    try pipeline.configureAfterTLS(operations, route: route, logShard: logShard)
+                } else {
+                    try pipeline.configurePlain(operations, route: route, logShard: logShard)
+                }
             }
             try channel.pipeline.syncOperations.addHandler(sniffer)
         } catch {

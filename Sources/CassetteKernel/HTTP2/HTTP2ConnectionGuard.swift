@@ -29,8 +29,9 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler {
             closing = true
             log.warn(log.labelled("HTTP/2 connection\(peer) closed: \(Self.describe(error)); sent GOAWAY"), shard: shard)
             context.close(promise: nil)
-        } else if !(error is NIOHTTP2Errors.StreamClosed) {
-            // A stream error: that stream got RST_STREAM, the connection goes on.
+        } else if error is any NIOHTTP2Error, !(error is NIOHTTP2Errors.StreamClosed) {
+            // A stream error: that stream got RST_STREAM, the connection goes on. Errors of the
+            // layers below (a TLS peer closing without close_notify) end in `channelInactive`.
             log.warn(log.labelled("HTTP/2 stream\(peer) reset: \(Self.describe(error))"), shard: shard)
         }
     }
@@ -65,7 +66,7 @@ final class HTTP2ConnectionGuard: ChannelInboundHandler {
         switch error {
         case is NIOHTTP2Errors.UnableToParseFrame, is NIOHTTP2Errors.BadClientMagic, is NIOHTTP2Errors.MissingPreface,
             is NIOHTTP2Errors.IOOnClosedConnection, is NIOHTTP2Errors.ReceivedBadSettings, is NIOHTTP2Errors.InvalidSetting,
-            is NIOHTTP2Errors.StreamIDTooSmall, is NIOHTTP2Errors.CreatedStreamAfterGoaway, is IOError:
+            is NIOHTTP2Errors.StreamIDTooSmall, is NIOHTTP2Errors.CreatedStreamAfterGoaway:
             return true
         default:
             return false

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOTLS
 
 /// The one HTTP/1.1 server pipeline of every connection the kernel serves (reverse and session
 /// listeners, CONNECT tunnels after TLS, the forward listener, `cassette ui`), and HTTP/2 beside
@@ -40,6 +41,29 @@ package enum HTTPPipeline {
                 }
             })
     }
+
+    /// A connection behind TLS that offered ALPN `h2` and `http/1.1`: once the handshake says
+    /// which the client chose, `http2` or `http1` sets it up (a client that chose none gets
+    /// HTTP/1.1). What arrives meanwhile waits in `ApplicationProtocolNegotiationHandler`.
+    package static func configureAfterALPN(
+        _ pipeline: ChannelPipeline.SynchronousOperations, http2: HTTP2Serving, responder: any ConnectionResponder, loop: ConnectionLoop,
+        http1: @escaping (ChannelPipeline.SynchronousOperations) throws -> Void
+    ) throws {
+        try pipeline.addHandler(
+            ApplicationProtocolNegotiationHandler { result, channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let operations = channel.pipeline.syncOperations
+                    if case .negotiated(let chosen) = result, chosen == "h2" {
+                        try http2.configure(operations, responder: responder, loop: loop)
+                    } else {
+                        try http1(operations)
+                    }
+                }
+            })
+    }
+
+    /// The protocols a TLS server of the kernel offers, in its order of preference.
+    package static let alpnProtocols = ["h2", "http/1.1"]
 
     /// The plain pipeline of one responder: every connection of a listener that `responder` answers.
     package static func configure(

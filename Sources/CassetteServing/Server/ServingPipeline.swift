@@ -104,6 +104,33 @@ package struct ServingPipeline: ConnectionPipeline {
         }
     }
 
+    /// Sets a connection up behind TLS that cassette terminates (an intercepted tunnel), which
+    /// offered ALPN `h2` and `http/1.1` (`HTTPPipeline.alpnProtocols`): HTTP/2 or HTTP/1.1 as the
+    /// client chose.
+    package func configureAfterTLS(_ pipeline: ChannelPipeline.SynchronousOperations, route: ServingRoute, logShard: Int) throws {
+        guard let http2 else {
+            try configure(pipeline, route: route, logShard: logShard, extraHandlers: [])
+            return
+        }
+        let loop = ConnectionLoop(logShard: logShard, storage: LoopStorage(on: pipeline.eventLoop))
+        try HTTPPipeline.configureAfterALPN(pipeline, http2: http2, responder: route, loop: loop) { operations in
+            try configure(operations, route: route, logShard: logShard, extraHandlers: [])
+        }
+    }
+
+    /// A plain connection inside a tunnel (`ws://`, `http://` through CONNECT): HTTP/1.1, or
+    /// HTTP/2 with prior knowledge, as its first bytes say.
+    package func configurePlain(_ pipeline: ChannelPipeline.SynchronousOperations, route: ServingRoute, logShard: Int) throws {
+        guard let http2 else {
+            try configure(pipeline, route: route, logShard: logShard, extraHandlers: [])
+            return
+        }
+        let loop = ConnectionLoop(logShard: logShard, storage: LoopStorage(on: pipeline.eventLoop))
+        try HTTPPipeline.configure(pipeline, http2: http2, responder: route, loop: loop) { operations in
+            try configure(operations, route: route, logShard: logShard, extraHandlers: [])
+        }
+    }
+
     /// Sets a connection up with `route`, after `extraHandlers` (the forward listener's CONNECT).
     package func configure(
         _ pipeline: ChannelPipeline.SynchronousOperations, route: ServingRoute, logShard: Int, extraHandlers: [any ChannelHandler],

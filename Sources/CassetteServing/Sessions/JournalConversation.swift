@@ -29,6 +29,8 @@ package final class JournalConversation: Sendable {
         package var miss: Miss?
         /// `nil` while it is open.
         package var end: ConversationEnd?
+        /// The operations the client opened on it, in order (`subscription Countdown`, `rpc add`).
+        package var operations: [String] = []
     }
 
     private let state = Mutex(State())
@@ -50,6 +52,11 @@ package final class JournalConversation: Sendable {
         }
     }
 
+    /// The client opened the operation `label` (GraphQL over WebSocket, JSON-RPC, a Socket.IO event with an ack).
+    package func opened(_ label: String) {
+        state.withLock { $0.operations.append(label) }
+    }
+
     /// The client message that was not the recorded one (it counts as sent).
     package func missed(_ miss: Miss) {
         state.withLock { state in
@@ -65,7 +72,8 @@ package final class JournalConversation: Sendable {
         }
     }
 
-    /// `{"sent", "received", "matched", "missed": {"expected", "received"} | null, "end": "server closed 4000 \"bye\"" | null}`.
+    /// `{"sent", "received", "matched", "missed": {"expected", "received"} | null, "end": "server closed 4000 \"bye\"" | null,
+    /// "operations": ["subscription Countdown", ...]}`.
     package var json: JSONValue {
         let state = current
         return [
@@ -74,6 +82,7 @@ package final class JournalConversation: Sendable {
             "matched": .integer(Int64(state.matched)),
             "missed": state.miss.map { ["expected": .string($0.expected), "received": .string($0.received)] } ?? .null,
             "end": state.end.map { .string($0.summary) } ?? .null,
+            "operations": .array(state.operations.map(JSONValue.string)),
         ]
     }
 }

@@ -73,6 +73,14 @@ package struct ConversationFixture: Codable, Sendable, Equatable {
         }
     }
 
+    /// Whether `value` is a conversation as `export --fixtures` writes it (every field this type
+    /// has), not a response: a drift check leaves it out rather than call it a fixture that no
+    /// recording matches.
+    package static func describes(_ value: JSONValue) -> Bool {
+        guard let object = value.objectValue, object["messages"]?.arrayValue != nil, object["end"]?.objectValue != nil else { return false }
+        return (try? JSONDecoder().decode(ConversationFixture.self, from: Data(value.compactJSON.utf8))) != nil
+    }
+
     /// Pretty-printed JSON with sorted keys and a final newline, as every fixture.
     package func encoded() throws -> Data {
         let encoder = JSONEncoder()

@@ -96,6 +96,12 @@ package struct GRPCMethodFixture: Sendable {
         .object(JSONObject(fields.map { ($0.name.canonicalName, JSONValue.string($0.value)) }))
     }
 
+    /// Whether a fixture file's JSON is a method's file as `export --fixtures` writes it (a
+    /// `method` path and its `variants`), which the drift check does not read as a response.
+    package static func describes(_ value: JSONValue) -> Bool {
+        value["method"]?.stringValue?.hasPrefix("/") == true && value["variants"]?.arrayValue != nil
+    }
+
     /// The file's bytes: pretty JSON with a final newline.
     package func encoded() -> Data {
         jsonValue.jsonData(options: [.prettyPrinted]) + Data("\n".utf8)

@@ -34,7 +34,12 @@ extension DriftReport {
         var entries: [Entry] = []
         var covered: Set<Endpoint> = []
         for fixture in fixtures {
-            let targets = routed[fixture.name] ?? byFallbackName[fixture.name] ?? []
+            // An operation carried inside WebSocket conversations (`OperationFixture`): its
+            // payloads against the recordings of that operation.
+            let operation = OperationFixture.operation(of: fixture.value)
+            let targets =
+                operation.map { label in recorded.endpoints.filter { $0.operation == label.name } }
+                ?? routed[fixture.name] ?? byFallbackName[fixture.name] ?? []
             guard !targets.isEmpty else {
                 let note = SchemaFinding(
                     path: .root, rule: .fixtureWithoutRecording, expected: "absent", actual: "present",
@@ -45,7 +50,10 @@ extension DriftReport {
             }
             for endpoint in Set(targets).sorted() {
                 // A GraphQL operation's recorded schema is its `data`; so is its fixture's.
-                let fixtureSchema = InferredSchema(samples: [endpoint.operation != nil ? fixture.value["data"] ?? fixture.value : fixture.value])
+                let fixtureSchema = InferredSchema(
+                    samples: operation?.payloads.map { $0["data"] ?? $0 } ?? [
+                        endpoint.operation != nil ? fixture.value["data"] ?? fixture.value : fixture.value
+                    ])
                 covered.insert(endpoint)
                 guard let samples = recorded[endpoint] else {
                     let note = SchemaFinding(

@@ -24,8 +24,10 @@ package struct FixtureFile: Sendable, Hashable {
     /// Every fixture under `directory`, subfolders included, sorted by name (code point order).
     ///
     /// Fixtures are the `*.json` files; skipped are `registry.json` at the top (the routes, not a
-    /// response), `*.schema.json` files, hidden files and folders, and symbolic links to folders
-    /// (which could loop).
+    /// response), `*.schema.json` files, the WebSocket conversations `export --fixtures` writes
+    /// under `websocket/` (a conversation, not a response: `ConversationFixture`), the gRPC
+    /// methods it writes under `grpc/` (`GRPCMethodFixture`), hidden files
+    /// and folders, and symbolic links to folders (which could loop).
     /// - Throws: `MockDataError` `.invalidJSON` naming the file, line and column of the first file
     ///   that does not parse, or `.unreadable` for a file or folder that cannot be read.
     package static func all(in directory: URL) throws(MockDataError) -> [FixtureFile] {
@@ -35,7 +37,9 @@ package struct FixtureFile: Sendable, Hashable {
         var fixtures: [FixtureFile] = []
         for name in names {
             let url = directory.appendingPathComponent(name + ".json")
-            fixtures.append(FixtureFile(name: name, value: try MockDataLoader.read(fixture: name, at: url).value))
+            let value = try MockDataLoader.read(fixture: name, at: url).value
+            guard !ConversationFixture.describes(value), !GRPCMethodFixture.describes(value) else { continue }
+            fixtures.append(FixtureFile(name: name, value: value))
         }
         return fixtures
     }

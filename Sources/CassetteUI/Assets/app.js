@@ -12,6 +12,8 @@
   const LIVE_MISSES = 50;
   // The list's filter, in the URL in this order; the served list and the report's both read it.
   const FILTERS = ["cassette", "method", "status", "host", "path", "operation", "text"];
+  // Typing in the list's filter applies it once no key came for this long.
+  const FILTER_DELAY = 300;
   const inline = document.getElementById("cassette-data");
   const report = inline ? JSON.parse(inline.textContent) : null;
   const recordings = report ? unpack(report.interactions) : null;
@@ -20,6 +22,10 @@
   // What the current view must undo when the next one is drawn.
   let leaveView = null;
   let reportFilter = { key: null, rows: [] };
+  // Where the list was when a recording or a conversation was opened from it ({hash, scrollTop,
+  // id} or {hash, conversation}): its detail links back there, and the list, drawn again, scrolls
+  // back and gives the focus to the link that opened it, so a keyboard user goes on from there.
+  let listPlace = null;
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -175,19 +181,51 @@
     const [view, query] = hash.split("?");
     return { view: view || (report && report.run ? "live" : "cassettes"), params: new URLSearchParams(query || "") };
   }
-  function go(view, params) {
+  // `replace`: the URL changes without a history entry (a filter as it is typed), and the view is
+  // drawn at once, since replacing the URL fires no hashchange.
+  function go(view, params, options) {
     const query = params ? new URLSearchParams(clean(params)).toString() : "";
-    location.hash = "#/" + view + (query ? "?" + query : "");
+    const hash = "#/" + view + (query ? "?" + query : "");
+    if (hash === location.hash) return;
+    if (options && options.replace) {
+      history.replaceState(null, "", hash);
+      render();
+    } else {
+      location.hash = hash;
+    }
   }
 
   function render() {
     if (liveSource) { liveSource.close(); liveSource = null; }
     if (leaveView) { leaveView(); leaveView = null; }
     const { view, params } = route();
-    for (const link of document.querySelectorAll("nav a")) link.classList.toggle("active", link.dataset.view === view.split("/")[0]);
+    for (const link of document.querySelectorAll("nav a")) {
+      const active = link.dataset.view === view.split("/")[0];
+      link.classList.toggle("active", active);
+      if (active) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    }
+    const typing = focusedField();
     clear(main);
     const show = { cassettes: cassettesView, interactions: interactionsView, interaction: detailView, conversation: conversationView, live: liveView, sessions: sessionsView, drift: driftView }[view] || cassettesView;
-    show(params).catch((error) => main.appendChild(el("p", { cls: "error", text: String(error.message || error) })));
+    const shown = show(params);
+    refocus(typing);
+    shown.catch((error) => main.appendChild(el("p", { cls: "error", text: String(error.message || error) })));
+  }
+
+  // A filter field being typed in, so the view drawn for the new filter gives it back the focus
+  // and the caret (the list filters as you type, and each filter is a new view in the URL).
+  function focusedField() {
+    const field = document.activeElement;
+    if (!field || field.tagName !== "INPUT" || !field.name || !field.form || !field.form.id || !main.contains(field)) return null;
+    return { form: field.form.id, name: field.name, start: field.selectionStart, end: field.selectionEnd };
+  }
+  function refocus(typing) {
+    if (!typing) return;
+    const field = main.querySelector("form#" + typing.form + " input[name=\"" + typing.name + "\"]");
+    if (!field) return;
+    field.focus();
+    if (typing.start !== null) field.setSelectionRange(typing.start, typing.end);
   }
 
   function cassettesView() {
@@ -218,18 +256,29 @@
   function interactionsView(params) {
     const filter = {};
     for (const name of FILTERS) filter[name] = params.get(name) || "";
-    const form = el("form", { id: "filter", onsubmit(event) {
-      event.preventDefault();
+    function typed() {
       const next = { cassette: filter.cassette };
       for (const input of form.querySelectorAll("input")) next[input.name] = input.value.trim();
-      go("interactions", next);
+      return next;
+    }
+    // As you type, after a pause of FILTER_DELAY ms, the URL is replaced (not a history entry per
+    // key); Enter or the button applies it at once, as a history entry.
+    let pending = null;
+    const form = el("form", { id: "filter", role: "search", "aria-label": "Filter the interactions", onsubmit(event) {
+      event.preventDefault();
+      clearTimeout(pending);
+      go("interactions", typed());
+    }, oninput() {
+      clearTimeout(pending);
+      pending = setTimeout(() => { if (form.isConnected) go("interactions", typed(), { replace: true }); }, FILTER_DELAY);
     } }, FILTERS.filter((name) => name !== "cassette").map((name) =>
       el("label", {}, [el("span", { text: name === "text" ? "body text" : name }),
         el("input", { name: name, value: filter[name], placeholder: name === "operation" ? "GraphQL: GetUser" : "" })]))
       .concat([el("button", { type: "submit", text: "Filter" })]));
+    const back = listPlace && listPlace.hash === location.hash ? listPlace : null;
     main.appendChild(el("h1", { text: filter.cassette ? "Interactions of " + filter.cassette : "Interactions" }));
     main.appendChild(form);
-    const count = el("span", { id: "count" });
+    const count = el("span", { id: "count", role: "status" });
     main.appendChild(el("p", { cls: "pager" }, [count]));
     const body = el("tbody");
     const columns = ["method", "status", "url", "size", "age", "time"];
@@ -242,36 +291,48 @@
     main.appendChild(scroller);
     const conversations = el("section", { id: "conversations-section" });
     main.appendChild(conversations);
+    body.addEventListener("click", (event) => {
+      const row = event.target.closest("tr.row");
+      if (row && row.dataset.id) listPlace = { hash: location.hash, scrollTop: scroller.scrollTop, id: row.dataset.id };
+    });
     return virtualRows(scroller, body, filter, (total) => {
       count.dataset.total = String(total);
       count.textContent = total === 0 ? "no interactions match" : total + (total === 1 ? " interaction" : " interactions");
-    }).then(() => conversationsList(conversations, filter));
+    }, back && back.id ? back : null).then(() => conversationsList(conversations, filter, back && back.conversation ? back : null));
   }
 
   // The store's WebSocket conversations below the list, filtered as far as a handshake can
   // be (cassette, host, path; a GET with no body, status or operation), each linked to its timeline.
-  function conversationsList(section, filter) {
+  function conversationsList(section, filter, back) {
     if (filter.status || filter.text || filter.operation || (filter.method && filter.method.toUpperCase() !== "GET")) return Promise.resolve();
     return data.conversations().then((body) => {
       const shown = body.conversations.filter((item) => (!filter.cassette || item.cassette === filter.cassette) &&
         (!filter.host || item.url.toLowerCase().indexOf("://" + filter.host.toLowerCase()) >= 0) && (!filter.path || item.url.indexOf(filter.path) >= 0));
       if (!shown.length || !section.isConnected) return;
       section.appendChild(el("h2", { text: "WebSocket conversations (" + shown.length + ")" }));
-      section.appendChild(table(["URL", "Messages", "Ended", "Recorded"], shown.map((item) => el("tr", { cls: "row", "data-id": String(item.id), onclick() { go("conversation", { id: item.id }); } }, [
-        el("td", { cls: "url" }, [el("a", { href: "#/conversation?id=" + item.id, text: item.url })]),
+      // A click anywhere on the row opens it; its link is what Tab reaches and Enter opens.
+      section.appendChild(table(["URL", "Messages", "Ended", "Recorded"], shown.map((item) => el("tr", { cls: "row", "data-id": String(item.id), onclick(event) {
+        listPlace = { hash: location.hash, conversation: String(item.id) };
+        if (!event.target.closest("a")) go("conversation", { id: item.id });
+      } }, [
+        el("td", { cls: "url" }, [el("a", { cls: "open", href: "#/conversation?id=" + item.id, text: item.url })]),
         el("td", { cls: "num", text: String(item.messages) }),
         el("td", { text: item.end.summary }),
         el("td", { text: age(item.recordedAt) }),
       ])), "conversations"));
+      const opened = back && section.querySelector("tr.row[data-id=\"" + back.conversation + "\"] a.open");
+      if (opened) opened.focus();
     });
   }
 
   function rowView(row, index) {
-    return el("tr", { cls: "row", "data-id": String(row.id), "data-index": String(index), onclick() { go("interaction", { id: row.id }); } }, [
+    return el("tr", { cls: "row", "data-id": String(row.id), "data-index": String(index), onclick(event) { if (!event.target.closest("a")) go("interaction", { id: row.id }); } }, [
       el("td", { text: row.method }),
       el("td", { cls: statusClass(row.status), text: String(row.status) }),
       el("td", { cls: "url", title: (row.operation ? row.operation + " " : "") + row.url }, [
-        row.operation ? el("span", { cls: "op", text: row.operation }) : null, el("span", { text: row.url })]),
+        row.operation ? el("span", { cls: "op", text: row.operation }) : null,
+        el("a", { cls: "open", href: "#/interaction?id=" + encodeURIComponent(row.id), text: row.url,
+          "aria-label": (row.operation ? row.operation + " " : "") + row.method + " " + row.url + ", status " + row.status })]),
       el("td", { cls: "num", text: size(row.size) }),
       el("td", { text: age(row.recordedAt) }),
       el("td", { cls: "num", text: row.durationMs.toFixed(1) + " ms" }),
@@ -288,7 +349,8 @@
   // `performance.mark("cassette-rows")` follows each draw whose rows are all loaded, after the
   // next frame: what Benchmarks/ui-list.sh measures.
   let listGeneration = 0;
-  function virtualRows(scroller, body, filter, counted) {
+  // `back`: the place (listPlace) to scroll to and the row whose link gets the focus once drawn.
+  function virtualRows(scroller, body, filter, counted, back) {
     const generation = ++listGeneration;
     const pages = new Map();
     let total = 0;
@@ -296,6 +358,7 @@
     let measured = false;
     let scheduled = false;
     let markNext = true;
+    let focusId = back ? back.id : null;
     function current() { return generation === listGeneration && scroller.isConnected; }
     function load(page) {
       if (pages.has(page)) return pages.get(page);
@@ -335,8 +398,20 @@
         }
       }
       rows.push(spacerRow((total - last) * rowHeight));
+      // Tab scrolls the list to the next row's link, and the rows are drawn anew: the focus stays
+      // on the link of the same row (still drawn, OVERSCAN rows either side of the view).
+      const focused = body.contains(document.activeElement) ? document.activeElement.closest("tr.row") : null;
       clear(body);
       for (const row of rows) body.appendChild(row);
+      if (focused) {
+        const again = body.querySelector("tr.row[data-index=\"" + focused.dataset.index + "\"] a.open");
+        if (again) again.focus({ preventScroll: true });
+      }
+      const opened = focusId !== null && body.querySelector("tr.row[data-id=\"" + focusId + "\"] a.open");
+      if (opened) {
+        focusId = null;
+        opened.focus({ preventScroll: true });
+      }
       if (!measured && missing === 0 && last > first) {
         // The CSS sets the height; the browser's rounding decides it: use what it drew.
         measured = true;
@@ -366,11 +441,16 @@
       if (!current()) return;
       counted(answer.total);
       draw();
+      if (back && back.scrollTop) {
+        scroller.scrollTop = back.scrollTop;
+        draw();
+      }
     });
   }
 
   function detailView(params) {
     return data.interaction(params.get("id")).then((item) => {
+      main.appendChild(backLink());
       main.appendChild(el("h1", {}, [el("span", { text: item.method + " " }), el("span", { cls: "url", text: item.url }),
         item.operation ? el("span", { cls: "op", id: "operation", text: item.operation }) : null]));
       main.appendChild(el("p", { id: "summary", text: "status " + item.status + " · " + item.durationMs.toFixed(1) + " ms upstream · recorded " + item.recordedAt + " · cassette " + item.cassette + " · key " + item.key + " #" + item.sequence }));
@@ -398,6 +478,7 @@
   // its direction, kind, size and payload (a JSON tree, text, or hex for binary), then how it ended.
   function conversationView(params) {
     return data.conversation(params.get("id")).then((item) => {
+      main.appendChild(backLink());
       main.appendChild(el("h1", {}, [el("span", { text: "WebSocket " }), el("span", { cls: "url", text: item.url })]));
       const extras = [item.subprotocol ? "subprotocol " + item.subprotocol : "", item.extensions ? "extensions " + item.extensions : ""].filter(Boolean);
       main.appendChild(el("p", { id: "summary", text: item.messages + (item.messages === 1 ? " message" : " messages") + " · recorded " + item.recordedAt +
@@ -405,15 +486,29 @@
       main.appendChild(el("h2", { text: "Handshake" }));
       main.appendChild(headersTable(item.requestHeaders));
       main.appendChild(el("h2", { text: "Messages" }));
+      // Operations carried on the socket (subscription Countdown, rpc add): each message names its
+      // operation, and a filter keeps one operation's messages.
+      const operations = item.operations || [];
+      const operationName = (number) => { const found = operations.find((op) => op.number === number); return found ? "#" + number + " " + found.operation : ""; };
+      if (operations.length) {
+        const filter = el("select", { id: "operation-filter" }, [el("option", { value: "", text: "all messages" })].concat(
+          operations.map((op) => el("option", { value: String(op.number), text: "#" + op.number + " " + op.operation + (op.variables ? " " + JSON.stringify(op.variables) : "") }))));
+        filter.addEventListener("change", () => {
+          for (const entry of main.querySelectorAll("#timeline li.message[data-operation]")) entry.hidden = filter.value !== "" && entry.dataset.operation !== filter.value;
+        });
+        main.appendChild(el("p", { cls: "operation-filter" }, [el("label", { for: "operation-filter", text: "Operation " }), filter]));
+      }
       const timeline = el("ol", { id: "timeline", cls: "timeline" });
       for (const message of item.timeline) {
         const heading = el("p", { cls: "message-head" }, [
           el("span", { cls: "offset", text: "+" + message.offsetMs.toFixed(1) + " ms" }),
           el("span", { cls: "direction", text: message.direction === "client" ? "client → server" : "server → client" }),
           el("span", { cls: "tag kind", text: message.kind }),
+          message.operation ? el("span", { cls: "tag operation", text: operationName(message.operation) }) : null,
           el("span", { cls: "note", text: message.size + (message.size === 1 ? " byte" : " bytes") + (message.frames > 1 ? " in " + message.frames + " frames" : "") }),
-        ]);
+        ].filter(Boolean));
         const entry = el("li", { cls: "message " + message.direction + " " + message.kind }, [heading]);
+        entry.dataset.operation = message.operation ? String(message.operation) : "";
         if (message.close !== undefined) entry.appendChild(el("p", { cls: "close", text: "close " + message.close }));
         else if (message.size > 0) entry.appendChild(bodyView(Object.assign({ contentType: null }, message.payload), null));
         timeline.appendChild(entry);
@@ -425,6 +520,11 @@
       timeline.appendChild(el("li", { cls: "message end " + end.kind, id: "conversation-end" }, [el("span", { cls: "tag " + end.kind, text: end.kind }), el("span", { text: " " + ending })]));
       main.appendChild(timeline);
     });
+  }
+
+  // Back to the list this was opened from (its filter kept), or the whole list.
+  function backLink() {
+    return el("p", { cls: "back" }, [el("a", { id: "back", href: listPlace ? listPlace.hash : "#/interactions", text: "\u2190 Back to the list" })]);
   }
 
   function headersTable(headers) {
@@ -514,7 +614,8 @@
     const session = params.get("session") || "";
     main.appendChild(el("h1", { text: report ? "Requests of the run" : "Live" }));
     const tags = el("p", { id: "tags" }, ["", "hit", "recorded", "miss", "passthrough", "error"].map((name) =>
-      el("a", { href: "#/live?" + new URLSearchParams(clean({ tag: name, session: session })).toString(), cls: "tag " + (name || "all") + (name === tag ? " active" : ""), text: name || "all" })));
+      el("a", Object.assign({ href: "#/live?" + new URLSearchParams(clean({ tag: name, session: session })).toString(), cls: "tag " + (name || "all") + (name === tag ? " active" : ""), text: name || "all" },
+        name === tag ? { "aria-current": "true" } : {}))));
     main.appendChild(tags);
     const form = el("form", { id: "live-filter", onsubmit(event) {
       event.preventDefault();
@@ -532,7 +633,11 @@
     main.appendChild(counter);
     const list = el("tbody");
     main.appendChild(el("table", { id: "live" }, [el("thead", {}, [el("tr", {}, ["Time", "Tag", "Method", "Target", "Status", "Session"].map((h) => el("th", { text: h })))]), list]));
-    const misses = el("section", { id: "misses" });
+    // The misses' boxes have h3 titles: their h2 is shown with the first miss.
+    const missesHeading = el("h2", { id: "misses-heading", text: "Misses" });
+    missesHeading.hidden = true;
+    main.appendChild(missesHeading);
+    const misses = el("section", { id: "misses", "aria-labelledby": "misses-heading" });
     main.appendChild(misses);
     const sessions = new Set();
     let queued = [];
@@ -568,6 +673,7 @@
           el("td", {}, event.session ? [el("a", { href: "#/live?session=" + encodeURIComponent(event.session), text: event.session })] : []),
         ]));
         if (event.miss) {
+          missesHeading.hidden = false;
           misses.insertBefore(missView(event), misses.firstChild);
           while (misses.childElementCount > LIVE_MISSES) misses.lastChild.remove();
         }
@@ -637,9 +743,11 @@
           // The hash holds the view, so the link scrolls to the session instead of navigating.
           el("td", {}, [el("a", { href: "#/sessions", text: item.id, onclick(event) {
             event.preventDefault();
-            document.getElementById("session-" + item.id).scrollIntoView();
+            const section = document.getElementById("session-" + item.id);
+            section.scrollIntoView();
+            section.focus({ preventScroll: true });
           } })]),
-          el("td", { text: stateText(item.state) }), el("td", { text: item.cassette }), el("td", { text: item.mode }),
+          el("td", { text: stateText(item.state) }), el("td", { text: item.cassette }), el("td", { text: modeText(item.mode) }),
           el("td", { cls: "num", text: String(summary.served) }), el("td", { cls: "num", text: String(summary.recorded) }),
           el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: String(summary.unused.length) }),
         ]);
@@ -649,13 +757,19 @@
     });
   }
 
+  // A session's mode as the API spells it (`none`, `once`, `missing`, `all`) said in words: `none`
+  // read as "no mode". A run's own (`replay`, `record`, `missing`) reads as it is.
+  function modeText(mode) {
+    return { none: "replay only", once: "record once", missing: "record missing", all: "record all" }[mode] || mode;
+  }
+
   // In a report a session still open when the run ended is not live any more.
   function stateText(state) { return report && state === "live" ? "open when the run ended" : state; }
 
   function sessionView(item) {
     const summary = item.summary;
-    const facts = ["cassette " + item.cassette, "mode " + item.mode, item.baseURL, summary.served + " served, " + summary.recorded + " recorded"];
-    const box = el("section", { cls: "session", id: "session-" + item.id }, [
+    const facts = ["cassette " + item.cassette, item.mode ? modeText(item.mode) : "", item.baseURL, summary.served + " served, " + summary.recorded + " recorded"];
+    const box = el("section", { cls: "session", id: "session-" + item.id, tabindex: "-1" }, [
       el("h2", {}, [el("span", { text: (item.title || "Session " + item.id) + " " }), el("span", { cls: "tag", text: stateText(item.state) })]),
       el("p", { cls: "note", text: facts.filter(Boolean).join(" · ") }),
     ]);

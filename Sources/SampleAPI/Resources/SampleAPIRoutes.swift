@@ -2,11 +2,13 @@
 enum SampleAPIRoutes {
     /// `drifted` serves the users in a changed shape, for drift checks (`sample-api --drifted`).
     static func makeRouter(drifted: Bool = false) -> Router {
+        let auth = AuthCounter()
         let resources: [[Route]] = [
             HealthResource().routes,
             UsersResource(store: UserStore(), drifted: drifted).routes,
             NutritionResource().routes,
-            ProfileResource().routes,
+            ProfileResource(counter: auth).routes,
+            AuthResource(counter: auth).routes,
             SessionResource().routes,
             FlakyResource(counter: FlakyCounter()).routes,
             SlowResource().routes,

@@ -19,9 +19,16 @@ package struct ConversationReplay: Sendable {
     package struct Mismatch: Sendable, Equatable, Error {
         /// The recorded client message expected next; `nil` when the recording has no more.
         package let expected: ConversationMessage?
+        /// The recorded operation nearest to a live one that matched none (`subscription Countdown`):
+        /// `expected` opens it.
+        package var operation: String? = nil
         /// The close reason naming what was expected, at most 123 bytes (RFC 6455 §5.5).
         package var reason: String {
-            let text = expected.map { "expected \($0.kind.rawValue) message: \($0.preview(limit: 100))" } ?? "the recording has no more client messages"
+            let text =
+                expected.map { message in
+                    operation.map { "no recorded operation matches; nearest: \($0): \(message.preview(limit: 100))" }
+                        ?? "expected \(message.kind.rawValue) message: \(message.preview(limit: 100))"
+                } ?? "the recording has no more client messages"
             return Self.cut(text, toBytes: 123)
         }
 
@@ -50,6 +57,9 @@ package struct ConversationReplay: Sendable {
     private var lastOffset = 0.0
     /// Whether the replay has ended (closed, dropped or failed).
     package private(set) var isFinished = false
+
+    /// Whether a recorded client message is still to come.
+    package var awaitsClient: Bool { !isFinished && position < conversation.messages.count }
 
     package init(_ conversation: Conversation) {
         self.init(conversation, echoes: EchoedValues(conversation))

@@ -9,25 +9,25 @@ package final class RecordedConversations: Sendable {
     /// How many connections each stored conversation (by id) answered, for `--track-usage`.
     private let replays = Mutex<[Int64: Int]>([:])
 
-    /// One recorded conversation and its echoed values, worked out when a connection first takes
-    /// it and kept: a conversation replayed to many connections (a load test reconnecting) is not
-    /// searched again for every one (`perf`: a few microseconds per message of the recording).
+    /// One recorded conversation, split into its operations and with its echoed values worked
+    /// out when a connection first takes it, and kept: a conversation replayed to many
+    /// connections (a load test reconnecting) is not searched again for every one (`perf`: a few
+    /// microseconds per message of the recording).
     private final class Recorded: Sendable {
         let conversation: Conversation
-        private let echoes = Mutex<EchoedValues?>(nil)
+        private let prepared = Mutex<MultiplexedReplay?>(nil)
 
         init(_ conversation: Conversation) {
             self.conversation = conversation
         }
 
-        func replay() -> ConversationReplay {
-            let echoes = echoes.withLock { cached in
+        func replay() -> MultiplexedReplay {
+            prepared.withLock { cached in
                 if let cached { return cached }
-                let found = EchoedValues(conversation)
+                let found = MultiplexedReplay(conversation)
                 cached = found
                 return found
             }
-            return ConversationReplay(conversation, echoes: echoes)
         }
     }
 
@@ -67,7 +67,7 @@ package final class RecordedConversations: Sendable {
     }
 
     /// The replay of the conversation for a new connection with `key`, from its start.
-    package func take(_ key: String) -> ConversationReplay? {
+    package func take(_ key: String) -> MultiplexedReplay? {
         guard let list = byKey[key] else { return nil }
         let position = taken.withLock { counts in
             defer { counts[key, default: 0] += 1 }

@@ -4,7 +4,9 @@ import Logging
 import WellPlateCore
 
 /// The live client: JSON over any `HTTPTransport` (`TransportChoice.defaultShared` by default), with status-to-error
-/// mapping and retries of idempotent requests.
+/// mapping, retries of idempotent requests, and a 401 handled in one place: the credentials refreshed once and the
+/// request sent again (``Configuration/refreshCredentials``), or the user reported unauthorized
+/// (``Configuration/onUnauthorized``, `Notification.Name.userUnauthorized`).
 public final class APIClient: APIClientProtocol {
     /// The client's settings; the defaults suit an app talking to a JSON API.
     public struct Configuration: Sendable {
@@ -14,8 +16,34 @@ public final class APIClient: APIClientProtocol {
         public var retryPolicy: RetryPolicy = .default
         /// Sent with every request unless the call passes the same header.
         public var defaultHeaders: [String: String] = [:]
-        /// Asked before every attempt, so a refreshed token is picked up by the retry.
+        /// Asked before every attempt, so a refreshed token is picked up by the retry and by the
+        /// request sent again after ``refreshCredentials``.
         public var authHeaderProvider: (@Sendable () async throws -> [String: String])?
+        /// Asked to refresh the credentials when the server answers 401; `true` means it did.
+        ///
+        /// The request is then sent once more, whatever its method, with the headers
+        /// ``authHeaderProvider`` gives now: it is the same request with new credentials, not a
+        /// retry after a failure, so ``retryPolicy`` neither allows nor counts it. One request
+        /// never causes a second refresh: a 401 to the request sent again is thrown (and reported
+        /// as unauthorized once for that refresh).
+        ///
+        /// Requests that were sent with the same credentials share one refresh: a 401 that arrives
+        /// while a refresh runs waits for it, and a 401 to a request sent before a refresh ended
+        /// takes that refresh's outcome instead of starting another. The refresh runs in a task of
+        /// its own, so cancelling the request that started it does not cancel it for the others.
+        ///
+        /// `false`, a thrown error or no closure at all count as a failed refresh: ``onUnauthorized``
+        /// runs and `Notification.Name.userUnauthorized` is posted, once for the
+        /// refresh, then every request it answered for throws its 401 as ``APIError`` (category
+        /// ``APIError/Category/unauthorized``). The refresh may send its call through this client
+        /// or another: a 401 to any request made inside the refresh is thrown to the refresh, and
+        /// neither refreshed nor reported as unauthorized on its own.
+        public var refreshCredentials: (@Sendable () async throws -> Bool)?
+        /// Runs once when credentials are rejected for good: a refresh failed (or there is no
+        /// ``refreshCredentials``), or the server rejected the refreshed credentials too. It runs
+        /// before `Notification.Name.userUnauthorized` is posted and before the
+        /// requests concerned throw, so it can sign the user out first.
+        public var onUnauthorized: (@Sendable () async -> Void)?
         /// Follow 3xx responses to their target (the proxy never does; an app usually wants to).
         public var followRedirects: Bool = true
         /// Log every request and response through the client's `Logger`, secrets redacted.
@@ -45,6 +73,7 @@ public final class APIClient: APIClientProtocol {
     /// What the client sends requests through.
     public let transport: any HTTPTransport
     private let logger: Logger
+    private let refresher: CredentialRefresher
 
     /// A client sending through `transport`, the default shared transport by default.
     public init(
@@ -55,6 +84,7 @@ public final class APIClient: APIClientProtocol {
         self.transport = transport
         self.configuration = configuration
         self.logger = logger
+        refresher = CredentialRefresher(refresh: configuration.refreshCredentials)
     }
 
     /// A client with the timeout and logging of `config`.
@@ -93,21 +123,25 @@ public final class APIClient: APIClientProtocol {
         return try await send(request)
     }
 
-    /// The retry loop around one request.
+    /// The retry loop around one request, with one more attempt after a refresh of credentials
+    /// (`Configuration.refreshCredentials`).
     public func send(_ baseRequest: TransportRequest) async throws -> TransportResponse {
         let policy = configuration.retryPolicy
         let retryable = policy.isRetryable(method: baseRequest.method, headerFields: baseRequest.headerFields)
         var retry = 0
+        // The episode of the refresh this request was sent again after, once it was.
+        var refreshedIn: Int?
         while true {
             try Task.checkCancellation()
             var request = baseRequest
+            let credentials = refresher.episode
             if let provider = configuration.authHeaderProvider {
                 for (name, value) in try await provider() {
                     guard let fieldName = HTTPField.Name(name) else { throw Self.invalidHeader(name) }
                     request.headerFields[fieldName] = value
                 }
             }
-            logRequest(request, attempt: retry)
+            logRequest(request, attempt: retry, afterRefresh: refreshedIn != nil)
             let response: TransportResponse
             do {
                 response = try await transport.send(request)
@@ -122,6 +156,17 @@ public final class APIClient: APIClientProtocol {
             }
             logResponse(request, response)
             if response.isSuccess { return response }
+            if response.statusCode == 401, !CredentialRefresher.refreshing {
+                if let refreshedIn {
+                    await refresher.rejectedAfterRefresh(of: refreshedIn) { await self.credentialsRejectedForGood() }
+                } else {
+                    let decision = await refresher.credentialsRejected(sentIn: credentials) { await self.credentialsRejectedForGood() }
+                    if decision.sendAgain {
+                        refreshedIn = decision.episode
+                        continue
+                    }
+                }
+            }
             if retryable, policy.retryableStatusCodes.contains(response.statusCode), retry < policy.maxRetries {
                 let retryAfter = response.headerFields[.retryAfter].flatMap { RetryPolicy.parseRetryAfter($0) }
                 if let delay = policy.delay(beforeRetry: retry + 1, retryAfter: retryAfter) {
@@ -132,6 +177,13 @@ public final class APIClient: APIClientProtocol {
             }
             throw APIError.serverError(statusCode: response.statusCode, message: ResponseDecoding.errorMessage(in: response))
         }
+    }
+
+    /// The unauthorized handling the rulebook puts in one place: the app's hook, then the
+    /// notification its root listens for.
+    private func credentialsRejectedForGood() async {
+        if let onUnauthorized = configuration.onUnauthorized { await onUnauthorized() }
+        NotificationCenter.default.post(name: .userUnauthorized, object: self)
     }
 
     private func wait(_ delay: Duration) async throws {
@@ -166,11 +218,12 @@ public final class APIClient: APIClientProtocol {
 
     // MARK: Logging
 
-    private func logRequest(_ request: TransportRequest, attempt: Int) {
+    private func logRequest(_ request: TransportRequest, attempt: Int, afterRefresh: Bool) {
         guard configuration.enableLogging else { return }
         let redactor = configuration.redactor
         var metadata: Logger.Metadata = ["headers": .string(Self.describe(redactor.redact(headers: request.headerFields)))]
         if attempt > 0 { metadata["retry"] = .stringConvertible(attempt) }
+        if afterRefresh { metadata["credentials"] = "refreshed" }
         logger.info("→ \(request.method.rawValue) \(redactor.redact(url: request.url))", metadata: metadata)
     }
 

@@ -5,6 +5,12 @@ import WellPlateCore
 /// Serves recorded responses from the cassette store with exactly the live client's decoding,
 /// errors and retry decisions: it is `APIClient` itself, over a `ReplayTransport`. Recorded 4xx and
 /// 5xx replay as the same `APIError`; a request with no recording throws `CassetteMiss`.
+///
+/// A configuration with ``APIClient/Configuration/refreshCredentials`` replays a refreshed 401 as
+/// it was recorded: the 401, the refresh call (when the refresh sends it through a replaying client
+/// of the same `session`) and the request sent again, in that order, since recordings of one
+/// request replay in the order they were made. ``APIClient/Configuration/onUnauthorized`` and
+/// `Notification.Name.userUnauthorized` follow a recorded failed refresh the same way.
 public final class ReplayAPIClient: APIClientProtocol {
     /// The cassette being replayed, with its counters.
     public let session: CassetteSession

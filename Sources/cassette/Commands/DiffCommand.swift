@@ -206,7 +206,7 @@ struct DiffCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CLIError.usage("the fixtures directory \(directory) does not exist; pass --fixtures with the folder that holds your *.json fixtures")
         }
-        let recording = try await RecordingSource(path: storePath, cassette: cassette, includesGRPC: true).load()
+        let recording = try await RecordingSource(path: storePath, cassette: cassette, includesConversationOperations: true, includesGRPC: true).load()
         let hosts = RecordedHosts(recording.interactions)
         if hosts.isMultiHost, hosts.hosts.contains(where: { Self.isDirectory(folder.appendingPathComponent($0.directoryName)) }) {
             // `export --fixtures` of a multi-host cassette: DIR/HOST per host, each compared with
@@ -251,15 +251,16 @@ struct DiffCommand: AsyncParsableCommand {
     }
 
     private func compareRecordings(storePath: String, ignores: [DriftIgnore]) async throws(CLIError) -> (DriftReport, DriftReportText) {
-        let baselineSource = RecordingSource(path: storePath, cassette: cassette.first, includesGRPC: true)
+        let baselineSource = RecordingSource(path: storePath, cassette: cassette.first, includesConversationOperations: true, includesGRPC: true)
         let currentSource: RecordingSource
         if let against {
             currentSource = RecordingSource(
                 path: against, cassette: againstCassette ?? cassette.first,
-                storeFlag: "--against", cassetteFlag: againstCassette == nil ? "--cassette" : "--against-cassette", includesGRPC: true
+                storeFlag: "--against", cassetteFlag: againstCassette == nil ? "--cassette" : "--against-cassette",
+                includesConversationOperations: true, includesGRPC: true
             )
         } else {
-            currentSource = RecordingSource(path: storePath, cassette: cassette[1], includesGRPC: true)
+            currentSource = RecordingSource(path: storePath, cassette: cassette[1], includesConversationOperations: true, includesGRPC: true)
         }
         let baseline = try await baselineSource.load()
         let current = try await currentSource.load()

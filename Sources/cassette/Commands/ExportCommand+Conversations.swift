@@ -10,14 +10,29 @@ extension ExportCommand {
     func exportConversations(_ conversations: [Conversation], cassette: String, to directory: URL, shown: String) throws -> Int {
         var lines: [String] = []
         var counts: [FixtureExport.Action: Int] = [:]
+        var files: [(name: String, contents: Data, detail: String)] = []
         for (conversation, name) in zip(conversations, ConversationFixture.fileNames(conversations)) {
-            let url = directory.appendingPathComponent(name)
             let contents: Data
             do {
                 contents = try ConversationFixture(conversation).encoded()
             } catch {
                 throw CLIError("cannot encode the WebSocket conversation \(conversation.key) as JSON (\(error)); report this as a bug")
             }
+            files.append(
+                (name, contents, "WebSocket \(conversation.key), \(Formatting.count(conversation.messages.count, "message")), \(conversation.end.summary)"))
+        }
+        // Each GraphQL operation the conversations carried, with the payloads it received.
+        let operations = OperationFixture.fixtures(conversations)
+        for fixture in operations {
+            let variables = fixture.variables.map { " " + $0.compactJSON } ?? ""
+            files.append(
+                (
+                    fixture.fileName, fixture.encoded(),
+                    "\(fixture.operation)\(variables) in WebSocket \(fixture.key), \(Formatting.count(fixture.payloads.count, "payload"))"
+                ))
+        }
+        for (name, contents, detail) in files {
+            let url = directory.appendingPathComponent(name)
             let current = FileManager.default.contents(atPath: url.path)
             let action: FixtureExport.Action =
                 switch current {
@@ -41,7 +56,6 @@ extension ExportCommand {
                 case .overwrite: dryRun ? "would overwrite" : "overwrote"
                 case .refuse: "would overwrite"
                 }
-            let detail = "WebSocket \(conversation.key), \(Formatting.count(conversation.messages.count, "message")), \(conversation.end.summary)"
             lines.append("\(verb)  \(name)  (\(detail)\(action == .refuse ? "; differs; use --force" : ""))")
         }
         let parts = [
@@ -52,7 +66,7 @@ extension ExportCommand {
         ].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
         let lead = dryRun ? "Dry run, nothing written. Would export" : "Exported"
         lines.append(
-            "\(lead) \(Formatting.count(conversations.count, "WebSocket conversation")) from cassette \(cassette) to \(shown): \(parts.joined(separator: ", "))."
+            "\(lead) \(Formatting.count(conversations.count, "WebSocket conversation"))\(operations.isEmpty ? "" : " and \(Formatting.count(operations.count, "operation fixture"))") from cassette \(cassette) to \(shown): \(parts.joined(separator: ", "))."
         )
         Terminal.printLine(lines.joined(separator: "\n"))
         return counts[.refuse, default: 0]

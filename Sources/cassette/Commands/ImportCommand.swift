@@ -154,9 +154,9 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     /// The warnings and skipped entries, then one summary line: `Imported 5 entries (5 keys)
-    /// from ...`, naming WebSocket conversations when the file had any (`Imported 0 entries and
-    /// 1 WebSocket conversation (1 key) from ...`), so a HAR of conversations alone does not read
-    /// as an import of nothing.
+    /// from ...`, naming WebSocket conversations when the file had any (`Imported 5 entries and
+    /// 1 WebSocket conversation (6 keys)`, and for a HAR of conversations alone `Imported 1
+    /// WebSocket conversation (1 key) from ...`, not "0 entries" first).
     private func report(
         _ result: HARImporter.Result, existing: Set<String>, conversations: (stored: Int, keys: Set<String>), cassette: String, path: String
     ) -> [String] {
@@ -181,8 +181,12 @@ struct ImportCommand: AsyncParsableCommand {
             )
         }
         let keys = Set(kept.map(\.key)).union(conversations.keys).count
-        var imported = Formatting.count(kept.count, "entry", "entries")
-        if !result.conversations.isEmpty { imported += " and \(Formatting.count(conversations.stored, "WebSocket conversation"))" }
+        // What the file holds is named: its HTTP entries (also none, for a file with nothing to
+        // import), its WebSocket conversations, or both.
+        var parts: [String] = []
+        if !result.interactions.isEmpty || result.conversations.isEmpty { parts.append(Formatting.count(kept.count, "entry", "entries")) }
+        if !result.conversations.isEmpty { parts.append(Formatting.count(conversations.stored, "WebSocket conversation")) }
+        let imported = parts.joined(separator: " and ")
         var summary = "Imported \(imported) (\(Formatting.count(keys, "key"))) from \(file) into cassette \(cassette) of \(path)"
         if mode == .all && !existing.isEmpty { summary += ", replacing the recordings of \(Formatting.count(existing.count, "key"))" }
         let skippedCount = result.skipped.count + alreadyRecorded + conversationsLeft

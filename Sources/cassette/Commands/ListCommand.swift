@@ -29,8 +29,14 @@ struct ListCommand: AsyncParsableCommand {
 
             --json prints an array of objects with the keys ageDays, cassette, durationMs, id, key, \
             lastReplayedAt, method, recordedAt, replayCount, sequence, size (bytes) and status (and operation, \
-            `query GetUser`, for a GraphQL request), sorted by cassette, key and sequence; with \
+            `query GetUser`, for a GraphQL request), sorted by cassette, key and sequence, then one \
+            object per WebSocket conversation with "webSocket": true, ageDays, cassette, end, id, key, \
+            received, recordedAt, sent, sequence, subprotocol and operations (each operation the \
+            conversation carried: its name, `subscription Countdown`, variables and answers); with \
             --cassettes, objects with count, lastRecordedAt, name, size and upstream.
+
+            WebSocket conversations are listed after the recordings, with an OPERATIONS column when \
+            one carried GraphQL operations, JSON-RPC calls or Socket.IO acknowledged events.
 
             Examples:
               cassette list
@@ -71,7 +77,7 @@ struct ListCommand: AsyncParsableCommand {
         let opened = try await store.openStore(configFile, access: .readOnly)
         let filter = store.cassette
         let wantsRecordings = !cassettes
-        let wantsConversations = wantsRecordings && !json
+        let wantsConversations = wantsRecordings
         let (allSummaries, cassetteList, usage, conversations, conversationUsage) = try await opened.use { store throws(CassetteStoreError) in
             (
                 wantsRecordings ? try store.summaries(cassette: filter) : [], try store.cassettes(),
@@ -104,6 +110,11 @@ struct ListCommand: AsyncParsableCommand {
         if cassettes {
             printCassettes(shown, path: path)
         } else {
+            if json {
+                let recordings = summaries.map { Self.json($0, ages: ages) }
+                Terminal.printLine(JSONValue.array(recordings + selectedConversations.map { ConversationReport.json($0, now: now) }).prettyJSON)
+                return
+            }
             if !(summaries.isEmpty && !conversations.isEmpty) {
                 printRecordings(summaries, of: allSummaries, cassettes: shown, path: path, ages: ages)
             }

@@ -58,7 +58,9 @@ struct SchemaCommand: AsyncParsableCommand {
     func run() async throws {
         let configFile = try store.loadConfig()
         let registry = try loadRegistry()
-        let recording = try await RecordingSource(path: configFile.databasePath, cassette: store.cassette, includesGRPC: true).load()
+        let recording = try await RecordingSource(
+            path: configFile.databasePath, cassette: store.cassette, includesConversationOperations: true, includesGRPC: true
+        ).load()
         let hosts = RecordedHosts(recording.interactions)
         let perHost = hosts.hosts.map { ($0, EndpointSchemas(interactions: $0.interactions, registry: registry)) }
         if perHost.allSatisfy({ $0.1.isEmpty }) {

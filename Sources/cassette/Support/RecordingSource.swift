@@ -20,6 +20,10 @@ struct RecordingSource: Sendable {
     /// `--cassette`, `--against-cassette`).
     var storeFlag = "--db"
     var cassetteFlag = "--cassette"
+    /// Whether the GraphQL operations inside WebSocket conversations count as recordings of
+    /// those operations (`ConversationSamples`): `schema` and `diff` read a subscription's
+    /// payloads as that operation's JSON.
+    var includesConversationOperations = false
     /// Whether gRPC calls join the interactions as endpoints (`GRPCEndpoints`): `schema` and `diff`.
     var includesGRPC = false
 
@@ -42,18 +46,22 @@ struct RecordingSource: Sendable {
         let path = path
         let flag = cassetteFlag
         let storeFlag = storeFlag
+        let withConversations = includesConversationOperations
         let includesGRPC = includesGRPC
         let outcome: Result<Loaded, CLIError>
         do {
             outcome = try await store.use { store throws(CassetteStoreError) -> Result<Loaded, CLIError> in
                 var names = try store.cassettes().filter { $0.interactionCount > 0 }.map(\.name)
+                let conversations = withConversations ? try store.conversations(cassette: requested).filter { $0.grpc == nil } : []
+                for name in conversations.map(\.cassette) where !names.contains(name) { names.append(name) }
                 let calls = includesGRPC ? try store.conversations(cassette: nil).filter { $0.grpc != nil } : []
-                names += Set(calls.map(\.cassette)).subtracting(names).sorted()
+                for name in calls.map(\.cassette) where !names.contains(name) { names.append(name) }
                 switch Self.choose(requested, among: names, path: path, storeFlag: storeFlag, flag: flag) {
                 case .failure(let error):
                     return .failure(error)
                 case .success(let name):
                     var interactions = try store.interactions(cassette: name, progress: progress)
+                    interactions += ConversationSamples.interactions(conversations.filter { $0.cassette == name })
                     if includesGRPC {
                         interactions += GRPCEndpoints.interactions(of: calls.filter { $0.cassette == name }, schema: try store.protoSchema())
                     }

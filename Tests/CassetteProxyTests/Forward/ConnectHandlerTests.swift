@@ -73,7 +73,7 @@ final class ConnectHandlerTests {
         #expect(!channel.handlerTypes.contains("TunnelProtocolSniffer"))
     }
 
-    @Test func aTLSHandshakeInTheTunnelSetsUpTLSWithTheWatcherInFrontOfTheHostsPipeline() throws {
+    @Test func aTLSHandshakeInTheTunnelSetsUpTLSWithTheWatcherInFrontOfALPN() throws {
         let channel = try fixture.connection()
         try send("CONNECT api.example.com:443 HTTP/1.1\r\n\r\n", to: channel)
         _ = try channel.writtenText()
@@ -82,7 +82,8 @@ final class ConnectHandlerTests {
         let handlers = channel.handlerTypes
         let tls = try #require(handlers.firstIndex(of: "NIOSSLServerHandler"), "\(handlers)")
         #expect(handlers[tls + 1] == "ClientTLSWatcher", "\(handlers)")
-        #expect(handlers.contains("HTTPConnectionHandler"))
+        // The host's pipeline, HTTP/1.1 or HTTP/2, is set up once ALPN has chosen.
+        #expect(handlers[tls + 2] == "ApplicationProtocolNegotiationHandler", "\(handlers)")
         #expect(!handlers.contains("TunnelProtocolSniffer"))
     }
 

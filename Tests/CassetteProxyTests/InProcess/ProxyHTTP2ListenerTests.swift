@@ -60,6 +60,27 @@ final class ProxyHTTP2ListenerTests {
         }
     }
 
+    @Test func aSessionJournalsHTTP2RequestsOnItsPortAndThroughTheMainPort() async throws {
+        try await LinkingUpstream.with(in: workspace.directory.path) { base in
+            try await withInProcessRecorder(upstream: base, store: store) { recorder in
+                _ = try await recorder.get("/items?page=2")
+            }
+        }
+        try await withInProcessReplayer(store: store) { replayer in
+            let session = try await replayer.openSession("dev")
+            let own = try await curl(["--http2-prior-knowledge", session.baseURL.absoluteString + "/items?page=2"])
+            #expect(own.verbose.contains("< HTTP/2 200"), "\(own.verbose)")
+            let routed = try await curl([
+                "--http2-prior-knowledge", "-H", "X-Cassette-Session: \(session.id)", replayer.url("/items?page=3").absoluteString,
+            ])
+            #expect(routed.verbose.contains("< HTTP/2 404"), "\(routed.verbose)")
+            let requests = try await session.requests()
+            #expect(requests.map { $0["path"] as? String } == ["/items", "/items"], "\(requests)")
+            #expect(requests.map { $0["source"] as? String } == ["hit", "miss"], "\(requests)")
+            #expect(requests.map { $0["status"] as? Int } == [200, 404], "\(requests)")
+        }
+    }
+
     @Test func streamsOnOneConnectionAreAnsweredConcurrently() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
             try await withInProcessRecorder(upstream: base, store: store) { recorder in

@@ -51,6 +51,20 @@ enum HTTP2Frames {
         return found
     }
 
+    /// Every whole frame in `bytes`, with its flags and payload.
+    static func payloads(in bytes: [UInt8]) -> [(kind: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8])] {
+        var found: [(kind: UInt8, flags: UInt8, stream: UInt32, payload: [UInt8])] = []
+        var offset = 0
+        while offset + 9 <= bytes.count {
+            let length = Int(bytes[offset]) << 16 | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2])
+            let stream = UInt32(bytes[offset + 5] & 0x7F) << 24 | UInt32(bytes[offset + 6]) << 16 | UInt32(bytes[offset + 7]) << 8 | UInt32(bytes[offset + 8])
+            guard offset + 9 + length <= bytes.count else { break }
+            found.append((bytes[offset + 3], bytes[offset + 4], stream, Array(bytes[offset + 9..<offset + 9 + length])))
+            offset += 9 + length
+        }
+        return found
+    }
+
     /// ENHANCE_YOUR_CALM, the error code of a refused flood.
     static let enhanceYourCalm: UInt32 = 0x0B
 }

@@ -62,7 +62,7 @@ final class ConversationReplayHandlerTests {
             key: conversation.key, deflate: deflate)
         let channel = EmbeddedChannel()
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
-        try channel.pipeline.syncOperations.addHandler(try ConversationReplayHandler(ConversationReplay(conversation), parts: parts))
+        try channel.pipeline.syncOperations.addHandler(try ConversationReplayHandler(MultiplexedReplay(conversation), parts: parts))
         return channel
     }
 

@@ -3,7 +3,8 @@
 PyPI selenium), opened from file:// with the network off: the report of a `cassette run` shows
 the run's own requests (tagged, its miss with the nearest recording and the differing field, its
 unused recordings) and each session the command opened with its journal; the report of a store
-says a store keeps no sessions. Started by CassetteUITests/BrowserTests.swift; prints `ok: ...`
+says a store keeps no sessions. Both views of the run's report pass axe-core's WCAG 2.1 AA audit
+(browser_support.audit). Started by CassetteUITests/BrowserTests.swift; prints `ok: ...`
 lines and exits 1 with `FAILED: ...` on the first check that does not hold."""
 import argparse
 import os
@@ -13,7 +14,7 @@ from selenium.webdriver.common.by import By
 
 # The shared module sits beside this script; importing it must not leave __pycache__ in the work tree.
 sys.dont_write_bytecode = True
-from browser_support import browser, check
+from browser_support import audit, browser, check
 from browser_support import wait as wait_for
 
 parser = argparse.ArgumentParser()
@@ -57,6 +58,10 @@ try:
     if args.screenshots:
         os.makedirs(args.screenshots, exist_ok=True)
         driver.save_screenshot(os.path.join(args.screenshots, "report-sessions.png"))
+    audit(driver, "a run's report: Sessions, with the run's and a session's misses and journals")
+    driver.get("file://" + os.path.abspath(args.run_report) + "#/live")
+    wait(driver, "the run's requests", lambda d: d.find_elements(By.CSS_SELECTOR, "#live tbody tr") and d.find_elements(By.CSS_SELECTOR, "#misses .why-not li"))
+    audit(driver, "a run's report: the run's requests, with a miss")
 
     driver.get("file://" + os.path.abspath(args.store_report) + "#/sessions")
     none = wait(driver, "the store report's note", lambda d: d.find_elements(By.ID, "sessions-none"))[0]

@@ -66,6 +66,22 @@ struct APIClientLoggingTests {
         }
     }
 
+    @Test func theRequestSentAgainAfterARefreshSaysSoAndItsNewTokenIsRedacted() async throws {
+        try await withSampleAPI { base in
+            let captured = CapturedLog()
+            let credentials = SampleAPICredentials(base: base, refreshToken: "rt_valid")
+            var configuration = APIClient.Configuration()
+            configuration.enableLogging = true
+            credentials.install(in: &configuration)
+            let client = APIClient(transport: try TransportChoice.default.transport(), configuration: configuration, logger: captured.logger())
+            _ = try await client.get(url: base.appending(pathAndQuery: "/api/me"), responseType: CredentialRefreshTests.Profile.self)
+            let requests = captured.lines.filter { $0.contains("→ GET") }
+            #expect(requests.count == 2, "\(captured.lines)")
+            #expect(requests.map { $0.contains("credentials=refreshed") } == [false, true])
+            #expect(!captured.lines.joined().contains(credentials.currentAccessToken))
+        }
+    }
+
     @Test func nothingIsLoggedUnlessLoggingIsEnabled() async throws {
         try await withSampleAPI { base in
             let captured = CapturedLog()

@@ -36,6 +36,33 @@ struct APIErrorTests {
         #expect(APIError.serverError(statusCode: 401, message: nil).localizedDescription.contains("Authorization"))
     }
 
+    @Test func everyCategoryHasAStableLocalizationKeyOfItsOwn() {
+        let keys = APIError.Category.allCases.map(\.localizedKey)
+        #expect(Set(keys).count == APIError.Category.allCases.count, "two categories share a key: \(keys)")
+        for (category, key) in zip(APIError.Category.allCases, keys) {
+            #expect(key.wholeMatch(of: /error(\.[a-z_]+){2}/) != nil, "\(category): \(key)")
+        }
+        // The keys an app's strings hold; changing one breaks every app's lookup.
+        let published: [APIError.Category: String] = [
+            .invalidURL: "error.request.invalid_url", .invalidResponse: "error.response.invalid", .noData: "error.response.empty",
+            .decoding: "error.response.decoding", .badRequest: "error.request.bad", .unauthorized: "error.auth.unauthorized",
+            .forbidden: "error.auth.forbidden", .notFound: "error.resource.not_found", .rateLimited: "error.request.rate_limited",
+            .clientError: "error.request.rejected", .serverError: "error.server.failure", .timeout: "error.network.timeout",
+            .cannotConnect: "error.network.cannot_connect", .dnsFailure: "error.network.dns", .tls: "error.network.tls",
+            .connectionLost: "error.network.connection_lost", .network: "error.network.failure",
+        ]
+        #expect(Dictionary(uniqueKeysWithValues: zip(APIError.Category.allCases, keys)) == published)
+    }
+
+    @Test func anErrorTakesTheKeyOfItsCategory() {
+        #expect(APIError.serverError(statusCode: 401, message: nil).localizedKey == "error.auth.unauthorized")
+        #expect(APIError.networkError(TransportError(.timeout, "GET http://x/: timed out")).localizedKey == "error.network.timeout")
+        #expect(APIError.networkError(TransportError(.other, "GET http://x/: failed")).localizedKey == "error.network.failure")
+        #expect(APIError.networkError(CocoaError(.fileNoSuchFile)).localizedKey == "error.network.failure")
+        #expect(APIError.serverError(statusCode: 503, message: nil).localizedKey == "error.server.failure")
+        #expect(APIError.decodingError(ResponseDecodingError(typeName: "User", path: "$", reason: "x")).localizedKey == "error.response.decoding")
+    }
+
     @Test func idempotencyFollowsRFC9110() {
         #expect(HTTPMethod.allCases.filter(\.isIdempotent) == [.get, .put, .delete, .head, .options])
         #expect(HTTPMethod(token: "patch") == .patch)

@@ -74,7 +74,7 @@ final class ForwardProxyTests {
                 let curl = try await ForwardProxyClients.curl(https.absoluteString + "/v1/me", proxy: proxy.url, cacert: cassetteCA, in: workspace.directory)
                 #expect(curl.status == 0, "\(curl)")
                 #expect(via(curl) == "curl", "\(curl)")
-                #expect(curl.stdout.contains("X-Cassette: recorded"), "\(curl)")
+                #expect(curl.stdout.lowercased().contains("x-cassette: recorded"), "\(curl)")
                 let plain = try await ForwardProxyClients.curl(http.absoluteString + "/plain", proxy: proxy.url, cacert: nil, in: workspace.directory)
                 #expect(via(plain) == "http", "\(plain)")
                 let python = try await ForwardProxyClients.python(
@@ -106,7 +106,7 @@ final class ForwardProxyTests {
         try await withInProcessReplayer(store: store, arguments: ["--forward", "--ca-dir", caDirectory]) { proxy in
             let curl = try await ForwardProxyClients.curl(httpsURL.absoluteString + "/v1/me", proxy: proxy.url, cacert: cassetteCA, in: workspace.directory)
             #expect(via(curl) == "curl", "\(curl)")
-            #expect(curl.stdout.contains("X-Cassette: hit"), "\(curl)")
+            #expect(curl.stdout.lowercased().contains("x-cassette: hit"), "\(curl)")
             let plain = try await ForwardProxyClients.curl(httpURL.absoluteString + "/plain", proxy: proxy.url, cacert: nil, in: workspace.directory)
             #expect(via(plain) == "http", "\(plain)")
             let python = try await ForwardProxyClients.python(
@@ -139,17 +139,17 @@ final class ForwardProxyTests {
                     "https://127.0.0.1:\(https.port!)/v1/me", proxy: proxy.url, cacert: certificates.caCertificate, in: workspace.directory)
                 #expect(pinned.status == 0, "\(pinned)")
                 #expect(via(pinned) == "curl", "\(pinned)")
-                #expect(!pinned.stdout.contains("X-Cassette"), "\(pinned)")
+                #expect(!pinned.stdout.lowercased().contains("x-cassette"), "\(pinned)")
                 try await proxy.waitForLogLine(containing: "tunnelled untouched, not recorded (--passthrough-host 127.0.0.1)")
                 // Outside the filter (and pinned too): forwarded as it is.
                 let plain = try await ForwardProxyClients.curl(http.absoluteString + "/plain", proxy: proxy.url, cacert: nil, in: workspace.directory)
                 #expect(via(plain) == "http", "\(plain)")
-                #expect(plain.stdout.contains("X-Cassette: passthrough"), "\(plain)")
+                #expect(plain.stdout.lowercased().contains("x-cassette: passthrough"), "\(plain)")
                 try await proxy.waitForLogLine(containing: "forwarded as it is, not recorded")
                 // Inside the filter: recorded.
                 let recorded = try await ForwardProxyClients.curl(
                     https.absoluteString + "/v1/me", proxy: proxy.url, cacert: cassetteCA, in: workspace.directory)
-                #expect(recorded.stdout.contains("X-Cassette: recorded"), "\(recorded)")
+                #expect(recorded.stdout.lowercased().contains("x-cassette: recorded"), "\(recorded)")
             }
         }
         let keys = try await StoreFiles.interactions(at: store).map(\.key)

@@ -47,21 +47,21 @@ final class ForwardProxySessionTests {
             let arguments = ["record", "--port", "0", "--db", store, "--forward", "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]
             try await withInProcessProxy(arguments) { proxy in
                 // The proxy's own cassette gets one recording, so the replay below can start.
-                #expect(try await curl(api.absoluteString + "/v1/me", via: proxy.url).stdout.contains("X-Cassette: recorded"))
+                #expect(try await curl(api.absoluteString + "/v1/me", via: proxy.url).stdout.lowercased().contains("x-cassette: recorded"))
                 let session = try await open(proxy, mode: "once")
                 #expect(session.baseURL.port != proxy.url.port)
                 let recorded = try await curl(api.absoluteString + "/v1/cart", via: session.baseURL)
                 #expect(recorded.status == 0, "\(recorded)")
-                #expect(recorded.stdout.contains("X-Cassette: recorded") && recorded.stdout.contains(#""items": 2"#), "\(recorded)")
+                #expect(recorded.stdout.lowercased().contains("x-cassette: recorded") && recorded.stdout.contains(#""items": 2"#), "\(recorded)")
                 let again = try await curl(api.absoluteString + "/v1/cart", via: session.baseURL)
-                #expect(again.stdout.contains("X-Cassette: hit"), "\(again)")
+                #expect(again.stdout.lowercased().contains("x-cassette: hit"), "\(again)")
 
                 // An app that must use the main proxy (the system's) adds the header instead: its
                 // requests inside the tunnel go to the session, and the header goes nowhere else.
                 let headed = try await ForwardProxyClients.curl(
                     api.absoluteString + "/v1/me", proxy: proxy.url, cacert: cassetteCA, headers: ["X-Cassette-Session: \(session.id)"],
                     in: workspace.directory)
-                #expect(headed.stdout.contains("X-Cassette: recorded") && headed.stdout.contains(#""me": 1"#), "\(headed)")
+                #expect(headed.stdout.lowercased().contains("x-cassette: recorded") && headed.stdout.contains(#""me": 1"#), "\(headed)")
 
                 let journal = try await proxy.get("/__cassette/sessions/\(session.id)/requests").jsonObject()
                 let entries = journal["requests"] as? [[String: Any]] ?? []
@@ -91,12 +91,12 @@ final class ForwardProxySessionTests {
         try await withInProcessReplayer(store: store, arguments: ["--forward", "--ca-dir", caDirectory]) { proxy in
             let session = try await open(proxy, mode: "none")
             let hit = try await curl(api.absoluteString + "/v1/cart", via: session.baseURL)
-            #expect(hit.stdout.contains("X-Cassette: hit") && hit.stdout.contains(#""items": 2"#), "\(hit)")
+            #expect(hit.stdout.lowercased().contains("x-cassette: hit") && hit.stdout.contains(#""items": 2"#), "\(hit)")
             let notInSession = try await curl(api.absoluteString + "/v1/nothing", via: session.baseURL)
-            #expect(notInSession.stdout.contains("X-Cassette: miss"), "\(notInSession)")
+            #expect(notInSession.stdout.lowercased().contains("x-cassette: miss"), "\(notInSession)")
             let headed = try await ForwardProxyClients.curl(
                 api.absoluteString + "/v1/me", proxy: proxy.url, cacert: cassetteCA, headers: ["X-Cassette-Session: \(session.id)"], in: workspace.directory)
-            #expect(headed.stdout.contains("X-Cassette: hit"), "\(headed)")
+            #expect(headed.stdout.lowercased().contains("x-cassette: hit"), "\(headed)")
             let replayed = try await proxy.get("/__cassette/sessions/\(session.id)/requests").jsonObject()["requests"] as? [[String: Any]] ?? []
             #expect(replayed.last?["key"] as? String == "GET \(api.absoluteString)/v1/me", "\(replayed)")
             let unknown = try await curl("https://never.invalid/", via: session.baseURL)

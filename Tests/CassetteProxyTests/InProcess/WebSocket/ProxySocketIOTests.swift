@@ -47,4 +47,26 @@ final class ProxySocketIOTests {
             #expect(await replayer.stop().counters.missed == 0, "\(replayer.outputLines) \(replayer.standardError)")
         }
     }
+
+    @Test func acknowledgementsAskedForInAnotherOrderAnswerEachEventWithItsLiveId() async throws {
+        let answers = #"{"a": 3, "b": 12, "c": {"echo": {"x": 1}}}"#
+        let recorded = try await SocketIOPeers.withServer { base in
+            try await withInProcessProxy(["record", "--upstream", base.absoluteString, "--port", "0", "--db", store] + workspace.configArguments) {
+                recorder in
+                let received = try await SocketIOPeers.concurrentClient("http://127.0.0.1:\(recorder.port)", order: "abc")
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                await recorder.stop()
+                return received
+            }
+        }
+        #expect(recorded == [answers, #"{"ids": [1, 2, 1]}"#])
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
+        #expect(ConversationOperations(conversation).operations.map(\.label) == ["event add", "event add", "event /chat echo"])
+        try await withInProcessProxy(["replay", "--port", "0", "--db", store, "--strict"] + workspace.configArguments) { replayer in
+            // The echo first, then add(2, 10), then add(1, 2): each ack goes to its own callback.
+            let replayed = try await SocketIOPeers.concurrentClient("http://127.0.0.1:\(replayer.port)", order: "cba", ackStart: 100)
+            #expect(replayed == [answers, #"{"ids": [150, 100, 101]}"#], "\(replayer.outputLines)")
+            #expect(await replayer.stop().counters.missed == 0, "\(replayer.outputLines) \(replayer.standardError)")
+        }
+    }
 }

@@ -29,6 +29,19 @@ final class ProxyWebSocketTests {
         #expect(replayed == recorded)
     }
 
+    @Test func theClientsAnswerToTheServersCloseIsRecordedHoweverLateItComes() async throws {
+        // The wsproto client answers the server's close 500 ms late: the recorder used to stop
+        // writing at the first close, so the answer was stored only when it came quickly.
+        let recorded = try await WebSocketPeers.recordInProcess(store: store) { recorder, _ in
+            try await WebSocketPeers.wsprotoClient("ws://127.0.0.1:\(recorder.port)/chat", script: "slow-close")
+        }
+        #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
+        let conversation = try #require(try await WebSocketPeers.storedConversations(at: store).first)
+        let closes = conversation.messages.filter { $0.kind == .close }.map { "\($0.direction.rawValue) \($0.preview())" }
+        #expect(closes == ["server 4000 server says bye", "client 4000 server says bye"], "\(conversation.messages.map(\.kind))")
+        #expect(conversation.end == .closed(by: .server, code: 4000, reason: "server says bye"))
+    }
+
     @Test func aTokenInAMessageNeverReachesTheStoreAndTheLiveTokenStillMatches() async throws {
         _ = try await WebSocketPeers.recordChatInProcess(store: store)
         #expect(try StoreFiles.files(at: store, containing: Self.token).isEmpty)
