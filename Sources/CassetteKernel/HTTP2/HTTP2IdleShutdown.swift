@@ -7,15 +7,17 @@ import NIOHTTP2
 /// idle connections it keeps for reuse: without this, stopping a proxy that the library's own
 /// client used over HTTP/2 waited out the whole grace period. A connection with streams open
 /// goes on to `NIOHTTP2ServerConnectionManagementHandler`, which lets them finish.
-final class HTTP2IdleShutdown: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTP2Frame
-    typealias InboundOut = HTTP2Frame
-    typealias OutboundOut = HTTP2Frame
+package final class HTTP2IdleShutdown: ChannelInboundHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTP2Frame
+    package typealias InboundOut = HTTP2Frame
+    package typealias OutboundOut = HTTP2Frame
 
     private var openStreams = Set<HTTP2StreamID>()
     private var lastStreamID = HTTP2StreamID.rootStream
 
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    package init() {}
+
+    package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         switch event {
         case let created as NIOHTTP2StreamCreatedEvent:
             openStreams.insert(created.streamID)
