@@ -47,6 +47,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         // WebSocket permessage-deflate (RFC 7692) in the proxy only: zlib's raw deflate streams.
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        // A real grpc-swift 2 client in front of the proxy, in GRPCSwiftPeerTests only: no other
+        // target links it.
+        .package(url: "https://github.com/grpc/grpc-swift-2.git", from: "2.4.3"),
+        .package(url: "https://github.com/grpc/grpc-swift-nio-transport.git", from: "2.9.2"),
     ],
     targets: [
         .systemLibrary(
@@ -136,6 +140,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                // Prepared replay heads keep their HTTP/2 header block, built once.
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 // ALPN's choice between `h2` and `http/1.1` where cassette terminates TLS.
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -378,6 +384,18 @@ let package = Package(
         .testTarget(
             name: "SampleAPITests",
             dependencies: ["TestSupport", "WellPlateCore", "WellPlateNetworking", "SampleAPI"]
+        ),
+        // grpc-swift 2 over h2c (grpc-swift-nio-transport) recorded through the proxy and replayed
+        // with the upstream stopped: the one target that links grpc-swift.
+        .testTarget(
+            name: "GRPCSwiftPeerTests",
+            dependencies: [
+                "TestSupport", "WellPlateCore",
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
+                .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
+                // Listed so `swift test` builds the binary the tests start as a child process.
+                "cassette",
+            ]
         ),
         // The loop as users meet it: the README's examples and the four clients, over the binaries.
         .testTarget(

@@ -15,13 +15,16 @@ the upstream the suite is written for):
 Only the tests that reach the plain-HTTP server (they use the `httpbin` fixture, not
 `httpbin_secure`) are run. Prints the pass counts, and which counted tests failed where.
 
-Each proxy replays on the port it recorded on, as a user's proxy does (`--port 8080`): some tests
-put the proxy's own address in their requests (`/redirect-to?url=http://127.0.0.1:PORT/html`) and
-httpbin sends it back in `Location`, so a recording made on one port cannot answer a request that
-names another (see "The proxy's own address in a request" in docs/matching.md).
+Some tests put the proxy's own address in their requests (`/redirect-to?url=http://127.0.0.1:PORT/html`)
+and httpbin sends it back in `Location`. cassette records it as its placeholder and replays on
+another free port than it recorded on, as `cassette run` does ("The proxy's own address in a
+request" in docs/matching.md); mitmdump, which has no such rule, replays on the port it recorded on.
+
+`--summary PATH` writes the counted tests and which of them failed through each run, as JSON.
 """
 
 import argparse
+import json
 import os
 import socket
 import subprocess
@@ -134,6 +137,7 @@ def main():
     parser.add_argument("--cassette", required=True, help="the cassette binary")
     parser.add_argument("--work", help="where logs, reports, the store and the flows go (default: a new temporary directory)")
     parser.add_argument("--no-mitmproxy", action="store_true", help="skip the mitmdump comparison")
+    parser.add_argument("--summary", help="write the counted tests and the failures of each run to this JSON file")
     options = parser.parse_args()
     work = options.work or tempfile.mkdtemp(prefix="requests-suite-")
     os.makedirs(work, exist_ok=True)
@@ -171,7 +175,10 @@ def main():
     upstream.stdin.close()
     upstream.wait(timeout=60)
 
-    proxy, url = cassette(options.cassette, ["replay", "--port", cassette_port, "--db", store], work, "cassette-replay")
+    replay_port = str(free_port())
+    while replay_port == cassette_port:
+        replay_port = str(free_port())
+    proxy, url = cassette(options.cassette, ["replay", "--port", replay_port, "--db", store], work, "cassette-replay")
     results["cassette replay"] = run_suite(options.python, options.suite, url, "cassette-replay", work)
     stop(proxy)
     if not options.no_mitmproxy:
@@ -185,6 +192,10 @@ def main():
         stop(proxy)
 
     counted = results["direct"]
+    if options.summary:
+        summary = {"counted": sorted(counted), "failed": {name: sorted(counted - passed) for name, passed in results.items() if name != "direct"}}
+        with open(options.summary, "w") as file:
+            json.dump(summary, file, indent=1)
     print()
     print(f"{'run':<18} passed (of the {len(counted)} that pass against httpbin directly)")
     for name, passed in results.items():

@@ -8,10 +8,12 @@ import WellPlateNetworking
 /// over-reads `/proc/self/fd` entries and crashes a test run now and then
 /// (swift-corelibs-foundation#5472): these tests start many clients.
 package enum ForwardProxyClients {
-    /// `curl -s -i -x PROXY [--cacert CA] URL`: the exit status, the response (head and body) and
-    /// curl's error text.
-    package static func curl(_ url: String, proxy: URL, cacert: String?, headers: [String] = [], in directory: URL) async throws -> CommandResult {
-        var arguments = ["-s", "-S", "-i", "--max-time", "15", "-x", proxy.absoluteString]
+    /// `curl -s -i -x PROXY [--cacert CA] [OPTIONS] URL`: the exit status, the response (head and
+    /// body) and curl's error text.
+    package static func curl(
+        _ url: String, proxy: URL, cacert: String?, headers: [String] = [], options: [String] = [], in directory: URL
+    ) async throws -> CommandResult {
+        var arguments = ["-s", "-S", "-i", "--max-time", "15", "-x", proxy.absoluteString] + options
         if let cacert { arguments += ["--cacert", cacert] }
         for header in headers { arguments += ["-H", header] }
         return try await run(["curl"] + arguments + [url], in: directory)

@@ -12,7 +12,11 @@ import WellPlateNetworking
 /// `Content-Encoding` between other headers), `/api/headers` (the names of the request's headers,
 /// and the SHA-256 of its `Proxy-Authorization`: proof that it arrived, which no redaction
 /// rewrites), `/api/cookies/set?NAME=VALUE...` (a `Set-Cookie` for each), `/api/cookies` (the
-/// cookies received), `/api/items/NAME` (echoes the name), `POST /api/upload` (echoes the size).
+/// cookies received), `/api/echo` (the request's headers in its body, raw, percent-encoded and
+/// with JSON's `\/`, and its `Authorization` and cookie `sid` in `X-Echo-*` headers; `?gzip=1`
+/// compressed, `?stream=1` chunked without a length), `/api/authorize?redirect_uri=URI&state=S` (a
+/// 302 to `URI?code=c0de&state=S`), `POST /api/token` (the form's `redirect_uri` and the
+/// `X-Callback` header sent back in JSON), `/api/items/NAME` (echoes the name), `POST /api/upload` (echoes the size).
 package enum PythonUpstream {
     package struct TLS: Sendable {
         package init(certificate: String, key: String, requiredClientCA: String? = nil) {
@@ -30,7 +34,7 @@ package enum PythonUpstream {
     package static let script = #"""
         import gzip, hashlib, json, ssl, sys
         from http.cookies import SimpleCookie
-        from urllib.parse import parse_qsl, urlsplit
+        from urllib.parse import parse_qsl, quote, urlsplit
         from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
         class Handler(BaseHTTPRequestHandler):
@@ -85,6 +89,44 @@ package enum PythonUpstream {
                 elif path == "/api/cookies":
                     cookies = SimpleCookie(self.headers.get("Cookie", ""))
                     self.reply(200, {"cookies": {name: morsel.value for name, morsel in cookies.items()}})
+                elif path == "/api/echo":
+                    # What an echo service, or an error quoting the request, sends back: the request's
+                    # headers in the body (raw, percent-encoded, JSON with `\/`), two in headers.
+                    query = dict(parse_qsl(urlsplit(self.path).query))
+                    authorization = self.headers.get("Authorization", "")
+                    cookies = SimpleCookie(self.headers.get("Cookie", ""))
+                    sid = cookies["sid"].value if "sid" in cookies else ""
+                    text = json.dumps({
+                        "headers": {name: value for name, value in self.headers.items()},
+                        "authorizationEncoded": quote(authorization, safe=""),
+                        "cookies": {name: morsel.value for name, morsel in cookies.items()},
+                    }).replace("/", "\\/")
+                    data = text.encode()
+                    headers = [("Content-Type", "application/json"), ("X-Echo-Authorization", authorization), ("X-Echo-Sid", sid)]
+                    if query.get("gzip"):
+                        data = gzip.compress(data)
+                        headers.append(("Content-Encoding", "gzip"))
+                    self.send_response(200)
+                    for name, value in headers:
+                        self.send_header(name, value)
+                    if query.get("stream"):
+                        # No length: the proxy streams it and records its pieces.
+                        self.send_header("Transfer-Encoding", "chunked")
+                        self.end_headers()
+                        middle = len(data) // 2
+                        for piece in (data[:middle], data[middle:]):
+                            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                            self.wfile.flush()
+                        self.wfile.write(b"0\r\n\r\n")
+                    else:
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        self.wfile.write(data)
+                elif path == "/api/authorize":
+                    # An OAuth authorization endpoint: back to the client's redirect_uri with a code.
+                    query = dict(parse_qsl(urlsplit(self.path).query))
+                    target = "%s?code=c0de&state=%s" % (query.get("redirect_uri", ""), query.get("state", ""))
+                    self.reply(302, {"redirect_uri": query.get("redirect_uri")}, [("Location", target)])
                 elif path.startswith("/api/items/"):
                     self.reply(200, {"item": path[len("/api/items/"):]})
                 elif path == "/api/negotiate":
@@ -96,6 +138,11 @@ package enum PythonUpstream {
             def do_POST(self):
                 length = int(self.headers.get("Content-Length", "0"))
                 body = self.rfile.read(length)
+                if self.path == "/api/token":
+                    # An OAuth token endpoint: the form's redirect_uri and the callback header, sent back.
+                    form = dict(parse_qsl(body.decode()))
+                    self.reply(200, {"redirect_uri": form.get("redirect_uri"), "callback": self.headers.get("X-Callback")})
+                    return
                 self.reply(200, {"bytes": len(body), "contentType": self.headers.get("Content-Type")})
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

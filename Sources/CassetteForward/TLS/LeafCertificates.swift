@@ -10,8 +10,9 @@ import X509
 /// The TLS server contexts the forward proxy shows clients, one per intercepted host, each with a
 /// certificate for that host issued by the local authority on first use and kept for the run:
 /// only the first connection to a new host pays for the signature and the context. All share one
-/// key, made when the proxy starts and never written anywhere. ALPN offers `http/1.1` only: the
-/// intercepted connection is served by the proxy's HTTP/1.1 pipeline.
+/// key, made when the proxy starts and never written anywhere. ALPN offers `h2` and `http/1.1`
+/// (`HTTPPipeline.alpnProtocols`): the intercepted connection is served over whichever the client
+/// chooses, as a plain listener serves both.
 package final class LeafCertificates: Sendable {
     package let authority: CertificateAuthority
     private let key: P256.Signing.PrivateKey
@@ -37,12 +38,7 @@ package final class LeafCertificates: Sendable {
         let leaf = try NIOSSLCertificate(bytes: serializer.serializedBytes, format: .der)
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(leaf), .certificate(issuerCertificate)], privateKey: .privateKey(nioKey))
-        // HTTP/1.1 only for now: the tunnel's pipeline takes HTTP/2 once ALPN chooses it
-        // (`ServingPipeline.configureAfterTLS`; curl's CLI and Python's ssl get their answers over
-        // it), but libcurl 7.88's multi interface (the library's own client, Debian's) stalls on
-        // an h2 answer inside a CONNECT tunnel, seen in ForwardProxyTests; offer
-        // `HTTPPipeline.alpnProtocols` once that is understood.
-        configuration.applicationProtocols = ["http/1.1"]
+        configuration.applicationProtocols = HTTPPipeline.alpnProtocols
         configuration.minimumTLSVersion = .tlsv12
         // Clients are not asked for certificates, so no trust store is needed: without this each
         // new host's context would load the system's (tens of milliseconds).

@@ -1,3 +1,4 @@
+import NIOHPACK
 import NIOHTTP1
 import WellPlateCore
 
@@ -10,6 +11,9 @@ package final class PreparedHead: Sendable {
     package let headers: HTTPHeaders
     /// The response head for an HTTP/1.1 keep-alive request, which needs no change per request.
     package let keepAliveHead: HTTPResponseHead
+    /// The same head as an HTTP/2 HEADERS frame carries it (`:status`, names lowercased, no
+    /// connection headers), as `HTTP2FramePayloadToHTTP1ServerCodec` would convert it per request.
+    package let http2Headers: HPACKHeaders
     /// The status as the request log prints it (coloured on a terminal).
     package let logStatus: String
     /// A value carries bytes that are not UTF-8, which `RawHeaderBytesHandler` must restore.
@@ -20,6 +24,9 @@ package final class PreparedHead: Sendable {
         self.headers = headers
         hasRawHeaderBytes = headers.contains { RawHeaderBytes.isEscaped($0.value) }
         keepAliveHead = HTTPResponseHead(version: .http1_1, status: status, headers: headers)
+        var withStatus = HTTPHeaders([(":status", String(statusCode))])
+        withStatus.add(contentsOf: headers)
+        http2Headers = HPACKHeaders(httpHeaders: withStatus, normalizeHTTPHeaders: true)
         logStatus = RequestLogLine.status(statusCode)
     }
 

@@ -11,10 +11,25 @@ package enum ProxyBase {
         if let host = head.headers.first(name: "host"), isPlainAuthority(host) {
             return "http://" + host
         }
+        return local(localAddress)
+    }
+
+    /// The connection's local address as a base.
+    private static func local(_ localAddress: SocketAddress?) -> String {
         guard let localAddress, let ip = localAddress.ipAddress, let port = localAddress.port else {
             return "http://127.0.0.1"
         }
         return ip.contains(":") ? "http://[\(ip)]:\(port)" : "http://\(ip):\(port)"
+    }
+
+    /// The listener's own address as this client reached it: the request's `Host` when it names
+    /// the listener's port (`localhost:8080`), else the connection's local address. Unlike `of`,
+    /// never the upstream a forward proxy's request names in its `Host`.
+    package static func own(_ head: HTTPRequestHead, localAddress: SocketAddress?) -> String {
+        guard let port = localAddress?.port, let host = head.headers.first(name: "host"), isPlainAuthority(host), host.hasSuffix(":\(port)") else {
+            return local(localAddress)
+        }
+        return "http://" + host
     }
 
     /// The base answers are prepared for at start-up: the configured address, when it names one

@@ -20,6 +20,15 @@ package protocol AnswerFeed: AnyObject, Sendable {
 /// (upstream URLs pointing at the proxy).
 package protocol AnswerRewriter: Sendable {
     func served(_ answer: ProxyAnswer, proxyBase: @autoclosure () -> String) -> ProxyAnswer
+    /// `ownBase`: the address of the listener the request came in on (`ProxyBase.own`), which
+    /// differs from `proxyBase` on a forward proxy, whose requests name their upstream's host.
+    func served(_ answer: ProxyAnswer, proxyBase: @autoclosure () -> String, ownBase: @autoclosure () -> String) -> ProxyAnswer
+}
+
+extension AnswerRewriter {
+    package func served(_ answer: ProxyAnswer, proxyBase: @autoclosure () -> String, ownBase: @autoclosure () -> String) -> ProxyAnswer {
+        served(answer, proxyBase: proxyBase())
+    }
 }
 
 /// A prepared answer made for one address of the proxy, with the answer to use instead for a

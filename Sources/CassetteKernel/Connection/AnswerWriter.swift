@@ -86,7 +86,9 @@ package struct AnswerWriter: Sendable {
             answer.chunkedAsRecorded = chunked
         }
         if let upstreamURLs, case .fields = answer.head {
-            answer = upstreamURLs.served(answer, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress))
+            answer = upstreamURLs.served(
+                answer, proxyBase: ProxyBase.of(head, localAddress: context.channel.localAddress),
+                ownBase: ProxyBase.own(head, localAddress: context.channel.localAddress))
         }
         writeOut(answer, to: request, forceClose: forceClose, context: context)
     }
@@ -172,16 +174,19 @@ package struct AnswerWriter: Sendable {
     /// it is made; one that needs them rewritten again per client is no `PreparedReply`.)
     package var writesRepliesAsPrepared: Bool { journal == nil }
 
-    /// The replay hot path's write: `reply` to an HTTP/1.1 keep-alive request, as it was prepared
-    /// (only where `writesRepliesAsPrepared`). Logged and announced as `writeOut` does.
+    /// The replay hot path's write: `reply` to an HTTP/1.1 keep-alive request or an HTTP/2 stream,
+    /// as it was prepared (only where `writesRepliesAsPrepared`); on a stream with `outlet`, as
+    /// frames. Logged and announced as `writeOut` does.
     package func send(
-        _ reply: PreparedReply, head: HTTPRequestHead, logTarget: String, lineTarget: String, started: NIODeadline, shard: Int, context: ChannelHandlerContext
+        _ reply: PreparedReply, head: HTTPRequestHead, logTarget: String, lineTarget: String, started: NIODeadline, shard: Int, context: ChannelHandlerContext,
+        outlet: HTTP2ReplyOutlet? = nil
     ) {
         announce(method: head.method, target: logTarget, status: Int(reply.head.status.code), source: reply.source, miss: nil, started: started)
         log.answered(
             method: head.method, target: lineTarget, status: reply.head.logStatus, outcome: RequestLogLine.outcome(reply.source), started: started,
             shard: shard)
         let body = head.method != .HEAD && reply.statusAllowsBody ? reply.body : nil
+        if let outlet, outlet.write(reply.head, body: body) { return }
         writeWhole(reply.head.keepAliveHead, body: body, close: false, lingers: false, context: context)
     }
 

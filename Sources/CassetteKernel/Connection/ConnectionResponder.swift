@@ -62,6 +62,8 @@ package struct HTTPConnection {
     /// The connection's event loop's request-log buffer.
     package let logShard: Int
     private let handler: HTTPConnectionHandler
+    /// An HTTP/2 stream's frame writer for prepared replies (`nil` on HTTP/1.1).
+    package var http2Outlet: HTTP2ReplyOutlet? { handler.http2Outlet }
 
     init(context: ChannelHandlerContext, logShard: Int, handler: HTTPConnectionHandler) {
         self.context = context

@@ -36,9 +36,15 @@ package final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChann
     /// The listener's HTTP/2 stream switches, on an HTTP/1.1 connection: a request one of them
     /// would take over HTTP/2 (gRPC) is refused here rather than answered as an ordinary one.
     private let streamSwitches: HTTP2StreamSwitches
+    /// On an HTTP/2 stream: where prepared replies are written as frames.
+    let http2Outlet: HTTP2ReplyOutlet?
 
-    package init(responder: any ConnectionResponder, logShard: Int = 0, switches: ProtocolSwitches = .none, streamSwitches: HTTP2StreamSwitches = .none) {
-        declines = switches.switches.map(\.isDecline)
+    package init(
+        responder: any ConnectionResponder, logShard: Int = 0, switches: ProtocolSwitches = .none, streamSwitches: HTTP2StreamSwitches = .none,
+        http2Outlet: HTTP2ReplyOutlet? = nil
+    ) {
+        self.http2Outlet = http2Outlet
+        declines = switches.switches.isEmpty ? [] : switches.switches.map(\.isDecline)
         self.streamSwitches = streamSwitches
         listenerResponder = responder
         self.responder = responder

@@ -16,8 +16,9 @@ package struct HTTP2Serving: Sendable {
     }
 
     /// Sets `pipeline` up for HTTP/2 (the client's preface comes next): swift-nio-http2's handler
-    /// with the limits and a stream for each request, graceful shutdown (GOAWAY, then the open
-    /// streams finish) when the server quiesces, and `HTTP2ConnectionGuard` last.
+    /// with the limits and a stream for each request; when the server quiesces an idle connection
+    /// closes at once (`HTTP2IdleShutdown`), a busy one shuts down gracefully (GOAWAY, then the
+    /// open streams finish); `HTTP2ConnectionGuard` last.
     package func configure(_ pipeline: ChannelPipeline.SynchronousOperations, responder: any ConnectionResponder, loop: ConnectionLoop) throws {
         // Idle connections and keep-alive pings are left to clients, as over HTTP/1.1.
         let management = NIOHTTP2ServerConnectionManagementHandler(
@@ -39,13 +40,17 @@ package struct HTTP2Serving: Sendable {
                 }
             }
         }
+        try pipeline.addHandler(HTTP2IdleShutdown())
         try pipeline.addHandler(management)
         try pipeline.addHandler(HTTP2ConnectionGuard(log: responder.writer.log, shard: loop.logShard))
     }
 
-    /// A stream that is an ordinary request: HTTP/1-style parts for the kernel's handler.
+    /// A stream that is an ordinary request: HTTP/1-style parts for the kernel's handler, and
+    /// `HTTP2ReplyOutlet` in front of the codec for prepared replies.
     static func configureOrdinaryStream(_ pipeline: ChannelPipeline.SynchronousOperations, responder: any ConnectionResponder, logShard: Int) throws {
+        let outlet = HTTP2ReplyOutlet()
+        try pipeline.addHandler(outlet)
         try pipeline.addHandler(HTTP2FramePayloadToHTTP1ServerCodec())
-        try pipeline.addHandler(HTTPConnectionHandler(responder: responder, logShard: logShard))
+        try pipeline.addHandler(HTTPConnectionHandler(responder: responder, logShard: logShard, http2Outlet: outlet))
     }
 }

@@ -24,14 +24,15 @@ package struct ProxyResponder: Sendable {
     /// The answer to `request`. With `streams`, a forwarded response the session's policy streams
     /// (Server-Sent Events, bodies of unknown or large size: `CassetteSession.StreamingPolicy`)
     /// comes back head first, its body as it arrives; without, everything comes back whole.
-    package func answer(_ request: TransportRequest, streams: Bool = true) async -> ProxyAnswer {
+    /// `own`: the address of the listener it came in on, recorded and keyed as a placeholder.
+    package func answer(_ request: TransportRequest, streams: Bool = true, own: OwnAddress? = nil) async -> ProxyAnswer {
         do {
             if !recordsForwarded {
                 guard streams else { return ProxyAnswer(try await session.passthrough(request).response, source: .passthrough) }
                 return answer(for: try await session.passthroughStreaming(request, policy: settings.streaming), request: request)
             }
-            guard streams else { return answer(for: try await session.respond(to: request), request: request) }
-            return answer(for: try await session.respondStreaming(to: request, policy: settings.streaming), request: request)
+            guard streams else { return answer(for: try await session.respond(to: request, own: own), request: request) }
+            return answer(for: try await session.respondStreaming(to: request, policy: settings.streaming, own: own), request: request)
         } catch {
             return answer(for: error)
         }

@@ -40,6 +40,13 @@ package struct PreparedAnswers: Sendable {
         }
     }
 
+    /// The answer for a recording made for one request (its echoed secrets filled in,
+    /// `Interaction.echoingSecrets(of:)`), the way answers are made at start-up.
+    package func answer(made recording: Interaction) -> ProxyAnswer {
+        let body = recording.responseBody.isEmpty ? nil : ByteBuffer(bytes: recording.responseBody)
+        return maker?.answer(recording, body: body) ?? ProxyAnswer(recording.response, source: .replayed)
+    }
+
     /// The pick's answer when it goes out exactly as prepared: one reference, where
     /// `answer(for:)` copies the whole answer.
     package func reply(for pick: ReplayIndex.Pick) -> PreparedReply? {

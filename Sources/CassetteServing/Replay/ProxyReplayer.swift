@@ -73,22 +73,43 @@ package final class ProxyReplayer: Sendable {
 
     /// The answer to one request and its target: as logged, and its key (for a session's journal).
     /// `cache`: the targets this event loop has keyed before.
-    package func answer(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> (ProxyAnswer, target: CachedTarget) {
-        let (pick, target) = try pick(head: head, body: body, cache: cache)
-        return (answers.answer(for: pick), target)
+    package func answer(
+        head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>, own: OwnAddress? = nil
+    ) throws -> (ProxyAnswer, target: CachedTarget) {
+        let (pick, target) = try pick(head: head, body: body, cache: cache, own: own)
+        return (echoingAnswer(for: pick, head: head) ?? answers.answer(for: pick), target)
+    }
+
+    /// The answer for a pick whose recording repeats secrets of its request that this request
+    /// carries too (a secret header or cookie): made for it, with its own values where the
+    /// recording holds `REDACTED` (`Interaction.echoingSecrets(of:)`). `nil` for every other
+    /// pick, which is answered as prepared. Only requests off the plain path carry secrets.
+    package func echoingAnswer(for pick: ReplayIndex.Pick, head: HTTPRequestHead) -> ProxyAnswer? {
+        let recording: Interaction
+        switch pick {
+        case .loaded(let position):
+            guard session.index.loadedRecordingEchoesSecrets(at: position) else { return nil }
+            recording = session.index.loadedRecording(at: position)
+        case .recorded(let added): recording = added
+        }
+        guard !recording.secretEchoes.isEmpty, let echoed = recording.echoingSecrets(of: keyer.secretHeaders(of: head)) else { return nil }
+        return answers.answer(made: echoed)
     }
 
     /// The recording one request takes and its target; a miss throws, explained.
     /// `plain`: `isPlain(head)` holds, so the request is keyed by its method and target alone.
+    /// `own`: the address of the listener it came in on, keyed as its placeholder (`OwnAddress`);
+    /// asked only when the request is keyed, not for a target this event loop keyed before.
     package func pick(
-        head: HTTPRequestHead, body: ByteBuffer?, plain: Bool = false, cache: NIOLoopBoundBox<ReplayTargetCache>
+        head: HTTPRequestHead, body: ByteBuffer?, plain: Bool = false, cache: NIOLoopBoundBox<ReplayTargetCache>,
+        own: @autoclosure () -> OwnAddress? = nil
     ) throws -> (
         ReplayIndex.Pick, target: CachedTarget
     ) {
         let target =
             try plain
-            ? cachedTarget(method: ProxyRequestBuilder.method(head), uri: head.uri, operationName: nil, cache: cache)
-            : replayTarget(head: head, body: body, cache: cache)
+            ? cachedTarget(method: ProxyRequestBuilder.method(head), uri: head.uri, operationName: nil, cache: cache, own: own)
+            : replayTarget(head: head, body: body, cache: cache, own: own)
         let pick: ReplayIndex.Pick
         do {
             pick = try session.replayPick(slot: target.slot, keyText: target.keyText, key: target.key)
@@ -107,27 +128,31 @@ package final class ProxyReplayer: Sendable {
     /// cached per event loop: by its method and target when it has no body, and with its
     /// Content-Type and body bytes when the body is small (`ReplayTargetCache.bodyLimit`); the
     /// others are keyed each time.
-    private func replayTarget(head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>) throws -> CachedTarget {
+    private func replayTarget(
+        head: HTTPRequestHead, body: ByteBuffer?, cache: NIOLoopBoundBox<ReplayTargetCache>, own: () -> OwnAddress?
+    ) throws -> CachedTarget {
         let method = try ProxyRequestBuilder.method(head)
         let operationName = keyer.graphQLOperationName(of: head)
         if !keyer.carriesKeyingHeaders(head) {
             guard let body, body.readableBytes > 0 else {
-                return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache)
+                return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache, own: own)
             }
             if body.readableBytes <= ReplayTargetCache.bodyLimit {
-                return try cachedTarget(method: method, uri: head.uri, operationName: operationName, body: body, head: head, cache: cache)
+                return try cachedTarget(method: method, uri: head.uri, operationName: operationName, body: body, head: head, cache: cache, own: own)
             }
         }
         let secretHeaders = keyer.secretHeaders(of: head)
         let keyed = keyer.keyedFields(of: head)
         let secretsOccur = keyer.secretsOccur(in: head.uri, secretHeaders: secretHeaders)
         guard keyed != nil || (body?.readableBytes ?? 0) > 0 || secretsOccur else {
-            return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache)
+            return try cachedTarget(method: method, uri: head.uri, operationName: operationName, cache: cache, own: own)
         }
+        let address = own()
+        let bodyData = body.map { Data($0.readableBytesView) }
         let key = keyer.key(
-            method: method, target: try requestBuilder.upstreamTarget(head.uri), contentType: head.headers.first(name: "content-type"),
-            body: body.map { Data($0.readableBytesView) }, secretHeaders: secretHeaders, keyedFields: keyed ?? [:],
-            graphQLOperationName: operationName
+            method: method, target: try requestBuilder.upstreamTarget(address?.placeholding(head.uri) ?? head.uri),
+            contentType: head.headers.first(name: "content-type"), body: bodyData.map { address?.placeholding($0).map { Data($0) } ?? $0 },
+            secretHeaders: secretHeaders, keyedFields: keyed.map { address?.placeholding($0) ?? $0 } ?? [:], graphQLOperationName: operationName
         )
         let logTarget = keyer.redactedTarget(head.uri, secretHeaders: secretsOccur ? secretHeaders : [:])
         return CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: logTarget, keepsKey: true)
@@ -140,14 +165,17 @@ package final class ProxyReplayer: Sendable {
     /// kept per event loop under exactly those, and a repeat costs a hash of its body.
     private func cachedTarget(
         method: WellPlateCore.HTTPMethod, uri: String, operationName: String?, body: ByteBuffer, head: HTTPRequestHead,
-        cache: NIOLoopBoundBox<ReplayTargetCache>
+        cache: NIOLoopBoundBox<ReplayTargetCache>, own: () -> OwnAddress?
     ) throws(ProxyRequestError) -> CachedTarget {
         let contentType = head.headers.first(name: "content-type")
         let cacheKey = CachedTarget.BodyKey(method: method, uri: uri, contentType: contentType, operationName: operationName, body: body)
         if let cached = cache.value[cacheKey] { return cached }
+        // Cached per listener and event loop: the listener's address is the same for every request.
+        let address = own()
+        let bodyData = Data(body.readableBytesView)
         let key = keyer.key(
-            method: method, target: try requestBuilder.upstreamTarget(uri), contentType: contentType, body: Data(body.readableBytesView),
-            graphQLOperationName: operationName)
+            method: method, target: try requestBuilder.upstreamTarget(address?.placeholding(uri) ?? uri), contentType: contentType,
+            body: address?.placeholding(bodyData).map { Data($0) } ?? bodyData, graphQLOperationName: operationName)
         // Its whole key: the canonical body explains a miss better than the key text.
         let cached = CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri), keepsKey: true)
         cache.value.insert(cached, for: cacheKey)
@@ -158,14 +186,15 @@ package final class ProxyReplayer: Sendable {
     /// event loop (`ReplayTargetCache`, no lock), so normalization, redaction and hashing the key
     /// run once per distinct target on each loop, whichever connection asks.
     private func cachedTarget(
-        method: WellPlateCore.HTTPMethod, uri: String, operationName: String?, cache: NIOLoopBoundBox<ReplayTargetCache>
+        method: WellPlateCore.HTTPMethod, uri: String, operationName: String?, cache: NIOLoopBoundBox<ReplayTargetCache>, own: () -> OwnAddress?
     ) throws(ProxyRequestError)
         -> CachedTarget
     {
         let cacheKey = CachedTarget.Key(method: method, uri: uri, operationName: operationName)
         if let cached = cache.value[cacheKey] { return cached }
+        let keyedURI = own()?.placeholding(uri) ?? uri
         let key = keyer.key(
-            method: method, target: try requestBuilder.upstreamTarget(uri), contentType: nil, body: nil, graphQLOperationName: operationName)
+            method: method, target: try requestBuilder.upstreamTarget(keyedURI), contentType: nil, body: nil, graphQLOperationName: operationName)
         // A GraphQL GET keeps its key: its variables, not in the key text, explain a miss.
         let cached = CachedTarget(key: key, slot: session.index.slot(for: key.rawValue), logTarget: keyer.redactedTarget(uri), keepsKey: key.graphQL != nil)
         cache.value.insert(cached, for: cacheKey)

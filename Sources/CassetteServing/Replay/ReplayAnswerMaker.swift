@@ -46,6 +46,7 @@ package struct ReplayAnswerMaker: Sendable {
                 streamed(&answer, body: body, chunks: chunks, duration: recording.duration)
             }
         }
+        addressBound(&answer, recording: recording, body: body)
         answer.staleNotice = staleNotice
         // Streamed recordings are stored without a length only when the client got none.
         answer.chunkedAsRecorded = recording.chunks != nil && recording.responseHeaders[.contentLength] == nil

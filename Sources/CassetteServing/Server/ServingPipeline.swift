@@ -76,7 +76,8 @@ package struct ServingPipeline: ConnectionPipeline {
                 recordsForwarded: recordsForwarded, log: log),
             requestBuilder: requestBuilder,
             writer: AnswerWriter(
-                log: log, namer: KeyerNaming(keyer: session.keyer), upstreamURLs: maker.upstreamURLs, journal: journal, live: served.context.live,
+                log: log, namer: KeyerNaming(keyer: session.keyer), upstreamURLs: OwnAddressRewriter(upstreamURLs: maker.upstreamURLs), journal: journal,
+                live: served.context.live,
                 liveSession: logLabel.map { $0.hasPrefix("session ") ? String($0.dropFirst(8)) : $0 }),
             maxBodySize: settings.maxBodySize, controls: controls, sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin,
             sessionsOnly: settings.sessionsOnly && sessions != nil, conversations: conversations)

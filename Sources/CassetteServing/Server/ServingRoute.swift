@@ -107,18 +107,19 @@ package final class ServingRoute: ConnectionResponder {
         let parts = self.parts
         let replayer = parts.replayer!
         do {
-            let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache)
+            let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache, own: Self.ownAddress(connection))
+            let echoing = plain ? nil : replayer.echoingAnswer(for: pick, head: head)
             // The writer is used where it is stored: a copy would retain each of its references.
-            if parts.writer.writesRepliesAsPrepared, head.takesKeepAliveHead, let reply = replayer.answers.reply(for: pick) {
+            if echoing == nil, parts.writer.writesRepliesAsPrepared, head.takesKeepAliveHead, let reply = replayer.answers.reply(for: pick) {
                 parts.writer.send(
                     reply, head: head, logTarget: target.logTarget, lineTarget: target.lineTarget, started: request.started, shard: connection.logShard,
-                    context: connection.context)
+                    context: connection.context, outlet: connection.http2Outlet)
                 return
             }
             let answerRequest = AnswerWriter.Request(
                 head: head, started: request.started, logTarget: target.logTarget, lineTarget: target.lineTarget, key: target.keyText,
                 shard: connection.logShard)
-            parts.writer.send(replayer.answers.answer(for: pick), to: answerRequest, context: connection.context)
+            parts.writer.send(echoing ?? replayer.answers.answer(for: pick), to: answerRequest, context: connection.context)
         } catch {
             connection.send(parts.responder.answer(for: error), to: request, writer: parts.writer)
         }
@@ -138,12 +139,21 @@ package final class ServingRoute: ConnectionResponder {
         // operation), need the key here; the session works it out again as it answers.
         let graphQLPaths = parts.responder.session.matchingRules.graphQLPaths
         let namesOperation = !graphQLPaths.isEmpty && graphQLPaths.contains(String(head.uri.prefix { $0 != "?" }))
-        let key = parts.writer.journal == nil && !namesOperation ? nil : parts.responder.session.key(for: transportRequest).rawValue
+        let own = Self.ownAddress(connection)
+        let key =
+            parts.writer.journal == nil && !namesOperation
+            ? nil : parts.responder.session.key(for: own?.placeholding(transportRequest) ?? transportRequest).rawValue
         let responder = parts.responder
         // HEAD answers have no body to stream.
         let streams = head.method != .HEAD
         connection.later(request, key: key, writer: parts.writer) {
-            await responder.answer(transportRequest, streams: streams)
+            await responder.answer(transportRequest, streams: streams, own: own)
         }
+    }
+
+    /// The address of the listener a connection came in on, as a client writes it into a request
+    /// (`OwnAddress`): its local port.
+    static func ownAddress(_ connection: HTTPConnection) -> OwnAddress? {
+        connection.context.channel.localAddress?.port.map(OwnAddress.init(port:))
     }
 }

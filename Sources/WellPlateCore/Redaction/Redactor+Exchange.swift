@@ -74,6 +74,10 @@ extension Redactor {
             result.responseHeaders[.contentLength] = String(response.body.count)
         }
         result.responseBody = response.body
+        // Noted by offset: a part the current rules changed keeps none (it replays `REDACTED`).
+        result.secretEchoes = interaction.secretEchoes.filter { echo in
+            echo.part == .body ? response.body == interaction.responseBody : response.headerFields == interaction.responseHeaders
+        }
         return result
     }
 

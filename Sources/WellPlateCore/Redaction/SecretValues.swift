@@ -37,7 +37,7 @@ package struct SecretValues: Sendable, Equatable {
             guard let encoded = trimmed.addingPercentEncoding(withAllowedCharacters: allowed) else { continue }
             for form in [encoded, encoded.replacingOccurrences(of: "%20", with: "+")] {
                 forms.insert(form)
-                forms.insert(form.lowercasedPercentEscapes())
+                forms.insert(Self.lowercasedPercentEscapes(form))
             }
         }
         forms.insert(Self.jsonEscaped(trimmed))
@@ -60,10 +60,10 @@ package struct SecretValues: Sendable, Equatable {
         forms.map { Array($0.utf8) }.sorted { $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1) }
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-    private static let alphanumerics = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    static let alphanumerics = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
-    private static func jsonEscaped(_ text: String) -> String {
+    static func jsonEscaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -77,12 +77,12 @@ package struct SecretValues: Sendable, Equatable {
     }
 }
 
-private extension String {
+extension SecretValues {
     /// `%2F` written as `%2f`: both spellings are common.
-    func lowercasedPercentEscapes() -> String {
+    static func lowercasedPercentEscapes(_ text: String) -> String {
         var result = ""
         var remaining = 0
-        for character in self {
+        for character in text {
             if character == "%" {
                 remaining = 2
                 result.append(character)

@@ -4,9 +4,10 @@ import HTTPTypes
 /// Answering whole requests: the record mode decides between the recording and the upstream.
 extension CassetteSession {
     /// Answers one request according to the record mode. The caller gets the live response when it
-    /// was forwarded, the stored (redacted) one when it was replayed.
-    package func respond(to request: TransportRequest) async throws -> Exchange {
-        try await explainingMisses(of: request) { try await respondUnexplained(to: request) }
+    /// was forwarded, the stored (redacted) one when it was replayed. `own`: the address of the
+    /// proxy the request came in by, keyed and stored as a placeholder (`OwnAddress`).
+    package func respond(to request: TransportRequest, own: OwnAddress? = nil) async throws -> Exchange {
+        try await explainingMisses(of: request) { try await respondUnexplained(to: request, own: own) }
     }
 
     /// Runs `body`, giving a miss it throws the advice only the request's headers can confirm.
@@ -18,17 +19,17 @@ extension CassetteSession {
         }
     }
 
-    private func respondUnexplained(to request: TransportRequest) async throws -> Exchange {
-        let (redacted, key, secrets) = redactedWithKey(request)
+    private func respondUnexplained(to request: TransportRequest, own: OwnAddress?) async throws -> Exchange {
+        let (redacted, key, secrets) = redactedWithKey(own?.placeholding(request) ?? request)
         switch step(for: key) {
         case .replay(let orPassthrough):
             do {
-                return try replay(key: key)
+                return try replay(key: key, echoing: request.headerFields)
             } catch is CassetteMiss where orPassthrough {
                 return try await passthrough(request, key: key)
             }
         case .record:
-            return try await record(request, redacted: redacted, key: key, secrets: secrets)
+            return try await record(request, redacted: redacted, key: key, secrets: secrets, own: own)
         }
     }
 
@@ -40,7 +41,7 @@ extension CassetteSession {
     /// Answers from the cassette only, whatever the mode.
     package func replay(_ request: TransportRequest) throws -> Exchange {
         do {
-            return try replay(key: key(for: request))
+            return try replay(key: key(for: request), echoing: request.headerFields)
         } catch let miss as CassetteMiss {
             throw miss.explained(by: request.headerFields, redactor: keyer.redactor)
         }
@@ -68,28 +69,37 @@ extension CassetteSession {
         keyer.redactedWithKey(request)
     }
 
-    func replay(key: RequestKey) throws -> Exchange {
-        let interaction = try lookup(key: key)
+    /// The recording `key` picks, answered to a request with `liveHeaders`: the secrets it echoed
+    /// are that request's own (`Interaction.echoingSecrets(of:)`).
+    func replay(key: RequestKey, echoing liveHeaders: HTTPFields = [:]) throws -> Exchange {
+        let recording = try lookup(key: key)
+        let interaction = recording.echoingSecrets(of: liveHeaders) ?? recording
         return Exchange(response: interaction.response, outcome: .replayed, key: key, interaction: interaction)
     }
 
-    func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues) async throws -> Exchange {
+    func record(_ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, own: OwnAddress?) async throws -> Exchange {
         let upstream = try requireUpstream()
         let recordedAt = Date()
         let response = try await upstream.send(request)
-        return try await keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt)
+        return try await keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, own: own)
     }
 
     /// Stores an upstream's response (redacted) and adds it to the index; `chunks` for one that
-    /// was streamed.
+    /// was streamed. `own`: the proxy's address, stored as its placeholder (`OwnAddress`); the
+    /// exchange returned holds the response as it came.
     func keep(
-        _ response: TransportResponse, for request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date,
-        chunks: [ResponseChunk]? = nil
+        _ live: TransportResponse, for request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date,
+        chunks: [ResponseChunk]? = nil, own: OwnAddress? = nil
     ) async throws -> Exchange {
+        let response = own?.placeholding(live) ?? live
+        let request = own?.placeholding(request) ?? request
         // A server may repeat a credential it was sent (an echo, an error quoting the request):
         // `secrets`, found while the request was redacted, are scrubbed from the response too.
+        // Where it repeats one of the request's secret headers or cookies is noted, so replay can
+        // put the live request's own value there (`Interaction.echoingSecrets(of:)`).
         let redactedResponse = options.redactor.redactCollectingSecrets(
-            responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets)
+            responseHeaders: response.headerFields, body: response.body, requestSecrets: secrets,
+            echoing: request.headerFields)
         var redacted = redacted
         var key = key
         // What the response holds in a secret place (a cookie it sets, a token field) is a
@@ -101,15 +111,20 @@ extension CassetteSession {
             do {
                 try await store.saveLearnedSecrets(learned)
             } catch {
-                throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
+                throw RecordingFailure(response: live, key: key.rawValue, underlying: error)
             }
             (redacted, key, _) = redactedWithKey(request)
         }
         // Redaction can change the body's length; Content-Length must describe the stored body.
         let storedBody = keyer.scrubLearned(body: redactedResponse.body)
+        let learnedScrubbedHeaders = keyer.learned.scrub(redactedResponse.headerFields)
         let storedHeaders = Interaction.storedResponseHeaders(
-            keyer.learned.scrub(redactedResponse.headerFields), bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method,
+            learnedScrubbedHeaders, bodyCount: storedBody.count, statusCode: response.statusCode, method: request.method,
             addsLength: chunks == nil)
+        // A learned secret scrubbed after the echoes were noted moves them: those of that part go.
+        let echoes = redactedResponse.echoes.filter { echo in
+            echo.part == .body ? storedBody == redactedResponse.body : learnedScrubbedHeaders == redactedResponse.headerFields
+        }
         var interaction = Interaction(
             cassette: options.cassette,
             method: request.method,
@@ -126,6 +141,7 @@ extension CassetteSession {
             chunks: chunks
         )
         interaction.contentEncodingPosition = response.decodedContentEncoding == nil ? nil : response.decodedContentEncodingPosition
+        interaction.secretEchoes = echoes
         let replacing = options.policy.replacesRecordings && overwritten.withLock { $0.insert(key.rawValue).inserted }
         let stored: Interaction
         do {
@@ -135,7 +151,7 @@ extension CassetteSession {
         } catch {
             // Not stored, so the key's older rows are still there: its next recording removes them.
             if replacing { overwritten.withLock { _ = $0.remove(key.rawValue) } }
-            throw RecordingFailure(response: response, key: key.rawValue, underlying: error)
+            throw RecordingFailure(response: live, key: key.rawValue, underlying: error)
         }
         // A request recorded with its GraphQL document answers the same operation sent later by
         // its persisted hash alone, in this session as after reopening (docs/graphql.md).
@@ -151,7 +167,7 @@ extension CassetteSession {
         }
         parsedKeys.withLock { $0 = nil }
         recordedCount.add(1, ordering: .relaxed)
-        return Exchange(response: response, outcome: .recorded, key: key, interaction: stored)
+        return Exchange(response: live, outcome: .recorded, key: key, interaction: stored)
     }
 
     func requireUpstream() throws -> any HTTPTransport {

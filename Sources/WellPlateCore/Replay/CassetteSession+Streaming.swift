@@ -31,21 +31,22 @@ extension CassetteSession {
     /// `respond(to:)` for callers that forward the response as it arrives (the proxy). A response
     /// `policy` streams is stored only once its body is complete; one the upstream breaks off is
     /// never stored.
-    package func respondStreaming(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
-        try await explainingMisses(of: request) { try await respondStreamingUnexplained(to: request, policy: policy) }
+    /// `own`: the address of the proxy the request came in by (`respond(to:own:)`).
+    package func respondStreaming(to request: TransportRequest, policy: StreamingPolicy, own: OwnAddress? = nil) async throws -> StreamingAnswer {
+        try await explainingMisses(of: request) { try await respondStreamingUnexplained(to: request, policy: policy, own: own) }
     }
 
-    private func respondStreamingUnexplained(to request: TransportRequest, policy: StreamingPolicy) async throws -> StreamingAnswer {
-        let (redacted, key, secrets) = redactedWithKey(request)
+    private func respondStreamingUnexplained(to request: TransportRequest, policy: StreamingPolicy, own: OwnAddress?) async throws -> StreamingAnswer {
+        let (redacted, key, secrets) = redactedWithKey(own?.placeholding(request) ?? request)
         switch step(for: key) {
         case .replay(let orPassthrough):
             do {
-                return .whole(try replay(key: key))
+                return .whole(try replay(key: key, echoing: request.headerFields))
             } catch is CassetteMiss where orPassthrough {
                 return try await forward(request, redacted: request, key: key, secrets: SecretValues(), records: false, policy: policy)
             }
         case .record:
-            return try await forward(request, redacted: redacted, key: key, secrets: secrets, records: true, policy: policy)
+            return try await forward(request, redacted: redacted, key: key, secrets: secrets, records: true, policy: policy, own: own)
         }
     }
 
@@ -55,13 +56,14 @@ extension CassetteSession {
     }
 
     private func forward(
-        _ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, records: Bool, policy: StreamingPolicy
+        _ request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, records: Bool, policy: StreamingPolicy,
+        own: OwnAddress? = nil
     ) async throws -> StreamingAnswer {
         let transport = try requireUpstream()
         guard let upstream = transport as? any StreamingHTTPTransport else {
             // Redacted and keyed already: answered whole, without doing that again.
             if records {
-                return .whole(try await record(request, redacted: redacted, key: key, secrets: secrets))
+                return .whole(try await record(request, redacted: redacted, key: key, secrets: secrets, own: own))
             }
             let response = try await transport.send(request)
             passthroughCount.add(1, ordering: .relaxed)
@@ -73,30 +75,33 @@ extension CassetteSession {
         // (redaction, collecting the body) stays with the caller, spread over its threads.
         guard records, store.recordingQueue.isIdle else {
             return try await answer(
-                pending, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records, policy: policy)
+                pending, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records, policy: policy,
+                own: own)
         }
         // An idle store: from its head to its commit the recording waits on the store's queue.
         return try await withTaskExecutorPreference(store.recordingTaskExecutor) {
-            try await answer(pending, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: true, policy: policy)
+            try await answer(
+                pending, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: true, policy: policy, own: own)
         }
     }
 
     private func answer(
         _ pending: PendingStream, request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues, recordedAt: Date,
-        records: Bool, policy: StreamingPolicy
+        records: Bool, policy: StreamingPolicy, own: OwnAddress?
     ) async throws -> StreamingAnswer {
         let streamed = try await pending.response()
         guard policy.streams(streamed.head) else {
             let response = try await streamed.collected()
             if records {
-                return .whole(try await keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt))
+                return .whole(try await keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, own: own))
             }
             passthroughCount.add(1, ordering: .relaxed)
             return .whole(Exchange(response: response, outcome: .passthrough, key: key, interaction: nil))
         }
         return .streaming(
             StreamingExchange(
-                session: self, streamed: streamed, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records))
+                session: self, streamed: streamed, request: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, records: records,
+                own: own))
     }
 }
 
@@ -118,14 +123,17 @@ package struct StreamingExchange: Sendable {
     /// The request's secrets, scrubbed from the stored response too.
     private let secrets: SecretValues
     private let recordedAt: Date
+    /// The proxy's address, stored as its placeholder.
+    private let own: OwnAddress?
     private var body = Data()
     private var pieces: [ResponseChunk] = []
     private var ended = false
 
     init(
         session: CassetteSession, streamed: StreamedResponse, request: TransportRequest, redacted: TransportRequest, key: RequestKey, secrets: SecretValues,
-        recordedAt: Date, records: Bool
+        recordedAt: Date, records: Bool, own: OwnAddress?
     ) {
+        self.own = own
         self.session = session
         self.streamed = streamed
         self.request = request
@@ -180,7 +188,7 @@ package struct StreamingExchange: Sendable {
             session.passthroughCount.add(1, ordering: .relaxed)
             return CassetteSession.Exchange(response: response, outcome: .passthrough, key: key, interaction: nil)
         }
-        return try await session.keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, chunks: pieces)
+        return try await session.keep(response, for: request, redacted: redacted, key: key, secrets: secrets, recordedAt: recordedAt, chunks: pieces, own: own)
     }
 
     private static let coalescing = Duration.milliseconds(2)

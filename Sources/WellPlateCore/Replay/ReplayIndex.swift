@@ -128,6 +128,12 @@ package final class ReplayIndex: Sendable {
         loaded.recordings[position]
     }
 
+    /// Whether the loaded recording at `position` echoed secrets of its request: asked for every
+    /// replayed request that carries a secret, so it reads the one field, not the recording.
+    package func loadedRecordingEchoesSecrets(at position: Int) -> Bool {
+        !loaded.recordings[position].secretEchoes.isEmpty
+    }
+
     /// The position in `loaded.slotRanges[slot]` to serve, by the slot's atomic counters; the
     /// sequence is the loaded recordings (unless `replacing`) followed by `added`.
     private func takeLoaded(_ slot: Int, replacing: Bool, added: [Interaction]) -> Selection<Pick> {

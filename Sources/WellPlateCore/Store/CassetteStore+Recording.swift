@@ -75,7 +75,8 @@ extension CassetteStore {
         try insert.bind(values: [
             stored.cassette, stored.method.rawValue, stored.url, stored.key, stored.sequence,
             HeaderLines.encode(stored.requestHeaders), stored.requestBody, stored.statusCode,
-            HeaderLines.encode(stored.responseHeaders, decodedEncodingAt: stored.storedEncodingPosition), writesBodyInPlace ? Data() : stored.responseBody,
+            HeaderLines.encode(stored.responseHeaders, decodedEncodingAt: stored.storedEncodingPosition, echoes: stored.secretEchoes),
+            writesBodyInPlace ? Data() : stored.responseBody,
             stored.contentEncoding,
             stored.recordedAt.timeIntervalSince1970, stored.durationMilliseconds,
         ])

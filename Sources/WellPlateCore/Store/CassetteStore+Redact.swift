@@ -66,7 +66,8 @@ extension CassetteStore {
                 nextSequence[new.key] = sequence + 1
                 try update.run(
                     new.url, new.key, sequence, HeaderLines.encode(new.requestHeaders), new.requestBody,
-                    HeaderLines.encode(new.responseHeaders, decodedEncodingAt: new.storedEncodingPosition), new.responseBody, old.id ?? 0
+                    HeaderLines.encode(new.responseHeaders, decodedEncodingAt: new.storedEncodingPosition, echoes: new.secretEchoes), new.responseBody,
+                    old.id ?? 0
                 )
             }
             return changes

@@ -10,6 +10,7 @@ struct HeaderBlockCache {
         let fields: HTTPFields
         /// Where `Content-Encoding` stood before the body was decoded (`HeaderLines`).
         let decodedEncodingPosition: Int?
+        let echoes: [SecretEcho]
         /// Distinct blocks get distinct numbers, from 0 in the order met.
         let number: Int
     }
@@ -28,13 +29,13 @@ struct HeaderBlockCache {
     /// `fields(_:skipping:)` and the block's number, equal for equal blocks.
     mutating func block(
         _ bytes: UnsafeBufferPointer<UInt8>, skipping: Range<Int>? = nil
-    ) -> (fields: HTTPFields, number: Int, decodedEncodingPosition: Int?) {
+    ) -> (fields: HTTPFields, number: Int, decodedEncodingPosition: Int?, echoes: [SecretEcho]) {
         let skipped = skipping ?? bytes.count..<bytes.count
         let head = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<skipped.lowerBound]))
         let tail = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[skipped.upperBound...]))
         // Consecutive rows mostly repeat the blocks of the row before: a compare, no hash.
         for block in recent where Self.equals(block.text, head, tail) {
-            return (block.fields, block.number, block.decodedEncodingPosition)
+            return (block.fields, block.number, block.decodedEncodingPosition, block.echoes)
         }
         var hasher = Hasher()
         hasher.combine(bytes: head)
@@ -43,16 +44,16 @@ struct HeaderBlockCache {
         if let bucket = blocks[hash] {
             for block in bucket where Self.equals(block.text, head, tail) {
                 remember(block)
-                return (block.fields, block.number, block.decodedEncodingPosition)
+                return (block.fields, block.number, block.decodedEncodingPosition, block.echoes)
             }
         }
         let text = Array(head) + Array(tail)
-        let (fields, position) = HeaderLines.decodeMarked(String(decoding: text, as: UTF8.self))
-        let block = Block(text: text, fields: fields, decodedEncodingPosition: position, number: count)
+        let (fields, position, echoes) = HeaderLines.decodeMarked(String(decoding: text, as: UTF8.self))
+        let block = Block(text: text, fields: fields, decodedEncodingPosition: position, echoes: echoes, number: count)
         blocks[hash, default: []].append(block)
         remember(block)
         count += 1
-        return (fields, count - 1, position)
+        return (fields, count - 1, position, echoes)
     }
 
     private mutating func remember(_ block: Block) {

@@ -11,11 +11,13 @@ import HTTPTypes
 /// Bodies are stored decoded, so `Content-Encoding` is not among the fields; a marker line stands
 /// where it was, so an export can put it back in the order recorded. The marker has no colon:
 /// a build that does not know it skips it, and a store stays readable by older builds.
+/// A response that echoed secrets of its request ends with one more such line, `(Echoes ...)`,
+/// saying where (`SecretEchoLine`).
 enum HeaderLines {
     static let decodedEncodingMarker = "(Content-Encoding)"
 
     /// `decodedEncodingAt`: where the marker goes among `fields` (clamped to the end).
-    static func encode(_ fields: HTTPFields, decodedEncodingAt position: Int? = nil) -> String {
+    static func encode(_ fields: HTTPFields, decodedEncodingAt position: Int? = nil, echoes: [SecretEcho] = []) -> String {
         var text = ""
         text.reserveCapacity(fields.count * 32)
         for (index, field) in fields.enumerated() {
@@ -31,6 +33,7 @@ enum HeaderLines {
             text += "\n"
         }
         if let position, position >= fields.count { text += decodedEncodingMarker + "\n" }
+        if !echoes.isEmpty { text += SecretEchoLine.encode(echoes) + "\n" }
         return text
     }
 
@@ -54,17 +57,22 @@ enum HeaderLines {
         decodeMarked(text).fields
     }
 
-    /// The fields, and the index the decoded-encoding marker stood at, if any.
-    static func decodeMarked(_ text: String) -> (fields: HTTPFields, decodedEncodingPosition: Int?) {
+    /// The fields, the index the decoded-encoding marker stood at, if any, and the secret echoes.
+    static func decodeMarked(_ text: String) -> (fields: HTTPFields, decodedEncodingPosition: Int?, echoes: [SecretEcho]) {
         var fields = HTTPFields()
         var position: Int?
+        var echoes: [SecretEcho] = []
         var utf8 = text.utf8[...]
         while !utf8.isEmpty {
             let end = utf8.firstIndex(of: UInt8(ascii: "\n")) ?? utf8.endIndex
             let line = utf8[..<end]
             utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                if line.elementsEqual(decodedEncodingMarker.utf8) { position = fields.count }
+                if line.elementsEqual(decodedEncodingMarker.utf8) {
+                    position = fields.count
+                } else if line.starts(with: SecretEchoLine.prefix.utf8) {
+                    echoes = SecretEchoLine.decode(Substring(line))
+                }
                 continue
             }
             guard let name = HTTPField.Name(String(Substring(line[..<colon]))) else { continue }
@@ -79,6 +87,6 @@ enum HeaderLines {
             }
             fields.append(HTTPField(name: name, value: String(Substring(line[valueStart...]))))
         }
-        return (fields, position)
+        return (fields, position, echoes)
     }
 }

@@ -39,6 +39,9 @@ public struct Interaction: Sendable, Equatable {
     /// For a response that was streamed while recording: its body's pieces and their times.
     /// `nil` for a response recorded whole.
     public var chunks: [ResponseChunk]?
+    /// Where the stored response holds `REDACTED` for a secret of the request's headers, which
+    /// replay fills with the live request's own value (`echoingSecrets(of:)`).
+    package var secretEchoes: [SecretEcho] = []
 
     /// An interaction from its parts; `id` stays `nil` until the store assigns one.
     public init(

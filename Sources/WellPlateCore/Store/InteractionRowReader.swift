@@ -64,6 +64,7 @@ struct InteractionRowReader {
             duration: .clampedMilliseconds(row.double(Column.durationMs))
         )
         if interaction.contentEncoding != nil { interaction.contentEncodingPosition = responseHeaders.decodedEncodingPosition }
+        interaction.secretEchoes = responseHeaders.echoes
         return (interaction, responseHeaders.number)
     }
 

@@ -35,6 +35,7 @@ final class ProxyHTTP2ListenerTests {
                 let overHTTP1 = try await curl(["--http1.1", recorder.url("/items?page=3").absoluteString])
                 #expect(overHTTP1.verbose.contains("< HTTP/1.1 200 OK"), "\(overHTTP1.verbose)")
                 #expect(overHTTP1.body.contains("\"page\": 3"))
+                _ = try await curl(["--http2-prior-knowledge", recorder.url("/redirect/0").absoluteString])
                 try await recorder.waitForLogLine(containing: "/items?page=3")
                 #expect(recorder.outputLines.contains { $0.contains("GET /items?page=2") && $0.contains("200") }, "\(recorder.outputLines)")
             }
@@ -51,12 +52,20 @@ final class ProxyHTTP2ListenerTests {
             // No connection-specific header reaches an HTTP/2 client (RFC 9113 §8.2.2).
             #expect(!overHTTP2.verbose.lowercased().contains("< connection:"), "\(overHTTP2.verbose)")
             #expect(!overHTTP2.verbose.lowercased().contains("< transfer-encoding:"), "\(overHTTP2.verbose)")
+            // A prepared reply (no upstream URLs in it) goes out as HEADERS and one DATA frame that
+            // ends the stream, with the headers and length it announces.
+            let prepared = try await curl(["--http2-prior-knowledge", replayer.url("/redirect/0").absoluteString])
+            #expect(prepared.verbose.contains("< HTTP/2 200"), "\(prepared.verbose)")
+            #expect(prepared.verbose.contains("< x-cassette: hit"), "\(prepared.verbose)")
+            #expect(prepared.verbose.contains("< content-type: application/json"), "\(prepared.verbose)")
+            #expect(prepared.body == "{\"done\": true}", "\(prepared.body)")
+            #expect(prepared.verbose.contains("< content-length: \(prepared.body.utf8.count)"), "\(prepared.verbose)")
             let miss = try await curl(["--http2-prior-knowledge", replayer.url("/items?page=1").absoluteString])
             #expect(miss.verbose.contains("< HTTP/2 404"), "\(miss.verbose)")
             let stopped = await replayer.stop()
-            // Counted as HTTP/1.1 answers are: two hits (one per protocol) and one miss.
+            // Counted as HTTP/1.1 answers are: three hits and one miss.
             let summary = try #require(stopped.summary.first)
-            #expect(summary.contains("replayed 2") && summary.contains("missed 1"), "\(summary)")
+            #expect(summary.contains("replayed 3") && summary.contains("missed 1"), "\(summary)")
         }
     }
 

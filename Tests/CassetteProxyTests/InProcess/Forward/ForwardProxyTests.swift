@@ -168,6 +168,48 @@ final class ForwardProxyTests {
         #expect(try await StoreFiles.interactions(at: store).isEmpty)
     }
 
+    /// curl asking for `version` (`--http2`, `--http1.1`), printing to stderr the version it spoke
+    /// inside the tunnel.
+    private func curl(_ url: String, proxy: URL, asking version: String) async throws -> CommandResult {
+        try await ForwardProxyClients.curl(
+            url, proxy: proxy, cacert: cassetteCA, options: [version, "-w", "%{stderr}http_version=%{http_version}\n"], in: workspace.directory)
+    }
+
+    @Test func theTunnelOffersHTTP2AndWhatWasRecordedOverItIsReplayedOverIt() async throws {
+        var httpsURL: URL!
+        try await withUpstreams { https, _, certificates in
+            httpsURL = https
+            try await withForwardRecorder(arguments: ["--forward", "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]) { proxy in
+                let recorded = try await curl(https.absoluteString + "/v1/me", proxy: proxy.url, asking: "--http2")
+                #expect(recorded.status == 0, "\(recorded)")
+                #expect(recorded.stdout.contains("HTTP/2 200"), "\(recorded)")
+                #expect(recorded.stderr.contains("http_version=2\n"), "\(recorded)")
+                #expect(recorded.stdout.contains("x-cassette: recorded"), "\(recorded)")
+                #expect(via(recorded) == "curl", "\(recorded)")
+                // The library's own client (libcurl, HTTP/2 over TLS when offered) keeps its idle
+                // connection; stopping the proxy closes it rather than waiting for it.
+                let client = try await libraryClient(base: https, proxy: proxy.url)
+                let answer = try await client.request(
+                    url: https.appending(pathAndQuery: "/v1/library"), method: .get, headers: nil, body: nil, responseType: [String: String].self)
+                #expect(answer["via"] == "library")
+                await proxy.stop()
+                #expect(proxy.summaryLine?.hasPrefix("recorded 2,") == true, "\(proxy.outputLines)")
+            }
+        }
+        try await withInProcessReplayer(store: store, arguments: ["--forward", "--ca-dir", caDirectory]) { proxy in
+            let replayed = try await curl(httpsURL.absoluteString + "/v1/me", proxy: proxy.url, asking: "--http2")
+            #expect(replayed.stdout.contains("HTTP/2 200"), "\(replayed)")
+            #expect(replayed.stderr.contains("http_version=2\n"), "\(replayed)")
+            #expect(replayed.stdout.contains("x-cassette: hit"), "\(replayed)")
+            #expect(via(replayed) == "curl", "\(replayed)")
+            // A client that offers only HTTP/1.1 is still served over it.
+            let http1 = try await curl(httpsURL.absoluteString + "/v1/me", proxy: proxy.url, asking: "--http1.1")
+            #expect(http1.stderr.contains("http_version=1.1\n"), "\(http1)")
+            #expect(http1.stdout.lowercased().contains("x-cassette: hit"), "\(http1)")
+            #expect(via(http1) == "curl", "\(http1)")
+        }
+    }
+
     @Test func aClientThatDoesNotTrustTheAuthorityIsOneClearLogLine() async throws {
         try await withUpstreams { https, _, certificates in
             try await withForwardRecorder(arguments: ["--forward", "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]) { proxy in
