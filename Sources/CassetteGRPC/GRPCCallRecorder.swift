@@ -9,21 +9,31 @@ import WellPlateCore
 /// the call is begun at once (so a call the upstream resets, or the recorder's SIGTERM cuts, is
 /// kept with what passed, marked `cut`), messages are appended in batches by one writing task on
 /// the store's queue, then the response HEADERS, trailers and end. Messages are stored inflated
-/// and are not redacted: a protobuf string changed in place would break its length prefix.
+/// and redacted string field by string field (`ReplayKeyer.redactedGRPCMessage`), re-encoded so
+/// their length prefixes fit; the client gets the upstream's bytes unchanged.
 final class GRPCCallRecorder: Sendable {
     private struct State {
         var pending: [ConversationMessage] = []
         var responseHeaders: HTTPFields?
         var trailers: HTTPFields?
         var end: ConversationEnd?
+        /// The secrets found so far (the metadata's, then the messages'), scrubbed from later messages.
+        var secrets: SecretValues
         let opened = ContinuousClock.now
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    private let keyer: ReplayKeyer
+    private let schema: ProtoSchema
+    private let path: String
     private let wake: AsyncStream<Void>.Continuation
     private let stream: AsyncStream<Void>
 
-    init(store: CassetteStore, call: Conversation, log: ProxyLog, writers: ConversationWriters) {
+    init(store: CassetteStore, call: Conversation, keyer: ReplayKeyer, schema: ProtoSchema, log: ProxyLog, writers: ConversationWriters) {
+        self.keyer = keyer
+        self.schema = schema
+        path = call.url
+        state = Mutex(State(secrets: keyer.redactor.secretValues(headers: call.requestHeaders, learned: keyer.learned)))
         (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let stream = self.stream
         writers.run { [self] in
@@ -58,7 +68,12 @@ final class GRPCCallRecorder: Sendable {
         state.withLock { state in
             let elapsed = now - state.opened
             let offset = max(0, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
-            state.pending.append(ConversationMessage(direction: side, kind: kind, payload: payload, offsetMilliseconds: offset))
+            let stored =
+                kind == .close
+                ? payload
+                : keyer.redactedGRPCMessage(
+                    payload, schema: schema, path: path, direction: side == .client ? .request : .response, secrets: &state.secrets)
+            state.pending.append(ConversationMessage(direction: side, kind: kind, payload: stored, offsetMilliseconds: offset))
         }
         wake.yield()
     }

@@ -46,7 +46,9 @@ final class GRPCService: Sendable {
             let fallback = served.settings.upstream.flatMap { upstream in
                 served.session.options.policy.records ? (upstream, records: true) : orPassthrough ? (upstream, records: false) : nil
             }
-            if !recordings.isEmpty { return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema), fallback: fallback) }
+            if !recordings.isEmpty {
+                return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema, redactLive: redactLive(path)), fallback: fallback)
+            }
             if orPassthrough, let upstream = served.settings.upstream { return .relay(upstream, records: false) }
             return .refuse(
                 .unimplemented,
@@ -55,12 +57,22 @@ final class GRPCService: Sendable {
         case .record:
             // A method with recordings: a request that matches one replays (`missing`, `once`).
             if !recordings.isEmpty, served.session.options.policy.mode != .all, let upstream = served.settings.upstream {
-                return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema), fallback: (upstream, records: true))
+                return .replay(
+                    GRPCReplay(path: path, recordings: recordings, schema: schema, redactLive: redactLive(path)), fallback: (upstream, records: true))
             }
             guard let upstream = served.settings.upstream else {
                 return .refuse(.unavailable, "cassette: \(path) is not recorded and this proxy has no upstream to record it from")
             }
             return .relay(upstream, records: true)
+        }
+    }
+
+    /// A live client message as it would have been stored, for matching it against the recordings.
+    private func redactLive(_ path: String) -> @Sendable (Data) -> Data {
+        let (keyer, schema) = (served.session.keyer, schema)
+        return { message in
+            var secrets = SecretValues()
+            return keyer.redactedGRPCMessage(message, schema: schema, path: path, direction: .request, secrets: &secrets)
         }
     }
 
@@ -80,6 +92,7 @@ final class GRPCService: Sendable {
         let call = Conversation(
             cassette: served.session.options.cassette, url: path, key: key(path: path), requestHeaders: GRPCHeaders.metadata(headers), subprotocol: nil,
             extensions: nil, grpc: GRPCCallHeads(responseHeaders: nil, trailers: [:]))
-        return GRPCCallRecorder(store: served.session.store, call: call, log: served.log, writers: served.writers)
+        return GRPCCallRecorder(
+            store: served.session.store, call: call, keyer: served.session.keyer, schema: schema, log: served.log, writers: served.writers)
     }
 }

@@ -148,6 +148,8 @@ def run_client(target, scenario, gzip):
         "list": lambda: report("list", lambda: list(stub.ListItems(pb.ListItemsRequest(prefix="b"), timeout=10))),
         "count": lambda: report("count", lambda: stub.CountItems(iter([pb.GetItemRequest(id=i) for i in ("b1", "t1", "b2")]), timeout=10)),
         "chat": lambda: report("chat", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "twice", "bye"])]), timeout=10))),
+        # A message carrying a credential (a GitHub token's shape), for redaction at record time.
+        "secret": lambda: report("secret", lambda: list(stub.Chat(iter([pb.ChatMessage(text="my token ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK", turn=0)]), timeout=10))),
         "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
     }
     for step in scenario.split(","):

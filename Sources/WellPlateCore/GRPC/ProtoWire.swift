@@ -124,3 +124,19 @@ package struct ProtoWireWriter {
         field(number, bytes: Data(value.utf8))
     }
 }
+
+extension ProtoWireWriter {
+    /// Writes a field as it was read.
+    package mutating func field(_ number: Int, _ value: ProtoWireValue) {
+        switch value {
+        case .varint(let value): field(number, varint: value)
+        case .lengthDelimited(let bytes): field(number, bytes: bytes)
+        case .fixed64(let value):
+            varint(UInt64(number) << 3 | 1)
+            for index in 0..<8 { data.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }
+        case .fixed32(let value):
+            varint(UInt64(number) << 3 | 5)
+            for index in 0..<4 { data.append(UInt8(truncatingIfNeeded: value >> (8 * UInt32(index)))) }
+        }
+    }
+}

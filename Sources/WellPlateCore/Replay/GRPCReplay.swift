@@ -14,11 +14,15 @@ package struct GRPCReplay: Sendable {
     private var candidates: [Conversation]
     /// Client events (messages and the half-close) received so far.
     private var received = 0
+    /// A live message as recording would have stored it (redacted), for when it is not the
+    /// recorded one as it came: a recording keeps a token in a message as `REDACTED`.
+    private let redactLive: @Sendable (Data) -> Data
 
     /// Replays `path` from `recordings` (its calls, in sequence order; not empty).
-    package init(path: String, recordings: [Conversation], schema: ProtoSchema) {
+    package init(path: String, recordings: [Conversation], schema: ProtoSchema, redactLive: @escaping @Sendable (Data) -> Data = { $0 }) {
         self.path = path
         self.schema = schema
+        self.redactLive = redactLive
         candidates = recordings
     }
 
@@ -49,14 +53,23 @@ package struct GRPCReplay: Sendable {
     package mutating func receive(_ message: Data) -> Step {
         let index = received
         received += 1
-        let live = schema.canonicalForm(of: message, path: path, direction: .request)
-        let matching = candidates.filter { recording in
-            guard let event = Self.clientEvent(index, of: recording), event.kind != .close else { return false }
-            return schema.canonicalForm(of: event.payload, path: path, direction: .request) == live
+        var matching = matches(at: index, message)
+        if matching.isEmpty {
+            let redacted = redactLive(message)
+            if redacted != message { matching = matches(at: index, redacted) }
         }
         guard let chosen = matching.first else { return mismatch(index: index, message: message) }
         candidates = matching
         return answer(after: index, in: chosen)
+    }
+
+    /// The recordings still in the running whose client event `index` is `message`.
+    private func matches(at index: Int, _ message: Data) -> [Conversation] {
+        let live = schema.canonicalForm(of: message, path: path, direction: .request)
+        return candidates.filter { recording in
+            guard let event = Self.clientEvent(index, of: recording), event.kind != .close else { return false }
+            return schema.canonicalForm(of: event.payload, path: path, direction: .request) == live
+        }
     }
 
     /// The live client half-closed its side.

@@ -26,10 +26,12 @@ extension CassetteStore {
             }
         }
         let newlyLearned = redactor.isEnabled ? learned.learn(shapes) : []
+        // gRPC messages are redacted string field by string field and re-encoded.
+        let schema = stored.contains { $0.grpc != nil } ? ((try? protoSchema()) ?? ProtoSchema()) : ProtoSchema()
         var rows: [(old: Conversation, new: Conversation)] = []
         var changes: [StoredRedaction] = []
         for old in stored {
-            let new = Self.redacted(old, by: redactor, rules: rules, learned: learned, shapes: shapes)
+            let new = Self.redacted(old, by: redactor, rules: rules, learned: learned, shapes: shapes, schema: schema)
             let parts = Self.changedParts(old, new)
             if !parts.isEmpty {
                 changes.append(
@@ -64,7 +66,7 @@ extension CassetteStore {
 
     /// `conversation` as it would be stored today.
     private static func redacted(
-        _ conversation: Conversation, by redactor: Redactor, rules: MatchingRules, learned: LearnedSecrets, shapes: SecretValues
+        _ conversation: Conversation, by redactor: Redactor, rules: MatchingRules, learned: LearnedSecrets, shapes: SecretValues, schema: ProtoSchema
     ) -> Conversation {
         guard redactor.isEnabled else { return conversation }
         var result = conversation
@@ -79,10 +81,21 @@ extension CassetteStore {
         if handshake.url != conversation.url { result.key = RequestKey(recording: handshake, rules: rules).rawValue }
         var secrets = redactor.secretValues(url: conversation.url, headerFields: conversation.requestHeaders, body: nil, learned: learned)
         for index in result.messages.indices where result.messages[index].isData {
-            var payload = redactor.redactedMessage(result.messages[index].payload, secrets: &secrets)
-            if payload.count <= ReplayKeyer.learnedScrubBodyLimit { payload = learned.scrub(payload) }
-            if !shapes.isEmpty { payload = redactor.scrub(payload, secrets: shapes) }
-            result.messages[index].payload = payload
+            let redact = { (bytes: Data, secrets: inout SecretValues) -> Data in
+                var payload = redactor.redactedMessage(bytes, secrets: &secrets)
+                if payload.count <= ReplayKeyer.learnedScrubBodyLimit { payload = learned.scrub(payload) }
+                if !shapes.isEmpty { payload = redactor.scrub(payload, secrets: shapes) }
+                return payload
+            }
+            let message = result.messages[index]
+            if conversation.grpc != nil {
+                // A protobuf string changed in place would break its length prefix.
+                result.messages[index].payload = schema.rewritingStrings(
+                    in: message.payload, path: conversation.url, direction: message.direction == .client ? .request : .response
+                ) { redact($0, &secrets) }
+            } else {
+                result.messages[index].payload = redact(message.payload, &secrets)
+            }
         }
         return result
     }

@@ -131,6 +131,69 @@ final class ProxyGRPCToolsTests {
         }
     }
 
+    @Test("a token in a message is stored redacted and re-encoded, the live call carrying it replays, audit finds nothing left")
+    func tokenInMessageIsRedacted() async throws {
+        let token = "ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK"  // as grpc_peer.py's `secret` step sends it
+        try await record("secret")
+        let opened = try await CassetteStore.open(path: store, access: .readOnly)
+        let calls = try await opened.conversations(cassette: "dev").filter { $0.key == "POST /shop.v1.Catalog/Chat" }
+        let schema = try await opened.protoSchema()
+        try await opened.close()
+        let call = try #require(calls.first)
+        #expect(call.messages.filter(\.isData).count == 2)
+        #expect(!call.messages.contains { $0.payload.range(of: Data(token.utf8)) != nil }, "the token reached the store")
+        // Re-encoded with the right length prefixes: both messages decode, with the token replaced.
+        let request = try #require(call.messages.first { $0.direction == .client && $0.isData })
+        let reply = try #require(call.messages.first { $0.direction == .server })
+        let path = "/shop.v1.Catalog/Chat"
+        #expect(schema.jsonValue(request.payload, path: path, direction: .request)?["text"] == .string("my token REDACTED"))
+        #expect(schema.jsonValue(reply.payload, path: path, direction: .response)?["text"] == .string("echo: my token REDACTED"))
+        // The live client still sends the real token, and its call replays.
+        let replayed = try await withInProcessReplayer(store: store) { replayer in
+            try await GRPCPeers.runClient("secret", against: replayer.url(""))
+        }
+        #expect(replayed.map(\.code) == ["OK"], "\(replayed.map(\.line.compactJSON))")
+        #expect(replayed.first?.line["body"]?[0]?["text"] == .string("echo: my token REDACTED"), "\(replayed.map(\.line.compactJSON))")
+        let audit = try await workspace.run("audit", "--db", store)
+        #expect(audit.status == 0, "\(audit)")
+        #expect(!audit.stdout.contains("GitHub"), "\(audit)")
+    }
+
+    @Test("a store that kept a token in a message: audit reports it, redact re-encodes the message without it")
+    func redactRewritesStoredMessages() async throws {
+        let token = "ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK"
+        let path = "/shop.v1.Catalog/Chat"
+        try await record("secret")
+        // As an older recorder stored it: the token in both messages.
+        let opened = try await CassetteStore.open(path: store, access: .readWrite)
+        var conversations = try await opened.conversations(cassette: nil)
+        let chat = try #require(conversations.firstIndex { $0.key == "POST \(path)" })
+        for index in conversations[chat].messages.indices where conversations[chat].messages[index].isData {
+            var writer = ProtoWireWriter()
+            let side = conversations[chat].messages[index].direction
+            writer.field(1, string: (side == .client ? "" : "echo: ") + "my token \(token)")
+            conversations[chat].messages[index].payload = writer.data
+        }
+        _ = try await opened.importConversations(conversations, replacing: true)
+        try await opened.close()
+        let before = try await workspace.run("audit", "--db", store)
+        #expect(before.status == 1, "\(before)")
+        #expect(before.stdout.contains("GitHub personal access token"), "\(before)")
+
+        let redact = try await workspace.run("redact", "--db", store)
+        #expect(redact.status == 0, "\(redact)")
+        let after = try await CassetteStore.open(path: store, access: .readOnly)
+        let call = try #require(try await after.conversations(cassette: "dev").first { $0.key == "POST \(path)" })
+        let schema = try await after.protoSchema()
+        try await after.close()
+        let texts = call.messages.filter(\.isData).map {
+            schema.jsonValue($0.payload, path: path, direction: $0.direction == .client ? .request : .response)?["text"]
+        }
+        #expect(texts == [.string("my token REDACTED"), .string("echo: my token REDACTED")])
+        let audit = try await workspace.run("audit", "--db", store)
+        #expect(audit.status == 0, "\(audit)")
+    }
+
     @Test("export --fixtures writes one file per method with its variants; show names the method and prints messages as JSON")
     func exportAndShow() async throws {
         try await record("get,missing,get,list")
