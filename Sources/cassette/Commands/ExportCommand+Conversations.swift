@@ -32,31 +32,9 @@ extension ExportCommand {
                 ))
         }
         for (name, contents, detail) in files {
-            let url = directory.appendingPathComponent(name)
-            let current = FileManager.default.contents(atPath: url.path)
-            let action: FixtureExport.Action =
-                switch current {
-                case nil: .create
-                case let current? where current == contents || (try? JSONValue(parsing: current)) == (try? JSONValue(parsing: contents)): .unchanged
-                case _?: force ? .overwrite : .refuse
-                }
+            let (action, line) = try writeFixtureFile(name, contents: contents, detail: detail, in: directory)
             counts[action, default: 0] += 1
-            if !dryRun && (action == .create || action == .overwrite) {
-                do {
-                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try contents.write(to: url, options: .atomic)
-                } catch {
-                    throw CLIError("cannot write \(url.path) (\(error.localizedDescription)); check that \(directory.path) is writable")
-                }
-            }
-            let verb: String =
-                switch action {
-                case .create: dryRun ? "would create" : "created"
-                case .unchanged: "unchanged"
-                case .overwrite: dryRun ? "would overwrite" : "overwrote"
-                case .refuse: "would overwrite"
-                }
-            lines.append("\(verb)  \(name)  (\(detail)\(action == .refuse ? "; differs; use --force" : ""))")
+            lines.append(line)
         }
         let parts = [
             (counts[.create, default: 0], dryRun ? "to create" : "created"),
@@ -78,37 +56,44 @@ extension ExportCommand {
         var lines: [String] = []
         var refused = 0
         for method in methods {
-            let url = directory.appendingPathComponent(method.fileName)
-            let contents = method.encoded()
-            let current = FileManager.default.contents(atPath: url.path)
-            let action: FixtureExport.Action =
-                switch current {
-                case nil: .create
-                case let current? where (try? JSONValue(parsing: current)) == (try? JSONValue(parsing: contents)): .unchanged
-                case _?: force ? .overwrite : .refuse
-                }
-            if action == .refuse { refused += 1 }
-            if !dryRun && (action == .create || action == .overwrite) {
-                do {
-                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try contents.write(to: url, options: .atomic)
-                } catch {
-                    throw CLIError("cannot write \(url.path) (\(error.localizedDescription)); check that \(directory.path) is writable")
-                }
-            }
-            let verb: String =
-                switch action {
-                case .create: dryRun ? "would create" : "created"
-                case .unchanged: "unchanged"
-                case .overwrite: dryRun ? "would overwrite" : "overwrote"
-                case .refuse: "would overwrite"
-                }
             let detail = "gRPC \(method.path), \(Formatting.count(method.variants.count, "variant")) of \(Formatting.count(method.calls.count, "call"))"
-            lines.append("\(verb)  \(method.fileName)  (\(detail)\(action == .refuse ? "; differs; use --force" : ""))")
+            let (action, line) = try writeFixtureFile(method.fileName, contents: method.encoded(), detail: detail, in: directory)
+            if action == .refuse { refused += 1 }
+            lines.append(line)
         }
         let lead = dryRun ? "Dry run, nothing written. Would export" : "Exported"
         lines.append("\(lead) \(Formatting.count(methods.count, "gRPC method")) from cassette \(cassette) to \(shown).")
         Terminal.printLine(lines.joined(separator: "\n"))
         return refused
+    }
+
+    /// Writes one fixture file under `directory` with the rules of every fixture export: left when
+    /// its JSON is equal, overwritten only with --force, nothing written with --dry-run. Returns
+    /// what was done and the line that says so.
+    private func writeFixtureFile(_ name: String, contents: Data, detail: String, in directory: URL) throws -> (FixtureExport.Action, String) {
+        let url = directory.appendingPathComponent(name)
+        let current = FileManager.default.contents(atPath: url.path)
+        let action: FixtureExport.Action =
+            switch current {
+            case nil: .create
+            case let current? where current == contents || (try? JSONValue(parsing: current)) == (try? JSONValue(parsing: contents)): .unchanged
+            case _?: force ? .overwrite : .refuse
+            }
+        if !dryRun && (action == .create || action == .overwrite) {
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try contents.write(to: url, options: .atomic)
+            } catch {
+                throw CLIError("cannot write \(url.path) (\(error.localizedDescription)); check that \(directory.path) is writable")
+            }
+        }
+        let verb: String =
+            switch action {
+            case .create: dryRun ? "would create" : "created"
+            case .unchanged: "unchanged"
+            case .overwrite: dryRun ? "would overwrite" : "overwrote"
+            case .refuse: "would overwrite"
+            }
+        return (action, "\(verb)  \(name)  (\(detail)\(action == .refuse ? "; differs; use --force" : ""))")
     }
 }
