@@ -79,5 +79,37 @@ struct CurlTransportH2CTests {
             }
         }
     }
+
+    /// An origin learned as h2c is replaced on its port by an HTTP/1.1-only server (Python's
+    /// http.server, whose log names every request line it read): a POST that fails on it is
+    /// reported, never sent again over HTTP/1.1; a GET after it goes over HTTP/1.1.
+    @Test func aPOSTThatMeetsAnHTTP1ServerIsNotSentTwice() async throws {
+        let (transport, notices) = try transport()
+        let port = try await H2CUpstream.with { upstream, _ in
+            #expect(try version(try await transport.send(request(.get, upstream.appending(path: "learn")))) == "2")
+            return try #require(upstream.port)
+        }
+        let directory = try TemporaryDirectory(prefix: "h2c-replaced")
+        try await withChildProcess(
+            "/usr/bin/env", arguments: ["python3", "-u", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.url.path]
+        ) {
+            server in
+            try await server.waitForOutput("http.server's banner") { $0.contains("Serving HTTP") }
+            let url = try #require(URL(string: "http://127.0.0.1:\(port)/orders"))
+            do {
+                let response = try await transport.send(request(.post, url, body: Data("{}".utf8)))
+                Issue.record("a POST got \(response.statusCode) from a server that cannot read HTTP/2")
+            } catch let error as TransportError {
+                #expect(H2CUpstreams.isWrongProtocolAnswer(error), "\(error)")
+            }
+            let listing = try await transport.send(request(.get, try #require(URL(string: "http://127.0.0.1:\(port)/"))))
+            #expect(listing.statusCode == 200)
+            let log = server.standardError
+            #expect(log.components(separatedBy: "PRI * HTTP/2.0").count == 2, "\(log)")
+            #expect(!log.contains("POST"), "\(log)")
+            #expect(log.contains("\"GET / HTTP/1.1\" 200"), "\(log)")
+            #expect(notices.said.count == 1, "\(notices.said)")
+        }
+    }
 }
 #endif
