@@ -125,8 +125,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private func relay(to upstream: URL, records: Bool, headers: HPACKHeaders, context: ChannelHandlerContext) -> GRPCUpstreamCall {
         source = records ? "recorded" : "passed through"
         let recorder = records ? service.recorder(path: path, headers: headers) : nil
+        // The plan's upstream is the listener's, whose connection the service keeps.
         let call = GRPCUpstreamCall(
-            upstream: upstream, headers: headers, recorder: recorder, maxMessage: service.maxMessage, eventLoop: context.eventLoop,
+            upstream: service.upstream ?? GRPCUpstreamConnection(upstream: upstream, tls: service.served.settings.tls), headers: headers, recorder: recorder,
+            maxMessage: service.maxMessage, eventLoop: context.eventLoop,
             toClient: { [weak self] payload in self?.relayToClient(payload) }, log: service.served.log)
         mode = .relay(call)
         call.start()

@@ -1,9 +1,10 @@
 """The gRPC test peers: grpcio as server and client of Tests/Peers/grpc/shop.proto.
 
   grpc_peer.py protoset OUT                 writes the FileDescriptorSet (with imports)
-  grpc_peer.py server [--reflection] [--gzip] [--drift]
+  grpc_peer.py server [--reflection] [--gzip] [--drift] [--tls CERT KEY]
                                             serves shop.v1.Catalog on 127.0.0.1, port 0, and prints
-                                            "listening on http://127.0.0.1:PORT"
+                                            "listening on http://127.0.0.1:PORT" (https with --tls:
+                                            h2 over TLS with the PEM certificate chain and key)
   grpc_peer.py encode TYPE JSON             prints the message's bytes in hex, then protobuf's JSON of it
   grpc_peer.py client TARGET SCENARIO [--gzip]
                                             runs the calls of SCENARIO against TARGET (host:port) and
@@ -54,7 +55,7 @@ ITEMS = {
 }
 
 
-def serve(reflection, gzip, drift=False):
+def serve(reflection, gzip, drift=False, tls=None):
     pb, rpc = generate(tempfile.mkdtemp(prefix="grpc-peer-"))
 
     def item(pb, item_id):
@@ -104,9 +105,14 @@ def serve(reflection, gzip, drift=False):
         from grpc_reflection.v1alpha import reflection as grpc_reflection
         names = (pb.DESCRIPTOR.services_by_name["Catalog"].full_name, grpc_reflection.SERVICE_NAME)
         grpc_reflection.enable_server_reflection(names, server)
-    port = server.add_insecure_port("127.0.0.1:0")
+    if tls:
+        with open(tls[0], "rb") as chain, open(tls[1], "rb") as key:
+            credentials = grpc.ssl_server_credentials([(key.read(), chain.read())])
+        port = server.add_secure_port("127.0.0.1:0", credentials)
+    else:
+        port = server.add_insecure_port("127.0.0.1:0")
     server.start()
-    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    print(f"listening on {'https' if tls else 'http'}://127.0.0.1:{port}", flush=True)
     server.wait_for_termination()
 
 
@@ -172,7 +178,8 @@ if __name__ == "__main__":
     elif command == "protoset":
         write_protoset(sys.argv[2])
     elif command == "server":
-        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv)
+        tls = sys.argv[sys.argv.index("--tls") + 1:sys.argv.index("--tls") + 3] if "--tls" in sys.argv else None
+        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv, tls)
     elif command == "client":
         run_client(sys.argv[2], sys.argv[3], "--gzip" in sys.argv)
     else:
