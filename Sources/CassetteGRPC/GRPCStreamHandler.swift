@@ -47,6 +47,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     /// How the call's log line names its source: `replayed`, `recorded`, `passed through`, `refused`.
     private var source = "refused"
     private var logged = false
+    /// The proxy is stopping: a relayed call that ends from now on is stored as `cut`.
+    private var quiescing = false
 
     init(service: GRPCService) {
         self.service = service
@@ -83,10 +85,39 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelReplay()
-        if case .relay(let upstream) = mode { upstream.clientReset() }
+        // After a quiesce the stream goes when the grace period ran out: the recorder stopped first.
+        if case .relay(let upstream) = mode { quiescing ? upstream.cut() : upstream.clientReset() }
         mode = .done
         self.context = nil
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        quiesce()
+    }
+
+    /// The proxy is stopping (SIGTERM). A call the client still sends on cannot end by itself: it
+    /// is cut here, as a WebSocket conversation is (stored with what passed, marked `cut`; the
+    /// upstream's stream reset; the client told UNAVAILABLE, which its retry policy may retry
+    /// against the next proxy). A call the client has ended is in flight: it is answered, as an
+    /// HTTP request in flight is, within the grace period.
+    private func quiesce() {
+        quiescing = true
+        guard !clientHasEnded else { return }
+        switch mode {
+        case .relay(let upstream):
+            upstream.cut()
+            fail(.unavailable, "cassette: the recorder is shutting down; the call is stored up to here, marked cut")
+        case .replay:
+            cancelReplay()
+            fail(.unavailable, "cassette: the proxy is shutting down")
+        case .waiting, .done:
+            break
+        }
     }
 
     private func start(_ headers: HPACKHeaders, context: ChannelHandlerContext) {
@@ -334,6 +365,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     /// What the upstream sent, passed on as it came (already recorded by the call).
     private func relayToClient(_ payload: HTTP2Frame.FramePayload) {
+        // The call was already ended towards the client (cut, or a broken client message).
+        guard case .relay = mode else { return }
         switch payload {
         case .headers(let headers):
             sentHeaders = true

@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 from concurrent import futures
 
@@ -93,6 +94,9 @@ def serve(reflection, gzip, drift=False):
 
         def Chat(self, request_iterator, context):
             for message in request_iterator:
+                if message.text == "crash":
+                    # The upstream goes away mid-call (its connection drops without trailers).
+                    os._exit(3)
                 yield pb.ChatMessage(text=f"echo: {message.text}", turn=message.turn)
                 if message.text == "twice":
                     yield pb.ChatMessage(text="again: twice", turn=message.turn)
@@ -137,6 +141,40 @@ def run_client(target, scenario, gzip):
         trailing = {key: value for key, value in call.trailing_metadata()}
         return {"item": json_format.MessageToDict(response), "servedBy": initial.get("x-served-by"), "cost": trailing.get("x-cost")}
 
+    def hold():
+        # Sends one message, prints `held` once its echo came back, then keeps its side open
+        # until the call ends (the test stops the proxy meanwhile).
+        ended = threading.Event()
+
+        def requests():
+            yield pb.ChatMessage(text="hi", turn=0)
+            ended.wait(60)
+
+        replies = []
+        try:
+            for reply in stub.Chat(requests(), timeout=60):
+                replies.append(json_format.MessageToDict(reply))
+                if len(replies) == 1:
+                    print(json.dumps({"step": "hold", "held": replies}), flush=True)
+        finally:
+            ended.set()
+        return replies
+
+    def chat_crash():
+        # "hi", and once its echo came back, "crash": the server dies with the stream open.
+        echoed = threading.Event()
+
+        def requests():
+            yield pb.ChatMessage(text="hi", turn=0)
+            echoed.wait(10)
+            yield pb.ChatMessage(text="crash", turn=1)
+
+        replies = []
+        for reply in stub.Chat(requests(), timeout=10):
+            replies.append(json_format.MessageToDict(reply))
+            echoed.set()
+        return replies
+
     steps = {
         "get": lambda: report("get", unary_with_metadata),
         "missing": lambda: report("missing", lambda: stub.GetItem(pb.GetItemRequest(id="nope"), timeout=10)),
@@ -150,6 +188,8 @@ def run_client(target, scenario, gzip):
         "chat": lambda: report("chat", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "twice", "bye"])]), timeout=10))),
         # A message carrying a credential (a GitHub token's shape), for redaction at record time.
         "secret": lambda: report("secret", lambda: list(stub.Chat(iter([pb.ChatMessage(text="my token ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK", turn=0)]), timeout=10))),
+        "hold": lambda: report("hold", hold),
+        "chat-crash": lambda: report("chat-crash", chat_crash),
         "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
     }
     for step in scenario.split(","):
