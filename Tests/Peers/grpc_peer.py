@@ -48,6 +48,13 @@ def write_protoset(out):
     sys.exit(status)
 
 
+# The credentials of the `login` step: in the request metadata (the client's), the response
+# metadata and the trailers (the server's).
+CLIENT_TOKEN = "c1i3nt-7Qm2Xv9Lp4Rs8Tz6Wk3Nb5Hd"
+SESSION_TOKEN = "s3ss10n-9Fh2Kq7Vx4Mp8Lz3Rt6Yw1Nc"
+SESSION_COOKIE = "Zk4Pq9Lm2Vx7Tb3Rs8Wn5Hy1Cd6Jf0Ga"
+REFRESH_TOKEN = "r3fr3sh-4Bn8Xq2Lm7Vp3Ts9Kw6Rz1Hd"
+
 ITEMS = {
     "b1": ("Dune", 1299, ["scifi", "classic"], {"shelf": "A3"}, 1),
     "b2": ("Neuromancer", 999, ["scifi"], {"shelf": "A4"}, 1),
@@ -70,6 +77,14 @@ def serve(reflection, gzip, drift=False):
 
     class Catalog(rpc.CatalogServicer):
         def GetItem(self, request, context):
+            if request.id == "login":
+                # Credentials in the response metadata and the trailers, as a login method sends them.
+                context.send_initial_metadata([
+                    ("x-served-by", "grpcio-peer"), ("x-auth-token", SESSION_TOKEN),
+                    ("set-cookie", f"session={SESSION_COOKIE}; Path=/; HttpOnly"),
+                ])
+                context.set_trailing_metadata([("authorization", f"Bearer {REFRESH_TOKEN}"), ("x-cost", "1")])
+                return item(pb, "b1")
             context.send_initial_metadata([("x-served-by", "grpcio-peer")])
             if request.id == "slow":
                 time.sleep(0.5)
@@ -175,6 +190,13 @@ def run_client(target, scenario, gzip):
             echoed.set()
         return replies
 
+    def login():
+        response, call = stub.GetItem.with_call(
+            pb.GetItemRequest(id="login"), metadata=[("authorization", f"Bearer {CLIENT_TOKEN}")], timeout=10)
+        initial = {key: value for key, value in call.initial_metadata()}
+        trailing = {key: value for key, value in call.trailing_metadata()}
+        return {"item": json_format.MessageToDict(response), "initial": initial, "trailing": trailing}
+
     steps = {
         "get": lambda: report("get", unary_with_metadata),
         "missing": lambda: report("missing", lambda: stub.GetItem(pb.GetItemRequest(id="nope"), timeout=10)),
@@ -188,6 +210,7 @@ def run_client(target, scenario, gzip):
         "chat": lambda: report("chat", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "twice", "bye"])]), timeout=10))),
         # A message carrying a credential (a GitHub token's shape), for redaction at record time.
         "secret": lambda: report("secret", lambda: list(stub.Chat(iter([pb.ChatMessage(text="my token ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK", turn=0)]), timeout=10))),
+        "login": lambda: report("login", login),
         "hold": lambda: report("hold", hold),
         "chat-crash": lambda: report("chat-crash", chat_crash),
         "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
