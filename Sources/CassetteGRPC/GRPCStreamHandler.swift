@@ -130,6 +130,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         }
         switch service.plan(path: path) {
         case .refuse(let code, let message):
+            // Nothing recorded for the method: a miss for the summary and `--strict`.
+            if code == .unimplemented { service.served.session.countConversationMiss() }
             fail(code, message)
         case .replay(let replay, let fallback):
             source = "replayed"
@@ -156,6 +158,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private func relay(to upstream: URL, records: Bool, headers: HPACKHeaders, context: ChannelHandlerContext) -> GRPCUpstreamCall {
         source = records ? "recorded" : "passed through"
         let recorder = records ? service.recorder(path: path, headers: headers) : nil
+        if records { service.served.session.countConversationRecorded() }
         let call = GRPCUpstreamCall(
             upstream: upstream, headers: headers, recorder: recorder, maxMessage: service.maxMessage, eventLoop: context.eventLoop,
             toClient: { [weak self] payload in self?.relayToClient(payload) }, log: service.served.log)
@@ -253,6 +256,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private func send(_ step: GRPCReplay.Step, context: ChannelHandlerContext) {
         switch step {
         case .error(let code, let message):
+            // A request no recording matches, or a stream that left its recording: a miss.
+            if code == .notFound || code == .failedPrecondition { service.served.session.countConversationMiss() }
             cancelReplay()
             fail(code, message)
         case .answer(let messages):
@@ -309,6 +314,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         schedule(at: lastWrite) { [self] in
             deadline?.cancel()
             mode = .done
+            service.served.conversations.countServed(recording)
             let trailersOnly = !sentHeaders && (recording.grpc?.isTrailersOnly ?? true)
             if !trailersOnly { writeResponseHeadersIfFirst(recording) }
             if trailersOnly {
