@@ -184,6 +184,9 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     }
 
     private func received(_ buffer: ByteBuffer, context: ChannelHandlerContext) {
+        // The call is answered (a refused prefix stays in the reader): what else comes is dropped,
+        // not answered a second time on a closed stream.
+        if case .done = mode { return }
         let bytes = Data(buffer.readableBytesView)
         let frames: [GRPCFrame]
         do {
