@@ -44,7 +44,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private var receivedData: [ByteBuffer] = []
     private var clientHasEnded = false
     private var started = NIODeadline.now()
-    /// How the call's log line names its source: `replayed`, `recorded`, `passed through`, `refused`.
+    /// How the call's log line names its source: `replayed`, `missed`, `recorded`, `passed through`, `refused`.
     private var source = "refused"
     private var logged = false
     /// The proxy is stopping: a relayed call that ends from now on is stored as `cut`.
@@ -260,7 +260,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         switch step {
         case .error(let code, let message):
             // A request no recording matches, or a stream that left its recording: a miss.
-            if code == .notFound || code == .failedPrecondition { service.served.session.countConversationMiss() }
+            if code == .notFound || code == .failedPrecondition {
+                service.served.session.countConversationMiss()
+                source = "missed"
+            }
             cancelReplay()
             fail(code, message)
         case .answer(let messages):

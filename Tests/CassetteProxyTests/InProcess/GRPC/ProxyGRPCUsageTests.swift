@@ -29,10 +29,12 @@ final class ProxyGRPCUsageTests {
         }
         #expect(recordedSummary.first?.contains("WebSocket conversations recorded 4, replayed 0, missed 0") == true, "\(recordedSummary)")
 
-        let (calls, stopped) = try await withInProcessReplayer(store: store, arguments: ["--track-usage"]) { replayer in
+        let (calls, stopped, lines) = try await withInProcessReplayer(store: store, arguments: ["--track-usage"]) { replayer in
             let calls = try await GRPCPeers.runClient("get,never", against: replayer.url(""))
-            return (calls, await replayer.stop())
+            let stopped = await replayer.stop()
+            return (calls, stopped, replayer.outputLines)
         }
+        #expect(lines.contains { $0.hasPrefix("POST /shop.v1.Catalog/GetItem 200 ") && $0.hasSuffix("gRPC NOT_FOUND missed") }, "\(lines)")
         #expect(calls.map(\.code) == ["OK", "NOT_FOUND"], "\(calls.map(\.line.compactJSON))")
         let summary = stopped.summary.first ?? ""
         #expect(summary.contains("WebSocket conversations recorded 0, replayed 1, missed 1"), "\(stopped.summary)")
