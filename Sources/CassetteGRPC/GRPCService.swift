@@ -93,7 +93,8 @@ final class GRPCService: Sendable {
             reflection.fetchOnce(from: upstream, into: served.session.store, log: served.log, writers: served.writers)
         }
         let call = Conversation(
-            cassette: served.session.options.cassette, url: path, key: key(path: path), requestHeaders: GRPCHeaders.metadata(headers), subprotocol: nil,
+            cassette: served.session.options.cassette, url: path, key: key(path: path), requestHeaders: GRPCHeaders.storedRequestMetadata(headers),
+            subprotocol: nil,
             extensions: nil, grpc: GRPCCallHeads(responseHeaders: nil, trailers: [:]))
         return GRPCCallRecorder(
             store: served.session.store, call: call, keyer: served.session.keyer, schema: schema, log: served.log, writers: served.writers)

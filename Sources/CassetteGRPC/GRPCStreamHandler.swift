@@ -44,9 +44,11 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private var receivedData: [ByteBuffer] = []
     private var clientHasEnded = false
     private var started = NIODeadline.now()
-    /// How the call's log line names its source: `replayed`, `recorded`, `passed through`, `refused`.
+    /// How the call's log line names its source: `replayed`, `missed`, `recorded`, `passed through`, `refused`.
     private var source = "refused"
     private var logged = false
+    /// The proxy is stopping: a relayed call that ends from now on is stored as `cut`.
+    private var quiescing = false
 
     init(service: GRPCService) {
         self.service = service
@@ -83,10 +85,39 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelReplay()
-        if case .relay(let upstream) = mode { upstream.clientReset() }
+        // After a quiesce the stream goes when the grace period ran out: the recorder stopped first.
+        if case .relay(let upstream) = mode { quiescing ? upstream.cut() : upstream.clientReset() }
         mode = .done
         self.context = nil
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        quiesce()
+    }
+
+    /// The proxy is stopping (SIGTERM). A call the client still sends on cannot end by itself: it
+    /// is cut here, as a WebSocket conversation is (stored with what passed, marked `cut`; the
+    /// upstream's stream reset; the client told UNAVAILABLE, which its retry policy may retry
+    /// against the next proxy). A call the client has ended is in flight: it is answered, as an
+    /// HTTP request in flight is, within the grace period.
+    private func quiesce() {
+        quiescing = true
+        guard !clientHasEnded else { return }
+        switch mode {
+        case .relay(let upstream):
+            upstream.cut()
+            fail(.unavailable, "cassette: the recorder is shutting down; the call is stored up to here, marked cut")
+        case .replay:
+            cancelReplay()
+            fail(.unavailable, "cassette: the proxy is shutting down")
+        case .waiting, .done:
+            break
+        }
     }
 
     private func start(_ headers: HPACKHeaders, context: ChannelHandlerContext) {
@@ -99,6 +130,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         }
         switch service.plan(path: path) {
         case .refuse(let code, let message):
+            // Nothing recorded for the method: a miss for the summary and `--strict`.
+            if code == .unimplemented { service.served.session.countConversationMiss() }
             fail(code, message)
         case .replay(let replay, let fallback):
             source = "replayed"
@@ -125,6 +158,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private func relay(to upstream: URL, records: Bool, headers: HPACKHeaders, context: ChannelHandlerContext) -> GRPCUpstreamCall {
         source = records ? "recorded" : "passed through"
         let recorder = records ? service.recorder(path: path, headers: headers) : nil
+        if records { service.served.session.countConversationRecorded() }
         // The plan's upstream is the listener's, whose connection the service keeps.
         let call = GRPCUpstreamCall(
             upstream: service.upstream ?? GRPCUpstreamConnection(upstream: upstream, tls: service.served.settings.tls), headers: headers, recorder: recorder,
@@ -152,6 +186,9 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     }
 
     private func received(_ buffer: ByteBuffer, context: ChannelHandlerContext) {
+        // The call is answered (a refused prefix stays in the reader): what else comes is dropped,
+        // not answered a second time on a closed stream.
+        if case .done = mode { return }
         let bytes = Data(buffer.readableBytesView)
         let frames: [GRPCFrame]
         do {
@@ -224,6 +261,11 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private func send(_ step: GRPCReplay.Step, context: ChannelHandlerContext) {
         switch step {
         case .error(let code, let message):
+            // A request no recording matches, or a stream that left its recording: a miss.
+            if code == .notFound || code == .failedPrecondition {
+                service.served.session.countConversationMiss()
+                source = "missed"
+            }
             cancelReplay()
             fail(code, message)
         case .answer(let messages):
@@ -280,6 +322,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         schedule(at: lastWrite) { [self] in
             deadline?.cancel()
             mode = .done
+            service.served.conversations.countServed(recording)
             let trailersOnly = !sentHeaders && (recording.grpc?.isTrailersOnly ?? true)
             if !trailersOnly { writeResponseHeadersIfFirst(recording) }
             if trailersOnly {
@@ -336,6 +379,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     /// What the upstream sent, passed on as it came (already recorded by the call).
     private func relayToClient(_ payload: HTTP2Frame.FramePayload) {
+        // The call was already ended towards the client (cut, or a broken client message).
+        guard case .relay = mode else { return }
         switch payload {
         case .headers(let headers):
             sentHeaders = true

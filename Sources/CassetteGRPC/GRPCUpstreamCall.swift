@@ -76,6 +76,12 @@ final class GRPCUpstreamCall {
 
     private func opened(_ stream: any Channel) {
         self.stream = stream
+        // The client reset, or the proxy cut, the call while the upstream was being reached.
+        guard !finished else {
+            stream.close(promise: nil)
+            connection?.close(promise: nil)
+            return
+        }
         // Pseudo-headers first, as HTTP/2 requires; the authority is the upstream's.
         var request = HPACKHeaders([
             (":method", headers.first(name: ":method") ?? "POST"), (":scheme", connectionSettings.scheme), (":path", headers.first(name: ":path") ?? "/"),
@@ -103,6 +109,13 @@ final class GRPCUpstreamCall {
     /// The client reset its stream (or went away): the upstream's is reset too.
     func clientReset() {
         finish(trailers: nil, end: .dropped(by: .client))
+        stream?.close(promise: nil)
+        connection?.close(promise: nil)
+    }
+
+    /// The proxy is stopping: what passed is kept, marked `cut`, and the upstream's stream reset.
+    func cut() {
+        finish(trailers: nil, end: .cut)
         stream?.close(promise: nil)
         connection?.close(promise: nil)
     }

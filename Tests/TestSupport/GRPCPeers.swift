@@ -65,6 +65,21 @@ package enum GRPCPeers {
         package let line: JSONValue
     }
 
+    /// The grpcio client's `scenario` as a child process, for a test that acts while its call is
+    /// open (`hold` prints a `held` line, then keeps its stream open); always stopped afterwards.
+    package static func withClient<Result>(_ scenario: String, against url: URL, _ body: (ChildProcess) async throws -> Result) async throws -> Result {
+        try await ensureInstalled()
+        let target = "\(url.host ?? "127.0.0.1"):\(url.port ?? 0)"
+        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, "client", target, scenario], body)
+    }
+
+    /// The calls a client's output reports (its lines with a `code`).
+    package static func calls(in output: String) throws -> [Call] {
+        try output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }.filter { $0["code"] != nil }.map { value in
+            Call(step: value["step"]?.stringValue ?? "", code: value["code"]?.stringValue ?? "", line: value)
+        }
+    }
+
     /// Runs the grpcio client's `scenario` (steps separated by commas) against `url`'s host and port.
     package static func runClient(_ scenario: String, against url: URL, gzip: Bool = false) async throws -> [Call] {
         try await ensureInstalled()

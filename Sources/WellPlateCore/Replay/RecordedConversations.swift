@@ -49,12 +49,16 @@ package final class RecordedConversations: Sendable {
     }
 
     /// Every conversation of `key`, in sequence order (a gRPC call picks among them by its
-    /// request), counted as taken once.
+    /// request), taking none: the one that answers is counted by `countServed` once it did.
     package func all(_ key: String) -> [Conversation] {
-        guard let list = byKey[key] else { return [] }
-        taken.withLock { $0[key, default: 0] += 1 }
-        for recorded in list { if let id = recorded.conversation.id { replays.withLock { $0[id, default: 0] += 1 } } }
-        return list.map(\.conversation)
+        byKey[key]?.map(\.conversation) ?? []
+    }
+
+    /// `conversation` answered a call (a gRPC call replayed from it to its end): its key is used,
+    /// and the conversation counted for `--track-usage` and the summary, once per call.
+    package func countServed(_ conversation: Conversation) {
+        taken.withLock { $0[conversation.key, default: 0] += 1 }
+        if let id = conversation.id { replays.withLock { $0[id, default: 0] += 1 } }
     }
 
     /// The keys that have conversations.
