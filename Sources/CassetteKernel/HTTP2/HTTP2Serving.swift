@@ -54,6 +54,8 @@ package struct HTTP2Serving: Sendable {
         try pipeline.addHandler(NIOHTTP2Handler(mode: .server, connectionConfiguration: limits.connection, streamConfiguration: stream))
         try pipeline.addHandler(plain)
         try pipeline.addHandler(multiplexer)
+        // Both learn of streams, those answered at the connection too, from the events
+        // `NIOHTTP2Handler` fires (this multiplexer takes no stream delegate).
         try pipeline.addHandler(HTTP2IdleShutdown())
         try pipeline.addHandler(management)
         try pipeline.addHandler(HTTP2ConnectionGuard(log: responder.writer.log, shard: loop.logShard))
