@@ -181,13 +181,28 @@ package struct AnswerWriter: Sendable {
         _ reply: PreparedReply, head: HTTPRequestHead, logTarget: String, lineTarget: String, started: NIODeadline, shard: Int, context: ChannelHandlerContext,
         outlet: HTTP2ReplyOutlet? = nil
     ) {
+        let body = noteSending(reply, head: head, logTarget: logTarget, lineTarget: lineTarget, started: started, shard: shard)
+        if let outlet, outlet.write(reply.head, body: body) { return }
+        writeWhole(reply.head.keepAliveHead, body: body, close: false, lingers: false, context: context)
+    }
+
+    /// The same write for a request that opened an HTTP/2 stream answered at the connection
+    /// (`HTTP2PlainReplies`): its frames on the connection.
+    package func send(_ reply: PreparedReply, head: HTTPRequestHead, logTarget: String, lineTarget: String, started: NIODeadline, stream: HTTP2PlainStream) {
+        let body = noteSending(reply, head: head, logTarget: logTarget, lineTarget: lineTarget, started: started, shard: stream.logShard)
+        stream.write(reply.head, body: body)
+    }
+
+    /// Announces and logs a prepared reply about to go out, wherever it goes; its body for
+    /// `head` (`nil` for HEAD and statuses without one).
+    private func noteSending(
+        _ reply: PreparedReply, head: HTTPRequestHead, logTarget: String, lineTarget: String, started: NIODeadline, shard: Int
+    ) -> ByteBuffer? {
         announce(method: head.method, target: logTarget, status: Int(reply.head.status.code), source: reply.source, miss: nil, started: started)
         log.answered(
             method: head.method, target: lineTarget, status: reply.head.logStatus, outcome: RequestLogLine.outcome(reply.source), started: started,
             shard: shard)
-        let body = head.method != .HEAD && reply.statusAllowsBody ? reply.body : nil
-        if let outlet, outlet.write(reply.head, body: body) { return }
-        writeWhole(reply.head.keepAliveHead, body: body, close: false, lingers: false, context: context)
+        return head.method != .HEAD && reply.statusAllowsBody ? reply.body : nil
     }
 
     /// Tells the UI's Live view of an answer; costs one atomic load while nobody follows.

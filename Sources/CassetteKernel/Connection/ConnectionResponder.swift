@@ -32,6 +32,21 @@ package protocol ConnectionResponder: AnyObject, Sendable {
 
     /// Answers a complete request that is not a control request.
     func respond(to request: ConnectionRequest, plain: Bool, connection: HTTPConnection)
+
+    /// Answers a plain request (`isPlain` holds) that opened an HTTP/2 stream with one HEADERS
+    /// frame, at the connection, without a stream channel (`HTTP2PlainReplies`): by writing a
+    /// prepared answer with `stream.write`, logged, announced and counted as `respond` would.
+    /// Declining leaves the request to the stream path untouched; an answer that needs more than
+    /// prepared bytes, once something with effects was done for it (a replay pick), is handed
+    /// to the stream path, whose `respond` gets it back (`HTTPConnection.takeHandoff()`).
+    /// The default declines.
+    func replyOnConnection(to head: HTTPRequestHead, started: NIODeadline, stream: HTTP2PlainStream) -> HTTP2PlainOutcome
+}
+
+extension ConnectionResponder {
+    package func replyOnConnection(to head: HTTPRequestHead, started: NIODeadline, stream: HTTP2PlainStream) -> HTTP2PlainOutcome {
+        .declined
+    }
 }
 
 /// Who answers one request (`ConnectionResponder.select`).
@@ -69,6 +84,12 @@ package struct HTTPConnection {
         self.context = context
         self.logShard = logShard
         self.handler = handler
+    }
+
+    /// What the connection's `HTTP2PlainReplies` made for this stream's request and handed on
+    /// (`HTTP2PlainOutcome.handedOff`), once; `nil` on HTTP/1.1 and for every other stream.
+    package func takeHandoff() -> (any Sendable)? {
+        handler.takeHandoff()
     }
 
     /// Writes `answer` to `request` with `writer` at once (after its delay).

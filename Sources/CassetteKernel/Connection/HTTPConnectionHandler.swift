@@ -38,12 +38,16 @@ package final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChann
     private let streamSwitches: HTTP2StreamSwitches
     /// On an HTTP/2 stream: where prepared replies are written as frames.
     let http2Outlet: HTTP2ReplyOutlet?
+    /// On an HTTP/2 stream whose request the connection's `HTTP2PlainReplies` offered its
+    /// responder: what the responder made for it there, for its `respond` (`takeHandoff()`).
+    private var handoff: (any Sendable)?
 
     package init(
         responder: any ConnectionResponder, logShard: Int = 0, switches: ProtocolSwitches = .none, streamSwitches: HTTP2StreamSwitches = .none,
-        http2Outlet: HTTP2ReplyOutlet? = nil
+        http2Outlet: HTTP2ReplyOutlet? = nil, handoff: (any Sendable)? = nil
     ) {
         self.http2Outlet = http2Outlet
+        self.handoff = handoff
         declines = switches.switches.isEmpty ? [] : switches.switches.map(\.isDecline)
         self.streamSwitches = streamSwitches
         listenerResponder = responder
@@ -212,6 +216,11 @@ package final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChann
     ) {
         let request = AnswerWriter.Request(head: head, started: started, key: key ?? answer.miss?.miss.key, shard: logShard)
         writer.send(answer, to: request, forceClose: forceClose, context: context)
+    }
+
+    func takeHandoff() -> (any Sendable)? {
+        defer { handoff = nil }
+        return handoff
     }
 
     private func taskExecutor(on eventLoop: any EventLoop) -> EventLoopTaskExecutor {

@@ -13,9 +13,9 @@ package struct HTTP2Limits: Sendable, Hashable {
     /// The largest decoded header list (SETTINGS_MAX_HEADER_LIST_SIZE), as large as the HTTP/1.1
     /// decoder's limit on a head.
     package var maxHeaderListSize = 64 * 1024
-    /// Inbound flow-control windows: what a client may send before the proxy has read it.
+    /// Inbound flow-control window of each stream: what a client may send on it before the
+    /// proxy has read it. The connection's window has the same target (`HTTP2Serving`).
     package var streamWindow = 1024 * 1024
-    package var connectionWindow = 4 * 1024 * 1024
     /// Rapid reset (CVE-2023-44487): RST_STREAM frames a client may send in `window`.
     package var resetFrames = 200
     /// PING, SETTINGS, PRIORITY, ALTSVC and ORIGIN frames a client may send in `window`.
@@ -49,7 +49,6 @@ package struct HTTP2Limits: Sendable, Hashable {
             HTTP2Setting(parameter: .maxHeaderListSize, value: maxHeaderListSize),
             HTTP2Setting(parameter: .initialWindowSize, value: streamWindow),
         ]
-        configuration.targetWindowSize = connectionWindow
         configuration.maximumSequentialEmptyDataFrames = sequentialEmptyDataFrames
         configuration.maximumSequentialContinuationFrames = sequentialContinuationFrames
         configuration.maximumBufferedControlFrames = bufferedControlFrames

@@ -14,8 +14,9 @@ package final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelH
     /// The client connection preface.
     package static let preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
-    /// Sets up what follows this handler for HTTP/1.1 (`false`) or HTTP/2 (`true`).
-    package typealias SetUp = (_ http2: Bool, ChannelPipeline.SynchronousOperations) throws -> Void
+    /// Sets up what follows this handler in the channel's pipeline for HTTP/1.1 (`false`) or
+    /// HTTP/2 (`true`).
+    package typealias SetUp = (_ http2: Bool, any Channel) throws -> Void
 
     private let setUp: SetUp
     /// What came while it was still a beginning of the preface.
@@ -39,7 +40,7 @@ package final class HTTPVersionSniffer: ChannelInboundHandler, RemovableChannelH
             return
         }
         do {
-            try setUp(matches, context.pipeline.syncOperations)
+            try setUp(matches, context.channel)
         } catch {
             context.close(promise: nil)
             return

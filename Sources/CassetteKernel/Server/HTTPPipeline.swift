@@ -33,11 +33,11 @@ package enum HTTPPipeline {
         http1: @escaping (ChannelPipeline.SynchronousOperations) throws -> Void
     ) throws {
         try pipeline.addHandler(
-            HTTPVersionSniffer { isHTTP2, operations in
+            HTTPVersionSniffer { isHTTP2, channel in
                 if isHTTP2 {
-                    try http2.configure(operations, responder: responder, loop: loop)
+                    try http2.configure(channel, responder: responder, loop: loop)
                 } else {
-                    try http1(operations)
+                    try http1(channel.pipeline.syncOperations)
                 }
             })
     }
@@ -52,11 +52,10 @@ package enum HTTPPipeline {
         try pipeline.addHandler(
             ApplicationProtocolNegotiationHandler { result, channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let operations = channel.pipeline.syncOperations
                     if case .negotiated(let chosen) = result, chosen == "h2" {
-                        try http2.configure(operations, responder: responder, loop: loop)
+                        try http2.configure(channel, responder: responder, loop: loop)
                     } else {
-                        try http1(operations)
+                        try http1(channel.pipeline.syncOperations)
                     }
                 }
             })

@@ -102,12 +102,15 @@ package final class ServingRoute: ConnectionResponder {
 
     /// The hot path: answered on the event loop from prepared bytes; an answer that goes out as it
     /// was prepared, to an HTTP/1.1 keep-alive request, without building anything for it.
+    /// A request whose pick the HTTP/2 connection made already (`replyOnConnection`) takes it.
     private func replay(_ request: ConnectionRequest, plain: Bool, connection: HTTPConnection) {
         let head = request.head
         let parts = self.parts
         let replayer = parts.replayer!
         do {
-            let (pick, target) = try replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache, own: Self.ownAddress(connection))
+            let (pick, target) =
+                try (connection.takeHandoff() as? ReplayHandoff)?.pick.get()
+                ?? replayer.pick(head: head, body: request.body, plain: plain, cache: targetCache, own: Self.ownAddress(connection))
             let echoing = plain ? nil : replayer.echoingAnswer(for: pick, head: head)
             // The writer is used where it is stored: a copy would retain each of its references.
             if echoing == nil, parts.writer.writesRepliesAsPrepared, head.takesKeepAliveHead, let reply = replayer.answers.reply(for: pick) {
@@ -123,6 +126,27 @@ package final class ServingRoute: ConnectionResponder {
         } catch {
             connection.send(parts.responder.answer(for: error), to: request, writer: parts.writer)
         }
+    }
+
+    /// The replay hot path over HTTP/2, at the connection: the request is picked here, once; a
+    /// pick with a prepared reply is written as the stream's frames, any other (a recording with
+    /// its latency to replay, a miss) goes to the stream path as a `ReplayHandoff`, which
+    /// `replay` answers as it answers its own picks. With a session's journal every answer is
+    /// the stream path's (`writesRepliesAsPrepared`).
+    package func replyOnConnection(to head: HTTPRequestHead, started: NIODeadline, stream: HTTP2PlainStream) -> HTTP2PlainOutcome {
+        let parts = self.parts
+        guard parts.writer.writesRepliesAsPrepared, let replayer = parts.plainReplayer else { return .declined }
+        let picked: (ReplayIndex.Pick, target: CachedTarget)
+        do {
+            picked = try replayer.pick(
+                head: head, body: nil, plain: true, cache: targetCache,
+                own: stream.context.channel.localAddress?.port.map(OwnAddress.init(port:)))
+        } catch {
+            return .handedOff(ReplayHandoff(pick: .failure(error)))
+        }
+        guard let reply = replayer.answers.reply(for: picked.0) else { return .handedOff(ReplayHandoff(pick: .success(picked))) }
+        parts.writer.send(reply, head: head, logTarget: picked.target.logTarget, lineTarget: picked.target.lineTarget, started: started, stream: stream)
+        return .answered
     }
 
     /// A request that may go upstream: answered in a task, whole or streamed.
@@ -156,4 +180,11 @@ package final class ServingRoute: ConnectionResponder {
     static func ownAddress(_ connection: HTTPConnection) -> OwnAddress? {
         connection.context.channel.localAddress?.port.map(OwnAddress.init(port:))
     }
+}
+
+/// A replay pick made at an HTTP/2 connection (`ServingRoute.replyOnConnection`) that its stream
+/// answers: the recording picked and its target, or the miss. The pick counted the request
+/// (replayed or missed) and moved its key's sequence on, so it is never made again.
+struct ReplayHandoff: Sendable {
+    let pick: Result<(ReplayIndex.Pick, target: CachedTarget), any Error>
 }

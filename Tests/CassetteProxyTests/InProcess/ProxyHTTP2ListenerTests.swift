@@ -69,6 +69,40 @@ final class ProxyHTTP2ListenerTests {
         }
     }
 
+    /// Plain replays over HTTP/2 are answered at the connection (`HTTP2PlainReplies`); with a
+    /// latency to replay, the pick made there is answered by its stream. Either way a request is
+    /// picked once: two recordings of one key (a 503, then a 200) replay in order over one
+    /// connection, then the last again, and a miss is answered as over HTTP/1.1 and counted once.
+    /// A request picked twice would skip the 503.
+    @Test(arguments: [[], ["--latency", "1"]])
+    func aSequenceReplaysInOrderOverOneHTTP2ConnectionAndAMissCountsOnce(latency: [String]) async throws {
+        let target = "/api/flaky?key=h2&failures=1"
+        try await withSampleAPI { api in
+            try await withInProcessRecorder(upstream: api, store: store) { recorder in
+                for _ in 0..<2 { _ = try await recorder.get(target) }
+            }
+        }
+        // h2load, as above (curl cannot reuse a prior-knowledge connection): one connection, one
+        // stream at a time, the URLs in their order.
+        let ensured = try await ExternalTool.run(
+            ["bash", ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-deps.sh").path, "h2load"], cwd: workspace.directory)
+        try #require(ensured.status == 0, "\(ensured.stderr)")
+        try await withInProcessReplayer(store: store, arguments: latency) { replayer in
+            let hit = replayer.url(target).absoluteString
+            let urls = [hit, hit, hit, replayer.url("/api/nowhere").absoluteString]
+            let result = try await ExternalTool.run(["h2load", "-n", "4", "-c", "1", "-m", "1"] + urls, cwd: workspace.directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("Application protocol: h2c"), "\(result.stdout)")
+            #expect(result.stdout.contains("status codes: 2 2xx, 0 3xx, 1 4xx, 1 5xx"), "\(result.stdout)")
+            let stopped = await replayer.stop()
+            let summary = try #require(stopped.summary.first)
+            #expect(summary.contains("replayed 3") && summary.contains("missed 1"), "\(summary)")
+            // Logged in the order answered.
+            let logged = replayer.outputLines.filter { $0.contains("GET /api/flaky") }.map { $0.contains(" 503 ") ? "503" : $0.contains(" 200 ") ? "200" : $0 }
+            #expect(logged == ["503", "200", "200"], "\(replayer.outputLines)")
+        }
+    }
+
     @Test func aSessionJournalsHTTP2RequestsOnItsPortAndThroughTheMainPort() async throws {
         try await LinkingUpstream.with(in: workspace.directory.path) { base in
             try await withInProcessRecorder(upstream: base, store: store) { recorder in
