@@ -314,6 +314,14 @@ let package = Package(
             dependencies: nioHTTP + [.product(name: "NIOWebSocket", package: "swift-nio")],
             path: "Benchmarks/Sources/bench-websocket"
         ),
+        // The gRPC benchmark's baseline and upstream: a minimal swift-nio-http2 server answering one unary call.
+        .executableTarget(
+            name: "bench-grpc",
+            dependencies: nioHTTP + [
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ],
+            path: "Benchmarks/Sources/bench-grpc"
+        ),
         // Helpers every test target shares: child processes, upstreams, workspaces, raw sockets.
         .target(
             name: "TestSupport",

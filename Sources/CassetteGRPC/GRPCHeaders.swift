@@ -4,6 +4,11 @@ import WellPlateCore
 
 /// Moving gRPC metadata between HTTP/2 HEADERS (`HPACKHeaders`) and the store's `HTTPFields`.
 enum GRPCHeaders {
+    /// Made once: a name's validation showed in a replayed call's profile.
+    static let statusName = HTTPField.Name("grpc-status")!
+    static let messageName = HTTPField.Name("grpc-message")!
+    static let encodingName = HTTPField.Name("grpc-encoding")!
+
     /// The metadata of a HEADERS frame: every field but the pseudo-headers.
     static func metadata(_ headers: HPACKHeaders) -> HTTPFields {
         var fields = HTTPFields()
@@ -41,8 +46,8 @@ enum GRPCHeaders {
     /// The trailers of an error the proxy answers itself: `grpc-status` and `grpc-message`.
     static func status(_ code: GRPCStatusCode, _ message: String) -> HTTPFields {
         var fields = HTTPFields()
-        fields[HTTPField.Name("grpc-status")!] = String(code.rawValue)
-        fields[HTTPField.Name("grpc-message")!] = GRPCMessageText.encode(message)
+        fields[Self.statusName] = String(code.rawValue)
+        fields[Self.messageName] = GRPCMessageText.encode(message)
         return fields
     }
 

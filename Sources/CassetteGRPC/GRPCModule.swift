@@ -19,7 +19,8 @@ package struct GRPCModule: ServingProtocol {
     }
 
     package func offerStreams(on listener: ServingListener) -> HTTP2StreamSwitches.Switch? {
-        let service = GRPCService(served: listener, schema: options.schema, maxMessage: options.maxMessage, reflection: reflection)
+        let service = GRPCService(
+            served: listener, schema: options.schema, maxMessage: options.maxMessage, timingScale: options.timingScale, reflection: reflection)
         return .contentType("application/grpc", name: "gRPC") { pipeline, _ in
             try pipeline.addHandler(GRPCStreamHandler(service: service))
         }

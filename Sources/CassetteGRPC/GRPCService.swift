@@ -3,6 +3,7 @@ import CassetteServing
 import Foundation
 import HTTPTypes
 import NIOHPACK
+import Synchronization
 import WellPlateCore
 
 /// gRPC on one listener: whether a call is replayed from the cassette, relayed to the upstream
@@ -14,20 +15,33 @@ final class GRPCService: Sendable {
     let schema: ProtoSchema
     /// `--grpc-max-message`: the largest message either side may send, inflated or not.
     let maxMessage: Int
+    /// `--grpc-timing`: the factor on the recorded delays a replay waits.
+    let timingScale: Double
     let reflection: ReflectionFetch
     /// How calls reach the listener's upstream (h2c or h2 over TLS); `nil` without one.
     let upstream: GRPCUpstreamConnection?
 
-    init(served: ServingListener, schema: ProtoSchema, maxMessage: Int, reflection: ReflectionFetch) {
+    init(served: ServingListener, schema: ProtoSchema, maxMessage: Int, timingScale: Double = 1, reflection: ReflectionFetch) {
         self.served = served
         self.schema = schema
         self.maxMessage = maxMessage
+        self.timingScale = timingScale
         self.reflection = reflection
         upstream = served.settings.upstream.map { GRPCUpstreamConnection(upstream: $0, tls: served.settings.tls) }
     }
 
+    /// Each method's key by its path: it depends on nothing else, and keying (normalising and
+    /// redacting the target) cost a replayed unary call more than matching it (`perf`,
+    /// Benchmarks/grpc.sh). Bounded, so a client inventing paths cannot grow it without end.
+    private let keys = Mutex<[String: String]>([:])
+
     func key(path: String) -> String {
-        served.session.keyer.key(method: .post, target: path, contentType: nil, body: nil).rawValue
+        if let key = keys.withLock({ $0[path] }) { return key }
+        let key = served.session.keyer.key(method: .post, target: path, contentType: nil, body: nil).rawValue
+        keys.withLock { keys in
+            if keys.count < 4096 { keys[path] = key }
+        }
+        return key
     }
 
     /// What a call gets.

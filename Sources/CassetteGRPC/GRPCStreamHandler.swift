@@ -272,7 +272,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             guard case .replay(let replay) = mode else { return }
             let now = NIODeadline.now()
             for message in messages {
-                let at = max(now + .nanoseconds(Int64(message.delayMilliseconds * 1_000_000)), lastWrite)
+                let at = max(now + .nanoseconds(Int64(message.delayMilliseconds * service.timingScale * 1_000_000)), lastWrite)
                 lastWrite = at
                 let frame = encode(message.payload, recording: replay.recording)
                 let recording = replay.recording
@@ -293,13 +293,13 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     private func responseFields(_ recording: Conversation) -> HTTPFields {
         var fields = recording.grpc?.responseHeaders ?? [.contentType: "application/grpc"]
-        fields[HTTPField.Name("grpc-encoding")!] = compressesReplies(recording) ? "gzip" : nil
+        fields[GRPCHeaders.encodingName] = compressesReplies(recording) ? "gzip" : nil
         fields[.contentLength] = nil
         return fields
     }
 
     private func compressesReplies(_ recording: Conversation) -> Bool {
-        acceptsGzip && recording.grpc?.responseHeaders?[HTTPField.Name("grpc-encoding")!]?.lowercased() == "gzip"
+        acceptsGzip && recording.grpc?.responseHeaders?[GRPCHeaders.encodingName]?.lowercased() == "gzip"
     }
 
     private func encode(_ payload: Data, recording: Conversation) -> Data {
@@ -313,7 +313,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     /// recording had no response HEADERS and no message went out).
     private func finishReplay(_ recording: Conversation, context: ChannelHandlerContext) {
         let trailers: HTTPFields
-        if let recorded = recording.grpc?.trailers, recorded[HTTPField.Name("grpc-status")!] != nil {
+        if let recorded = recording.grpc?.trailers, recorded[GRPCHeaders.statusName] != nil {
             trailers = recorded
         } else {
             trailers = GRPCHeaders.status(

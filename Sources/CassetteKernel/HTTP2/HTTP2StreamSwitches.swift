@@ -67,11 +67,17 @@ package struct HTTP2StreamSwitches: Sendable {
         }
 
         /// Whether `value` is `mediaType`, or it followed by `+suffix` or `;parameters`.
+        /// Compared byte by byte without lower-casing a copy: every HTTP/2 stream asks this.
         package static func isVariant(_ value: String, of mediaType: String) -> Bool {
-            let value = value.lowercased().drop { $0 == " " }
-            guard value.hasPrefix(mediaType) else { return false }
-            let rest = value.dropFirst(mediaType.count)
-            return rest.isEmpty || rest.first == "+" || rest.first == ";" || rest.first == " "
+            var rest = value.utf8.drop { $0 == UInt8(ascii: " ") }
+            for expected in mediaType.utf8 {
+                guard let byte = rest.first else { return false }
+                let folded = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+                guard folded == expected else { return false }
+                rest = rest.dropFirst()
+            }
+            guard let next = rest.first else { return true }
+            return next == UInt8(ascii: "+") || next == UInt8(ascii: ";") || next == UInt8(ascii: " ")
         }
     }
 

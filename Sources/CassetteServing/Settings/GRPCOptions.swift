@@ -5,6 +5,9 @@ import WellPlateCore
 /// with `--protoset` files and `cassette.json`'s `"grpc": {"protosets": [...]}` added at start).
 package struct GRPCOptions: Sendable {
     package var maxMessage = 4 * 1024 * 1024
+    /// `--grpc-timing`: the factor applied to the recorded delays of replayed server messages
+    /// (1: as recorded, 0: at once), as `--ws-timing` is for WebSocket conversations.
+    package var timingScale: Double = 1
     /// The `FileDescriptorSet` files to read at start and keep in the store.
     package var protosets: [String] = []
     /// The schema the proxy uses: the store's descriptors and the protosets'.

@@ -69,6 +69,13 @@ struct ProxyFlags: ParsableArguments {
     var grpcMaxMessage = 4 * 1024 * 1024
 
     @Option(
+        name: .customLong("grpc-timing"),
+        help: ArgumentHelp(
+            "How a replayed gRPC call paces the server's messages and its end: recorded (the recorded delays), fast (at once), or a factor such as 0.5 (half the recorded delays).",
+            valueName: "recorded|fast|factor"))
+    var grpcTiming = "recorded"
+
+    @Option(
         name: .customLong("graphql-path"),
         help: ArgumentHelp(
             "A path where requests carrying a GraphQL operation are keyed by operation and variables; repeat for several (default: \"graphql.paths\" from the configuration file, else /graphql).",
@@ -91,6 +98,9 @@ struct ProxyFlags: ParsableArguments {
         }
         if WebSocketOptions.timingScale(parsing: webSocketTiming) == nil {
             throw ValidationError.outOfRange("--ws-timing", webSocketTiming, "recorded, fast or a factor of 0 or more such as 0.5")
+        }
+        if WebSocketOptions.timingScale(parsing: grpcTiming) == nil {
+            throw ValidationError.outOfRange("--grpc-timing", grpcTiming, "recorded, fast or a factor of 0 or more such as 0.5")
         }
         if grpcMaxMessage <= 0 {
             throw ValidationError("--grpc-max-message must be a positive number of bytes, got \(grpcMaxMessage)")
@@ -125,6 +135,7 @@ struct ProxyFlags: ParsableArguments {
         settings.webSocket.timingScale = WebSocketOptions.timingScale(parsing: webSocketTiming) ?? 1
         settings.webSocket.maxMessageSize = webSocketMaxMessage
         settings.grpc.maxMessage = grpcMaxMessage
+        settings.grpc.timingScale = WebSocketOptions.timingScale(parsing: grpcTiming) ?? 1
         settings.grpc.protosets = protosets.isEmpty ? configFile.protosets : protosets
         settings.messageSecretShapes = MessageSecretShapes(SecretAudit.shapedSecrets(in:))
         return settings

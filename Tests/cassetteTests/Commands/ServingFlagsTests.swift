@@ -115,6 +115,7 @@ final class ServingFlagsTests {
         Row("--ws-timing", "0.5") { $0.settings.webSocket.timingScale == 0.5 },
         Row("--ws-max-message", "1000") { $0.settings.webSocket.maxMessageSize == 1000 },
         Row("--grpc-max-message", "2000") { $0.settings.grpc.maxMessage == 2000 },
+        Row("--grpc-timing", "fast") { $0.settings.grpc.timingScale == 0 },
         // Any existing file passes validation; the proxy reads it when it starts.
         Row("--protoset", "/bin/sh") { $0.settings.grpc.protosets == ["/bin/sh"] },
         Row("--graphql-path", "/gql") { $0.runner.matchingRules?.graphQLPaths == ["/gql"] },
@@ -175,6 +176,17 @@ final class ServingFlagsTests {
         }
         let built = try build(row, on: command)
         #expect(row.check(built), "\(row.testDescription) on \(command)")
+    }
+
+    @Test("a pace that is neither recorded, fast nor a factor is refused, naming what is accepted", arguments: ["--ws-timing", "--grpc-timing"])
+    func badTiming(_ flag: String) throws {
+        do {
+            _ = try build(Row(flag, "slowly") { _ in true }, on: .replay)
+            Issue.record("\(flag) slowly was accepted")
+        } catch {
+            let message = Cassette.message(for: error)
+            #expect(message.contains(flag) && message.contains("slowly") && message.contains("recorded, fast or a factor"), "\(message)")
+        }
     }
 
     /// `cassette COMMAND ROW`, with what the command needs to parse at all: an upstream for

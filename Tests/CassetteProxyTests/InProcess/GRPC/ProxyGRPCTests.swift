@@ -31,8 +31,8 @@ final class ProxyGRPCTests {
         }
     }
 
-    private func replay(_ steps: String, gzip: Bool = false) async throws -> [GRPCPeers.Call] {
-        try await withInProcessReplayer(store: store) { replayer in
+    private func replay(_ steps: String, gzip: Bool = false, arguments: [String] = []) async throws -> [GRPCPeers.Call] {
+        try await withInProcessReplayer(store: store, arguments: arguments) { replayer in
             try await GRPCPeers.runClient(steps, against: replayer.url(""), gzip: gzip)
         }
     }
@@ -79,6 +79,17 @@ final class ProxyGRPCTests {
         _ = try await record()
         let calls = try await replay("slow-short")
         #expect(calls.map(\.code) == ["DEADLINE_EXCEEDED"], "\(calls.map(\.line.compactJSON))")
+    }
+
+    @Test("--grpc-timing fast sends the recorded answer at once, so the same short grpc-timeout is met")
+    func fastTimingMeetsTheDeadline() async throws {
+        let recorded = try await record()
+        let slow = try #require(recorded.first { $0.line["step"] == .string("slow") })
+        let calls = try await replay("slow-short", arguments: ["--grpc-timing", "fast"])
+        #expect(calls.map(\.code) == ["OK"], "\(calls.map(\.line.compactJSON))")
+        #expect(calls.first?.line["body"] == slow.line["body"])
+        let half = try await replay("slow-short", arguments: ["--grpc-timing", "0.9"])
+        #expect(half.map(\.code) == ["DEADLINE_EXCEEDED"], "\(half.map(\.line.compactJSON))")
     }
 }
 
