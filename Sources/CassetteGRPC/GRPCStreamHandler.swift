@@ -44,8 +44,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private var receivedData: [ByteBuffer] = []
     private var clientHasEnded = false
     private var started = NIODeadline.now()
-    /// How the call's log line names its source: `replayed`, `recorded`, `passed through`, `refused`.
-    private var source = "refused"
+    /// How the call was answered, for its log line, the session's journal, the Live view and the summary.
+    private var outcome = GRPCCallOutcome.refused
     private var logged = false
 
     init(service: GRPCService) {
@@ -99,9 +99,11 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         }
         switch service.plan(path: path) {
         case .refuse(let code, let message):
+            // Nothing recorded for the method on a replay: a miss; no upstream to record from: an error.
+            if code == .unimplemented { outcome = .missed }
             fail(code, message)
         case .replay(let replay, let fallback):
-            source = "replayed"
+            outcome = .replayed
             self.fallback = fallback
             requestHeaders = headers
             mode = .replay(replay)
@@ -123,7 +125,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     @discardableResult
     private func relay(to upstream: URL, records: Bool, headers: HPACKHeaders, context: ChannelHandlerContext) -> GRPCUpstreamCall {
-        source = records ? "recorded" : "passed through"
+        outcome = records ? .recorded : .passedThrough
         let recorder = records ? service.recorder(path: path, headers: headers) : nil
         let call = GRPCUpstreamCall(
             upstream: upstream, headers: headers, recorder: recorder, maxMessage: service.maxMessage, eventLoop: context.eventLoop,
@@ -157,6 +159,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         } catch {
             if case .relay(let upstream) = mode { upstream.clientReset() }
             cancelReplay()
+            outcome = .refused
             return fail(error.status, "cassette: \(error.description)")
         }
         switch mode {
@@ -223,6 +226,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         switch step {
         case .error(let code, let message):
             cancelReplay()
+            // No recording has the request, or the stream's next message changed.
+            if code == .notFound || code == .failedPrecondition { outcome = .missed }
             fail(code, message)
         case .answer(let messages):
             guard case .replay(let replay) = mode else { return }
@@ -275,6 +280,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             trailers = GRPCHeaders.status(
                 .unavailable, "cassette: the recording of \(path) was cut before its end (the upstream reset it or the recorder stopped)")
         }
+        service.served.conversations.replayed(recording)
         schedule(at: lastWrite) { [self] in
             deadline?.cancel()
             mode = .done
@@ -308,17 +314,21 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     // MARK: Writing
 
     private func write(_ payload: HTTP2Frame.FramePayload) {
-        if case .headers(let frame) = payload, frame.endStream { logCall(status: frame.headers.first(name: "grpc-status")) }
+        if case .headers(let frame) = payload, frame.endStream {
+            logCall(status: frame.headers.first(name: "grpc-status"), message: frame.headers.first(name: "grpc-message"))
+        }
         guard let context else { return }
         context.writeAndFlush(Self.wrapOutboundOut(payload), promise: nil)
     }
 
-    /// The call's request-log line: `POST /shop.v1.Catalog/GetItem 200 ... gRPC OK replayed`.
-    private func logCall(status: String?) {
+    /// The call's request-log line (`POST /shop.v1.Catalog/GetItem 200 ... gRPC OK replayed`),
+    /// its session's journal entry, its Live view event and its share of the summary.
+    private func logCall(status: String?, message: String?) {
         guard !logged else { return }
         logged = true
         let name = status.map(GRPCStatusCode.name(of:)) ?? "no status"
-        service.served.log.answered(method: .POST, target: path, status: "200", outcome: "gRPC \(name) \(source)", started: started)
+        service.served.log.answered(method: .POST, target: path, status: "200", outcome: "gRPC \(name) \(outcome.logWord)", started: started)
+        service.report(path: path, status: name, message: message.flatMap { $0.isEmpty ? nil : GRPCMessageText.decode($0) }, outcome: outcome, started: started)
     }
 
     /// Ends the call with `code`: trailers after anything sent, or a trailers-only answer.

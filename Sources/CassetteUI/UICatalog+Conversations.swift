@@ -12,15 +12,17 @@ extension UICatalog {
     }
 
     /// One conversation with its handshake and every message; `nil` when the store has no row `id`.
+    /// A gRPC call's messages are decoded with the store's descriptors.
     package func conversation(id: Int64) async throws -> JSONValue? {
         guard let found = try await store.conversation(id: id) else { return nil }
-        return conversationDetail(found)
+        return conversationDetail(found, schema: found.grpc == nil ? ProtoSchema() : try await store.protoSchema())
     }
 
     /// The timeline of `conversation`, as the page shows it (and as the report carries each one):
     /// each message with its direction, offset, kind, size, frames and payload (a body as
     /// `body(_:contentType:)` gives it: text, or base64 for the page's hex dump).
-    package func conversationDetail(_ conversation: Conversation) -> JSONValue {
+    package func conversationDetail(_ conversation: Conversation, schema: ProtoSchema = ProtoSchema()) -> JSONValue {
+        if conversation.grpc != nil { return callDetail(conversation, schema: schema) }
         var object = Self.heading(of: conversation, messages: conversation.messages.count)
         object["requestHeaders"] = Self.headers(conversation.requestHeaders)
         object["subprotocol"] = conversation.subprotocol.map(JSONValue.string) ?? .null
@@ -63,6 +65,7 @@ extension UICatalog {
             "recordedAt": .string(timestamp(conversation.recordedAt)),
             "messages": .integer(Int64(messages)),
             "end": end(conversation.end),
+            "grpc": conversation.grpc == nil ? .null : grpcStatus(conversation),
         ]
     }
 

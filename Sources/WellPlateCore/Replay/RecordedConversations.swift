@@ -49,12 +49,28 @@ package final class RecordedConversations: Sendable {
     }
 
     /// Every conversation of `key`, in sequence order (a gRPC call picks among them by its
-    /// request), counted as taken once.
+    /// request), counted as taken once. None counts as replayed: the call says which one it
+    /// replayed (`replayed(_:)`) once its request picked it.
     package func all(_ key: String) -> [Conversation] {
         guard let list = byKey[key] else { return [] }
         taken.withLock { $0[key, default: 0] += 1 }
-        for recorded in list { if let id = recorded.conversation.id { replays.withLock { $0[id, default: 0] += 1 } } }
         return list.map(\.conversation)
+    }
+
+    /// A gRPC call replayed `conversation` (`--track-usage` counts it used).
+    package func replayed(_ conversation: Conversation) {
+        guard let id = conversation.id else { return }
+        replays.withLock { $0[id, default: 0] += 1 }
+    }
+
+    /// The ids of the gRPC calls among the conversations: the summary counts them apart.
+    package var grpcIDs: Set<Int64> {
+        Set(byKey.values.joined().compactMap { $0.conversation.grpc == nil ? nil : $0.conversation.id })
+    }
+
+    /// The keys of gRPC calls (`POST /package.Service/Method`).
+    package var grpcKeys: Set<String> {
+        Set(byKey.compactMap { key, list in list.contains { $0.conversation.grpc != nil } ? key : nil })
     }
 
     /// The keys that have conversations.
