@@ -89,13 +89,18 @@ def audit_views(driver, base, where):
     driver.get(base + "#/conversation?id=" + conversation)
     wait(driver, "the timeline", lambda d: d.find_elements(By.ID, "conversation-end"))
     audit(driver, where + " a WebSocket conversation")
+    driver.get(base + "#/conversation?id=" + call)
+    wait(driver, "the call's messages", lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline li.grpc .json-key") and d.find_elements(By.ID, "conversation-end"))
+    audit(driver, where + " a gRPC call")
 
 
 driver = browser(console_log=True)
 try:
     ui = args.proxy + "/__cassette/ui/"
     _, listed = fetch("/__cassette/ui/api/conversations")
-    conversation = str(json.loads(listed)["conversations"][0]["id"])
+    listed = json.loads(listed)["conversations"]
+    conversation = str(next(item for item in listed if not item.get("grpc"))["id"])
+    call = str(next(item for item in listed if item.get("grpc"))["id"])
     audit_views(driver, ui, "proxy:")
 
     # Live, with a hit and a miss whose nearest recording is explained.
