@@ -128,6 +128,7 @@ final class ProxyGRPCViewsTests {
     func summaryAndUsage() async throws {
         let recorded = try await record("get,missing,list")
         #expect(recorded.contains { $0.contains("gRPC calls recorded 3, replayed 0, missed 0") && !$0.contains("WebSocket") }, "\(recorded)")
+        let beforeReplay = Date().formatted(.iso8601)
         let replayed = try await withInProcessReplayer(store: store, arguments: ["--track-usage"]) { proxy in
             let calls = try await GRPCPeers.runClient("get,never", against: proxy.url(""))
             #expect(calls.map(\.code) == ["OK", "NOT_FOUND"], "\(calls.map(\.line.compactJSON))")
@@ -149,6 +150,9 @@ final class ProxyGRPCViewsTests {
         #expect(used.count == 1, "\(usage)")
         #expect(used.first.map { GRPCCallTextProbe.status(of: $0) } == "OK")
         #expect(used.first?.key == "POST /shop.v1.Catalog/GetItem")
+        let unused = try await workspace.run("list", "--db", store, "--unused-since", beforeReplay)
+        #expect(unused.stdout.contains("2 gRPC calls of 3 match --unused-since \(beforeReplay)."), "\(unused)")
+        #expect(unused.stdout.contains(#"NOT_FOUND "item nope does not exist""#) && unused.stdout.contains("/shop.v1.Catalog/ListItems"), "\(unused)")
     }
 
     @Test("diff --fixtures compares each method's file with its recordings: a field the upstream stopped sending is drift, in the Drift view too")
