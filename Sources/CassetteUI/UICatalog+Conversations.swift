@@ -8,7 +8,9 @@ extension UICatalog {
     /// every conversation (of `cassette`, when given), without payloads.
     package func conversations(cassette: String?) async throws -> JSONValue {
         let headings = try await store.conversationHeadings(cassette: cassette)
-        return ["conversations": .array(headings.map { .object(Self.heading(of: $0.conversation, messages: $0.messages)) })]
+        // A gRPC call's kind (`server streaming`) comes from the store's descriptors.
+        let schema = headings.contains { $0.conversation.grpc != nil } ? try await store.protoSchema() : ProtoSchema()
+        return ["conversations": .array(headings.map { .object(Self.heading(of: $0.conversation, messages: $0.messages, schema: schema)) })]
     }
 
     /// One conversation with its handshake and every message; `nil` when the store has no row `id`.
@@ -55,7 +57,7 @@ extension UICatalog {
     }
 
     /// What the list and the detail both show: where, when, how many messages, how it ended.
-    static func heading(of conversation: Conversation, messages: Int) -> JSONObject {
+    static func heading(of conversation: Conversation, messages: Int, schema: ProtoSchema = ProtoSchema()) -> JSONObject {
         [
             "id": .integer(conversation.id ?? 0),
             "cassette": .string(conversation.cassette),
@@ -65,7 +67,7 @@ extension UICatalog {
             "recordedAt": .string(timestamp(conversation.recordedAt)),
             "messages": .integer(Int64(messages)),
             "end": end(conversation.end),
-            "grpc": conversation.grpc == nil ? .null : grpcStatus(conversation),
+            "grpc": conversation.grpc == nil ? .null : grpcStatus(conversation, schema: schema),
         ]
     }
 

@@ -35,7 +35,7 @@ extension UICatalog {
     /// direction, offset, size (protobuf bytes) and payload as protobuf JSON (`decoded`: the
     /// message type) or raw text (`decoded`: `raw`); the client's half-close as `end of stream`.
     func callDetail(_ call: Conversation, schema: ProtoSchema) -> JSONValue {
-        var object = Self.heading(of: call, messages: call.messages.filter(\.isData).count)
+        var object = Self.heading(of: call, messages: call.messages.count, schema: schema)
         let path = Self.path(of: call)
         var grpc = Self.grpcStatus(call, schema: schema).objectValue ?? [:]
         grpc["requestType"] = schema.messageType(path: path, direction: .request).map(JSONValue.string) ?? .null

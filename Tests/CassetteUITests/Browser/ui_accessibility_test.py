@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -73,6 +74,15 @@ def focus_ring(driver):
     return driver.execute_script("const s = getComputedStyle(document.activeElement); return s.outlineStyle + ' ' + s.outlineWidth")
 
 
+def row_id(driver, text):
+    """The id of the first row showing `text`; None while the list is still being drawn again
+    (a row found a moment ago may have been replaced)."""
+    try:
+        return next((row.get_attribute("data-id") for row in rows(driver) if text in row.text), None)
+    except StaleElementReferenceException:
+        return None
+
+
 def audit_views(driver, base, where):
     driver.get(base + "#/cassettes")
     wait(driver, "the cassettes table", lambda d: d.find_elements(By.CSS_SELECTOR, "#cassettes tbody tr"))
@@ -81,8 +91,7 @@ def audit_views(driver, base, where):
     wait(driver, "the list's rows and conversations", lambda d: rows(d) and d.find_elements(By.CSS_SELECTOR, "#conversations tbody tr"))
     audit(driver, where + " Interactions")
     driver.get(base + "#/interactions?path=/items/12")
-    wait(driver, "the row of /items/12", rows)
-    recording = rows(driver)[0].get_attribute("data-id")
+    recording = wait(driver, "the row of /items/12", lambda d: row_id(d, "/items/12"))
     driver.get(base + "#/interaction?id=" + recording)
     wait(driver, "the response body", lambda d: d.find_elements(By.CSS_SELECTOR, "#response-body .json-key"))
     audit(driver, where + " a recording's detail")

@@ -49,7 +49,9 @@ final class ProxyGRPCViewsTests {
             let missing = try #require(calls.first { $0["grpc"]?["status"] == "NOT_FOUND" })
             #expect(missing["grpc"]?["message"] == "item nope does not exist")
 
-            let list = Int(try #require(calls.first { $0["grpc"]?["method"] == "/shop.v1.Catalog/ListItems" }?["id"]?.doubleValue))
+            let listItems = try #require(calls.first { $0["grpc"]?["method"] == "/shop.v1.Catalog/ListItems" })
+            #expect(listItems["grpc"]?["kind"] == "server streaming", "\(listItems.compactJSON)")
+            let list = Int(try #require(listItems["id"]?.doubleValue))
             let detail = try Self.json(try await proxy.get("/__cassette/ui/api/conversation?id=\(list)"))
             #expect(detail["grpc"]?["kind"] == "server streaming", "\(detail.compactJSON)")
             #expect(detail["grpc"]?["responseType"] == "shop.v1.Item")
