@@ -158,6 +158,8 @@ let package = Package(
                 "WellPlateNetworking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // Client TLS towards the upstreams libcurl does not reach (WebSocket, gRPC).
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // The HTTP/2 stream switches its protocol modules offer (gRPC).
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -179,8 +181,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        // gRPC calls as a protocol module: the HTTP/2 streams it takes over, the upstream's h2c
-        // client (libcurl cannot relay client and bidirectional streams with their trailers),
+        // gRPC calls as a protocol module: the HTTP/2 streams it takes over, the upstream's h2c or
+        // h2-over-TLS client (libcurl cannot relay client and bidirectional streams with their trailers),
         // the recorder, the turn-by-turn replay, gzip per message.
         .target(
             name: "CassetteGRPC",
@@ -192,6 +194,9 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                // h2 over TLS towards `https://` upstreams (ALPN `h2`).
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]

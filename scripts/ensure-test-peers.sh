@@ -31,6 +31,9 @@ done
 "$here/ensure-pip-module.sh" strawberry strawberry-graphql uvicorn || echo "warning: could not install strawberry-graphql now; its tests will try again" >&2
 "$here/ensure-pip-module.sh" gql.transport.websockets "gql[websockets]" || echo "warning: could not install gql's websockets transport now; its tests will try again" >&2
 
+# An upstream that speaks HTTP/1.1 and h2c with prior knowledge on one port (Tests/Peers/h2c_upstream.py).
+"$here/ensure-pip-module.sh" hypercorn hypercorn || echo "warning: could not install hypercorn now; its tests will try again" >&2
+
 # The web UI's browser tests: Debian's chromium and chromium-driver, PyPI's selenium, and the
 # accessibility audit's axe-core script (PyPI's axe-playwright-python).
 "$here/ensure-axe.sh" || echo "warning: could not install the browser peers now; the UI's browser tests will try again" >&2

@@ -10,7 +10,9 @@ import WellPlateCore
 /// kept with what passed, marked `cut`), messages are appended in batches by one writing task on
 /// the store's queue, then the response HEADERS, trailers and end. Messages are stored inflated
 /// and redacted string field by string field (`ReplayKeyer.redactedGRPCMessage`), re-encoded so
-/// their length prefixes fit; the client gets the upstream's bytes unchanged.
+/// their length prefixes fit; the request metadata, response HEADERS and trailers are redacted as
+/// an HTTP exchange's headers are (secret names, `set-cookie`'s credential cookies, values seen
+/// earlier in the call). The client gets the upstream's bytes unchanged.
 final class GRPCCallRecorder: Sendable {
     private struct State {
         var pending: [ConversationMessage] = []
@@ -29,22 +31,27 @@ final class GRPCCallRecorder: Sendable {
     private let wake: AsyncStream<Void>.Continuation
     private let stream: AsyncStream<Void>
 
+    /// `call` with its request metadata as sent: it is stored redacted.
     init(store: CassetteStore, call: Conversation, keyer: ReplayKeyer, schema: ProtoSchema, log: ProxyLog, writers: ConversationWriters) {
         self.keyer = keyer
         self.schema = schema
         path = call.url
-        state = Mutex(State(secrets: keyer.redactor.secretValues(headers: call.requestHeaders, learned: keyer.learned)))
+        let secrets = keyer.redactor.secretValues(headers: call.requestHeaders, learned: keyer.learned)
+        state = Mutex(State(secrets: secrets))
+        var redacted = call
+        redacted.requestHeaders = keyer.redactor.scrub(keyer.redactor.redact(headers: call.requestHeaders), secrets: secrets)
+        let stored = redacted
         (stream, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let stream = self.stream
         writers.run { [self] in
             do {
-                let stored = try await store.beginConversation(call)
-                guard let id = stored.id else { return }
+                let begun = try await store.beginConversation(stored)
+                guard let id = begun.id else { return }
                 var position = 0
                 for await _ in stream { position = try await drain(store: store, id: id, position: position) }
                 _ = try await drain(store: store, id: id, position: position)
             } catch {
-                log.error("the gRPC call \(call.url) could not be stored completely: \(error)")
+                log.error("the gRPC call \(stored.url) could not be stored completely: \(error)")
             }
         }
     }
@@ -79,17 +86,26 @@ final class GRPCCallRecorder: Sendable {
     }
 
     func responseHeaders(_ fields: HTTPFields) {
-        state.withLock { $0.responseHeaders = fields }
+        state.withLock { $0.responseHeaders = Self.redacted(fields, keyer: keyer, secrets: &$0.secrets) }
     }
 
     /// The call ended with `trailers` (`nil`: without any, `end` says how).
     func finish(trailers: HTTPFields?, end: ConversationEnd) {
         state.withLock { state in
             guard state.end == nil else { return }
-            state.trailers = trailers
+            state.trailers = trailers.map { Self.redacted($0, keyer: keyer, secrets: &state.secrets) }
             state.end = end
         }
         wake.yield()
         wake.finish()
+    }
+
+    /// Response metadata as a response's headers are stored: secret names and credential
+    /// cookies redacted, and what the call carried so far scrubbed; what it holds is scrubbed
+    /// from the messages after it.
+    private static func redacted(_ fields: HTTPFields, keyer: ReplayKeyer, secrets: inout SecretValues) -> HTTPFields {
+        let result = keyer.redactor.redactCollectingSecrets(responseHeaders: fields, body: Data(), requestSecrets: secrets)
+        secrets.formUnion(result.found)
+        return result.headerFields
     }
 }

@@ -13,6 +13,18 @@ enum GRPCHeaders {
         return fields
     }
 
+    /// Request fields a recording does not keep: the hop's own (`te: trailers`), the length, and
+    /// `grpc-timeout`, the time the client had left, different on every call (a replay honours the
+    /// live request's). Two recordings of the same call store the same metadata.
+    static let unstoredRequestFields: Set<String> = HTTPFraming.hopByHopHeaders.union(HTTPFraming.bodyLengthHeaders).union(["grpc-timeout"])
+
+    /// The request metadata as a recording stores it (before redaction).
+    static func storedRequestMetadata(_ headers: HPACKHeaders) -> HTTPFields {
+        var fields = metadata(headers)
+        fields.removeAll { unstoredRequestFields.contains($0.name.canonicalName) }
+        return fields
+    }
+
     /// Response HEADERS: `:status 200` and `fields`.
     static func response(_ fields: HTTPFields) -> HPACKHeaders {
         var headers = HPACKHeaders([(":status", "200")])

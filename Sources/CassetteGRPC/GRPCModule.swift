@@ -32,8 +32,8 @@ package struct GRPCModule: ServingProtocol {
 final class ReflectionFetch: Sendable {
     private let asked = Mutex(false)
 
-    func fetchOnce(from upstream: URL, into store: CassetteStore, log: ProxyLog, writers: ConversationWriters) {
-        guard upstream.scheme == "http",
+    func fetchOnce(from upstream: GRPCUpstreamConnection, into store: CassetteStore, log: ProxyLog, writers: ConversationWriters) {
+        guard
             asked.withLock({ asked in
                 defer { asked = true }
                 return !asked
@@ -43,9 +43,9 @@ final class ReflectionFetch: Sendable {
             let files = await GRPCReflection.files(from: upstream)
             guard !files.isEmpty else { return }
             do {
-                try await store.storeProtoFiles(files, source: "reflection " + upstream.absoluteString)
+                try await store.storeProtoFiles(files, source: "reflection " + upstream.upstream.absoluteString)
             } catch {
-                log.error("the descriptors from \(upstream.absoluteString)'s reflection could not be stored: \(error)")
+                log.error("the descriptors from \(upstream.upstream.absoluteString)'s reflection could not be stored: \(error)")
             }
         }
     }

@@ -7,12 +7,12 @@ import WellPlateCore
 
 /// The upstream's server reflection (`grpc.reflection.v1`, then `v1alpha`), asked once when a
 /// recording starts: the services it lists and the files that define them, so calls are decoded
-/// and matched with no protoset. One h2c connection, two bidirectional calls (list the services,
+/// and matched with no protoset. One connection (h2c, or h2 over TLS), two bidirectional calls (list the services,
 /// then the file containing each), each request sent at once and the stream half-closed.
 package enum GRPCReflection {
     /// Serialized `FileDescriptorProto`s by file name; empty when the upstream offers no
     /// reflection (or cannot be reached): recording goes on, messages then show raw.
-    package static func files(from upstream: URL, timeout: TimeAmount = .seconds(20)) async -> [(name: String, descriptor: Data)] {
+    static func files(from upstream: GRPCUpstreamConnection, timeout: TimeAmount = .seconds(20)) async -> [(name: String, descriptor: Data)] {
         for version in ["grpc.reflection.v1", "grpc.reflection.v1alpha"] {
             let path = "/\(version).ServerReflection/ServerReflectionInfo"
             var list = ProtoWireWriter()
@@ -65,19 +65,12 @@ package enum GRPCReflection {
 
     /// One call: `requests` sent, the stream half-closed, every response message returned once
     /// the upstream ends the stream with status OK; throws otherwise.
-    private static func call(_ upstream: URL, path: String, requests: [Data], timeout: TimeAmount) async throws -> [Data] {
+    private static func call(_ upstream: GRPCUpstreamConnection, path: String, requests: [Data], timeout: TimeAmount) async throws -> [Data] {
         let group = MultiThreadedEventLoopGroup.singleton
-        // HTTP/2 is set up before the connection opens: the server's SETTINGS may arrive at once.
-        let channel = try await ClientBootstrap(group: group).connectTimeout(timeout).channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                    mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
-                ) { $0.eventLoop.makeSucceededVoidFuture() }
-            }
-        }.connect(host: upstream.host ?? "127.0.0.1", port: upstream.port ?? 80).get()
+        let channel = try await upstream.connect(on: group, timeout: timeout).get()
         defer { channel.close(promise: nil) }
         let done = channel.eventLoop.makePromise(of: [Data].self)
-        let authority = "\(upstream.host ?? "127.0.0.1"):\(upstream.port ?? 80)"
+        let (scheme, authority) = (upstream.scheme, upstream.authority)
         try await channel.eventLoop.submit {
             let multiplexer = try channel.pipeline.syncOperations.handler(type: NIOHTTP2Handler.self).syncMultiplexer()
             multiplexer.createStreamChannel { stream in
@@ -87,7 +80,7 @@ package enum GRPCReflection {
                 case .failure(let error): done.fail(error)
                 case .success(let stream):
                     let headers = HPACKHeaders([
-                        (":method", "POST"), (":scheme", "http"), (":path", path), (":authority", authority), ("content-type", "application/grpc"),
+                        (":method", "POST"), (":scheme", scheme), (":path", path), (":authority", authority), ("content-type", "application/grpc"),
                         ("te", "trailers"),
                     ])
                     stream.write(HTTP2Frame.FramePayload.headers(.init(headers: headers)), promise: nil)

@@ -15,12 +15,15 @@ final class GRPCService: Sendable {
     /// `--grpc-max-message`: the largest message either side may send, inflated or not.
     let maxMessage: Int
     let reflection: ReflectionFetch
+    /// How calls reach the listener's upstream (h2c or h2 over TLS); `nil` without one.
+    let upstream: GRPCUpstreamConnection?
 
     init(served: ServingListener, schema: ProtoSchema, maxMessage: Int, reflection: ReflectionFetch) {
         self.served = served
         self.schema = schema
         self.maxMessage = maxMessage
         self.reflection = reflection
+        upstream = served.settings.upstream.map { GRPCUpstreamConnection(upstream: $0, tls: served.settings.tls) }
     }
 
     func key(path: String) -> String {
@@ -86,11 +89,12 @@ final class GRPCService: Sendable {
     }
 
     func recorder(path: String, headers: HPACKHeaders) -> GRPCCallRecorder {
-        if schema.methods[path] == nil, let upstream = served.settings.upstream {
+        if schema.methods[path] == nil, let upstream {
             reflection.fetchOnce(from: upstream, into: served.session.store, log: served.log, writers: served.writers)
         }
         let call = Conversation(
-            cassette: served.session.options.cassette, url: path, key: key(path: path), requestHeaders: GRPCHeaders.metadata(headers), subprotocol: nil,
+            cassette: served.session.options.cassette, url: path, key: key(path: path), requestHeaders: GRPCHeaders.storedRequestMetadata(headers),
+            subprotocol: nil,
             extensions: nil, grpc: GRPCCallHeads(responseHeaders: nil, trailers: [:]))
         return GRPCCallRecorder(
             store: served.session.store, call: call, keyer: served.session.keyer, schema: schema, log: served.log, writers: served.writers)

@@ -47,6 +47,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     /// How the call was answered, for its log line, the session's journal, the Live view and the summary.
     private var outcome = GRPCCallOutcome.refused
     private var logged = false
+    /// The proxy is stopping: a relayed call that ends from now on is stored as `cut`.
+    private var quiescing = false
 
     init(service: GRPCService) {
         self.service = service
@@ -83,10 +85,39 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelReplay()
-        if case .relay(let upstream) = mode { upstream.clientReset() }
+        // After a quiesce the stream goes when the grace period ran out: the recorder stopped first.
+        if case .relay(let upstream) = mode { quiescing ? upstream.cut() : upstream.clientReset() }
         mode = .done
         self.context = nil
         context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        quiesce()
+    }
+
+    /// The proxy is stopping (SIGTERM). A call the client still sends on cannot end by itself: it
+    /// is cut here, as a WebSocket conversation is (stored with what passed, marked `cut`; the
+    /// upstream's stream reset; the client told UNAVAILABLE, which its retry policy may retry
+    /// against the next proxy). A call the client has ended is in flight: it is answered, as an
+    /// HTTP request in flight is, within the grace period.
+    private func quiesce() {
+        quiescing = true
+        guard !clientHasEnded else { return }
+        switch mode {
+        case .relay(let upstream):
+            upstream.cut()
+            fail(.unavailable, "cassette: the recorder is shutting down; the call is stored up to here, marked cut")
+        case .replay:
+            cancelReplay()
+            fail(.unavailable, "cassette: the proxy is shutting down")
+        case .waiting, .done:
+            break
+        }
     }
 
     private func start(_ headers: HPACKHeaders, context: ChannelHandlerContext) {
@@ -127,8 +158,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private func relay(to upstream: URL, records: Bool, headers: HPACKHeaders, context: ChannelHandlerContext) -> GRPCUpstreamCall {
         outcome = records ? .recorded : .passedThrough
         let recorder = records ? service.recorder(path: path, headers: headers) : nil
+        // The plan's upstream is the listener's, whose connection the service keeps.
         let call = GRPCUpstreamCall(
-            upstream: upstream, headers: headers, recorder: recorder, maxMessage: service.maxMessage, eventLoop: context.eventLoop,
+            upstream: service.upstream ?? GRPCUpstreamConnection(upstream: upstream, tls: service.served.settings.tls), headers: headers, recorder: recorder,
+            maxMessage: service.maxMessage, eventLoop: context.eventLoop,
             toClient: { [weak self] payload in self?.relayToClient(payload) }, log: service.served.log)
         mode = .relay(call)
         call.start()
@@ -152,6 +185,9 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     }
 
     private func received(_ buffer: ByteBuffer, context: ChannelHandlerContext) {
+        // The call is answered (a refused prefix stays in the reader): what else comes is dropped,
+        // not answered a second time on a closed stream.
+        if case .done = mode { return }
         let bytes = Data(buffer.readableBytesView)
         let frames: [GRPCFrame]
         do {
@@ -226,7 +262,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         switch step {
         case .error(let code, let message):
             cancelReplay()
-            // No recording has the request, or the stream's next message changed.
+            // No recording has the request, or the stream's next message changed: a miss.
             if code == .notFound || code == .failedPrecondition { outcome = .missed }
             fail(code, message)
         case .answer(let messages):
@@ -280,10 +316,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             trailers = GRPCHeaders.status(
                 .unavailable, "cassette: the recording of \(path) was cut before its end (the upstream reset it or the recorder stopped)")
         }
-        service.served.conversations.replayed(recording)
         schedule(at: lastWrite) { [self] in
             deadline?.cancel()
             mode = .done
+            service.served.conversations.countServed(recording)
             let trailersOnly = !sentHeaders && (recording.grpc?.isTrailersOnly ?? true)
             if !trailersOnly { writeResponseHeadersIfFirst(recording) }
             if trailersOnly {
@@ -314,11 +350,11 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     // MARK: Writing
 
     private func write(_ payload: HTTP2Frame.FramePayload) {
+        // The call's end goes out first; telling of it (log, journal, Live view) comes after.
+        context?.writeAndFlush(Self.wrapOutboundOut(payload), promise: nil)
         if case .headers(let frame) = payload, frame.endStream {
             logCall(status: frame.headers.first(name: "grpc-status"), message: frame.headers.first(name: "grpc-message"))
         }
-        guard let context else { return }
-        context.writeAndFlush(Self.wrapOutboundOut(payload), promise: nil)
     }
 
     /// The call's request-log line (`POST /shop.v1.Catalog/GetItem 200 ... gRPC OK replayed`),
@@ -344,6 +380,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     /// What the upstream sent, passed on as it came (already recorded by the call).
     private func relayToClient(_ payload: HTTP2Frame.FramePayload) {
+        // The call was already ended towards the client (cut, or a broken client message).
+        guard case .relay = mode else { return }
         switch payload {
         case .headers(let headers):
             sentHeaders = true

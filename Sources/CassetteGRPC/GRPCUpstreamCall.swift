@@ -8,14 +8,15 @@ import NIOHTTP2
 import NIOPosix
 import WellPlateCore
 
-/// One gRPC call relayed to the upstream over h2c (HTTP/2 with prior knowledge), with
-/// swift-nio-http2's client: libcurl cannot send a client stream while reading the answer, nor
+/// One gRPC call relayed to the upstream over h2c (HTTP/2 with prior knowledge) or h2 over TLS
+/// (`GRPCUpstreamConnection`), with swift-nio-http2's client: libcurl cannot send a client stream while reading the answer, nor
 /// hand over trailers as they come. One connection per call, on the client stream's event loop,
 /// so the two streams' frames pass between them without crossing threads. Frames go both ways
 /// unchanged; the recorder gets each message inflated, the response HEADERS and the trailers.
 final class GRPCUpstreamCall {
     let recorder: GRPCCallRecorder?
-    private let upstream: URL
+    private let connectionSettings: GRPCUpstreamConnection
+    private var upstream: URL { connectionSettings.upstream }
     private let headers: HPACKHeaders
     private let eventLoop: any EventLoop
     private let toClient: (HTTP2Frame.FramePayload) -> Void
@@ -32,10 +33,10 @@ final class GRPCUpstreamCall {
     private let maxMessage: Int
 
     init(
-        upstream: URL, headers: HPACKHeaders, recorder: GRPCCallRecorder?, maxMessage: Int, eventLoop: any EventLoop,
+        upstream: GRPCUpstreamConnection, headers: HPACKHeaders, recorder: GRPCCallRecorder?, maxMessage: Int, eventLoop: any EventLoop,
         toClient: @escaping (HTTP2Frame.FramePayload) -> Void, log: ProxyLog
     ) {
-        self.upstream = upstream
+        connectionSettings = upstream
         self.headers = headers
         self.recorder = recorder
         self.maxMessage = maxMessage
@@ -46,17 +47,8 @@ final class GRPCUpstreamCall {
     }
 
     func start() {
-        let host = upstream.host ?? "127.0.0.1"
-        let port = upstream.port ?? (upstream.scheme == "https" ? 443 : 80)
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        // HTTP/2 is set up before the connection opens: the upstream's SETTINGS may arrive at once.
-        ClientBootstrap(group: eventLoop).connectTimeout(.seconds(10)).channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                    mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()
-                ) { $0.eventLoop.makeSucceededVoidFuture() }
-            }
-        }.connect(host: host, port: port).assumeIsolated().whenComplete { result in
+        connectionSettings.connect(on: eventLoop, timeout: .seconds(10)).assumeIsolated().whenComplete { result in
             let call = bound.value
             switch result {
             case .failure(let error):
@@ -84,10 +76,16 @@ final class GRPCUpstreamCall {
 
     private func opened(_ stream: any Channel) {
         self.stream = stream
+        // The client reset, or the proxy cut, the call while the upstream was being reached.
+        guard !finished else {
+            stream.close(promise: nil)
+            connection?.close(promise: nil)
+            return
+        }
         // Pseudo-headers first, as HTTP/2 requires; the authority is the upstream's.
         var request = HPACKHeaders([
-            (":method", headers.first(name: ":method") ?? "POST"), (":scheme", "http"), (":path", headers.first(name: ":path") ?? "/"),
-            (":authority", upstream.port.map { "\(upstream.host ?? ""):\($0)" } ?? (upstream.host ?? "")),
+            (":method", headers.first(name: ":method") ?? "POST"), (":scheme", connectionSettings.scheme), (":path", headers.first(name: ":path") ?? "/"),
+            (":authority", connectionSettings.authority),
         ])
         for header in headers where !header.name.hasPrefix(":") { request.add(name: header.name, value: header.value) }
         stream.write(HTTP2Frame.FramePayload.headers(.init(headers: request)), promise: nil)
@@ -111,6 +109,13 @@ final class GRPCUpstreamCall {
     /// The client reset its stream (or went away): the upstream's is reset too.
     func clientReset() {
         finish(trailers: nil, end: .dropped(by: .client))
+        stream?.close(promise: nil)
+        connection?.close(promise: nil)
+    }
+
+    /// The proxy is stopping: what passed is kept, marked `cut`, and the upstream's stream reset.
+    func cut() {
+        finish(trailers: nil, end: .cut)
         stream?.close(promise: nil)
         connection?.close(promise: nil)
     }

@@ -136,7 +136,7 @@ package struct ProxyRunner {
             } catch {
                 throw .failure("cassette \"\(cassette)\" could not be opened: \(error)")
             }
-            context.upstream = try makeUpstream(layout)
+            context.upstream = try makeUpstream(layout, log: ProxyLog(requestLog: requestLog, stalePolicy: nil, logger: logger))
         }
         let live = LiveFeed()
         context.live = live
@@ -206,8 +206,9 @@ package struct ProxyRunner {
     }
 
     /// The transport forwarded requests take: libcurl with the listener's TLS settings, one per
-    /// upstream when they differ (`UpstreamRouter`).
-    private func makeUpstream(_ layout: UpstreamLayout) throws(ProxyError) -> any HTTPTransport {
+    /// upstream when they differ (`UpstreamRouter`). `log` hears what a transport learns once (an
+    /// upstream that speaks HTTP/1.1 only to an HTTP/2 client).
+    private func makeUpstream(_ layout: UpstreamLayout, log: ProxyLog) throws(ProxyError) -> any HTTPTransport {
         var transports: [String: CurlTransport] = [:]
         var byTLS: [(TLSConfiguration, CurlTransport)] = []
         var first: CurlTransport?
@@ -220,6 +221,7 @@ package struct ProxyRunner {
                 transportConfiguration.maxResponseBodySize = settings.maxBodySize
                 transportConfiguration.tls = listener.tls
                 transportConfiguration.timeout = settings.upstreamTimeout
+                transportConfiguration.notice = { log.warn("cassette: " + $0) }
                 do {
                     transport = try CurlTransport(configuration: transportConfiguration)
                 } catch  where error.kind == .tls {

@@ -35,7 +35,7 @@ package enum UpstreamWebSocket {
         var requestHeaders = headers
         requestHeaders.replaceOrAdd(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: requestHeaders)
-        let sslContext = secure ? try NIOSSLContext(configuration: clientTLS(tls)) : nil
+        let sslContext = secure ? try NIOSSLContext(configuration: UpstreamTLS.clientConfiguration(tls)) : nil
         let frameLimit = min(maxMessageSize, Int(UInt32.max))
         let result: EventLoopFuture<Outcome> = try await ClientBootstrap(group: eventLoop)
             .connectTimeout(.seconds(10))
@@ -81,21 +81,6 @@ package enum UpstreamWebSocket {
                 }
             }
         return try await result.get()
-    }
-
-    private static func clientTLS(_ settings: WellPlateCore.TLSConfiguration) -> NIOSSL.TLSConfiguration {
-        var configuration = NIOSSL.TLSConfiguration.makeClientConfiguration()
-        if settings.insecure { configuration.certificateVerification = .none }
-        if let path = settings.additionalCACertificatesPath {
-            configuration.additionalTrustRoots = [.file(path)]
-        }
-        if let certificate = settings.clientCertificatePath, let key = settings.clientKeyPath,
-            let chain = try? NIOSSLCertificate.fromPEMFile(certificate), let privateKey = try? NIOSSLPrivateKey(file: key, format: .pem)
-        {
-            configuration.certificateChain = chain.map { .certificate($0) }
-            configuration.privateKey = .privateKey(privateKey)
-        }
-        return configuration
     }
 }
 

@@ -1,9 +1,10 @@
 """The gRPC test peers: grpcio as server and client of Tests/Peers/grpc/shop.proto.
 
   grpc_peer.py protoset OUT                 writes the FileDescriptorSet (with imports)
-  grpc_peer.py server [--reflection] [--gzip] [--drift]
+  grpc_peer.py server [--reflection] [--gzip] [--drift] [--tls CERT KEY]
                                             serves shop.v1.Catalog on 127.0.0.1, port 0, and prints
-                                            "listening on http://127.0.0.1:PORT"
+                                            "listening on http://127.0.0.1:PORT" (https with --tls:
+                                            h2 over TLS with the PEM certificate chain and key)
   grpc_peer.py encode TYPE JSON             prints the message's bytes in hex, then protobuf's JSON of it
   grpc_peer.py client TARGET SCENARIO [--gzip]
                                             runs the calls of SCENARIO against TARGET (host:port) and
@@ -16,6 +17,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 from concurrent import futures
 
@@ -47,6 +49,13 @@ def write_protoset(out):
     sys.exit(status)
 
 
+# The credentials of the `login` step: in the request metadata (the client's), the response
+# metadata and the trailers (the server's).
+CLIENT_TOKEN = "c1i3nt-7Qm2Xv9Lp4Rs8Tz6Wk3Nb5Hd"
+SESSION_TOKEN = "s3ss10n-9Fh2Kq7Vx4Mp8Lz3Rt6Yw1Nc"
+SESSION_COOKIE = "Zk4Pq9Lm2Vx7Tb3Rs8Wn5Hy1Cd6Jf0Ga"
+REFRESH_TOKEN = "r3fr3sh-4Bn8Xq2Lm7Vp3Ts9Kw6Rz1Hd"
+
 ITEMS = {
     "b1": ("Dune", 1299, ["scifi", "classic"], {"shelf": "A3"}, 1),
     "b2": ("Neuromancer", 999, ["scifi"], {"shelf": "A4"}, 1),
@@ -54,7 +63,7 @@ ITEMS = {
 }
 
 
-def serve(reflection, gzip, drift=False):
+def serve(reflection, gzip, drift=False, tls=None):
     pb, rpc = generate(tempfile.mkdtemp(prefix="grpc-peer-"))
 
     def item(pb, item_id):
@@ -69,6 +78,14 @@ def serve(reflection, gzip, drift=False):
 
     class Catalog(rpc.CatalogServicer):
         def GetItem(self, request, context):
+            if request.id == "login":
+                # Credentials in the response metadata and the trailers, as a login method sends them.
+                context.send_initial_metadata([
+                    ("x-served-by", "grpcio-peer"), ("x-auth-token", SESSION_TOKEN),
+                    ("set-cookie", f"session={SESSION_COOKIE}; Path=/; HttpOnly"),
+                ])
+                context.set_trailing_metadata([("authorization", f"Bearer {REFRESH_TOKEN}"), ("x-cost", "1")])
+                return item(pb, "b1")
             context.send_initial_metadata([("x-served-by", "grpcio-peer")])
             if request.id == "slow":
                 time.sleep(0.5)
@@ -93,6 +110,9 @@ def serve(reflection, gzip, drift=False):
 
         def Chat(self, request_iterator, context):
             for message in request_iterator:
+                if message.text == "crash":
+                    # The upstream goes away mid-call (its connection drops without trailers).
+                    os._exit(3)
                 yield pb.ChatMessage(text=f"echo: {message.text}", turn=message.turn)
                 if message.text == "twice":
                     yield pb.ChatMessage(text="again: twice", turn=message.turn)
@@ -104,9 +124,14 @@ def serve(reflection, gzip, drift=False):
         from grpc_reflection.v1alpha import reflection as grpc_reflection
         names = (pb.DESCRIPTOR.services_by_name["Catalog"].full_name, grpc_reflection.SERVICE_NAME)
         grpc_reflection.enable_server_reflection(names, server)
-    port = server.add_insecure_port("127.0.0.1:0")
+    if tls:
+        with open(tls[0], "rb") as chain, open(tls[1], "rb") as key:
+            credentials = grpc.ssl_server_credentials([(key.read(), chain.read())])
+        port = server.add_secure_port("127.0.0.1:0", credentials)
+    else:
+        port = server.add_insecure_port("127.0.0.1:0")
     server.start()
-    print(f"listening on http://127.0.0.1:{port}", flush=True)
+    print(f"listening on {'https' if tls else 'http'}://127.0.0.1:{port}", flush=True)
     server.wait_for_termination()
 
 
@@ -137,6 +162,47 @@ def run_client(target, scenario, gzip):
         trailing = {key: value for key, value in call.trailing_metadata()}
         return {"item": json_format.MessageToDict(response), "servedBy": initial.get("x-served-by"), "cost": trailing.get("x-cost")}
 
+    def hold():
+        # Sends one message, prints `held` once its echo came back, then keeps its side open
+        # until the call ends (the test stops the proxy meanwhile).
+        ended = threading.Event()
+
+        def requests():
+            yield pb.ChatMessage(text="hi", turn=0)
+            ended.wait(60)
+
+        replies = []
+        try:
+            for reply in stub.Chat(requests(), timeout=60):
+                replies.append(json_format.MessageToDict(reply))
+                if len(replies) == 1:
+                    print(json.dumps({"step": "hold", "held": replies}), flush=True)
+        finally:
+            ended.set()
+        return replies
+
+    def chat_crash():
+        # "hi", and once its echo came back, "crash": the server dies with the stream open.
+        echoed = threading.Event()
+
+        def requests():
+            yield pb.ChatMessage(text="hi", turn=0)
+            echoed.wait(10)
+            yield pb.ChatMessage(text="crash", turn=1)
+
+        replies = []
+        for reply in stub.Chat(requests(), timeout=10):
+            replies.append(json_format.MessageToDict(reply))
+            echoed.set()
+        return replies
+
+    def login():
+        response, call = stub.GetItem.with_call(
+            pb.GetItemRequest(id="login"), metadata=[("authorization", f"Bearer {CLIENT_TOKEN}")], timeout=10)
+        initial = {key: value for key, value in call.initial_metadata()}
+        trailing = {key: value for key, value in call.trailing_metadata()}
+        return {"item": json_format.MessageToDict(response), "initial": initial, "trailing": trailing}
+
     steps = {
         "get": lambda: report("get", unary_with_metadata),
         "missing": lambda: report("missing", lambda: stub.GetItem(pb.GetItemRequest(id="nope"), timeout=10)),
@@ -150,6 +216,9 @@ def run_client(target, scenario, gzip):
         "chat": lambda: report("chat", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "twice", "bye"])]), timeout=10))),
         # A message carrying a credential (a GitHub token's shape), for redaction at record time.
         "secret": lambda: report("secret", lambda: list(stub.Chat(iter([pb.ChatMessage(text="my token ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK", turn=0)]), timeout=10))),
+        "login": lambda: report("login", login),
+        "hold": lambda: report("hold", hold),
+        "chat-crash": lambda: report("chat-crash", chat_crash),
         "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
     }
     for step in scenario.split(","):
@@ -172,7 +241,8 @@ if __name__ == "__main__":
     elif command == "protoset":
         write_protoset(sys.argv[2])
     elif command == "server":
-        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv)
+        tls = sys.argv[sys.argv.index("--tls") + 1:sys.argv.index("--tls") + 3] if "--tls" in sys.argv else None
+        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv, tls)
     elif command == "client":
         run_client(sys.argv[2], sys.argv[3], "--gzip" in sys.argv)
     else:

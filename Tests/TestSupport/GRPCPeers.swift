@@ -43,12 +43,16 @@ package enum GRPCPeers {
     }
 
     /// Runs the grpcio server for `body` and always stops it; with `drift`, items come without
-    /// their labels and thumbnail (drift for `cassette diff`).
+    /// their labels and thumbnail (drift for `cassette diff`); with `tls` (PEM certificate chain
+    /// and key), h2 over TLS at an `https://` URL.
     package static func withServer<Result>(
-        reflection: Bool = false, gzip: Bool = false, drift: Bool = false, _ body: (_ url: URL) async throws -> Result
+        reflection: Bool = false, gzip: Bool = false, drift: Bool = false, tls: (certificate: String, key: String)? = nil,
+        _ body: (_ url: URL) async throws -> Result
     ) async throws -> Result {
         try await ensureInstalled()
-        let flags = (reflection ? ["--reflection"] : []) + (gzip ? ["--gzip"] : []) + (drift ? ["--drift"] : [])
+        let flags =
+            (reflection ? ["--reflection"] : []) + (gzip ? ["--gzip"] : []) + (drift ? ["--drift"] : [])
+            + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
         return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, "server"] + flags) { process in
             try await body(try await process.listeningURL())
         }
@@ -59,6 +63,21 @@ package enum GRPCPeers {
         package let step: String
         package let code: String
         package let line: JSONValue
+    }
+
+    /// The grpcio client's `scenario` as a child process, for a test that acts while its call is
+    /// open (`hold` prints a `held` line, then keeps its stream open); always stopped afterwards.
+    package static func withClient<Result>(_ scenario: String, against url: URL, _ body: (ChildProcess) async throws -> Result) async throws -> Result {
+        try await ensureInstalled()
+        let target = "\(url.host ?? "127.0.0.1"):\(url.port ?? 0)"
+        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, "client", target, scenario], body)
+    }
+
+    /// The calls a client's output reports (its lines with a `code`).
+    package static func calls(in output: String) throws -> [Call] {
+        try output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }.filter { $0["code"] != nil }.map { value in
+            Call(step: value["step"]?.stringValue ?? "", code: value["code"]?.stringValue ?? "", line: value)
+        }
     }
 
     /// Runs the grpcio client's `scenario` (steps separated by commas) against `url`'s host and port.

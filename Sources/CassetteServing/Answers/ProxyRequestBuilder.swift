@@ -100,7 +100,10 @@ package struct ProxyRequestBuilder: Sendable {
         if let body, body.readableBytes > 0 {
             bodyData = Data(body.readableBytesView)
         }
-        return TransportRequest(method: method, url: url, headerFields: fields, body: bodyData)
+        var request = TransportRequest(method: method, url: url, headerFields: fields, body: bodyData)
+        // A client that spoke HTTP/2 is forwarded over HTTP/2 where the upstream speaks it, h2c included.
+        request.prefersHTTP2 = head.version.major == 2
+        return request
     }
 
     private func refuseOriginForm(_ uri: String) throws(ProxyRequestError) {

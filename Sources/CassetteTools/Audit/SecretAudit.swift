@@ -32,7 +32,12 @@ package struct SecretAudit: Sendable {
         // under a name with "key" in it, it would be reported on every conversation.
         var headers = conversation.requestHeaders
         headers.removeAll { $0.name.canonicalName.hasPrefix("sec-websocket-") }
-        auditHeaders(headers, side: "handshake", into: &collector)
+        auditHeaders(headers, side: conversation.grpc == nil ? "handshake" : "request", into: &collector)
+        // A gRPC call's response metadata: its HEADERS and its trailers.
+        if let grpc = conversation.grpc {
+            if let responseHeaders = grpc.responseHeaders { auditHeaders(responseHeaders, side: "response", into: &collector) }
+            auditHeaders(grpc.trailers, side: "trailer", into: &collector)
+        }
         for (index, message) in conversation.messages.enumerated() where message.isData {
             auditBody(
                 message.payload, contentType: nil, part: "WebSocket message \(index) (\(message.direction.rawValue) \(message.kind.rawValue))",

@@ -49,18 +49,16 @@ package final class RecordedConversations: Sendable {
     }
 
     /// Every conversation of `key`, in sequence order (a gRPC call picks among them by its
-    /// request), counted as taken once. None counts as replayed: the call says which one it
-    /// replayed (`replayed(_:)`) once its request picked it.
+    /// request), taking none: the one that answers is counted by `countServed` once it did.
     package func all(_ key: String) -> [Conversation] {
-        guard let list = byKey[key] else { return [] }
-        taken.withLock { $0[key, default: 0] += 1 }
-        return list.map(\.conversation)
+        byKey[key]?.map(\.conversation) ?? []
     }
 
-    /// A gRPC call replayed `conversation` (`--track-usage` counts it used).
-    package func replayed(_ conversation: Conversation) {
-        guard let id = conversation.id else { return }
-        replays.withLock { $0[id, default: 0] += 1 }
+    /// `conversation` answered a call (a gRPC call replayed from it to its end): its key is used,
+    /// and the conversation counted for `--track-usage` and the summary, once per call.
+    package func countServed(_ conversation: Conversation) {
+        taken.withLock { $0[conversation.key, default: 0] += 1 }
+        if let id = conversation.id { replays.withLock { $0[id, default: 0] += 1 } }
     }
 
     /// The ids of the gRPC calls among the conversations: the summary counts them apart.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 extension CassetteStore {
     /// Applies `redactor` to every stored WebSocket conversation of `cassette` as recording it
@@ -55,6 +56,7 @@ extension CassetteStore {
                     nextSequence[new.key] = sequence + 1
                     let id = old.id ?? 0
                     try update.run(new.url, new.key, sequence, HeaderLines.encode(new.requestHeaders), id)
+                    if new.grpc != old.grpc, let heads = new.grpc { try Self.store(heads, conversation: id, into: connection) }
                     for (position, (before, after)) in zip(old.messages, new.messages).enumerated() where before.payload != after.payload {
                         try message.run(after.payload, id, position)
                     }
@@ -97,13 +99,21 @@ extension CassetteStore {
                 result.messages[index].payload = redact(message.payload, &secrets)
             }
         }
+        // A gRPC call's response metadata as a response's headers (a store recorded before they were).
+        if let heads = conversation.grpc {
+            let redact = { (fields: HTTPFields) in
+                learned.scrub(redactor.redact(responseHeaders: fields, body: Data(), requestSecrets: secrets).headerFields)
+            }
+            result.grpc = GRPCCallHeads(responseHeaders: heads.responseHeaders.map(redact), trailers: redact(heads.trailers))
+        }
         return result
     }
 
     private static func changedParts(_ old: Conversation, _ new: Conversation) -> [String] {
         var parts: [String] = []
         if old.url != new.url { parts.append("handshake URL") }
-        if old.requestHeaders != new.requestHeaders { parts.append("handshake headers") }
+        if old.requestHeaders != new.requestHeaders { parts.append(old.grpc == nil ? "handshake headers" : "request metadata") }
+        if old.grpc != new.grpc { parts.append("response metadata") }
         let changed = zip(old.messages, new.messages).enumerated().filter { $0.element.0.payload != $0.element.1.payload }.map { String($0.offset) }
         if !changed.isEmpty { parts.append("WebSocket message\(changed.count == 1 ? "" : "s") \(changed.joined(separator: ", "))") }
         return parts

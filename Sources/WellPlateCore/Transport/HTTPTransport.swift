@@ -23,6 +23,11 @@ public struct TransportRequest: Sendable, Equatable {
     public var timeout: Duration?
     /// Redirects are handed back to the caller unless this is set.
     public var followRedirects: Bool
+    /// Speak HTTP/2 to a plain `http://` server too (h2c with prior knowledge), as a proxy does
+    /// for a client that spoke HTTP/2; a server that turns out to speak only HTTP/1.1 gets the
+    /// request over HTTP/1.1 instead. HTTPS servers are offered HTTP/2 through ALPN either way.
+    /// Only the libcurl transport acts on it; URLSession chooses the version itself.
+    public var prefersHTTP2 = false
 
     /// A request; by default without headers or body, with the transport's timeout, and not following redirects.
     public init(

@@ -2,7 +2,8 @@
 import Foundation
 import WellPlateCore
 
-/// The live transport: HTTP/1.1, and HTTP/2 where an HTTPS server offers it, over libcurl, with connection reuse across requests,
+/// The live transport: HTTP/1.1, and HTTP/2 where an HTTPS server offers it (or, for a request that
+/// `prefersHTTP2`, a plain http:// server speaks it), over libcurl, with connection reuse across requests,
 /// transparent gzip/deflate decoding, and Swift task cancellation aborting the transfer.
 public final class CurlTransport: StreamingHTTPTransport {
     /// Limits and settings for the transport; the defaults suit an app talking to one API.
@@ -27,6 +28,9 @@ public final class CurlTransport: StreamingHTTPTransport {
         public var proxy: String?
         /// Rewrites a URL for messages, so that secrets in query strings never reach logs or errors.
         public var displayURL: @Sendable (URL) -> String = { Redactor.default.redact(url: $0) }
+        /// Told what the transport learned that its user should know once (an upstream that
+        /// speaks HTTP/1.1 only); the proxy logs it.
+        package var notice: (@Sendable (String) -> Void)?
 
         /// The defaults: 30 s timeout, 10 s to connect, compressed responses decoded, system CAs.
         public init() {}
@@ -40,6 +44,7 @@ public final class CurlTransport: StreamingHTTPTransport {
     /// The settings the transport was started with.
     public let configuration: Configuration
     private let started: Result<Started, TransportError>
+    private let h2c: H2CUpstreams
 
     /// What `init` loads and starts once: the transfer loop and the checked TLS files.
     private struct Started: Sendable {
@@ -51,12 +56,14 @@ public final class CurlTransport: StreamingHTTPTransport {
     ///   missing or not PEM.
     public init(configuration: Configuration = Configuration()) throws(TransportError) {
         self.configuration = configuration
+        h2c = H2CUpstreams(notice: configuration.notice)
         started = .success(try Self.start(configuration))
     }
 
     /// Never fails: a libcurl that cannot start is reported by `send`.
     init(rememberingStartupFailure configuration: Configuration) {
         self.configuration = configuration
+        h2c = H2CUpstreams(notice: configuration.notice)
         do throws(TransportError) {
             started = .success(try Self.start(configuration))
         } catch {
@@ -82,8 +89,20 @@ public final class CurlTransport: StreamingHTTPTransport {
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         try Task.checkCancellation()
         let started = try self.started.get()
+        return try await choosingVersion(for: request, started) { version in
+            try await self.send(request, version: version, started)
+        }
+    }
+
+    private func send(
+        _ request: TransportRequest, version: CurlHTTPVersion, requestTarget: String? = nil, _ started: Started
+    ) async throws
+        -> TransportResponse
+    {
         let loop = started.loop
         let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration, tls: started.tls)
+        transfer.version = version
+        transfer.requestTarget = requestTarget
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.continuation = continuation
@@ -112,10 +131,32 @@ public final class CurlTransport: StreamingHTTPTransport {
     }
 
     /// Hands the transfer to libcurl's thread now; the head is awaited by `PendingStream.response()`.
+    /// A request to an origin whose HTTP/2 support is still to be learned (`prefersHTTP2`) is
+    /// sent when the head is first awaited instead.
     public func startStreaming(_ request: TransportRequest) throws -> PendingStream {
         let started = try self.started.get()
+        guard let origin = H2CUpstreams.origin(of: request, proxy: configuration.proxy), h2c.support(of: origin) != .http1Only else {
+            return try startStreaming(request, version: .negotiated, started)
+        }
+        guard h2c.support(of: origin) == .http2 else {
+            return PendingStream {
+                try await self.choosingVersion(for: request, started) { version in
+                    try await self.startStreaming(request, version: version, started).response()
+                }
+            }
+        }
+        let first = try startStreaming(request, version: .priorKnowledge, started)
+        return PendingStream {
+            try await self.priorKnowledge(for: request, origin: origin) { version in
+                version == .priorKnowledge ? try await first.response() : try await self.startStreaming(request, version: version, started).response()
+            }
+        }
+    }
+
+    private func startStreaming(_ request: TransportRequest, version: CurlHTTPVersion, _ started: Started) throws -> PendingStream {
         let loop = started.loop
         let transfer = CurlTransfer(request: request, displayURL: configuration.displayURL(request.url), limits: configuration, tls: started.tls)
+        transfer.version = version
         // Weak: the transfer owns the sink; the loop keeps the transfer alive while it runs.
         let sink = CurlStreamSink(
             highWater: configuration.streamBufferSize,
@@ -134,6 +175,62 @@ public final class CurlTransport: StreamingHTTPTransport {
                 let headReceived = ContinuousClock.now
                 return StreamedResponse(head: head, body: TransportBodyStream(source: sink), headReceived: headReceived, timeToHead: headReceived - sent)
             }, abandon: { loop.cancel(transfer) })
+    }
+
+    // MARK: HTTP/2 with prior knowledge
+
+    /// Runs `attempt` with the HTTP version `request` goes out with: prior knowledge to a plain
+    /// http:// origin when the request prefers HTTP/2 and the origin is not known to speak HTTP/1.1
+    /// only, HTTP/1.1 again for an idempotent request the origin turns out not to understand
+    /// (`H2CUpstreams` says why only those).
+    private func choosingVersion<Result>(
+        for request: TransportRequest, _ started: Started, _ attempt: (CurlHTTPVersion) async throws -> Result
+    ) async throws -> Result {
+        guard let origin = H2CUpstreams.origin(of: request, proxy: configuration.proxy) else { return try await attempt(.negotiated) }
+        var support = h2c.support(of: origin)
+        if support == nil && !request.method.isIdempotent {
+            await probe(origin, started)
+            support = h2c.support(of: origin)
+            // Neither answer came (the upstream is down, say): HTTP/1.1 fails no worse.
+            if support == nil { return try await attempt(.negotiated) }
+        }
+        if support == .http1Only {
+            do {
+                return try await attempt(.negotiated)
+            } catch  where H2CUpstreams.isWrongProtocolAnswer(error) {
+                h2c.forget(origin)
+                throw error
+            }
+        }
+        return try await priorKnowledge(for: request, origin: origin, attempt)
+    }
+
+    /// `attempt` with prior knowledge, then over HTTP/1.1 when `origin` answered as an HTTP/1.1
+    /// server and `request` is idempotent.
+    private func priorKnowledge<Result>(
+        for request: TransportRequest, origin: String, _ attempt: (CurlHTTPVersion) async throws -> Result
+    ) async throws -> Result {
+        do {
+            let result = try await attempt(.priorKnowledge)
+            h2c.learned(.http2, for: origin)
+            return result
+        } catch  where H2CUpstreams.isWrongProtocolAnswer(error) {
+            h2c.learned(.http1Only, for: origin)
+            guard request.method.isIdempotent else { throw error }
+            return try await attempt(.negotiated)
+        }
+    }
+
+    /// Learns whether `origin` speaks h2c from `OPTIONS *` with prior knowledge: any HTTP/2
+    /// answer says it does, libcurl's answer to an HTTP/1.1 server that it does not.
+    private func probe(_ origin: String, _ started: Started) async {
+        guard let url = URL(string: origin + "/") else { return }
+        do {
+            _ = try await send(TransportRequest(method: .options, url: url), version: .priorKnowledge, requestTarget: "*", started)
+            h2c.learned(.http2, for: origin)
+        } catch  where H2CUpstreams.isWrongProtocolAnswer(error) {
+            h2c.learned(.http1Only, for: origin)
+        } catch {}
     }
 }
 #endif

@@ -24,6 +24,10 @@ final class CurlTransfer: @unchecked Sendable {
     let displayURL: String
     let limits: CurlTransport.Configuration
     package let tls: CurlTLS
+    /// Set before `submit`: how the HTTP version is chosen (`H2CUpstreams`).
+    var version = CurlHTTPVersion.negotiated
+    /// Set before `submit`: a request target other than the URL's (`OPTIONS *`).
+    var requestTarget: String?
     var continuation: CheckedContinuation<TransportResponse, Error>?
     /// Set for a streamed transfer (`CurlTransport.stream`): the body goes here, not to `body`.
     var sink: CurlStreamSink?
@@ -91,8 +95,12 @@ final class CurlTransfer: @unchecked Sendable {
         try setLong(CURLOPT_TCP_KEEPALIVE, 1, "enable keep-alive")
         try setOffT(CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxResponseBodySize), "limit the response size")
         try CurlError.check(ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer), "set the error buffer")
-        // HTTP/2 when an HTTPS server offers it in ALPN; plain http:// stays HTTP/1.1.
-        try setLong(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS), "select the HTTP version")
+        try setLong(CURLOPT_HTTP_VERSION, httpVersionOption, "select the HTTP version")
+        if let requestTarget { try setString(CURLOPT_REQUEST_TARGET, requestTarget, "set the request target") }
+        if version == .priorKnowledge && !H2CUpstreams.priorKnowledgeReusesConnections {
+            try setLong(CURLOPT_FRESH_CONNECT, 1, "open a connection of its own")
+            try setLong(CURLOPT_FORBID_REUSE, 1, "close the connection after the transfer")
+        }
         try tls.apply(to: easy, id: id)
 
         try configureMethodAndBody()
@@ -102,6 +110,14 @@ final class CurlTransfer: @unchecked Sendable {
         try CurlError.check(ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, opaqueSelf), "set the write data")
         try CurlError.check(ccurl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback), "set the header callback")
         try CurlError.check(ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, opaqueSelf), "set the header data")
+    }
+
+    /// HTTP/2 when an HTTPS server offers it in ALPN, or with prior knowledge when asked. A plain
+    /// http:// request says HTTP/1.1 outright: with `CURL_HTTP_VERSION_2TLS` libcurl would let it
+    /// reuse an h2c connection, and an HTTP/1.1 client's request would reach the upstream over HTTP/2.
+    private var httpVersionOption: Int {
+        if version == .priorKnowledge { return Int(CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE) }
+        return request.url.scheme?.lowercased() == "https" ? Int(CURL_HTTP_VERSION_2TLS) : Int(CURL_HTTP_VERSION_1_1)
     }
 
     private func configureMethodAndBody() throws(TransportError) {

@@ -1,0 +1,131 @@
+import CassetteServing
+import Foundation
+import NIOCore
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import WellPlateCore
+
+/// How cassette reaches a gRPC upstream, with swift-nio-http2's client: h2c (prior knowledge) to
+/// an `http://` upstream, h2 over TLS to an `https://` one, offering ALPN `h2` (gRPC servers
+/// refuse a TLS connection that did not select it) and verifying the server under the listener's
+/// TLS settings (`--cacert`, `--cert`, `--insecure`), as libcurl does for ordinary requests.
+struct GRPCUpstreamConnection: Sendable {
+    let upstream: URL
+    /// `nil` for h2c; a failure (a file the TLS settings name cannot be read) is what each
+    /// connection attempt fails with.
+    private let tls: Result<NIOSSLContext, any Error>?
+
+    /// Made once per listener: the TLS context loads the CA and certificate files.
+    init(upstream: URL, tls settings: WellPlateCore.TLSConfiguration) {
+        self.upstream = upstream
+        let secure = upstream.scheme?.lowercased() == "https"
+        tls = secure ? Result { try NIOSSLContext(configuration: UpstreamTLS.clientConfiguration(settings, applicationProtocols: ["h2"])) } : nil
+    }
+
+    var host: String { upstream.host ?? "127.0.0.1" }
+    var port: Int { upstream.port ?? (tls == nil ? 80 : 443) }
+    /// The `:scheme` of requests sent on the connection.
+    var scheme: String { tls == nil ? "http" : "https" }
+    /// The `:authority` of requests sent on the connection: the upstream's.
+    var authority: String { upstream.port.map { "\(host):\($0)" } ?? host }
+
+    /// A connection with HTTP/2 set up before it opens (the server's SETTINGS may come at once),
+    /// behind TLS for an `https://` upstream: then ready once the handshake has agreed on `h2`,
+    /// so a certificate the settings do not trust fails here, with swift-nio-ssl's reason.
+    func connect(on group: any EventLoopGroup, timeout: TimeAmount) -> EventLoopFuture<any Channel> {
+        let host = self.host
+        let tls: NIOSSLContext?
+        do {
+            tls = try self.tls?.get()
+        } catch {
+            return group.next().makeFailedFuture(
+                GRPCUpstreamTLSError("TLS towards \(upstream.absoluteString) could not be set up (\(error)); check --cacert, --cert and --key"))
+        }
+        let handshake = tls == nil ? nil : group.next().makePromise(of: Void.self)
+        let connected = ClientBootstrap(group: group).connectTimeout(timeout).channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                let operations = channel.pipeline.syncOperations
+                if let tls, let handshake {
+                    try operations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: UpstreamTLS.serverHostname(host)))
+                    try operations.addHandler(ALPNH2Check(handshake: handshake))
+                }
+                _ = try operations.configureHTTP2Pipeline(mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()) {
+                    $0.eventLoop.makeSucceededVoidFuture()
+                }
+            }
+        }.connect(host: host, port: port)
+        guard let handshake else { return connected }
+        return connected.flatMap { channel in
+            handshake.futureResult.map { channel }.flatMapErrorThrowing { error in
+                channel.close(promise: nil)
+                throw error
+            }
+        }
+    }
+}
+
+/// Completes `handshake` when TLS is up with `h2` agreed in ALPN, fails it when the handshake
+/// fails or the connection closes first.
+private final class ALPNH2Check: ChannelInboundHandler {
+    typealias InboundIn = NIOAny
+
+    private let handshake: EventLoopPromise<Void>
+    private var settled = false
+
+    init(handshake: EventLoopPromise<Void>) {
+        self.handshake = handshake
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .handshakeCompleted(let negotiated) = event as? TLSUserEvent {
+            if negotiated == "h2" {
+                settle(nil)
+            } else {
+                settle(GRPCUpstreamTLSError("the upstream chose \(negotiated ?? "no protocol") in ALPN, not h2, which gRPC over TLS needs"))
+                context.close(promise: nil)
+            }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case .handshakeFailed = error as? NIOSSLError {
+            settle(
+                GRPCUpstreamTLSError(
+                    "the TLS handshake failed (\(Self.reason(error))); trust the upstream's CA with --cacert FILE, or skip the check with --insecure"))
+        } else {
+            settle(error)
+        }
+        context.fireErrorCaught(error)
+    }
+
+    /// BoringSSL's reason (`CERTIFICATE_VERIFY_FAILED`) out of swift-nio-ssl's description, which
+    /// also names a source file and line of BoringSSL's.
+    private static func reason(_ error: any Error) -> String {
+        let text = "\(error)"
+        guard let start = text.range(of: "OPENSSL_internal:")?.upperBound else { return text }
+        return String(text[start...].prefix { $0 != " " && $0 != "]" })
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        settle(GRPCUpstreamTLSError("the upstream closed the connection during the TLS handshake"))
+        context.fireChannelInactive()
+    }
+
+    private func settle(_ error: (any Error)?) {
+        guard !settled else { return }
+        settled = true
+        if let error { handshake.fail(error) } else { handshake.succeed() }
+    }
+}
+
+/// TLS towards an `https://` gRPC upstream could not be set up or did not agree to `h2`.
+struct GRPCUpstreamTLSError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,35 @@
+import NIOSSL
+import WellPlateCore
+
+/// swift-nio-ssl's client side for the upstreams libcurl does not reach (WebSocket, gRPC): the
+/// listener's TLS settings (`--cacert`, `--cert`/`--key`, `--insecure`) mean what they mean to
+/// libcurl (`CurlTLS`).
+package enum UpstreamTLS {
+    /// A client configuration under `settings`; `applicationProtocols` are offered in ALPN (`h2`
+    /// for gRPC, whose servers refuse a connection that did not select it). Throws when a file
+    /// named in `settings` cannot be read.
+    package static func clientConfiguration(
+        _ settings: WellPlateCore.TLSConfiguration, applicationProtocols: [String] = []
+    ) throws -> NIOSSL.TLSConfiguration {
+        var configuration = NIOSSL.TLSConfiguration.makeClientConfiguration()
+        configuration.applicationProtocols = applicationProtocols
+        if settings.insecure { configuration.certificateVerification = .none }
+        if let path = settings.additionalCACertificatesPath {
+            configuration.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(path))]
+        }
+        if let certificate = settings.clientCertificatePath {
+            // As with libcurl's `--cert`, the key may be in the certificate's own file.
+            let key = try NIOSSLPrivateKey(file: settings.clientKeyPath ?? certificate, format: .pem)
+            configuration.certificateChain = try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) }
+            configuration.privateKey = .privateKey(key)
+        }
+        return configuration
+    }
+
+    /// The name for SNI and the certificate's check: none for an IP address, which SNI cannot
+    /// carry (swift-nio-ssl then checks the certificate against the address connected to).
+    package static func serverHostname(_ host: String) -> String? {
+        let isAddress = host.contains(":") || host.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        return isAddress ? nil : host
+    }
+}
