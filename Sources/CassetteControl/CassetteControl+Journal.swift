@@ -45,6 +45,10 @@ extension CassetteControl {
         /// For a WebSocket handshake answered `101`: the conversation, as it was when the journal
         /// was read; `nil` for any other request, and from a proxy that predates it.
         public let webSocket: WebSocketConversation?
+        /// For a gRPC call: its method and how it ended; `nil` for any other request, and from a
+        /// proxy that predates it. The entry's ``method`` is `POST`, its ``status`` 200 (gRPC's
+        /// own status is here), and its ``source`` ``Source/miss`` when no recording answered it.
+        public let grpc: GRPCCall?
 
         /// ``at`` as a `Date`.
         public var date: Date? {
@@ -52,6 +56,16 @@ extension CassetteControl {
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             return formatter.date(from: at)
         }
+    }
+
+    /// A gRPC call in a session's journal.
+    public struct GRPCCall: Sendable, Hashable, Codable {
+        /// The method's path: `/shop.v1.Catalog/GetItem`.
+        public let method: String
+        /// Its `grpc-status` by name: `OK`, `NOT_FOUND`, `UNIMPLEMENTED`...
+        public let status: String
+        /// Its `grpc-message`; `nil` when it had none.
+        public let message: String?
     }
 
     /// A WebSocket conversation in a session's journal. A conversation that missed has the

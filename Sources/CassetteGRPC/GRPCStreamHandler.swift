@@ -44,8 +44,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private var receivedData: [ByteBuffer] = []
     private var clientHasEnded = false
     private var started = NIODeadline.now()
-    /// How the call's log line names its source: `replayed`, `missed`, `recorded`, `passed through`, `refused`.
-    private var source = "refused"
+    /// How the call was answered, for its log line, the session's journal, the Live view and the summary.
+    private var outcome = GRPCCallOutcome.refused
     private var logged = false
     /// The proxy is stopping: a relayed call that ends from now on is stored as `cut`.
     private var quiescing = false
@@ -130,11 +130,11 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         }
         switch service.plan(path: path) {
         case .refuse(let code, let message):
-            // Nothing recorded for the method: a miss for the summary and `--strict`.
-            if code == .unimplemented { service.served.session.countConversationMiss() }
+            // Nothing recorded for the method on a replay: a miss; no upstream to record from: an error.
+            if code == .unimplemented { outcome = .missed }
             fail(code, message)
         case .replay(let replay, let fallback):
-            source = "replayed"
+            outcome = .replayed
             self.fallback = fallback
             requestHeaders = headers
             mode = .replay(replay)
@@ -156,9 +156,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     @discardableResult
     private func relay(to upstream: URL, records: Bool, headers: HPACKHeaders, context: ChannelHandlerContext) -> GRPCUpstreamCall {
-        source = records ? "recorded" : "passed through"
+        outcome = records ? .recorded : .passedThrough
         let recorder = records ? service.recorder(path: path, headers: headers) : nil
-        if records { service.served.session.countConversationRecorded() }
         // The plan's upstream is the listener's, whose connection the service keeps.
         let call = GRPCUpstreamCall(
             upstream: service.upstream ?? GRPCUpstreamConnection(upstream: upstream, tls: service.served.settings.tls), headers: headers, recorder: recorder,
@@ -196,6 +195,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         } catch {
             if case .relay(let upstream) = mode { upstream.clientReset() }
             cancelReplay()
+            outcome = .refused
             return fail(error.status, "cassette: \(error.description)")
         }
         switch mode {
@@ -261,12 +261,9 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private func send(_ step: GRPCReplay.Step, context: ChannelHandlerContext) {
         switch step {
         case .error(let code, let message):
-            // A request no recording matches, or a stream that left its recording: a miss.
-            if code == .notFound || code == .failedPrecondition {
-                service.served.session.countConversationMiss()
-                source = "missed"
-            }
             cancelReplay()
+            // No recording has the request, or the stream's next message changed: a miss.
+            if code == .notFound || code == .failedPrecondition { outcome = .missed }
             fail(code, message)
         case .answer(let messages):
             guard case .replay(let replay) = mode else { return }
@@ -353,17 +350,21 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     // MARK: Writing
 
     private func write(_ payload: HTTP2Frame.FramePayload) {
-        if case .headers(let frame) = payload, frame.endStream { logCall(status: frame.headers.first(name: "grpc-status")) }
-        guard let context else { return }
-        context.writeAndFlush(Self.wrapOutboundOut(payload), promise: nil)
+        // The call's end goes out first; telling of it (log, journal, Live view) comes after.
+        context?.writeAndFlush(Self.wrapOutboundOut(payload), promise: nil)
+        if case .headers(let frame) = payload, frame.endStream {
+            logCall(status: frame.headers.first(name: "grpc-status"), message: frame.headers.first(name: "grpc-message"))
+        }
     }
 
-    /// The call's request-log line: `POST /shop.v1.Catalog/GetItem 200 ... gRPC OK replayed`.
-    private func logCall(status: String?) {
+    /// The call's request-log line (`POST /shop.v1.Catalog/GetItem 200 ... gRPC OK replayed`),
+    /// its session's journal entry, its Live view event and its share of the summary.
+    private func logCall(status: String?, message: String?) {
         guard !logged else { return }
         logged = true
         let name = status.map(GRPCStatusCode.name(of:)) ?? "no status"
-        service.served.log.answered(method: .POST, target: path, status: "200", outcome: "gRPC \(name) \(source)", started: started)
+        service.served.log.answered(method: .POST, target: path, status: "200", outcome: "gRPC \(name) \(outcome.logWord)", started: started)
+        service.report(path: path, status: name, message: message.flatMap { $0.isEmpty ? nil : GRPCMessageText.decode($0) }, outcome: outcome, started: started)
     }
 
     /// Ends the call with `code`: trailers after anything sent, or a trailers-only answer.

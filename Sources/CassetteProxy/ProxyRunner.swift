@@ -270,8 +270,13 @@ package struct ProxyRunner {
                 throw error
             }
             try await store.close()
-            let saved = "usage saved for \(Formatting.count(counts.count, "recording"))"
-            return conversationCounts.isEmpty ? saved : saved + " and \(Formatting.count(conversationCounts.count, "WebSocket conversation"))"
+            let grpcIDs = conversations.grpcIDs
+            let calls = conversationCounts.keys.filter { grpcIDs.contains($0) }.count
+            let sockets = conversationCounts.count - calls
+            var parts = ["\(Formatting.count(counts.count, "recording"))"]
+            if sockets > 0 { parts.append(Formatting.count(sockets, "WebSocket conversation")) }
+            if calls > 0 { parts.append(Formatting.count(calls, "gRPC call")) }
+            return "usage saved for " + parts.joined(separator: " and ")
         } catch {
             logger.error("could not save usage: \(error.message)")
             return "usage not saved"
@@ -302,8 +307,15 @@ package struct ProxyRunner {
         // WebSocket conversations apart, after the requests' counts (their misses count for --strict).
         let conversations = running.served.conversations
         let tally = session.conversationTally
-        let conversationsReplayed = conversations.replayCounts.values.reduce(0, +)
-        var summary = "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed - tally.missed)"
+        // gRPC calls are conversations in the store, and counted apart from WebSocket ones.
+        let grpcIDs = conversations.grpcIDs
+        let replays = conversations.replayCounts
+        let conversationsReplayed = replays.filter { !grpcIDs.contains($0.key) }.values.reduce(0, +)
+        let callsReplayed = replays.filter { grpcIDs.contains($0.key) }.values.reduce(0, +)
+        let grpcKeys = conversations.grpcKeys
+        let hasWebSocket = conversations.keys.contains { !grpcKeys.contains($0) }
+        var summary =
+            "recorded \(counters.recorded), replayed \(counters.replayed - refused), missed \(counters.missed - tally.missed - tally.grpcMissed)"
         if let stale = settings.stalePolicy, stale.count > 0 {
             summary += ", \(stale.fails ? "refused as stale" : "stale") \(stale.count)"
         }
@@ -311,13 +323,19 @@ package struct ProxyRunner {
         counters.missed += refused
         counters.replayed -= refused
         if counters.passthrough > 0 { summary += ", passed through \(counters.passthrough)" }
-        if tally.recorded + conversationsReplayed + tally.missed > 0 || !conversations.isEmpty {
+        if tally.recorded + conversationsReplayed + tally.missed > 0 || hasWebSocket {
             summary += ", WebSocket conversations recorded \(tally.recorded), replayed \(conversationsReplayed), missed \(tally.missed)"
+        }
+        if tally.grpcRecorded + callsReplayed + tally.grpcMissed > 0 || !grpcKeys.isEmpty {
+            summary += ", gRPC calls recorded \(tally.grpcRecorded), replayed \(callsReplayed), missed \(tally.grpcMissed)"
         }
         if tracksUsage { summary += ", " + (await saveUsage(session, conversations: conversations, sessions: running.sessions)) }
         summary += ", unused recordings \(unused.count)"
-        let unusedConversations = settings.sessionsOnly ? [] : conversations.untakenKeys
-        if !conversations.isEmpty { summary += ", unused conversations \(unusedConversations.count)" }
+        let untaken = settings.sessionsOnly ? [] : conversations.untakenKeys
+        let unusedConversations = untaken.filter { !grpcKeys.contains($0) }
+        let unusedMethods = untaken.filter { grpcKeys.contains($0) }
+        if hasWebSocket { summary += ", unused conversations \(unusedConversations.count)" }
+        if !grpcKeys.isEmpty { summary += ", unused gRPC methods \(unusedMethods.count)" }
         var lines = [summary]
         if skipsVerification { lines.append("warning: \(TLSHint.insecureWarning)") }
         if !unused.isEmpty && policy.asksToReplay {
@@ -327,6 +345,10 @@ package struct ProxyRunner {
         if !unusedConversations.isEmpty && policy.asksToReplay {
             lines += unusedConversations.prefix(10).map { "  unused: WebSocket \($0)" }
             if unusedConversations.count > 10 { lines.append("  … and \(unusedConversations.count - 10) more") }
+        }
+        if !unusedMethods.isEmpty && policy.asksToReplay {
+            lines += unusedMethods.prefix(10).map { "  unused: gRPC \($0.hasPrefix("POST ") ? String($0.dropFirst(5)) : $0)" }
+            if unusedMethods.count > 10 { lines.append("  … and \(unusedMethods.count - 10) more") }
         }
         return Stopped(counters: counters, summary: lines)
     }

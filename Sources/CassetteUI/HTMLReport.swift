@@ -39,7 +39,7 @@ package struct HTMLReport: Sendable {
     }
 
     /// The report's HTML: every cassette of the store, every recording with its bodies and every
-    /// WebSocket conversation with its messages (each body and payload up to `catalog.bodyLimit`).
+    /// WebSocket conversation and gRPC call with its messages (each body and payload up to `catalog.bodyLimit`).
     package func html(generated: Date = Date()) async throws -> String {
         let store = catalog.store
         let cassettes = try await catalog.cassettes()
@@ -50,12 +50,14 @@ package struct HTMLReport: Sendable {
         for interaction in interactions {
             tables.add(interaction, catalog: catalog)
         }
+        // gRPC calls' messages decode with the store's descriptors, as `cassette ui` shows them.
+        let schema = try await store.protoSchema()
         var data: JSONObject = [
             "store": .string(store.path),
             "generated": .string(UICatalog.timestamp(generated)),
             "cassettes": cassettes.objectValue?["cassettes"] ?? .array([]),
             "interactions": tables.json,
-            "conversations": .array(try await store.conversations(cassette: nil).map(catalog.conversationDetail)),
+            "conversations": .array(try await store.conversations(cassette: nil).map { catalog.conversationDetail($0, schema: schema) }),
         ]
         if let findings = catalog.findings {
             data["findings"] = try await findings()

@@ -8,19 +8,23 @@ extension UICatalog {
     /// every conversation (of `cassette`, when given), without payloads.
     package func conversations(cassette: String?) async throws -> JSONValue {
         let headings = try await store.conversationHeadings(cassette: cassette)
-        return ["conversations": .array(headings.map { .object(Self.heading(of: $0.conversation, messages: $0.messages)) })]
+        // A gRPC call's kind (`server streaming`) comes from the store's descriptors.
+        let schema = headings.contains { $0.conversation.grpc != nil } ? try await store.protoSchema() : ProtoSchema()
+        return ["conversations": .array(headings.map { .object(Self.heading(of: $0.conversation, messages: $0.messages, schema: schema)) })]
     }
 
     /// One conversation with its handshake and every message; `nil` when the store has no row `id`.
+    /// A gRPC call's messages are decoded with the store's descriptors.
     package func conversation(id: Int64) async throws -> JSONValue? {
         guard let found = try await store.conversation(id: id) else { return nil }
-        return conversationDetail(found)
+        return conversationDetail(found, schema: found.grpc == nil ? ProtoSchema() : try await store.protoSchema())
     }
 
     /// The timeline of `conversation`, as the page shows it (and as the report carries each one):
     /// each message with its direction, offset, kind, size, frames and payload (a body as
     /// `body(_:contentType:)` gives it: text, or base64 for the page's hex dump).
-    package func conversationDetail(_ conversation: Conversation) -> JSONValue {
+    package func conversationDetail(_ conversation: Conversation, schema: ProtoSchema = ProtoSchema()) -> JSONValue {
+        if conversation.grpc != nil { return callDetail(conversation, schema: schema) }
         var object = Self.heading(of: conversation, messages: conversation.messages.count)
         object["requestHeaders"] = Self.headers(conversation.requestHeaders)
         object["subprotocol"] = conversation.subprotocol.map(JSONValue.string) ?? .null
@@ -53,7 +57,7 @@ extension UICatalog {
     }
 
     /// What the list and the detail both show: where, when, how many messages, how it ended.
-    static func heading(of conversation: Conversation, messages: Int) -> JSONObject {
+    static func heading(of conversation: Conversation, messages: Int, schema: ProtoSchema = ProtoSchema()) -> JSONObject {
         [
             "id": .integer(conversation.id ?? 0),
             "cassette": .string(conversation.cassette),
@@ -63,6 +67,7 @@ extension UICatalog {
             "recordedAt": .string(timestamp(conversation.recordedAt)),
             "messages": .integer(Int64(messages)),
             "end": end(conversation.end),
+            "grpc": conversation.grpc == nil ? .null : grpcStatus(conversation, schema: schema),
         ]
     }
 

@@ -15,12 +15,23 @@ package struct LiveEvent: Sendable {
     /// The session's id, for a request a session served.
     package var session: String?
     package var miss: CassetteMiss?
+    /// For a gRPC call: how it ended.
+    package var grpc: GRPCCall?
+
+    /// A gRPC call's `grpc-status` by name and its `grpc-message`.
+    package struct GRPCCall: Sendable {
+        package var status: String
+        package var message: String?
+    }
 
     package var json: JSONValue {
         var object: JSONObject = [
             "at": .string(Self.timestamp(at)), "method": .string(method), "target": .string(target), "status": .integer(Int64(status)),
             "tag": .string(tag), "durationMs": .number(durationMilliseconds), "session": session.map(JSONValue.string) ?? .null,
         ]
+        if let grpc {
+            object["grpc"] = ["status": .string(grpc.status), "message": grpc.message.map(JSONValue.string) ?? .null]
+        }
         if let miss {
             object["miss"] = [
                 "key": .string(miss.key),

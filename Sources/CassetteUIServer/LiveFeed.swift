@@ -62,6 +62,16 @@ package final class LiveFeed: AnswerFeed {
         }
     }
 
+    package func announceCall(path: String, grpcStatus: String, message: String?, tag: String, started: NIODeadline, session: String?) {
+        publish(isMiss: tag == "miss") {
+            var event = LiveEvent(
+                at: Date(), method: "POST", target: path, status: 200, tag: tag,
+                durationMilliseconds: Double((NIODeadline.now() - started).nanoseconds) / 1_000_000, session: session, miss: nil)
+            event.grpc = LiveEvent.GRPCCall(status: grpcStatus, message: message)
+            return event
+        }
+    }
+
     /// Publishes the event `make` describes; `make` runs only when someone follows or a miss
     /// must be kept.
     package func publish(isMiss: Bool, _ make: () -> LiveEvent) {

@@ -107,7 +107,7 @@ package struct UIEndpoints: ControlEndpoint {
             let catalog = self.catalog
             return .later {
                 await Self.json {
-                    guard let found = try await catalog.conversation(id: id) else { throw NotFound(id: id, what: "WebSocket conversation") }
+                    guard let found = try await catalog.conversation(id: id) else { throw NotFound(id: id, what: "WebSocket conversation or gRPC call") }
                     return found
                 }
             }

@@ -4,8 +4,8 @@ import Testing
 import WellPlateCore
 
 /// The UI's WCAG 2.1 AA audit and keyboard walk (`Browser/ui_accessibility_test.py`): axe-core in
-/// headless Chromium over every view a `cassette replay` serves (a conversation, a live miss and
-/// a session among them), the Drift view of `cassette ui --fixtures` with what `export
+/// headless Chromium over every view a `cassette replay` serves (a conversation, a gRPC call, a
+/// live miss and a session among them), the Drift view of `cassette ui --fixtures` with what `export
 /// --fixtures` wrote, and every view of the report opened from `file://`.
 extension BrowserTests {
     /// Installs axe-core's script from PyPI (`axe-playwright-python`, which ships axe.min.js)
@@ -32,6 +32,17 @@ extension BrowserTests {
                 let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "markup")
                 #expect(received.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(received)")
                 try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+            }
+        }
+        // A gRPC server-streaming call from grpcio, recorded with shop.proto's descriptors: the
+        // list's gRPC calls and the call's view (messages as protobuf JSON) are audited too.
+        let protosets = try TemporaryDirectory(prefix: "grpc-protoset")
+        let protoset = try await GRPCPeers.protoset(in: protosets).path
+        try await GRPCPeers.withServer { upstream in
+            try await withRecorder(upstream: upstream, store: store, arguments: ["--protoset", protoset]) { recorder in
+                let calls = try await GRPCPeers.runClient("list", against: URL(string: "http://127.0.0.1:\(recorder.port)")!)
+                #expect(calls.map(\.code) == ["OK"], "\(calls.map(\.line.compactJSON))")
                 #expect(try await recorder.stop() == .exited(0))
             }
         }

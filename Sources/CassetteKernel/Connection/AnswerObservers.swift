@@ -14,6 +14,15 @@ package protocol AnswerJournal: AnyObject, Sendable {
 package protocol AnswerFeed: AnyObject, Sendable {
     func announce(
         method: NIOHTTP1.HTTPMethod, target: String, status: Int, tag: String, miss: ReportedMiss?, started: NIODeadline, session: String?)
+    /// A gRPC call a module answered on its own HTTP/2 stream (`POST` to `path`, HTTP 200), with
+    /// its `grpc-status` by name (`OK`, `NOT_FOUND`) and `grpc-message`.
+    func announceCall(path: String, grpcStatus: String, message: String?, tag: String, started: NIODeadline, session: String?)
+}
+
+extension AnswerFeed {
+    package func announceCall(path: String, grpcStatus: String, message: String?, tag: String, started: NIODeadline, session: String?) {
+        announce(method: .POST, target: path, status: 200, tag: tag, miss: nil, started: started, session: session)
+    }
 }
 
 /// Rewrites an answer made per request for the address its client reached the proxy by

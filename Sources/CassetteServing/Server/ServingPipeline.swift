@@ -50,10 +50,13 @@ package struct ServingPipeline: ConnectionPipeline {
         // handshake in absolute form sent to the forward listener.
         var conversations: [any ConversationServing] = []
         var streamSwitches = HTTP2StreamSwitches.none
+        let liveSession = logLabel.map { $0.hasPrefix("session ") ? String($0.dropFirst(8)) : $0 }
         if settings.forward == nil || settings.upstream != nil {
-            let described = ServingListener(
+            var described = ServingListener(
                 session: session, conversations: served.conversations, requestBuilder: requestBuilder, settings: settings, log: log,
                 writers: served.context.conversationWriters, journal: journal, sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin)
+            described.live = served.context.live
+            described.liveSession = liveSession
             for module in served.context.protocols {
                 if let streams = module.offerStreams(on: described) { streamSwitches = streamSwitches.registering(streams) }
                 guard let offered = module.offer(on: described) else { continue }
@@ -78,7 +81,7 @@ package struct ServingPipeline: ConnectionPipeline {
             writer: AnswerWriter(
                 log: log, namer: KeyerNaming(keyer: session.keyer), upstreamURLs: OwnAddressRewriter(upstreamURLs: maker.upstreamURLs), journal: journal,
                 live: served.context.live,
-                liveSession: logLabel.map { $0.hasPrefix("session ") ? String($0.dropFirst(8)) : $0 }),
+                liveSession: liveSession),
             maxBodySize: settings.maxBodySize, controls: controls, sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin,
             sessionsOnly: settings.sessionsOnly && sessions != nil, conversations: conversations)
         http2 = HTTP2Serving(streamSwitches: streamSwitches)
@@ -161,6 +164,10 @@ package struct ServingListener: Sendable {
     package let sessions: SessionRegistry?
     package let listener: Int
     package let upstreamOrigin: String?
+    /// The UI's Live view, told of each call a module answers on its own (gRPC).
+    package var live: (any AnswerFeed)? = nil
+    /// The session's id on a session's listener, as the Live view tags its events.
+    package var liveSession: String? = nil
 }
 
 /// A module serving conversations over a protocol switch (WebSocket) or over HTTP/2 streams it

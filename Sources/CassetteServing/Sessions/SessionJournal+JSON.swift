@@ -68,6 +68,9 @@ extension SessionJournal.Entry {
         ]
         // Only on a conversation's entry, so request entries stay as they were.
         if let webSocket { json["webSocket"] = webSocket.json }
+        if let grpc {
+            json["grpc"] = ["method": .string(grpc.method), "status": .string(grpc.status), "message": grpc.message.map(JSONValue.string) ?? .null]
+        }
         return .object(json)
     }
 

@@ -39,6 +39,8 @@ package final class SessionJournal: AnswerJournal {
         package var position: Int?
         /// A WebSocket conversation (its handshake answered `101`), as it goes on.
         package var webSocket: JournalConversation? = nil
+        /// A gRPC call, as it ended.
+        package var grpc: GRPCCall? = nil
 
         package var path: Substring { target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
         package var query: Substring? {
@@ -128,6 +130,40 @@ package final class SessionJournal: AnswerJournal {
         append(entry, shard: shard, now: now) { tally in
             tally.served += 1
             if source == .recorded { tally.recorded += 1 }
+        }
+    }
+
+    /// A gRPC call as the journal shows it: its method's path, its `grpc-status` by name, its
+    /// `grpc-message`.
+    package struct GRPCCall: Sendable, Equatable {
+        package let method: String
+        package let status: String
+        package let message: String?
+
+        package init(method: String, status: String, message: String?) {
+            self.method = method
+            self.status = status
+            self.message = message
+        }
+    }
+
+    /// Adds a gRPC call that ended (HTTP 200 whatever its status) as `source`: `hit` (replayed),
+    /// `recorded`, `passthrough`, `miss` (no recording answered it) or `error` (bad input).
+    /// A miss counts for the summary and `?strict=true`, with the `grpc-message` saying why.
+    package func addGRPCCall(_ call: GRPCCall, origin: String?, key: String, source: Source, started: NIODeadline, shard: Int = 0) {
+        let now = NIODeadline.now()
+        var entry = Entry(method: "POST", origin: origin, target: call.method, key: key, status: 200, source: source, arrived: started, duration: now - started)
+        entry.grpc = call
+        append(entry, shard: shard, now: now) { tally in
+            switch source {
+            case .hit, .passthrough: tally.served += 1
+            case .recorded:
+                tally.served += 1
+                tally.recorded += 1
+            case .miss:
+                tally.countMiss(key: key, message: "gRPC \(call.status): \(call.message ?? "no recording of \(call.method)")", nearest: [], arrived: started)
+            case .error: break
+            }
         }
     }
 

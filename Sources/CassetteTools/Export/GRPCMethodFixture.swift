@@ -97,9 +97,20 @@ package struct GRPCMethodFixture: Sendable {
     }
 
     /// Whether a fixture file's JSON is a method's file as `export --fixtures` writes it (a
-    /// `method` path and its `variants`), which the drift check does not read as a response.
+    /// `method` path and its `variants`), which the drift check reads per method, not as a response.
     package static func describes(_ value: JSONValue) -> Bool {
         value["method"]?.stringValue?.hasPrefix("/") == true && value["variants"]?.arrayValue != nil
+    }
+
+    /// The method's path and the responses of its variants that ended `OK` (the shape clients
+    /// were built against) when `value` is such a file, as a drift check reads it; raw messages
+    /// (written without descriptors) are left out: they have no fields to compare.
+    package static func method(of value: JSONValue) -> (path: String, responses: [JSONValue])? {
+        guard describes(value), let path = value["method"]?.stringValue, let variants = value["variants"]?.arrayValue else { return nil }
+        let responses = variants.filter { ($0["status"]?["code"]).map { $0 == .integer(0) } ?? false }.flatMap { variant in
+            (variant["responses"]?.arrayValue ?? []).filter { $0["raw"] == nil || $0["base64"] == nil }
+        }
+        return (path, responses)
     }
 
     /// The file's bytes: pretty JSON with a final newline.

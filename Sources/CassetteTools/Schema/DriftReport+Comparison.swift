@@ -37,8 +37,13 @@ extension DriftReport {
             // An operation carried inside WebSocket conversations (`OperationFixture`): its
             // payloads against the recordings of that operation.
             let operation = OperationFixture.operation(of: fixture.value)
+            // A gRPC method's file (`GRPCMethodFixture`): its responses against the recordings
+            // of that method, `POST /package.Service/Method`.
+            let method = GRPCMethodFixture.method(of: fixture.value)
+            let payloads = operation?.payloads ?? method?.responses
             let targets =
                 operation.map { label in recorded.endpoints.filter { $0.operation == label.name } }
+                ?? method.map { method in recorded.endpoints.filter { $0.method == .post && $0.pattern == method.path } }
                 ?? routed[fixture.name] ?? byFallbackName[fixture.name] ?? []
             guard !targets.isEmpty else {
                 let note = SchemaFinding(
@@ -51,7 +56,7 @@ extension DriftReport {
             for endpoint in Set(targets).sorted() {
                 // A GraphQL operation's recorded schema is its `data`; so is its fixture's.
                 let fixtureSchema = InferredSchema(
-                    samples: operation?.payloads.map { $0["data"] ?? $0 } ?? [
+                    samples: payloads.map { list in operation == nil ? list : list.map { $0["data"] ?? $0 } } ?? [
                         endpoint.operation != nil ? fixture.value["data"] ?? fixture.value : fixture.value
                     ])
                 covered.insert(endpoint)

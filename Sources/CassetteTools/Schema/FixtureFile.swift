@@ -25,8 +25,7 @@ package struct FixtureFile: Sendable, Hashable {
     ///
     /// Fixtures are the `*.json` files; skipped are `registry.json` at the top (the routes, not a
     /// response), `*.schema.json` files, the WebSocket conversations `export --fixtures` writes
-    /// under `websocket/` (a conversation, not a response: `ConversationFixture`), the gRPC
-    /// methods it writes under `grpc/` (`GRPCMethodFixture`), hidden files
+    /// under `websocket/` (a conversation, not a response: `ConversationFixture`), hidden files
     /// and folders, and symbolic links to folders (which could loop).
     /// - Throws: `MockDataError` `.invalidJSON` naming the file, line and column of the first file
     ///   that does not parse, or `.unreadable` for a file or folder that cannot be read.
@@ -38,7 +37,7 @@ package struct FixtureFile: Sendable, Hashable {
         for name in names {
             let url = directory.appendingPathComponent(name + ".json")
             let value = try MockDataLoader.read(fixture: name, at: url).value
-            guard !ConversationFixture.describes(value), !GRPCMethodFixture.describes(value) else { continue }
+            guard !ConversationFixture.describes(value) else { continue }
             fixtures.append(FixtureFile(name: name, value: value))
         }
         return fixtures

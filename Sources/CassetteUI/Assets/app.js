@@ -78,7 +78,7 @@
     conversations: () => Promise.resolve({ conversations: report.conversations || [] }),
     conversation(id) {
       const found = (report.conversations || []).find((item) => String(item.id) === String(id));
-      return found ? Promise.resolve(found) : Promise.reject(new Error("no WebSocket conversation " + id + " in this report"));
+      return found ? Promise.resolve(found) : Promise.reject(new Error("no conversation or gRPC call " + id + " in this report"));
     },
     findings: () => Promise.resolve(report.findings || { audit: null, drift: null }),
     // A run's report: the run itself (its requests outside sessions), then each session it
@@ -302,13 +302,19 @@
   }
 
   // The store's WebSocket conversations below the list, filtered as far as a handshake can
-  // be (cassette, host, path; a GET with no body, status or operation), each linked to its timeline.
+  // be (cassette, host, path; a GET with no body, status or operation), each linked to its
+  // timeline; then its gRPC calls (a POST by method path), each linked to its messages.
   function conversationsList(section, filter, back) {
-    if (filter.status || filter.text || filter.operation || (filter.method && filter.method.toUpperCase() !== "GET")) return Promise.resolve();
+    if (filter.status || filter.text || filter.operation) return Promise.resolve();
+    const method = (filter.method || "").toUpperCase();
     return data.conversations().then((body) => {
-      const shown = body.conversations.filter((item) => (!filter.cassette || item.cassette === filter.cassette) &&
+      const kept = body.conversations.filter((item) => (!filter.cassette || item.cassette === filter.cassette) &&
         (!filter.host || item.url.toLowerCase().indexOf("://" + filter.host.toLowerCase()) >= 0) && (!filter.path || item.url.indexOf(filter.path) >= 0));
-      if (!shown.length || !section.isConnected) return;
+      if (!section.isConnected) return;
+      const calls = kept.filter((item) => item.grpc && (!method || method === "POST"));
+      const shown = kept.filter((item) => !item.grpc && (!method || method === "GET"));
+      if (calls.length) grpcList(section, calls);
+      if (!shown.length) return focusBack(section, back);
       section.appendChild(el("h2", { text: "WebSocket conversations (" + shown.length + ")" }));
       // A click anywhere on the row opens it; its link is what Tab reaches and Enter opens.
       section.appendChild(table(["URL", "Messages", "Ended", "Recorded"], shown.map((item) => el("tr", { cls: "row", "data-id": String(item.id), onclick(event) {
@@ -320,9 +326,63 @@
         el("td", { text: item.end.summary }),
         el("td", { text: age(item.recordedAt) }),
       ])), "conversations"));
-      const opened = back && section.querySelector("tr.row[data-id=\"" + back.conversation + "\"] a.open");
-      if (opened) opened.focus();
+      focusBack(section, back);
     });
+  }
+
+  function focusBack(section, back) {
+    const opened = back && section.querySelector("tr.row[data-id=\"" + back.conversation + "\"] a.open");
+    if (opened) opened.focus();
+  }
+
+  // gRPC calls: the method's path, its grpc-status by name, its messages, when it was recorded.
+  function grpcList(section, calls) {
+    section.appendChild(el("h2", { text: "gRPC calls (" + calls.length + ")" }));
+    section.appendChild(table(["Method", "Status", "Messages", "Recorded"], calls.map((item) => el("tr", { cls: "row", "data-id": String(item.id), onclick(event) {
+      listPlace = { hash: location.hash, conversation: String(item.id) };
+      if (!event.target.closest("a")) go("conversation", { id: item.id });
+    } }, [
+      el("td", { cls: "url" }, [el("a", { cls: "open", href: "#/conversation?id=" + item.id, text: item.grpc.method })]),
+      el("td", { cls: "grpc-status", text: item.grpc.status + (item.grpc.message ? " \u201c" + item.grpc.message + "\u201d" : "") }),
+      el("td", { cls: "num", text: String(item.messages) }),
+      el("td", { text: age(item.recordedAt) }),
+    ])), "grpc-calls"));
+  }
+
+  // One gRPC call: its metadata, its messages both ways as protobuf JSON (raw without
+  // descriptors) with their offsets, then its status and trailers.
+  function callView(item) {
+    const call = item.grpc;
+    main.appendChild(backLink());
+    main.appendChild(el("h1", {}, [el("span", { text: "gRPC " }), el("span", { cls: "url", text: call.method })]));
+    main.appendChild(el("p", { id: "summary", text: [call.kind ? call.kind + " call" : "call", "status " + call.status, item.messages + (item.messages === 1 ? " message" : " messages"),
+      "recorded " + item.recordedAt, "cassette " + item.cassette, "#" + item.sequence].join(" · ") }));
+    main.appendChild(el("h2", { text: "Request metadata" }));
+    main.appendChild(headersTable(item.requestHeaders));
+    main.appendChild(el("h2", { text: "Response headers" }));
+    main.appendChild(call.responseHeaders ? headersTable(call.responseHeaders) : el("p", { cls: "note", text: "trailers only: the answer was one HEADERS frame with the status" }));
+    main.appendChild(el("h2", { text: "Messages" }));
+    const timeline = el("ol", { id: "timeline", cls: "timeline" });
+    for (const message of item.timeline) {
+      const type = message.direction === "client" ? call.requestType : call.responseType;
+      const heading = el("p", { cls: "message-head" }, [
+        el("span", { cls: "offset", text: "+" + message.offsetMs.toFixed(1) + " ms" }),
+        el("span", { cls: "direction", text: message.direction === "client" ? "client → server" : "server → client" }),
+        el("span", { cls: "tag kind", text: message.kind }),
+        message.decoded ? el("span", { cls: "tag decoded", text: message.decoded === "raw" ? "raw (no descriptors)" : message.decoded }) : null,
+        message.close === undefined ? el("span", { cls: "note", text: message.size + (message.size === 1 ? " byte" : " bytes") }) : null,
+      ].filter(Boolean));
+      const entry = el("li", { cls: "message " + message.direction + " grpc" }, [heading]);
+      if (message.close !== undefined) entry.appendChild(el("p", { cls: "close", text: message.close }));
+      else if (message.payload && message.payload.size > 0) entry.appendChild(bodyView(message.payload, null));
+      else entry.appendChild(el("p", { cls: "note", text: "an empty message (every field at its default)" + (type ? " of " + type : "") }));
+      timeline.appendChild(entry);
+    }
+    const ended = call.code !== undefined && call.code !== null ? "grpc-status " + call.code + " " + call.status + (call.message ? ", \u201c" + call.message + "\u201d" : "") : call.status;
+    timeline.appendChild(el("li", { cls: "message end " + (call.code === 0 ? "closed" : "cut"), id: "conversation-end" }, [el("span", { cls: "tag", text: call.status }), el("span", { text: " " + ended })]));
+    main.appendChild(timeline);
+    main.appendChild(el("h2", { text: "Trailers" }));
+    main.appendChild(call.trailers.length ? headersTable(call.trailers) : el("p", { cls: "note", text: "none" }));
   }
 
   function rowView(row, index) {
@@ -478,6 +538,7 @@
   // its direction, kind, size and payload (a JSON tree, text, or hex for binary), then how it ended.
   function conversationView(params) {
     return data.conversation(params.get("id")).then((item) => {
+      if (item.grpc) return callView(item);
       main.appendChild(backLink());
       main.appendChild(el("h1", {}, [el("span", { text: "WebSocket " }), el("span", { cls: "url", text: item.url })]));
       const extras = [item.subprotocol ? "subprotocol " + item.subprotocol : "", item.extensions ? "extensions " + item.extensions : ""].filter(Boolean);
@@ -669,7 +730,7 @@
           el("td", {}, [el("span", { cls: "tag " + event.tag, text: event.tag })]),
           el("td", { text: event.method }),
           el("td", { cls: "url", text: event.target }),
-          el("td", { cls: statusClass(event.status), text: String(event.status) }),
+          el("td", { cls: statusClass(event.status), text: String(event.status) + (event.grpc ? " gRPC " + event.grpc.status : "") }),
           el("td", {}, event.session ? [el("a", { href: "#/live?session=" + encodeURIComponent(event.session), text: event.session })] : []),
         ]));
         if (event.miss) {
@@ -790,7 +851,7 @@
       el("td", {}, [el("span", { cls: "tag " + entry.source, text: entry.source })]),
       el("td", { text: entry.method }),
       el("td", { cls: "url", text: entry.path + (entry.query ? "?" + entry.query : "") }),
-      el("td", { cls: statusClass(entry.status), text: String(entry.status) }),
+      el("td", { cls: statusClass(entry.status), text: String(entry.status) + (entry.grpc ? " gRPC " + entry.grpc.status : "") }),
       el("td", { cls: "num", text: entry.durationMs.toFixed(2) + " ms" }),
     ]));
     box.appendChild(el("details", { cls: "journal", open: "" }, [

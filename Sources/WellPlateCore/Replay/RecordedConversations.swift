@@ -61,6 +61,16 @@ package final class RecordedConversations: Sendable {
         if let id = conversation.id { replays.withLock { $0[id, default: 0] += 1 } }
     }
 
+    /// The ids of the gRPC calls among the conversations: the summary counts them apart.
+    package var grpcIDs: Set<Int64> {
+        Set(byKey.values.joined().compactMap { $0.conversation.grpc == nil ? nil : $0.conversation.id })
+    }
+
+    /// The keys of gRPC calls (`POST /package.Service/Method`).
+    package var grpcKeys: Set<String> {
+        Set(byKey.compactMap { key, list in list.contains { $0.conversation.grpc != nil } ? key : nil })
+    }
+
     /// The keys that have conversations.
     package var keys: [String] { Array(byKey.keys) }
 

@@ -123,10 +123,12 @@ struct ListCommand: AsyncParsableCommand {
             }
             if (olderThan != nil || unusedSince != nil) && !conversations.isEmpty {
                 let matched = selectedConversations.count
+                // gRPC calls are conversations of the store too: named as what the store holds.
+                let calls = conversations.filter { $0.grpc != nil }.count
+                let noun = calls == conversations.count ? "gRPC call" : calls == 0 ? "WebSocket conversation" : "conversation"
                 Terminal.printLine(
                     Terminal.paint(
-                        "\(Formatting.count(matched, "WebSocket conversation")) of \(conversations.count) \(matched == 1 ? "matches" : "match") \(selectionDescription).",
-                        .dim))
+                        "\(Formatting.count(matched, noun)) of \(conversations.count) \(matched == 1 ? "matches" : "match") \(selectionDescription).", .dim))
             }
         }
     }

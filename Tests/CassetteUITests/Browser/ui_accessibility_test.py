@@ -17,6 +17,7 @@ import urllib.error
 import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -73,6 +74,15 @@ def focus_ring(driver):
     return driver.execute_script("const s = getComputedStyle(document.activeElement); return s.outlineStyle + ' ' + s.outlineWidth")
 
 
+def row_id(driver, text):
+    """The id of the first row showing `text`; None while the list is still being drawn again
+    (a row found a moment ago may have been replaced)."""
+    try:
+        return next((row.get_attribute("data-id") for row in rows(driver) if text in row.text), None)
+    except StaleElementReferenceException:
+        return None
+
+
 def audit_views(driver, base, where):
     driver.get(base + "#/cassettes")
     wait(driver, "the cassettes table", lambda d: d.find_elements(By.CSS_SELECTOR, "#cassettes tbody tr"))
@@ -81,21 +91,25 @@ def audit_views(driver, base, where):
     wait(driver, "the list's rows and conversations", lambda d: rows(d) and d.find_elements(By.CSS_SELECTOR, "#conversations tbody tr"))
     audit(driver, where + " Interactions")
     driver.get(base + "#/interactions?path=/items/12")
-    wait(driver, "the row of /items/12", rows)
-    recording = rows(driver)[0].get_attribute("data-id")
+    recording = wait(driver, "the row of /items/12", lambda d: row_id(d, "/items/12"))
     driver.get(base + "#/interaction?id=" + recording)
     wait(driver, "the response body", lambda d: d.find_elements(By.CSS_SELECTOR, "#response-body .json-key"))
     audit(driver, where + " a recording's detail")
     driver.get(base + "#/conversation?id=" + conversation)
     wait(driver, "the timeline", lambda d: d.find_elements(By.ID, "conversation-end"))
     audit(driver, where + " a WebSocket conversation")
+    driver.get(base + "#/conversation?id=" + call)
+    wait(driver, "the call's messages", lambda d: d.find_elements(By.CSS_SELECTOR, "#timeline li.grpc .json-key") and d.find_elements(By.ID, "conversation-end"))
+    audit(driver, where + " a gRPC call")
 
 
 driver = browser(console_log=True)
 try:
     ui = args.proxy + "/__cassette/ui/"
     _, listed = fetch("/__cassette/ui/api/conversations")
-    conversation = str(json.loads(listed)["conversations"][0]["id"])
+    listed = json.loads(listed)["conversations"]
+    conversation = str(next(item for item in listed if not item.get("grpc"))["id"])
+    call = str(next(item for item in listed if item.get("grpc"))["id"])
     audit_views(driver, ui, "proxy:")
 
     # Live, with a hit and a miss whose nearest recording is explained.

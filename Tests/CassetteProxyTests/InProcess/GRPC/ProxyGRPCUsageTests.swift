@@ -27,7 +27,7 @@ final class ProxyGRPCUsageTests {
                 return await proxy.stop().summary
             }
         }
-        #expect(recordedSummary.first?.contains("WebSocket conversations recorded 4, replayed 0, missed 0") == true, "\(recordedSummary)")
+        #expect(recordedSummary.first?.contains("gRPC calls recorded 4, replayed 0, missed 0") == true, "\(recordedSummary)")
 
         let (calls, stopped, lines) = try await withInProcessReplayer(store: store, arguments: ["--track-usage"]) { replayer in
             let calls = try await GRPCPeers.runClient("get,never", against: replayer.url(""))
@@ -37,10 +37,10 @@ final class ProxyGRPCUsageTests {
         #expect(lines.contains { $0.hasPrefix("POST /shop.v1.Catalog/GetItem 200 ") && $0.hasSuffix("gRPC NOT_FOUND missed") }, "\(lines)")
         #expect(calls.map(\.code) == ["OK", "NOT_FOUND"], "\(calls.map(\.line.compactJSON))")
         let summary = stopped.summary.first ?? ""
-        #expect(summary.contains("WebSocket conversations recorded 0, replayed 1, missed 1"), "\(stopped.summary)")
-        #expect(summary.contains("usage saved for 0 recordings and 1 WebSocket conversation"), "\(stopped.summary)")
-        #expect(summary.contains("unused conversations 1"), "\(stopped.summary)")
-        #expect(stopped.summary.contains("  unused: WebSocket POST /shop.v1.Catalog/ListItems"), "\(stopped.summary)")
+        #expect(summary.contains("gRPC calls recorded 0, replayed 1, missed 1"), "\(stopped.summary)")
+        #expect(summary.contains("usage saved for 0 recordings and 1 gRPC call"), "\(stopped.summary)")
+        #expect(summary.contains("unused gRPC methods 1"), "\(stopped.summary)")
+        #expect(stopped.summary.contains("  unused: gRPC /shop.v1.Catalog/ListItems"), "\(stopped.summary)")
         #expect(stopped.counters.missed == 1, "--strict sees the miss")
 
         let opened = try await CassetteStore.open(path: store, access: .readOnly)

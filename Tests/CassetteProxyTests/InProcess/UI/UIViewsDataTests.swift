@@ -73,7 +73,7 @@ struct UIViewsDataTests {
             #expect(try Self.json(listed)["conversations"]?.arrayValue?.isEmpty == true)
             let missing = try await proxy.get("/__cassette/ui/api/conversation?id=999")
             #expect(missing.statusCode == 404)
-            #expect(try Self.json(missing)["message"]?.stringValue == "the store has no WebSocket conversation 999; it may have been deleted")
+            #expect(try Self.json(missing)["message"]?.stringValue == "the store has no WebSocket conversation or gRPC call 999; it may have been deleted")
             let unnamed = try await proxy.get("/__cassette/ui/api/conversation")
             #expect(unnamed.statusCode == 400)
             #expect(try Self.json(unnamed)["message"]?.stringValue == "give the conversation's id: api/conversation?id=N")
