@@ -83,7 +83,9 @@ package final class HTTP2PlainReplies: ChannelInboundHandler {
         var call = call
         switch frame.payload {
         case .data(let data):
-            guard case .byteBuffer(let bytes) = data.data, call.append(frame, body: bytes, limit: heldBodyLimit) else { return release(call, then: frame, context: context) }
+            guard case .byteBuffer(let bytes) = data.data, call.append(frame, body: bytes, limit: heldBodyLimit) else {
+                return release(call, then: frame, context: context)
+            }
             if data.endStream { return complete(call, on: frame.streamID, context: context) }
         case .headers(let trailers) where trailers.endStream:
             call.frames.append(frame)
