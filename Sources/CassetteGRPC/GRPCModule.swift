@@ -21,9 +21,11 @@ package struct GRPCModule: ServingProtocol {
     package func offerStreams(on listener: ServingListener) -> HTTP2StreamSwitches.Switch? {
         let service = GRPCService(
             served: listener, schema: options.schema, maxMessage: options.maxMessage, timingScale: options.timingScale, reflection: reflection)
-        return .contentType("application/grpc", name: "gRPC") { pipeline, _ in
+        var streams = HTTP2StreamSwitches.Switch.contentType("application/grpc", name: "gRPC") { pipeline, _ in
             try pipeline.addHandler(GRPCStreamHandler(service: service))
         }
+        streams.answersWhole = { headers, logShard in service.wholeReplay(headers, logShard: logShard) }
+        return streams
     }
 }
 

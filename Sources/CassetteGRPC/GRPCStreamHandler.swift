@@ -289,21 +289,11 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     }
 
     private func responseFields(_ recording: Conversation) -> HTTPFields {
-        var fields = recording.grpc?.responseHeaders ?? [.contentType: "application/grpc"]
-        fields[GRPCHeaders.encodingName] = compressesReplies(recording) ? "gzip" : nil
-        fields[.contentLength] = nil
-        return fields
-    }
-
-    private func compressesReplies(_ recording: Conversation) -> Bool {
-        acceptsGzip && recording.grpc?.responseHeaders?[GRPCHeaders.encodingName]?.lowercased() == "gzip"
+        GRPCReplayAnswer(recording: recording, acceptsGzip: acceptsGzip).responseFields
     }
 
     private func encode(_ payload: Data, recording: Conversation) -> Data {
-        if compressesReplies(recording), let compressed = GRPCCompression.gzip(payload) {
-            return GRPCFrame(compressed: true, payload: compressed).encoded
-        }
-        return GRPCFrame(payload: payload).encoded
+        GRPCReplayAnswer(recording: recording, acceptsGzip: acceptsGzip).encode(payload)
     }
 
     /// The recorded end after the last message: the trailers as recorded (trailers only when the

@@ -12,7 +12,9 @@ import NIOHTTP2
 ///
 /// Sits between `NIOHTTP2Handler` and `HTTP2StreamMultiplexer`. Everything it does not answer
 /// goes on to the multiplexer unchanged: requests with a body, streams a module takes
-/// (`HTTP2StreamSwitches`), requests that are not plain, and those the responder declines. The
+/// (`HTTP2StreamSwitches`), requests that are not plain, and those the responder declines. A
+/// module may answer its calls here too (gRPC's unary replays, `Switch.answersWhole`): their
+/// frames are held until the request is whole, then answered, or passed on in order. The
 /// responder may have looked at a request with side effects without answering it (a replay pick
 /// that has no prepared reply, or a miss): then what it made is kept here by stream ID until the
 /// stream's `HTTPConnectionHandler` takes it (`takeHandoff(for:)`) and answers with it, so a
@@ -29,16 +31,24 @@ package final class HTTP2PlainReplies: ChannelInboundHandler {
     private let responder: any ConnectionResponder
     private let streamSwitches: HTTP2StreamSwitches
     private let logShard: Int
+    private let heldBodyLimit: Int
     /// Streams answered here that are not closed yet.
     private(set) var owned = Set<HTTP2StreamID>()
     /// The highest stream ID a HEADERS frame opened: one above it opens a new stream.
     private var lastStreamID = HTTP2StreamID.rootStream
     /// What the responder made for a request it did not answer here, until its stream takes it.
     private var handoffs: [HTTP2StreamID: any Sendable] = [:]
+    /// Calls a module answers whole (`HTTP2StreamSwitches.Switch.answersWhole`) whose request
+    /// is still coming.
+    private var held: [HTTP2StreamID: HTTP2HeldCall] = [:]
     /// Answers were written during this read: flushed together when it completes.
     private var flushPending = false
 
-    package init(responder: any ConnectionResponder, streamSwitches: HTTP2StreamSwitches = .none, logShard: Int = 0) {
+    /// `heldBodyLimit`: the most body bytes of a call held for its module (`HTTP2HeldCall`).
+    package init(
+        responder: any ConnectionResponder, streamSwitches: HTTP2StreamSwitches = .none, logShard: Int = 0, heldBodyLimit: Int = HTTP2HeldCall.bodyLimit
+    ) {
+        self.heldBodyLimit = heldBodyLimit
         self.responder = responder
         self.streamSwitches = streamSwitches
         self.logShard = logShard
@@ -49,11 +59,64 @@ package final class HTTP2PlainReplies: ChannelInboundHandler {
         let streamID = frame.streamID
         if case .headers(let headers) = frame.payload, streamID > lastStreamID {
             lastStreamID = streamID
-            if headers.endStream, answered(headers.headers, on: streamID, context: context) { return }
+            if let taker = streamSwitches.isEmpty ? nil : streamSwitches.taker(of: headers.headers) {
+                if let answerer = taker.answersWhole?(headers.headers, logShard) {
+                    let call = HTTP2HeldCall(frames: [frame], answerer: answerer)
+                    if headers.endStream { complete(call, on: streamID, context: context) } else { held[streamID] = call }
+                    return
+                }
+            } else if headers.endStream, answered(headers.headers, on: streamID, context: context) {
+                return
+            }
+        } else if !held.isEmpty, let call = held.removeValue(forKey: streamID) {
+            return hold(frame, with: call, context: context)
         } else if !owned.isEmpty, owned.contains(streamID) {
             return
         }
         context.fireChannelRead(data)
+    }
+
+    /// The next frame of a call held for its module: held too while the request is coming, the
+    /// call answered when it is whole, or everything passed on in order when the call turns out
+    /// not to be one to hold (a body over the limit, a frame a whole request has no place for).
+    private func hold(_ frame: HTTP2Frame, with call: HTTP2HeldCall, context: ChannelHandlerContext) {
+        var call = call
+        switch frame.payload {
+        case .data(let data):
+            guard case .byteBuffer(let bytes) = data.data, call.append(frame, body: bytes, limit: heldBodyLimit) else {
+                return release(call, then: frame, context: context)
+            }
+            if data.endStream { return complete(call, on: frame.streamID, context: context) }
+        case .headers(let trailers) where trailers.endStream:
+            call.frames.append(frame)
+            return complete(call, on: frame.streamID, context: context)
+        case .rstStream:
+            // The client gave up: what was held goes, and the stream's last frames and events
+            // stop here as for a stream answered here (the multiplexer never saw it).
+            owned.insert(frame.streamID)
+            return
+        default:
+            return release(call, then: frame, context: context)
+        }
+        held[frame.streamID] = call
+    }
+
+    /// The held call's request is whole: its module's answer, or the held frames to the stream path.
+    private func complete(_ call: HTTP2HeldCall, on streamID: HTTP2StreamID, context: ChannelHandlerContext) {
+        // Owned before the answer is written, as in `answered`.
+        owned.insert(streamID)
+        guard let answer = call.answerer(call.body ?? ByteBuffer()) else {
+            owned.remove(streamID)
+            return release(call, then: nil, context: context)
+        }
+        for payload in answer { context.write(Self.wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: payload)), promise: nil) }
+        flushPending = true
+    }
+
+    /// Passes the held frames on, in the order they came, then `frame`.
+    private func release(_ call: HTTP2HeldCall, then frame: HTTP2Frame?, context: ChannelHandlerContext) {
+        for held in call.frames { context.fireChannelRead(Self.wrapInboundOut(held)) }
+        if let frame { context.fireChannelRead(Self.wrapInboundOut(frame)) }
     }
 
     package func channelReadComplete(context: ChannelHandlerContext) {
@@ -69,6 +132,7 @@ package final class HTTP2PlainReplies: ChannelInboundHandler {
             owned.remove(closed.streamID)
             // A stream reset before its handler took what was made for it.
             if !handoffs.isEmpty { handoffs.removeValue(forKey: closed.streamID) }
+            if !held.isEmpty { held.removeValue(forKey: closed.streamID) }
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -82,7 +146,7 @@ package final class HTTP2PlainReplies: ChannelInboundHandler {
 
     /// Whether the request these HEADERS open was answered here.
     private func answered(_ headers: HPACKHeaders, on streamID: HTTP2StreamID, context: ChannelHandlerContext) -> Bool {
-        guard streamSwitches.isEmpty || streamSwitches.taker(of: headers) == nil, let head = Self.requestHead(headers), responder.isPlain(head) else {
+        guard let head = Self.requestHead(headers), responder.isPlain(head) else {
             return false
         }
         // Owned before the answer is written: `NIOHTTP2Handler` fires the stream's

@@ -28,7 +28,9 @@ package struct HTTP2Serving: Sendable {
         let management = NIOHTTP2ServerConnectionManagementHandler(
             eventLoop: pipeline.eventLoop, configuration: .init(maxIdleTime: nil, maxAge: nil, maxGraceTime: limits.gracePeriod, keepalive: nil))
         let switches = streamSwitches
-        let plain = HTTP2PlainReplies(responder: responder, streamSwitches: switches, logShard: loop.logShard)
+        // A held call's body never waits for the stream's window, which nobody would open.
+        let plain = HTTP2PlainReplies(
+            responder: responder, streamSwitches: switches, logShard: loop.logShard, heldBodyLimit: min(HTTP2HeldCall.bodyLimit, limits.streamWindow))
         let plainOnLoop = NIOLoopBound(plain, eventLoop: pipeline.eventLoop)
         let stream = limits.stream
         // Its flow-control window target is the connection's and each stream's: the stream's

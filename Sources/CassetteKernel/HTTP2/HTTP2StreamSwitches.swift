@@ -42,6 +42,15 @@ package struct HTTP2StreamSwitches: Sendable {
         package let takesOverHTTP1: @Sendable (HTTPRequestHead) -> Bool
         /// Sets the stream's pipeline up for the module's handlers.
         package let takeOver: @Sendable (ChannelPipeline.SynchronousOperations, HTTP2TakenStream) throws -> Void
+        /// Optional, the hot path of a module's calls: asked on the connection's loop with the
+        /// request HEADERS of a stream the switch takes (and the loop's request-log shard). A call it returns an answerer for has its
+        /// frames held at the connection (`HTTP2PlainReplies`) until the client ends the stream;
+        /// then the answerer gets the whole body and returns the whole answer, written on the
+        /// connection without a stream channel, or `nil`: the held frames then go to the stream
+        /// (`takeOver`), in order, as if never held, so the answerer must not have done anything
+        /// the stream path does again. It returns `nil` itself for a call that may not end before
+        /// it is answered (a stream where the client waits for the server), which would wait forever.
+        package var answersWhole: (@Sendable (_ headers: HPACKHeaders, _ logShard: Int) -> HTTP2WholeAnswerer?)?
 
         package init(
             name: String, takes: @escaping @Sendable (HPACKHeaders) -> Bool, takesOverHTTP1: @escaping @Sendable (HTTPRequestHead) -> Bool,
@@ -51,6 +60,7 @@ package struct HTTP2StreamSwitches: Sendable {
             self.takes = takes
             self.takesOverHTTP1 = takesOverHTTP1
             self.takeOver = takeOver
+            answersWhole = nil
         }
 
         /// A switch taking every stream whose `content-type` is `mediaType` or a variant of it
@@ -112,6 +122,10 @@ package struct HTTP2StreamSwitches: Sendable {
         )
     }
 }
+
+/// Answers a call whose request came whole, on the connection's loop: the stream's DATA bytes
+/// joined (`HTTP2StreamSwitches.Switch.answersWhole`). `nil`: the stream path answers it.
+package typealias HTTP2WholeAnswerer = (_ body: ByteBuffer) -> [HTTP2Frame.FramePayload]?
 
 /// A stream a module takes over (`HTTP2StreamSwitches.Switch.takeOver`).
 package struct HTTP2TakenStream: Sendable {

@@ -29,6 +29,19 @@ package struct GRPCReplay: Sendable {
     /// The recording answering the call (the first still in the running).
     package var recording: Conversation { candidates[0] }
 
+    /// Whether every recording still in the running is a unary-shaped call (or a server stream):
+    /// one client message, the client's end, then server messages only. A client replaying such a
+    /// call sends its whole request before it waits for anything, so it may be answered whole.
+    package var isUnaryShaped: Bool {
+        candidates.allSatisfy { recording in
+            let messages = recording.messages
+            guard messages.count >= 2, messages[0].direction == .client, messages[0].kind != .close, messages[1].direction == .client,
+                messages[1].kind == .close
+            else { return false }
+            return messages.dropFirst(2).allSatisfy { $0.direction == .server }
+        }
+    }
+
     /// What the call gets at a step: server messages to send (each with its delay after the
     /// step's client event, in milliseconds, as recorded), or the error that ends the call.
     package enum Step: Sendable, Equatable {

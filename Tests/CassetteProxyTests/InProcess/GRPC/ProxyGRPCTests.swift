@@ -91,6 +91,25 @@ final class ProxyGRPCTests {
         let half = try await replay("slow-short", arguments: ["--grpc-timing", "0.9"])
         #expect(half.map(\.code) == ["DEADLINE_EXCEEDED"], "\(half.map(\.line.compactJSON))")
     }
+
+    @Test("--grpc-timing fast (unary calls answered at the connection) gives the answers recorded timing gives, each logged and counted once")
+    func fastTimingGivesTheRecordedAnswers() async throws {
+        let recorded = try await record(gzip: true)
+        let paced = try await replay(scenario, gzip: true)
+        #expect(paced.map(\.line) == recorded.map(\.line))
+        for gzip in [true, false] {
+            let (fast, summary, lines) = try await withInProcessReplayer(store: store, arguments: ["--grpc-timing", "fast"]) { replayer in
+                let calls = try await GRPCPeers.runClient(scenario, against: replayer.url(""), gzip: gzip)
+                let stopped = await replayer.stop()
+                return (calls, stopped.summary, replayer.outputLines)
+            }
+            #expect(fast.map(\.line) == paced.map(\.line), "gzip \(gzip)")
+            let logged = lines.filter { $0.hasPrefix("POST /shop.v1.Catalog/") }
+            #expect(logged.filter { $0.hasSuffix("gRPC OK replayed") }.count == 6, "\(logged)")
+            #expect(logged.filter { $0.hasSuffix("gRPC NOT_FOUND replayed") }.count == 1, "\(logged)")
+            #expect(summary.first?.contains("WebSocket conversations recorded 0, replayed 7, missed 0") == true, "\(summary)")
+        }
+    }
 }
 
 /// What a gRPC client sends wrong, and what the tools make of recorded calls.
