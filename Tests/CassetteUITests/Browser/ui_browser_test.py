@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
 # The shared module sits beside this script; importing it must not leave __pycache__ in the work tree.
@@ -33,6 +34,22 @@ PATIENCE = 20
 
 def wait(driver, what, predicate):
     return wait_for(driver, what, predicate, PATIENCE)
+
+
+def click_first_row(driver, what):
+    """Clicks the list's first row. The list may be drawn again meanwhile (its conversations and
+    gRPC calls arrive after the recordings), which replaces a row found a moment ago: a stale row
+    is looked up again rather than failing the walk."""
+    def click(d):
+        try:
+            found = d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")
+            if not found:
+                return False
+            found[0].click()
+            return True
+        except StaleElementReferenceException:
+            return False
+    wait(driver, what, click)
 
 
 def shot(driver, name):
@@ -91,7 +108,7 @@ try:
     # A detail opens with the right body (a JSON tree).
     driver.get(ui + "#/interactions?path=/items/12")
     wait(driver, "the row of /items/12", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
-    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0].click()
+    click_first_row(driver, "a click on the first row")
     wait(driver, "the response body", lambda d: d.find_elements(By.CSS_SELECTOR, "#response-body .json-key"))
     body = driver.find_element(By.ID, "response-body").text
     check('"item 12"' in body and "id:" in body, "the detail of /items/12 shows its JSON body as a tree")
@@ -102,7 +119,7 @@ try:
     # A body holding <script> and <img onerror> is shown, never run.
     driver.get(ui + "#/interactions?path=/page")
     wait(driver, "the row of /page", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
-    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0].click()
+    click_first_row(driver, "a click on the first row")
     wait(driver, "the HTML body as text", lambda d: "<script>" in d.find_element(By.ID, "response-body").text)
     time.sleep(0.5)
     check(driver.execute_script("return window.__pwned === undefined") and not driver.find_elements(By.CSS_SELECTOR, "#response-body img"),
@@ -180,7 +197,7 @@ try:
     check(driver.find_element(By.CSS_SELECTOR, "#interactions tbody tr.row span.op").text == "query GetUser", "the report filters by operation too")
     driver.get("file://" + os.path.abspath(args.report) + "#/interactions?path=/page")
     wait(driver, "the report's /page row", lambda d: d.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row"))
-    driver.find_elements(By.CSS_SELECTOR, "#interactions tbody tr.row")[0].click()
+    click_first_row(driver, "a click on the first row")
     wait(driver, "the report's HTML body as text", lambda d: "<script>" in d.find_element(By.ID, "response-body").text)
     check(driver.execute_script("return window.__pwned === undefined"), "in the report too, a <script> body is text and does not run")
     errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE" and "Content Security Policy" in entry.get("message", "")]

@@ -107,7 +107,7 @@ final class ProxyGRPCTests {
             let logged = lines.filter { $0.hasPrefix("POST /shop.v1.Catalog/") }
             #expect(logged.filter { $0.hasSuffix("gRPC OK replayed") }.count == 6, "\(logged)")
             #expect(logged.filter { $0.hasSuffix("gRPC NOT_FOUND replayed") }.count == 1, "\(logged)")
-            #expect(summary.first?.contains("WebSocket conversations recorded 0, replayed 7, missed 0") == true, "\(summary)")
+            #expect(summary.first?.contains("gRPC calls recorded 0, replayed 7, missed 0") == true, "\(summary)")
         }
     }
 }
