@@ -7,15 +7,4 @@ package struct WebSocketOptions: Sendable, Equatable {
     package var maxMessageSize = 16 * 1024 * 1024
 
     package init() {}
-
-    /// `recorded`, `fast` or a non-negative factor; `nil` for anything else.
-    package static func timingScale(parsing text: String) -> Double? {
-        switch text.lowercased() {
-        case "recorded": return 1
-        case "fast": return 0
-        default:
-            guard let scale = Double(text), scale >= 0, scale.isFinite else { return nil }
-            return scale
-        }
-    }
 }

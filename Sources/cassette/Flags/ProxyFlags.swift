@@ -96,11 +96,8 @@ struct ProxyFlags: ParsableArguments {
         for path in graphQLPaths where !path.hasPrefix("/") || path.contains("?") {
             throw ValidationError("--graphql-path needs a path such as /graphql (no host, no query), got \"\(path)\"")
         }
-        if WebSocketOptions.timingScale(parsing: webSocketTiming) == nil {
-            throw ValidationError.outOfRange("--ws-timing", webSocketTiming, "recorded, fast or a factor of 0 or more such as 0.5")
-        }
-        if WebSocketOptions.timingScale(parsing: grpcTiming) == nil {
-            throw ValidationError.outOfRange("--grpc-timing", grpcTiming, "recorded, fast or a factor of 0 or more such as 0.5")
+        for (flag, text) in [("--ws-timing", webSocketTiming), ("--grpc-timing", grpcTiming)] where ReplayTiming.scale(parsing: text) == nil {
+            throw ValidationError.outOfRange(flag, text, ReplayTiming.accepted)
         }
         if grpcMaxMessage <= 0 {
             throw ValidationError("--grpc-max-message must be a positive number of bytes, got \(grpcMaxMessage)")
@@ -132,10 +129,10 @@ struct ProxyFlags: ParsableArguments {
         settings.rewritesUpstreamURLs = !noRewriteURLs && configFile.rewritesURLs
         settings.rewritesBodyURLs = rewriteBodyURLs || configFile.rewritesBodyURLs
         settings.durability = durability?.durability ?? configFile.durability
-        settings.webSocket.timingScale = WebSocketOptions.timingScale(parsing: webSocketTiming) ?? 1
+        settings.webSocket.timingScale = ReplayTiming.scale(parsing: webSocketTiming) ?? 1
         settings.webSocket.maxMessageSize = webSocketMaxMessage
         settings.grpc.maxMessage = grpcMaxMessage
-        settings.grpc.timingScale = WebSocketOptions.timingScale(parsing: grpcTiming) ?? 1
+        settings.grpc.timingScale = ReplayTiming.scale(parsing: grpcTiming) ?? 1
         settings.grpc.protosets = protosets.isEmpty ? configFile.protosets : protosets
         settings.messageSecretShapes = MessageSecretShapes(SecretAudit.shapedSecrets(in:))
         return settings

@@ -126,11 +126,11 @@ struct MessageAssemblerTests {
     }
 
     @Test func wsTimingAcceptsRecordedFastOrAFactorAndNothingElse() {
-        #expect(WebSocketOptions.timingScale(parsing: "recorded") == 1)
-        #expect(WebSocketOptions.timingScale(parsing: "FAST") == 0)
-        #expect(WebSocketOptions.timingScale(parsing: "0.5") == 0.5)
-        #expect(WebSocketOptions.timingScale(parsing: "-1") == nil)
-        #expect(WebSocketOptions.timingScale(parsing: "inf") == nil)
-        #expect(WebSocketOptions.timingScale(parsing: "slow") == nil)
+        #expect(ReplayTiming.scale(parsing: "recorded") == 1)
+        #expect(ReplayTiming.scale(parsing: "FAST") == 0)
+        #expect(ReplayTiming.scale(parsing: "0.5") == 0.5)
+        #expect(ReplayTiming.scale(parsing: "-1") == nil)
+        #expect(ReplayTiming.scale(parsing: "inf") == nil)
+        #expect(ReplayTiming.scale(parsing: "slow") == nil)
     }
 }
