@@ -30,7 +30,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--ui", required=True, help="the proxy's page: http://127.0.0.1:PORT/__cassette/ui/")
 parser.add_argument("--report", required=True, help="the HTML report of the same store")
 parser.add_argument("--calls", type=int, required=True, help="how many gRPC calls the store holds")
-parser.add_argument("--screenshots", help="directory for the PNGs; none are taken without it")
+parser.add_argument("--screenshots", help="directory for grpc-calls.png (docs/ui.md's); none is taken without it")
 args = parser.parse_args()
 PATIENCE = 20
 WIDTH, HEIGHT = 1280, 800
@@ -73,7 +73,8 @@ def calls(driver):
 def interactions_checks(driver, base, where):
     driver.get(base + "#/interactions")
     wait(driver, "the gRPC calls", lambda d: len(calls(d)) == args.calls and d.find_element(By.ID, "count").text)
-    shoot(driver, "grpc-only-%s-interactions.png" % where)
+    if where == "proxy":
+        shoot(driver, "grpc-calls.png")
     boxes = driver.execute_script(LAYOUT)
     print("measured: %s at %dx%d: the empty list's message %.0f px tall (a line is %.0f px), the empty table %s; %s starts at %.0f px, its first row ends at %.0f px"
           % (where, boxes["viewport"][0], boxes["viewport"][1], boxes["messageHeight"], boxes["line"],
@@ -123,15 +124,13 @@ def shown(driver, element_id):
     return driver.execute_script("const e = document.getElementById(arguments[0]); return !!e && e.getClientRects().length > 0", element_id)
 
 
-def view(driver, base, where, name, ready):
+def view(driver, base, name, ready):
     driver.get(base + "#/" + name)
-    found = wait(driver, "the %s view" % name, ready)
-    shoot(driver, "grpc-only-%s-%s.png" % (where, name))
-    return found
+    return wait(driver, "the %s view" % name, ready)
 
 
 def cassettes_checks(driver, base, where):
-    view(driver, base, where, "cassettes", lambda d: d.find_elements(By.CSS_SELECTOR, "#cassettes tbody tr"))
+    view(driver, base, "cassettes", lambda d: d.find_elements(By.CSS_SELECTOR, "#cassettes tbody tr"))
     headings = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#cassettes thead th")]
     cells = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#cassettes tbody tr")[0].find_elements(By.TAG_NAME, "td")]
     row = dict(zip(headings, cells))
@@ -141,7 +140,7 @@ def cassettes_checks(driver, base, where):
 
 
 def live_checks(driver, base, where):
-    view(driver, base, where, "live", lambda d: "following" in d.find_element(By.ID, "live-status").text)
+    view(driver, base, "live", lambda d: "following" in d.find_element(By.ID, "live-status").text)
     check(not shown(driver, "live") and "no requests yet" in driver.find_element(By.ID, "live-count").text and one_line(driver, "live-count") <= 1.5,
           "%s: Live before any request says so in one line (%s), without an empty table" % (where, driver.find_element(By.ID, "live-count").text))
     audit(driver, where + ": Live before any request")
@@ -152,18 +151,17 @@ def live_checks(driver, base, where):
     row = wait(driver, "the call's live row", lambda d: d.find_elements(By.CSS_SELECTOR, "#live tbody tr"))[0]
     check(shown(driver, "live") and "/shop.v1.Catalog/GetItem" in row.text and "gRPC OK" in row.text and "1 request" in driver.find_element(By.ID, "live-count").text,
           "%s: the call shows in the Live table, which appears with it (%s)" % (where, row.text))
-    shoot(driver, "grpc-only-%s-live-call.png" % where)
     audit(driver, where + ": Live with a gRPC call")
 
 
 def sessions_checks(driver, base, where):
-    view(driver, base, where, "sessions", lambda d: d.find_elements(By.ID, "sessions-none"))
+    view(driver, base, "sessions", lambda d: d.find_elements(By.ID, "sessions-none"))
     check(one_line(driver, "sessions-none") <= 1.5, "%s: Sessions without any says so in one line" % where)
     audit(driver, where + ": Sessions of a gRPC-only store")
 
 
 def drift_checks(driver, base, where, fixtures):
-    view(driver, base, where, "drift", lambda d: d.find_elements(By.ID, "audit-summary"))
+    view(driver, base, "drift", lambda d: d.find_elements(By.ID, "audit-summary"))
     summary = driver.find_element(By.ID, "audit-summary").text
     check(summary == "No findings in %d conversations and gRPC calls" % args.calls and one_line(driver, "audit-summary") <= 1.5 and not shown(driver, "audit"),
           "%s: the audit without findings is one line naming what it read (%s), without an empty table" % (where, summary))
