@@ -885,9 +885,11 @@
       el("td", { cls: statusClass(entry.status), text: String(entry.status) + (entry.grpc ? " gRPC " + entry.grpc.status : "") }),
       el("td", { cls: "num", text: entry.durationMs.toFixed(2) + " ms" }),
     ]));
+    // A session that served nothing yet says so in a line, not with a table of headings only.
     box.appendChild(el("details", { cls: "journal", open: "" }, [
       el("summary", { text: "Journal (" + journal.count + (journal.dropped ? ", " + journal.dropped + " older left out" : "") + ")" }),
-      table(["Time", "Tag", "Method", "Target", "Status", "Time taken"], entries, "journal-" + item.id),
+      entries.length ? table(["Time", "Tag", "Method", "Target", "Status", "Time taken"], entries, "journal-" + item.id)
+        : el("p", { cls: "note", id: "journal-" + item.id, text: report ? "no requests" : "no requests yet" }),
     ]));
     return box;
   }

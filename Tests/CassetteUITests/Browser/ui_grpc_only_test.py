@@ -5,17 +5,19 @@ region, that the store has no HTTP interactions, draws no empty table, and the "
 starts in view without a scroll; on a real `cassette replay` and in the store's `cassette report`
 opened from file:// with the network off. The other views hold no empty table either: Cassettes
 counts the calls, Live says in one line that no request came until the grpcio client's call
-(replayed) shows in its table, Sessions and the audit without findings are one line each, and the
-report's Drift counts the methods it compared. The sizes are the page's own boxes
+(replayed) shows in its table, Sessions without any, a session's empty journal and the audit
+without findings are one line each, and the report's Drift counts the methods it compared. The sizes are the page's own boxes
 (getBoundingClientRect). Every view passes axe-core's WCAG 2.1 AA rules (browser_support.audit),
 and the keyboard alone reaches a call, opens it and comes back to it. Started by
 CassetteUITests/BrowserTests+GRPCOnly.swift; prints `ok:`, `audit:` and `measured:` lines, exits 1
 with `FAILED:` on the first check that does not hold."""
 import argparse
+import json
 import os
 import subprocess
 import sys
 import urllib.parse
+import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -154,10 +156,21 @@ def live_checks(driver, base, where):
     audit(driver, where + ": Live with a gRPC call")
 
 
-def sessions_checks(driver, base, where):
+def sessions_checks(driver, base, where, proxy=None):
     view(driver, base, "sessions", lambda d: d.find_elements(By.ID, "sessions-none"))
     check(one_line(driver, "sessions-none") <= 1.5, "%s: Sessions without any says so in one line" % where)
     audit(driver, where + ": Sessions of a gRPC-only store")
+    if not proxy:
+        return
+    # A session a test opened that served nothing yet: its journal is a line, not headings only.
+    request = urllib.request.Request(proxy + "/__cassette/sessions", data=b'{"cassette": "dev"}', headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        session = json.loads(response.read())["id"]
+    driver.refresh()
+    journal = wait(driver, "the session's journal", lambda d: d.find_elements(By.ID, "journal-" + session))[0]
+    check(journal.tag_name == "p" and journal.text == "no requests yet" and one_line(driver, "journal-" + session) <= 1.5,
+          "%s: a session that served nothing says so in one line in its journal (%s)" % (where, journal.text))
+    audit(driver, where + ": Sessions with a session that served nothing")
 
 
 def drift_checks(driver, base, where, fixtures):
@@ -181,7 +194,7 @@ try:
     keyboard_checks(driver, args.ui, "proxy")
     cassettes_checks(driver, args.ui, "proxy")
     live_checks(driver, args.ui, "proxy")
-    sessions_checks(driver, args.ui, "proxy")
+    sessions_checks(driver, args.ui, "proxy", proxy=urllib.parse.urlunsplit(urllib.parse.urlsplit(args.ui)[:2] + ("", "", "")))
     drift_checks(driver, args.ui, "proxy", fixtures=False)
 
     driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
