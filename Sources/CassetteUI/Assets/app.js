@@ -228,18 +228,37 @@
     if (typing.start !== null) field.setSelectionRange(typing.start, typing.end);
   }
 
+  // A cassette's gRPC calls and WebSocket conversations are counted in columns of their own when
+  // the store holds any, and are recordings too: a cassette of gRPC calls only is not "0, never".
   function cassettesView() {
-    return data.cassettes().then((body) => {
-      const rows = body.cassettes.map((cassette) => el("tr", {}, [
-        el("td", {}, [el("a", { href: "#/interactions?cassette=" + encodeURIComponent(cassette.name), text: cassette.name })]),
-        el("td", { cls: "num", text: String(cassette.interactions) }),
-        el("td", { text: (cassette.hosts || []).join(", ") }),
-        el("td", { text: cassette.lastRecorded ? cassette.lastRecorded + " (" + age(cassette.lastRecorded) + ")" : "" }),
-        el("td", { cls: "num", text: size(cassette.size) }),
-        el("td", { cls: "num", text: cassette.unused === null || cassette.unused === undefined ? "n/a" : String(cassette.unused) }),
-      ]));
+    return Promise.all([data.cassettes(), data.conversations()]).then(([body, streams]) => {
+      const counts = new Map();
+      for (const item of streams.conversations) {
+        const count = counts.get(item.cassette) || { grpc: 0, websocket: 0, last: null };
+        if (item.grpc) count.grpc++;
+        else count.websocket++;
+        if (!count.last || Date.parse(item.recordedAt) > Date.parse(count.last)) count.last = item.recordedAt;
+        counts.set(item.cassette, count);
+      }
+      const grpc = streams.conversations.some((item) => item.grpc);
+      const websocket = streams.conversations.some((item) => !item.grpc);
+      const rows = body.cassettes.map((cassette) => {
+        const count = counts.get(cassette.name) || { grpc: 0, websocket: 0, last: null };
+        const last = !cassette.lastRecorded || (count.last && Date.parse(count.last) > Date.parse(cassette.lastRecorded)) ? count.last : cassette.lastRecorded;
+        return el("tr", {}, [
+          el("td", {}, [el("a", { href: "#/interactions?cassette=" + encodeURIComponent(cassette.name), text: cassette.name })]),
+          el("td", { cls: "num", text: String(cassette.interactions) }),
+          grpc ? el("td", { cls: "num", text: String(count.grpc) }) : null,
+          websocket ? el("td", { cls: "num", text: String(count.websocket) }) : null,
+          el("td", { text: (cassette.hosts || []).join(", ") }),
+          el("td", { text: last ? last + " (" + age(last) + ")" : "" }),
+          el("td", { cls: "num", text: size(cassette.size) }),
+          el("td", { cls: "num", text: cassette.unused === null || cassette.unused === undefined ? "n/a" : String(cassette.unused) }),
+        ]);
+      });
       main.appendChild(el("h1", { text: "Cassettes" }));
-      main.appendChild(table(["Name", "Interactions", "Hosts", "Last recorded", "Size", "Unused"], rows, "cassettes"));
+      const headings = ["Name", "Interactions"].concat(grpc ? ["gRPC calls"] : [], websocket ? ["WebSocket conversations"] : [], ["Hosts", "Last recorded", "Size", "Unused"]);
+      main.appendChild(table(headings, rows, "cassettes"));
     });
   }
 
@@ -295,9 +314,14 @@
       const row = event.target.closest("tr.row");
       if (row && row.dataset.id) listPlace = { hash: location.hash, scrollTop: scroller.scrollTop, id: row.dataset.id };
     });
+    // An empty list is its one line in the status region, without an empty table a screen tall
+    // above what the store does hold (its gRPC calls and conversations, drawn below).
+    const filtered = FILTERS.some((name) => name !== "cassette" && filter[name]);
     return virtualRows(scroller, body, filter, (total) => {
       count.dataset.total = String(total);
-      count.textContent = total === 0 ? "no interactions match" : total + (total === 1 ? " interaction" : " interactions");
+      scroller.hidden = total === 0;
+      count.textContent = total > 0 ? total + (total === 1 ? " interaction" : " interactions")
+        : filtered ? "no interactions match" : "no HTTP interactions recorded" + (filter.cassette ? " in " + filter.cassette : "");
     }, back && back.id ? back : null).then(() => conversationsList(conversations, filter, back && back.conversation ? back : null));
   }
 
@@ -443,8 +467,11 @@
       scheduled = false;
       if (!current()) return;
       const top = scroller.scrollTop;
+      // A short list makes the scroller only as tall as its rows (CSS max-height), so before the
+      // first draw it is just its header: the view to fill is the height it may grow to.
+      const view = Math.max(scroller.clientHeight, parseFloat(getComputedStyle(scroller).maxHeight) || 0);
       const first = Math.min(total, Math.max(0, Math.floor(top / rowHeight) - OVERSCAN));
-      const last = Math.min(total, Math.ceil((top + scroller.clientHeight) / rowHeight) + OVERSCAN);
+      const last = Math.min(total, Math.ceil((top + view) / rowHeight) + OVERSCAN);
       let missing = 0;
       const rows = [spacerRow(first * rowHeight)];
       for (let index = first; index < last; index++) {
@@ -690,10 +717,13 @@
     main.appendChild(form);
     const status = el("p", { id: "live-status", cls: "note" });
     main.appendChild(status);
-    const counter = el("p", { id: "live-count", cls: "note" });
+    // Until the first request the count is one line saying none came, and the table is hidden.
+    const counter = el("p", { id: "live-count", cls: "note", text: "no requests" + (tag ? " tagged " + tag : "") + (session ? " of session " + session : "") + (report ? "" : " yet") });
     main.appendChild(counter);
     const list = el("tbody");
-    main.appendChild(el("table", { id: "live" }, [el("thead", {}, [el("tr", {}, ["Time", "Tag", "Method", "Target", "Status", "Session"].map((h) => el("th", { text: h })))]), list]));
+    const liveTable = el("table", { id: "live" }, [el("thead", {}, [el("tr", {}, ["Time", "Tag", "Method", "Target", "Status", "Session"].map((h) => el("th", { text: h })))]), list]);
+    liveTable.hidden = true;
+    main.appendChild(liveTable);
     // The misses' boxes have h3 titles: their h2 is shown with the first miss.
     const missesHeading = el("h2", { id: "misses-heading", text: "Misses" });
     missesHeading.hidden = true;
@@ -740,6 +770,7 @@
         }
       }
       list.insertBefore(rows, list.firstChild);
+      liveTable.hidden = false;
       while (list.childElementCount > LIVE_ROWS) list.lastChild.remove();
       counter.textContent = shown + (shown === 1 ? " request" : " requests") + (shown > LIVE_ROWS ? ", the newest " + LIVE_ROWS + " shown" : "") + (session ? " of session " + session : "");
     }
@@ -854,9 +885,11 @@
       el("td", { cls: statusClass(entry.status), text: String(entry.status) + (entry.grpc ? " gRPC " + entry.grpc.status : "") }),
       el("td", { cls: "num", text: entry.durationMs.toFixed(2) + " ms" }),
     ]));
+    // A session that served nothing yet says so in a line, not with a table of headings only.
     box.appendChild(el("details", { cls: "journal", open: "" }, [
       el("summary", { text: "Journal (" + journal.count + (journal.dropped ? ", " + journal.dropped + " older left out" : "") + ")" }),
-      table(["Time", "Tag", "Method", "Target", "Status", "Time taken"], entries, "journal-" + item.id),
+      entries.length ? table(["Time", "Tag", "Method", "Target", "Status", "Time taken"], entries, "journal-" + item.id)
+        : el("p", { cls: "note", id: "journal-" + item.id, text: report ? "no requests" : "no requests yet" }),
     ]));
     return box;
   }
@@ -870,7 +903,9 @@
         main.appendChild(el("p", { id: "drift-none", cls: "note", text: "No fixtures to compare with: give --fixtures DIR to cassette ui, report or run (the comparison cassette diff --fixtures DIR makes)." }));
       } else {
         const summary = drift.summary;
-        main.appendChild(el("p", { id: "drift-summary", text: "Fixtures in " + drift.fixtures + ": " + summary.errors + " errors, " + summary.warnings + " warnings, " + summary.notes + " notes in " + summary.endpoints + (summary.endpoints === 1 ? " endpoint" : " endpoints") }));
+        const compared = drift.endpoints.length;
+        main.appendChild(el("p", { id: "drift-summary", text: "Fixtures in " + drift.fixtures + " compared with " + compared + (compared === 1 ? " endpoint" : " endpoints") + ": " +
+          summary.errors + " errors, " + summary.warnings + " warnings, " + summary.notes + " notes" + (summary.endpoints ? " in " + summary.endpoints + (summary.endpoints === 1 ? " endpoint" : " endpoints") : "") }));
         const rows = [];
         for (const entry of drift.endpoints) {
           const findings = entry.findings || [];
@@ -897,7 +932,13 @@
         main.appendChild(el("p", { cls: "note", text: "No audit here; run cassette audit." }));
         return;
       }
-      main.appendChild(el("p", { id: "audit-summary", text: audit.findings.length + " findings (" + audit.counts.high + " high, " + audit.counts.medium + " medium, " + audit.counts.low + " low) in " + audit.interactions + " interactions; values are masked" }));
+      const read = [audit.interactions || !audit.conversations ? audit.interactions + (audit.interactions === 1 ? " interaction" : " interactions") : "",
+        audit.conversations ? audit.conversations + (audit.conversations === 1 ? " conversation or gRPC call" : " conversations and gRPC calls") : ""].filter(Boolean).join(" and ");
+      if (!audit.findings.length) {
+        main.appendChild(el("p", { id: "audit-summary", text: "No findings in " + read }));
+        return;
+      }
+      main.appendChild(el("p", { id: "audit-summary", text: audit.findings.length + " findings (" + audit.counts.high + " high, " + audit.counts.medium + " medium, " + audit.counts.low + " low) in " + read + "; values are masked" }));
       const rows = audit.findings.map((finding) => el("tr", {}, [
         el("td", {}, [el("span", { cls: "tag " + finding.severity, text: finding.severity })]),
         el("td", { text: finding.description }),

@@ -25,12 +25,12 @@ def check(condition, message):
     print("ok: " + message, flush=True)
 
 
-def browser(console_log=False):
-    """Headless Debian Chromium in a 1280x900 window; `console_log` keeps the page's console
-    (CSP violations show there) for `driver.get_log("browser")`."""
+def browser(console_log=False, size=(1280, 900)):
+    """Headless Debian Chromium in a window of `size` (1280x900 unless told); `console_log` keeps
+    the page's console (CSP violations show there) for `driver.get_log("browser")`."""
     options = Options()
     options.binary_location = "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1280,900"]:
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=%d,%d" % size]:
         options.add_argument(flag)
     if console_log:
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -58,6 +58,12 @@ try:
     driver.get(args.ui + "#/interactions")
     row = wait(driver, "the conversations below the list", lambda d: d.find_elements(By.CSS_SELECTOR, "#conversations tbody tr"))[0]
     check("/chat" in row.text and "server closed 4000" in row.text, "the list shows the recorded conversation and how it ended (%s)" % row.text)
+    # The store holds no HTTP interactions: their list is its one status line, and the conversation
+    # is in view without a scroll, not under an empty table a screen tall.
+    place = driver.execute_script(
+        "return [document.getElementById('scroller').getClientRects().length, arguments[0].getBoundingClientRect().bottom, window.innerHeight]", row)
+    check(place[0] == 0 and place[1] <= place[2],
+          "the empty list draws no table and the conversation is in view (its row ends at %.0f px of %d)" % (place[1], place[2]))
     conversation = row.get_attribute("data-id")
     row.click()
     wait(driver, "the conversation's URL", lambda d: "#/conversation?id=" + conversation in d.current_url)
