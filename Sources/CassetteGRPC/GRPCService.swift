@@ -34,6 +34,7 @@ final class GRPCService: Sendable {
     /// redacting the target) cost a replayed unary call more than matching it (`perf`,
     /// Benchmarks/grpc.sh). Bounded, so a client inventing paths cannot grow it without end.
     private let keys = Mutex<[String: String]>([:])
+    private let unaryAnswersByPath = Mutex<[String: GRPCUnaryAnswers?]>([:])
 
     func key(path: String) -> String {
         if let key = keys.withLock({ $0[path] }) { return key }
@@ -56,32 +57,67 @@ final class GRPCService: Sendable {
     func plan(path: String) -> Plan {
         let key = key(path: path)
         let recordings = served.conversations.all(key)
-        switch served.session.options.policy.step(for: key, in: served.conversations) {
+        let step = served.session.options.policy.step(for: key, in: served.conversations)
+        if !recordings.isEmpty, replaysRecordings(step) {
+            return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema, redactLive: redactLive(path)), fallback: fallback(step))
+        }
+        switch step {
         case .replay(let orPassthrough):
-            // A key is a method here; its request picks the recording, so a request none matches
-            // is recorded when the mode records (`once` and `missing` decide per request).
-            let fallback = served.settings.upstream.flatMap { upstream in
-                served.session.options.policy.records ? (upstream, records: true) : orPassthrough ? (upstream, records: false) : nil
-            }
-            if !recordings.isEmpty {
-                return .replay(GRPCReplay(path: path, recordings: recordings, schema: schema, redactLive: redactLive(path)), fallback: fallback)
-            }
             if orPassthrough, let upstream = served.settings.upstream { return .relay(upstream, records: false) }
             return .refuse(
                 .unimplemented,
                 "cassette: nothing is recorded for \(path) in cassette \"\(served.session.options.cassette)\"\(nearest(path)); record it with `cassette record --upstream URL`"
             )
         case .record:
-            // A method with recordings: a request that matches one replays (`missing`, `once`).
-            if !recordings.isEmpty, served.session.options.policy.mode != .all, let upstream = served.settings.upstream {
-                return .replay(
-                    GRPCReplay(path: path, recordings: recordings, schema: schema, redactLive: redactLive(path)), fallback: (upstream, records: true))
-            }
             guard let upstream = served.settings.upstream else {
                 return .refuse(.unavailable, "cassette: \(path) is not recorded and this proxy has no upstream to record it from")
             }
             return .relay(upstream, records: true)
         }
+    }
+
+    /// Whether a method with recordings replays them at this `step` of the serving policy. A key
+    /// is a method here and its request picks the recording, so a request none matches is
+    /// recorded when the mode records: `missing` and `once` replay a method with recordings
+    /// (when there is an upstream to record the others from), `all` records everything.
+    private func replaysRecordings(_ step: ServingPolicy.Step) -> Bool {
+        switch step {
+        case .replay: true
+        case .record: served.session.options.policy.mode != .all && served.settings.upstream != nil
+        }
+    }
+
+    /// Whether a call of the method `key` (which has recordings) replays them now.
+    func replaysRecordings(of key: String) -> Bool {
+        replaysRecordings(served.session.options.policy.step(for: key, in: served.conversations))
+    }
+
+    /// Where a replayed call no recording matches goes instead: recorded when the mode records,
+    /// passed through with `--on-miss passthrough`.
+    private func fallback(_ step: ServingPolicy.Step) -> (URL, records: Bool)? {
+        guard let upstream = served.settings.upstream else { return nil }
+        switch step {
+        case .replay(let orPassthrough):
+            return served.session.options.policy.records ? (upstream, records: true) : orPassthrough ? (upstream, records: false) : nil
+        case .record:
+            return (upstream, records: true)
+        }
+    }
+
+    /// Each unary-shaped method's answers (`GRPCUnaryAnswers`) by its path, worked out at its
+    /// first call; `nil` for a method that has no recordings or one that is not unary-shaped.
+    /// Bounded as `keys` is.
+    private static let unaryAnswerLimit = 4096
+
+    func unaryAnswers(path: String) -> GRPCUnaryAnswers? {
+        if let known = unaryAnswersByPath.withLock({ $0[path] }) { return known }
+        let key = key(path: path)
+        let answers = GRPCUnaryAnswers(
+            path: path, key: key, recordings: served.conversations.all(key), schema: schema, waits: timingScale != 0, redactLive: redactLive(path))
+        unaryAnswersByPath.withLock { byPath in
+            if byPath.count < Self.unaryAnswerLimit { byPath[path] = .some(answers) }
+        }
+        return answers
     }
 
     /// A live client message as it would have been stored, for matching it against the recordings.

@@ -16,34 +16,34 @@ import WellPlateCore
 extension GRPCService {
     /// The answerer for a call these request HEADERS open, when it may be answered whole.
     func wholeReplay(_ headers: HPACKHeaders, logShard: Int) -> HTTP2WholeAnswerer? {
-        guard headers.first(name: ":method") == "POST", let path = headers.first(name: ":path"), case .replay(let replay, _) = plan(path: path),
-            replay.isUnaryShaped
+        guard headers.first(name: ":method") == "POST", let path = headers.first(name: ":path"), let answers = unaryAnswers(path: path),
+            replaysRecordings(of: answers.key)
         else { return nil }
         let started = NIODeadline.now()
         let encoding = headers.first(name: "grpc-encoding")
         let acceptsGzip = GRPCCompression.acceptsGzip(headers.first(name: "grpc-accept-encoding"))
         return { [self] body in
-            answer(replay, path: path, body: body, encoding: encoding, acceptsGzip: acceptsGzip, started: started, logShard: logShard)
+            answer(answers, body: body, encoding: encoding, acceptsGzip: acceptsGzip, started: started, logShard: logShard)
         }
     }
 
     private func answer(
-        _ replay: GRPCReplay, path: String, body: ByteBuffer, encoding: String?, acceptsGzip: Bool, started: NIODeadline, logShard: Int
+        _ answers: GRPCUnaryAnswers, body: ByteBuffer, encoding: String?, acceptsGzip: Bool, started: NIODeadline, logShard: Int
     ) -> [HTTP2Frame.FramePayload]? {
-        var reader = GRPCFrameReader(limit: maxMessage)
-        guard let messages = try? reader.append(Data(body.readableBytesView)), messages.count == 1, (try? reader.finish()) != nil,
-            let message = GRPCCompression.inflate(messages[0], encoding: encoding, limit: maxMessage)
+        guard let frame = Self.onlyMessage(of: body, limit: maxMessage), let message = GRPCCompression.inflate(frame, encoding: encoding, limit: maxMessage),
+            let answer = answers.answer(to: message)
         else { return nil }
-        var replay = replay
-        guard case .answer(let early) = replay.receive(message), early.isEmpty, case .answer(let messages) = replay.clientEnded(),
-            timingScale == 0 || messages.allSatisfy({ $0.delayMilliseconds == 0 })
+        served.conversations.countServed(answer.recording)
+        served.log.answered(method: .POST, target: answers.path, status: "200", outcome: answer.outcome, started: started, shard: logShard)
+        return acceptsGzip ? answer.gzipFrames : answer.frames
+    }
+
+    /// The request's one length-prefixed message, as `GRPCFrameReader` reads it; `nil` for none,
+    /// several, a broken prefix or one over `limit` (the stream path answers those with errors).
+    static func onlyMessage(of body: ByteBuffer, limit: Int) -> GRPCFrame? {
+        guard let flag = body.getInteger(at: body.readerIndex, as: UInt8.self), flag <= 1,
+            let length = body.getInteger(at: body.readerIndex + 1, as: UInt32.self), Int(length) <= limit, body.readableBytes == 5 + Int(length)
         else { return nil }
-        let recording = replay.recording
-        guard let trailers = recording.grpc?.trailers, let status = trailers[GRPCHeaders.statusName] else { return nil }
-        let frames = GRPCReplayAnswer(recording: recording, acceptsGzip: acceptsGzip).frames(messages: messages.map(\.payload), trailers: trailers)
-        served.conversations.countServed(recording)
-        served.log.answered(
-            method: .POST, target: path, status: "200", outcome: "gRPC \(GRPCStatusCode.name(of: status)) replayed", started: started, shard: logShard)
-        return frames
+        return GRPCFrame(compressed: flag == 1, payload: Data(body.readableBytesView.dropFirst(5)))
     }
 }

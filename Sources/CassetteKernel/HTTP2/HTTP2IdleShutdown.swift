@@ -18,6 +18,8 @@ package final class HTTP2IdleShutdown: ChannelInboundHandler, RemovableChannelHa
     package init() {}
 
     package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Most events are window updates: one comparison of types, not three failed casts.
+        if Swift.type(of: event) == NIOHTTP2WindowUpdatedEvent.self { return context.fireUserInboundEventTriggered(event) }
         switch event {
         case let created as NIOHTTP2StreamCreatedEvent:
             openStreams.insert(created.streamID)

@@ -128,7 +128,17 @@ package final class HTTP2PlainReplies: ChannelInboundHandler {
     }
 
     package func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let closed = event as? StreamClosedEvent {
+        // Most events are window updates (five of a replayed call's eight), and a cast that
+        // fails costs as much as one that succeeds: each handler after this one tried up to
+        // five on each (`tryCast` was 3 % of a replayed call's samples). Types are compared first.
+        let type = Swift.type(of: event)
+        if type == NIOHTTP2WindowUpdatedEvent.self {
+            // A stream's window only matters to the stream's channel, which a stream answered
+            // or held here does not have.
+            let streamID = (event as! NIOHTTP2WindowUpdatedEvent).streamID
+            if streamID != .rootStream, owned.contains(streamID) || held[streamID] != nil { return }
+        } else if type == StreamClosedEvent.self {
+            let closed = event as! StreamClosedEvent
             owned.remove(closed.streamID)
             // A stream reset before its handler took what was made for it.
             if !handoffs.isEmpty { handoffs.removeValue(forKey: closed.streamID) }
