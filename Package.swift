@@ -322,6 +322,14 @@ let package = Package(
             ],
             path: "Benchmarks/Sources/bench-grpc"
         ),
+        // The REST-over-HTTP/2 benchmark's ceiling: minimal NIOHTTP1 and swift-nio-http2 servers answering replay's bytes.
+        .executableTarget(
+            name: "bench-rest-bare",
+            dependencies: nioHTTP + [
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ],
+            path: "Benchmarks/Sources/bench-rest-bare"
+        ),
         // Helpers every test target shares: child processes, upstreams, workspaces, raw sockets.
         .target(
             name: "TestSupport",
