@@ -317,7 +317,7 @@ let package = Package(
         // The gRPC benchmark's baseline and upstream: a minimal swift-nio-http2 server answering one unary call.
         .executableTarget(
             name: "bench-grpc",
-            dependencies: nioHTTP + [
+            dependencies: ["BenchServer"] + nioHTTP + [
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
             path: "Benchmarks/Sources/bench-grpc"
@@ -325,7 +325,7 @@ let package = Package(
         // The REST-over-HTTP/2 benchmark's ceiling: minimal NIOHTTP1 and swift-nio-http2 servers answering replay's bytes.
         .executableTarget(
             name: "bench-rest-bare",
-            dependencies: nioHTTP + [
+            dependencies: ["BenchServer"] + nioHTTP + [
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ],
             path: "Benchmarks/Sources/bench-rest-bare"

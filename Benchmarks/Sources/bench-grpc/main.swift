@@ -1,3 +1,4 @@
+import BenchServer
 import Foundation
 import NIOCore
 import NIOHPACK
@@ -53,22 +54,8 @@ final class UnaryHandler: ChannelInboundHandler {
 }
 
 let port = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 0 : 0
-let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-let channel = try await ServerBootstrap(group: group)
-    .serverChannelOption(.backlog, value: 1024)
-    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-    .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-    .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
-            _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
-            ) { stream in
-                stream.eventLoop.makeCompletedFuture { try stream.pipeline.syncOperations.addHandler(UnaryHandler()) }
-            }
-        }
+try await BenchServer.run(port: port) { pipeline in
+    _ = try pipeline.configureHTTP2Pipeline(mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()) { stream in
+        stream.eventLoop.makeCompletedFuture { try stream.pipeline.syncOperations.addHandler(UnaryHandler()) }
     }
-    .bind(host: "127.0.0.1", port: port).get()
-print("listening on http://127.0.0.1:\(channel.localAddress?.port ?? 0)")
-// The parent reads this line through a pipe, where output is block-buffered.
-fflush(nil)
-try await channel.closeFuture.get()
+}

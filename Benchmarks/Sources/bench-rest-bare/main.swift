@@ -1,3 +1,4 @@
+import BenchServer
 import Foundation
 import NIOCore
 import NIOHPACK
@@ -107,25 +108,12 @@ let h1Answers = answers.mapValues { (HTTPHeaders($0.fields), $0.body) }
 let h2Answers = answers.mapValues { (HPACKHeaders([(":status", "200")] + $0.fields), $0.body) }
 let useHTTP2 = arguments[1] == "h2"
 let port = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0
-let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-let channel = try await ServerBootstrap(group: group)
-    .serverChannelOption(.backlog, value: 1024)
-    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-    .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-    .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
-            let pipeline = channel.pipeline.syncOperations
-            if useHTTP2 {
-                try pipeline.addHandler(NIOHTTP2Handler(mode: .server))
-                try pipeline.addHandler(HTTP2Answerer(h2Answers))
-            } else {
-                try pipeline.configureHTTPServerPipeline()
-                try pipeline.addHandler(HTTP1Answerer(h1Answers))
-            }
-        }
+if useHTTP2 {
+    try await BenchServer.run(port: port) { pipeline in
+        try pipeline.addHandler(NIOHTTP2Handler(mode: .server))
+        try pipeline.addHandler(HTTP2Answerer(h2Answers))
     }
-    .bind(host: "127.0.0.1", port: port).get()
-print("listening on http://127.0.0.1:\(channel.localAddress?.port ?? 0)")
-// The parent reads this line through a pipe, where output is block-buffered.
-fflush(nil)
-try await channel.closeFuture.get()
+} else {
+    // As cassette's HTTP/1.1 listeners and bench-baseline: NIO's codecs with pipelining assistance.
+    try await BenchServer.run(port: port) { HTTP1Answerer(h1Answers) }
+}
