@@ -42,7 +42,8 @@ package enum UpstreamWebSocket {
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let sslContext {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: host))
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: sslContext, serverHostname: UpstreamTLS.serverHostname(host)))
                     }
                     let upgrader = NIOTypedWebSocketClientUpgrader<Outcome>(maxFrameSize: frameLimit, enableAutomaticErrorHandling: false) {
                         channel, response in

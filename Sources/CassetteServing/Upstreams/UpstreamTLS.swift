@@ -26,10 +26,11 @@ package enum UpstreamTLS {
         return configuration
     }
 
-    /// The name for SNI and the certificate's check: none for an IP address, which SNI cannot
-    /// carry (swift-nio-ssl then checks the certificate against the address connected to).
+    /// The name for SNI and the certificate's check, for every `NIOSSLClientHandler` towards an
+    /// upstream: none for an IP address, which SNI cannot carry (RFC 6066 §3; swift-nio-ssl throws
+    /// `cannotUseIPAddressInSNI`). swift-nio-ssl then checks the certificate against the address
+    /// connected to (its IP entries), so `--cacert` still verifies an upstream given by address.
     package static func serverHostname(_ host: String) -> String? {
-        let isAddress = host.contains(":") || host.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
-        return isAddress ? nil : host
+        IPAddressBytes(host) == nil ? host : nil
     }
 }
