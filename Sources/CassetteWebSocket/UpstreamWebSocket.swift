@@ -81,7 +81,17 @@ package enum UpstreamWebSocket {
                     return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
-        return try await result.get()
+        do {
+            return try await result.get()
+        } catch {
+            // The TLS handshake fails here, after the connection: swift-nio-ssl's words name
+            // neither the upstream nor what to do.
+            let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            guard secure, let explained = UpstreamTLS.explained(error, upstream: "https://" + authority) else {
+                throw error
+            }
+            throw UpstreamWebSocketError.tls(explained)
+        }
     }
 }
 
@@ -90,10 +100,13 @@ package enum UpstreamWebSocketError: Error, CustomStringConvertible {
     case badURL(String)
     /// The upstream's `101` agreed to an extension the client was not offered through the proxy.
     case unknownExtensions(String)
+    /// TLS towards the upstream failed: what it means and what to do (`UpstreamTLS.explained`).
+    case tls(String)
 
     package var description: String {
         switch self {
         case .badURL(let url): "the upstream WebSocket URL \(url) has no host; check --upstream"
+        case .tls(let explained): explained
         case .unknownExtensions(let value):
             "the upstream agreed to WebSocket extensions the proxy did not offer (\(value)); only permessage-deflate is relayed, so fix the upstream's Sec-WebSocket-Extensions answer"
         }

@@ -33,4 +33,27 @@ package enum UpstreamTLS {
     package static func serverHostname(_ host: String) -> String? {
         IPAddressBytes(host) == nil ? host : nil
     }
+
+    /// What a TLS failure towards `upstream` (`https://host:port`) means and what to do about it,
+    /// for a log line or an error; `nil` when `error` is not about TLS. swift-nio-ssl's own words
+    /// name neither the host nor the flag that helps ("Couldn't find <none> in certificate").
+    package static func explained(_ error: any Error, upstream: String) -> String? {
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return
+                "the certificate of \(upstream) is not for its host (an address must be among the certificate's IP entries); give the upstream by a name its certificate carries, or skip the check with --insecure"
+        }
+        if case .handshakeFailed = error as? NIOSSLError {
+            return
+                "the TLS handshake with \(upstream) failed (\(handshakeReason(error))); trust the upstream's CA with --cacert FILE, or skip the check with --insecure"
+        }
+        return nil
+    }
+
+    /// BoringSSL's reason (`CERTIFICATE_VERIFY_FAILED`) out of swift-nio-ssl's description, which
+    /// also names a source file and line of BoringSSL's.
+    package static func handshakeReason(_ error: any Error) -> String {
+        let text = "\(error)"
+        guard let start = text.range(of: "OPENSSL_internal:")?.upperBound else { return text }
+        return String(text[start...].prefix { $0 != " " && $0 != "]" })
+    }
 }

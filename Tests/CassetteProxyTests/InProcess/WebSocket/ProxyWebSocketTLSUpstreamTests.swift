@@ -55,7 +55,27 @@ final class ProxyWebSocketTLSUpstreamTests {
                 try await proxy.waitForLogLine(containing: "GET /chat 502")
                 // The log says why the WebSocket was not opened: the certificate does not name the address.
                 let reason = proxy.outputLines.first { $0.contains("WebSocket /chat: the upstream WebSocket could not be opened") }
-                #expect(reason?.contains("failedToValidateHostname") == true, "\(proxy.outputLines)")
+                #expect(reason?.contains("the certificate of https://127.0.0.1:\(upstream.port ?? 0) is not for its host") == true, "\(proxy.outputLines)")
+                #expect(reason?.contains("--insecure") == true, "\(proxy.outputLines)")
+            }
+        }
+        #expect(try await WebSocketPeers.storedConversations(at: store).isEmpty)
+    }
+
+    @Test func withoutCACertTheUpstreamsCertificateIsRefusedAndTheLogNamesTheFlag() async throws {
+        let certificates = try await TestCertificates.make(in: workspace.directory.path)
+        try await WebSocketPeers.withUpstream(tls: (certificates.serverCertificate, certificates.serverKey)) { upstream in
+            let arguments = ["record", "--upstream", "https://127.0.0.1:\(upstream.port ?? 0)", "--port", "0", "--db", store]
+            try await withInProcessProxy(arguments) { proxy in
+                await #expect(throws: ChildProcessError.self) {
+                    try await WebSocketPeers.client("ws://127.0.0.1:\(proxy.port)/chat")
+                }
+                try await proxy.waitForLogLine(containing: "GET /chat 502")
+                let reason = proxy.outputLines.first { $0.contains("WebSocket /chat: the upstream WebSocket could not be opened") }
+                #expect(
+                    reason?.contains("the TLS handshake with https://127.0.0.1:\(upstream.port ?? 0) failed (CERTIFICATE_VERIFY_FAILED)") == true,
+                    "\(proxy.outputLines)")
+                #expect(reason?.contains("trust the upstream's CA with --cacert FILE") == true, "\(proxy.outputLines)")
             }
         }
         #expect(try await WebSocketPeers.storedConversations(at: store).isEmpty)
