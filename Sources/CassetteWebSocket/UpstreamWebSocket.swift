@@ -49,12 +49,12 @@ package enum UpstreamWebSocket {
                         channel, response in
                         channel.eventLoop.makeCompletedFuture {
                             // An extension the proxy cannot follow: the upstream is left, and the
-                            // client's handshake is answered as an HTTP request that failed.
+                            // client's handshake is answered as an HTTP request that failed (the
+                            // upgrade logs why, as for every upstream that could not be opened).
                             let deflate: PerMessageDeflate?
                             do {
                                 deflate = try PerMessageDeflate.agreed(in: response.headers)
                             } catch {
-                                log.warn("WebSocket \(logTarget): \(error)")
                                 channel.close(promise: nil)
                                 throw error
                             }

@@ -59,7 +59,7 @@ package struct WebSocketUpgrade: Sendable {
                     // Why goes to the log: the HTTP answer is libcurl's, whose TLS is not this one.
                     return promise.futureResult.flatMapErrorThrowing { error in
                         service.served.log.warn(
-                            "WebSocket \(service.logTarget(of: head)): the upstream WebSocket could not be opened (\(error)); the handshake goes on as an HTTP request"
+                            "WebSocket \(service.logTarget(of: head)): the upstream WebSocket could not be opened, so the handshake goes on as an HTTP request: \(error)"
                         )
                         return nil
                     }
