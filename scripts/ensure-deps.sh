@@ -22,6 +22,8 @@ package_of() {
         chromedriver) echo chromium-driver ;;
         # HTTP/2 load client: the HTTP/2 listener tests and the HTTP/2 benchmark.
         h2load) echo nghttp2-client ;;
+        # HTTP/2 server that speaks h2c only (no HTTP/1.1): the h2c fallback tests.
+        nghttpd) echo nghttp2-server ;;
         *) echo "$1" ;;
     esac
 }

@@ -2,14 +2,14 @@
 # Installs what the test suite needs beyond the build, only when it is missing: the build's own
 # packages (scripts/ensure-deps.sh), the Debian tools the tests start (nginx, the HTTPS upstream
 # that offers HTTP/2; openssl for test certificates; python3 and its pip; curl; h2load, many
-# concurrent HTTP/2 streams on one connection), and the real peers
+# concurrent HTTP/2 streams on one connection; nghttpd, an upstream that speaks h2c only), and the real peers
 # the tests compare against, from PyPI (openapi-spec-validator, detect-secrets, mitmproxy's
 # mitmdump, websockets, wsproto). scripts/test.sh calls it; the demo needs none of these.
 #   scripts/ensure-test-peers.sh [COMMAND...]   (more Debian packages, as ensure-deps.sh takes them)
 set -euo pipefail
 here="$(dirname "$0")"
 
-"$here/ensure-deps.sh" nginx openssl python3 pip3 curl h2load "$@"
+"$here/ensure-deps.sh" nginx openssl python3 pip3 curl h2load nghttpd "$@"
 
 # mitmproxy takes about two minutes to install on a busy two-core machine. A failure here is not
 # fatal: each test that needs a peer installs it again on demand (ExternalTool.ensure).

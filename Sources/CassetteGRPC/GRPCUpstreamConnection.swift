@@ -94,19 +94,12 @@ private final class ALPNH2Check: ChannelInboundHandler {
         if case .handshakeFailed = error as? NIOSSLError {
             settle(
                 GRPCUpstreamTLSError(
-                    "the TLS handshake failed (\(Self.reason(error))); trust the upstream's CA with --cacert FILE, or skip the check with --insecure"))
+                    "the TLS handshake failed (\(UpstreamTLS.handshakeReason(error))); trust the upstream's CA with --cacert FILE, or skip the check with --insecure"
+                ))
         } else {
             settle(error)
         }
         context.fireErrorCaught(error)
-    }
-
-    /// BoringSSL's reason (`CERTIFICATE_VERIFY_FAILED`) out of swift-nio-ssl's description, which
-    /// also names a source file and line of BoringSSL's.
-    private static func reason(_ error: any Error) -> String {
-        let text = "\(error)"
-        guard let start = text.range(of: "OPENSSL_internal:")?.upperBound else { return text }
-        return String(text[start...].prefix { $0 != " " && $0 != "]" })
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -42,18 +42,19 @@ package enum UpstreamWebSocket {
             .connect(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let sslContext {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: host))
+                        try channel.pipeline.syncOperations.addHandler(
+                            NIOSSLClientHandler(context: sslContext, serverHostname: UpstreamTLS.serverHostname(host)))
                     }
                     let upgrader = NIOTypedWebSocketClientUpgrader<Outcome>(maxFrameSize: frameLimit, enableAutomaticErrorHandling: false) {
                         channel, response in
                         channel.eventLoop.makeCompletedFuture {
                             // An extension the proxy cannot follow: the upstream is left, and the
-                            // client's handshake is answered as an HTTP request that failed.
+                            // client's handshake is answered as an HTTP request that failed (the
+                            // upgrade logs why, as for every upstream that could not be opened).
                             let deflate: PerMessageDeflate?
                             do {
                                 deflate = try PerMessageDeflate.agreed(in: response.headers)
                             } catch {
-                                log.warn("WebSocket \(logTarget): \(error)")
                                 channel.close(promise: nil)
                                 throw error
                             }
@@ -80,7 +81,17 @@ package enum UpstreamWebSocket {
                     return try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: pipeline)
                 }
             }
-        return try await result.get()
+        do {
+            return try await result.get()
+        } catch {
+            // The TLS handshake fails here, after the connection: swift-nio-ssl's words name
+            // neither the upstream nor what to do.
+            let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            guard secure, let explained = UpstreamTLS.explained(error, upstream: "https://" + authority) else {
+                throw error
+            }
+            throw UpstreamWebSocketError.tls(explained)
+        }
     }
 }
 
@@ -89,10 +100,13 @@ package enum UpstreamWebSocketError: Error, CustomStringConvertible {
     case badURL(String)
     /// The upstream's `101` agreed to an extension the client was not offered through the proxy.
     case unknownExtensions(String)
+    /// TLS towards the upstream failed: what it means and what to do (`UpstreamTLS.explained`).
+    case tls(String)
 
     package var description: String {
         switch self {
         case .badURL(let url): "the upstream WebSocket URL \(url) has no host; check --upstream"
+        case .tls(let explained): explained
         case .unknownExtensions(let value):
             "the upstream agreed to WebSocket extensions the proxy did not offer (\(value)); only permessage-deflate is relayed, so fix the upstream's Sec-WebSocket-Extensions answer"
         }

@@ -56,7 +56,13 @@ package struct WebSocketUpgrade: Sendable {
                         try await Self.openUpstream(service: service, head: head, records: records, eventLoop: eventLoop, settled: settled)
                     }
                     // An upstream that cannot be reached: the request goes on as HTTP and gets its 502.
-                    return promise.futureResult.flatMapErrorThrowing { _ in nil }
+                    // Why goes to the log: the HTTP answer is libcurl's, whose TLS is not this one.
+                    return promise.futureResult.flatMapErrorThrowing { error in
+                        service.served.log.warn(
+                            "WebSocket \(service.logTarget(of: head)): the upstream WebSocket could not be opened, so the handshake goes on as an HTTP request: \(error)"
+                        )
+                        return nil
+                    }
                 }
             },
             upgradePipelineHandler: { channel, head in

@@ -4,7 +4,8 @@ import WellPlateNetworking
 
 /// Certificates made at test time with the `openssl` command-line tool (scripts/test.sh installs
 /// it): a CA, a server certificate it signed for 127.0.0.1 (not for localhost), one for localhost,
-/// a second CA that signed nothing the server uses, and a client certificate signed by the first CA.
+/// a second CA that signed nothing the server uses, a client certificate signed by the first CA, and
+/// one for the name `localhost` alone (no address), signed by the first CA.
 package struct TestCertificates: Sendable {
     package init(directory: String) {
         self.directory = directory
@@ -23,6 +24,10 @@ package struct TestCertificates: Sendable {
     /// A server certificate for `localhost` and 127.0.0.1, signed by the first CA.
     package var localhostCertificate: String { path("localhost.pem") }
     package var localhostKey: String { path("localhost.key") }
+    /// A server certificate for `localhost` only, with no IP address among its names: trusted
+    /// through the first CA, yet not valid for a connection made to 127.0.0.1.
+    package var nameOnlyCertificate: String { path("name-only.pem") }
+    package var nameOnlyKey: String { path("name-only.key") }
 
     package func path(_ name: String) -> String {
         (directory as NSString).appendingPathComponent(name)
@@ -36,6 +41,7 @@ package struct TestCertificates: Sendable {
         try await certificates.makeLeaf("server", subject: "/CN=127.0.0.1", extensions: "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth")
         try await certificates.makeLeaf(
             "localhost", subject: "/CN=localhost", extensions: "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth")
+        try await certificates.makeLeaf("name-only", subject: "/CN=localhost", extensions: "subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth")
         try await certificates.makeLeaf("client", subject: "/CN=cassette-test-client", extensions: "extendedKeyUsage=clientAuth")
         let combined =
             try Data(contentsOf: URL(fileURLWithPath: certificates.clientCertificate)) + Data(contentsOf: URL(fileURLWithPath: certificates.clientKey))

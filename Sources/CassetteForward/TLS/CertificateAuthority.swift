@@ -140,23 +140,3 @@ package struct CertificateAuthority: Sendable {
             signatureAlgorithm: .ecdsaWithSHA256, extensions: extensions, issuerPrivateKey: Certificate.PrivateKey(privateKey))
     }
 }
-
-/// The bytes of an IPv4 or IPv6 address written as text, for a certificate's IP address name.
-package struct IPAddressBytes {
-    package let bytes: [UInt8]
-
-    package init?(_ text: String) {
-        let host = text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
-        var v4 = in_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 {
-            bytes = withUnsafeBytes(of: &v4) { Array($0) }
-            return
-        }
-        var v6 = in6_addr()
-        if inet_pton(AF_INET6, host, &v6) == 1 {
-            bytes = withUnsafeBytes(of: &v6) { Array($0) }
-            return
-        }
-        return nil
-    }
-}

@@ -26,10 +26,34 @@ package enum UpstreamTLS {
         return configuration
     }
 
-    /// The name for SNI and the certificate's check: none for an IP address, which SNI cannot
-    /// carry (swift-nio-ssl then checks the certificate against the address connected to).
+    /// The name for SNI and the certificate's check, for every `NIOSSLClientHandler` towards an
+    /// upstream: none for an IP address, which SNI cannot carry (RFC 6066 §3; swift-nio-ssl throws
+    /// `cannotUseIPAddressInSNI`). swift-nio-ssl then checks the certificate against the address
+    /// connected to (its IP entries), so `--cacert` still verifies an upstream given by address.
     package static func serverHostname(_ host: String) -> String? {
-        let isAddress = host.contains(":") || host.split(separator: ".").allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
-        return isAddress ? nil : host
+        IPAddressBytes(host) == nil ? host : nil
+    }
+
+    /// What a TLS failure towards `upstream` (`https://host:port`) means and what to do about it,
+    /// for a log line or an error; `nil` when `error` is not about TLS. swift-nio-ssl's own words
+    /// name neither the host nor the flag that helps ("Couldn't find <none> in certificate").
+    package static func explained(_ error: any Error, upstream: String) -> String? {
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return
+                "the certificate of \(upstream) is not for its host (an address must be among the certificate's IP entries); give the upstream by a name its certificate carries, or skip the check with --insecure"
+        }
+        if case .handshakeFailed = error as? NIOSSLError {
+            return
+                "the TLS handshake with \(upstream) failed (\(handshakeReason(error))); trust the upstream's CA with --cacert FILE, or skip the check with --insecure"
+        }
+        return nil
+    }
+
+    /// BoringSSL's reason (`CERTIFICATE_VERIFY_FAILED`) out of swift-nio-ssl's description, which
+    /// also names a source file and line of BoringSSL's.
+    package static func handshakeReason(_ error: any Error) -> String {
+        let text = "\(error)"
+        guard let start = text.range(of: "OPENSSL_internal:")?.upperBound else { return text }
+        return String(text[start...].prefix { $0 != " " && $0 != "]" })
     }
 }

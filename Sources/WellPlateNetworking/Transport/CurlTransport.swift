@@ -135,8 +135,13 @@ public final class CurlTransport: StreamingHTTPTransport {
     /// sent when the head is first awaited instead.
     public func startStreaming(_ request: TransportRequest) throws -> PendingStream {
         let started = try self.started.get()
-        guard let origin = H2CUpstreams.origin(of: request, proxy: configuration.proxy), h2c.support(of: origin) != .http1Only else {
+        guard let origin = H2CUpstreams.origin(of: request, proxy: configuration.proxy) else {
             return try startStreaming(request, version: .negotiated, started)
+        }
+        if h2c.support(of: origin) == .http1Only {
+            // Unclaimed, the wrapper's closure lets go of `pending`, which stops its transfer.
+            let pending = try startStreaming(request, version: .negotiated, started)
+            return PendingStream { try await self.knownHTTP1(origin) { try await pending.response() } }
         }
         guard h2c.support(of: origin) == .http2 else {
             return PendingStream {
@@ -194,15 +199,20 @@ public final class CurlTransport: StreamingHTTPTransport {
             // Neither answer came (the upstream is down, say): HTTP/1.1 fails no worse.
             if support == nil { return try await attempt(.negotiated) }
         }
-        if support == .http1Only {
-            do {
-                return try await attempt(.negotiated)
-            } catch  where H2CUpstreams.isWrongProtocolAnswer(error) {
-                h2c.forget(origin)
-                throw error
-            }
-        }
+        if support == .http1Only { return try await knownHTTP1(origin) { try await attempt(.negotiated) } }
         return try await priorKnowledge(for: request, origin: origin, attempt)
+    }
+
+    /// `attempt` over HTTP/1.1 to `origin`, known to speak HTTP/1.1 only: forgotten when the
+    /// answer shows it no longer does (`H2CUpstreams.isNotHTTP1Answer`), so that the next request
+    /// tries prior knowledge again. This one is not sent again: the server may have read it.
+    private func knownHTTP1<Result>(_ origin: String, _ attempt: () async throws -> Result) async throws -> Result {
+        do {
+            return try await attempt()
+        } catch  where H2CUpstreams.isNotHTTP1Answer(error) {
+            h2c.forget(origin)
+            throw error
+        }
     }
 
     /// `attempt` with prior knowledge, then over HTTP/1.1 when `origin` answered as an HTTP/1.1

@@ -8,7 +8,9 @@ import WellPlateCore
 /// spoke HTTP/2 and the upstream speaks it (PyPI's hypercorn, which says which version each request
 /// came in), over HTTP/1.1 when the client spoke HTTP/1.1; an upstream that speaks HTTP/1.1 only
 /// (Python's http.server) still gets an HTTP/2 client's requests, over HTTP/1.1, and the log says
-/// so once. curl is the client on both sides of the proxy.
+/// so once; and when such an origin turns into one that speaks h2c only (nghttpd on the same port),
+/// it is forgotten and the next request goes to it with prior knowledge. curl is the client on
+/// both sides of the proxy.
 @Suite("Proxy with an h2c upstream")
 final class ProxyH2CUpstreamTests {
     let workspace: CLIWorkspace
@@ -83,6 +85,59 @@ final class ProxyH2CUpstreamTests {
         try await withInProcessReplayer(store: store) { replayer in
             let page = try await curl(["--http2-prior-knowledge", replayer.url("/items?page=2").absoluteString])
             #expect(page.contains("\"page\": 2"), "\(page)")
+        }
+    }
+
+    /// `curl -sS --http2-prior-knowledge URL`: the status and the body.
+    private func http2Request(_ url: URL) async throws -> (status: Int, body: String) {
+        let result = try await ExternalTool.run(
+            ["curl", "-sS", "--http2-prior-knowledge", "-w", "\n%{http_code}", url.absoluteString], cwd: workspace.directory)
+        #expect(result.status == 0, "\(url): \(result.stderr)")
+        var lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = lines.popLast().flatMap { Int($0) } ?? 0
+        return (status, lines.joined(separator: "\n"))
+    }
+
+    /// Python's http.server (HTTP/1.1 only) serving `directory` on a free port, for `body` with
+    /// the port and the process (which `body` may stop early); always stopped.
+    private func withHTTP1Server<Result>(directory: String, _ body: (_ port: Int, _ server: ChildProcess) async throws -> Result) async throws -> Result {
+        let arguments = ["python3", "-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", directory, "0"]
+        return try await withChildProcess("/usr/bin/env", arguments: arguments) { process in
+            // "Serving HTTP on 127.0.0.1 port 45678 (http://127.0.0.1:45678/) ..."
+            let line = try await process.firstLineOfOutput()
+            guard let port = line.split(separator: " ").dropFirst(5).first.flatMap({ Int($0) }) else {
+                throw ChildProcessError("http.server did not say its port: \(line)")
+            }
+            return try await body(port, process)
+        }
+    }
+
+    @Test func anOriginKnownToSpeakOnlyHTTP1ThatStopsSpeakingItIsForgottenAndTriedOverH2CAgain() async throws {
+        let files = workspace.path("files")
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        try Data(#"{"served": true}"#.utf8).write(to: URL(fileURLWithPath: files + "/data.json"))
+        try await withHTTP1Server(directory: files) { port, http1Server in
+            let upstream = URL(string: "http://127.0.0.1:\(port)")!
+            try await withInProcessRecorder(upstream: upstream, store: store) { recorder in
+                // Learned: HTTP/1.1 only (http.server answers the preface with a 505).
+                let first = try await http2Request(recorder.url("/data.json"))
+                #expect(first.status == 200 && first.body == #"{"served": true}"#, "\(first)")
+                try await recorder.waitForLogLine(containing: "does not speak HTTP/2")
+
+                // The same origin now speaks h2c only: its answer to HTTP/1.1 is an HTTP/2 frame.
+                await http1Server.terminate()
+                try await H2COnlyUpstream.with(directory: files, port: port) { _ in
+                    let refused = try await http2Request(recorder.url("/data.json"))
+                    #expect(refused.status == 502, "\(refused)")
+                    // Forgotten: the next request tries prior knowledge again, and nghttpd answers it.
+                    let second = try await http2Request(recorder.url("/data.json"))
+                    #expect(second.status == 200 && second.body == #"{"served": true}"#, "\(second)")
+                    let third = try await http2Request(recorder.url("/data.json"))
+                    #expect(third.status == 200, "\(third)")
+                }
+                let notices = recorder.outputLines.filter { $0.contains("does not speak HTTP/2") }
+                #expect(notices.count == 1, "\(recorder.outputLines)")
+            }
         }
     }
 }

@@ -66,7 +66,7 @@ final class H2CUpstreams: Sendable {
     }
 
     /// Forgets `origin`, so that the next request tries prior knowledge again: one known to speak
-    /// HTTP/1.1 only failed over HTTP/1.1 as an h2c-only server would.
+    /// HTTP/1.1 only failed over HTTP/1.1 as an h2c-only server would (`isNotHTTP1Answer`).
     func forget(_ origin: String) {
         _ = known.withLock { $0.removeValue(forKey: origin) }
     }
@@ -78,6 +78,17 @@ final class H2CUpstreams: Sendable {
     static func isWrongProtocolAnswer(_ error: any Error) -> Bool {
         guard let code = (error as? TransportError)?.curlCode else { return false }
         return code == Int(CURLE_GOT_NOTHING.rawValue) || code == Int(CURLE_SEND_ERROR.rawValue)
+    }
+
+    /// Whether `error`, from a request sent over HTTP/1.1, is how libcurl reports a server that
+    /// does not speak HTTP/1.1 (any more): one that speaks h2c only sends its SETTINGS frame
+    /// first and closes, which libcurl 7.88 reads as an HTTP/0.9 answer it refuses
+    /// (`CURLE_UNSUPPORTED_PROTOCOL`, "Received HTTP/0.9 when not allowed"; seen with nghttpd and
+    /// grpcio's server); `CURLE_WEIRD_SERVER_REPLY` is libcurl's code for a status line it cannot
+    /// read; and one that closes without a word gives the codes of `isWrongProtocolAnswer`.
+    static func isNotHTTP1Answer(_ error: any Error) -> Bool {
+        guard let code = (error as? TransportError)?.curlCode else { return false }
+        return isWrongProtocolAnswer(error) || code == Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue) || code == Int(CURLE_WEIRD_SERVER_REPLY.rawValue)
     }
 
     /// libcurl before 8.0.0 fails every request after the first on a reused prior-knowledge

@@ -7,7 +7,8 @@ import WellPlateCore
 
 /// A `wss://` conversation through `cassette record --forward` and `replay --forward`: the PyPI
 /// `websockets` client goes through the proxy with CONNECT (its HTTP proxy support), trusting the
-/// proxy's local authority; the upstream is the `websockets` server over TLS for `localhost`.
+/// proxy's local authority; the upstream is the `websockets` server over TLS for `localhost`, or
+/// for the address 127.0.0.1.
 @Suite("WebSocket through the forward proxy")
 final class ForwardProxyWebSocketTests {
     let workspace: CLIWorkspace
@@ -20,16 +21,28 @@ final class ForwardProxyWebSocketTests {
     }
 
     @Test func aWssConversationThroughConnectIsRecordedKeyedWithItsOriginAndReplayedOffline() async throws {
+        let certificates = try await TestCertificates.make(in: workspace.directory.path)
+        try await recordAndReplay(
+            host: "localhost", tls: (certificates.localhostCertificate, certificates.localhostKey), upstreamCA: certificates.caCertificate)
+    }
+
+    /// The host an IP address: the client's certificate from the local authority names the
+    /// address, and the upstream's TLS goes without SNI, which cannot carry one.
+    @Test func aWssConversationToAnAddressThroughConnectIsRecordedAndReplayedOffline() async throws {
+        let certificates = try await TestCertificates.make(in: workspace.directory.path)
+        try await recordAndReplay(host: "127.0.0.1", tls: (certificates.serverCertificate, certificates.serverKey), upstreamCA: certificates.caCertificate)
+    }
+
+    /// Records the chat with `wss://HOST:PORT/chat` through `record --forward` (the upstream
+    /// serving `tls`, trusted through `upstreamCA`), then replays it with the upstream stopped.
+    private func recordAndReplay(host: String, tls: (certificate: String, key: String), upstreamCA: String) async throws {
         let made = try await workspace.run("ca", "init", "--dir", caDirectory)
         #expect(made.status == 0, "\(made)")
-        let certificates = try await TestCertificates.make(in: workspace.directory.path)
         var origin = ""
-        let recordArguments = ["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory, "--cacert", certificates.caCertificate]
-        let recorded = try await WebSocketPeers.recordInProcess(
-            store: store, tls: (certificates.localhostCertificate, certificates.localhostKey), proxyArguments: { _ in recordArguments }
-        ) { proxy, base in
-            origin = base.absoluteString
-            return try await WebSocketPeers.client("wss://localhost:\(base.port!)/chat", proxy: proxy.url, cafile: cassetteCA)
+        let recordArguments = ["record", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory, "--cacert", upstreamCA]
+        let recorded = try await WebSocketPeers.recordInProcess(store: store, tls: tls, proxyArguments: { _ in recordArguments }) { proxy, base in
+            origin = "https://\(host):\(base.port!)"
+            return try await WebSocketPeers.client("wss://\(host):\(base.port!)/chat", proxy: proxy.url, cafile: cassetteCA)
         }
         #expect(recorded.count == 8, "\(recorded)")
         #expect(recorded.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(recorded)")
@@ -39,8 +52,7 @@ final class ForwardProxyWebSocketTests {
 
         // The upstream is stopped: the forward proxy replays the conversation to the same client.
         let replayed = try await withInProcessProxy(["replay", "--forward", "--port", "0", "--db", store, "--ca-dir", caDirectory]) { proxy in
-            let port = URL(string: origin)!.port!
-            return try await WebSocketPeers.client("wss://localhost:\(port)/chat", proxy: proxy.url, cafile: cassetteCA)
+            try await WebSocketPeers.client("wss://\(host):\(URL(string: origin)!.port!)/chat", proxy: proxy.url, cafile: cassetteCA)
         }
         #expect(replayed == recorded)
     }
