@@ -303,8 +303,9 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         if let recorded = recording.grpc?.trailers, recorded[GRPCHeaders.statusName] != nil {
             trailers = recorded
         } else {
-            trailers = GRPCHeaders.status(
-                .unavailable, "cassette: the recording of \(path) was cut before its end (the upstream reset it or the recorder stopped)")
+            // Reset by the upstream, or cut: the status its live client got.
+            let (code, message) = GRPCCutStatus.of(recording.end, path: path)
+            trailers = GRPCHeaders.status(code, message)
         }
         schedule(at: lastWrite) { [self] in
             deadline?.cancel()
@@ -377,12 +378,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             sentHeaders = true
             if headers.endStream { mode = .done }
             write(payload)
-            _ = headers
-        case .rstStream:
-            mode = .done
-            context?.close(promise: nil)
-        default:
+        case .data:
             write(payload)
+        default:
+            break
         }
     }
 }
