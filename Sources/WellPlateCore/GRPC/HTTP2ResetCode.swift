@@ -14,6 +14,17 @@ package struct HTTP2ResetCode: RawRepresentable, Sendable, Equatable {
         "REFUSED_STREAM", "CANCEL", "COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY", "HTTP_1_1_REQUIRED",
     ]
 
+    /// The code `name` names (`INTERNAL_ERROR`, or an unknown code's `0x2a`), as a summary wrote it.
+    package init?(name: String) {
+        if let index = Self.names.firstIndex(of: name) {
+            rawValue = index
+        } else if name.hasPrefix("0x"), let value = Int(name.dropFirst(2), radix: 16) {
+            rawValue = value
+        } else {
+            return nil
+        }
+    }
+
     /// `INTERNAL_ERROR`, `CANCEL`...; an unknown code by its number (`0x2a`).
     package var name: String {
         Self.names.indices.contains(rawValue) ? Self.names[rawValue] : "0x" + String(rawValue, radix: 16)
