@@ -217,6 +217,32 @@ def run_client(target, scenario, gzip):
         line.update(received=received, unary=unary)
         print(json.dumps(line, sort_keys=True), flush=True)
 
+    def chat_reset():
+        # "hi", and once its echo came back, "reset", then the client's side kept open (at most
+        # 10 s) until the call ends: against grpc_reset_upstream.py, the upstream resets it.
+        echoed, ended = threading.Event(), threading.Event()
+        waited = []
+
+        def requests():
+            yield pb.ChatMessage(text="hi", turn=0)
+            echoed.wait(10)
+            yield pb.ChatMessage(text="reset", turn=1)
+            # Whether the call was still open after 10 s: its end waited for the client's.
+            waited.append(not ended.wait(10))
+
+        replies = []
+        line = {"step": "chat-reset"}
+        try:
+            for reply in stub.Chat(requests(), timeout=30):
+                replies.append(json_format.MessageToDict(reply))
+                echoed.set()
+            line["code"] = "OK"
+        except grpc.RpcError as error:
+            line.update(code=error.code().name, details=error.details())
+        ended.set()
+        line.update(received=replies, waitedForTheClient=bool(waited and waited[0]))
+        print(json.dumps(line, sort_keys=True), flush=True)
+
     def login():
         response, call = stub.GetItem.with_call(
             pb.GetItemRequest(id="login"), metadata=[("authorization", f"Bearer {CLIENT_TOKEN}")], timeout=10)
@@ -240,6 +266,7 @@ def run_client(target, scenario, gzip):
         "login": lambda: report("login", login),
         "hold": lambda: report("hold", hold),
         "chat-crash": lambda: report("chat-crash", chat_crash),
+        "chat-reset": chat_reset,
         "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
     }
     for step in scenario.split(","):

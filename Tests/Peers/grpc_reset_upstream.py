@@ -10,6 +10,9 @@ RST_STREAM on one stream while the connection and its other calls go on.
                                   was answered after them (on any connection; at most 5 s later),
                                   so a client can show the other call going on meanwhile
   ListItems, prefix "early:CODE"  RST_STREAM with CODE at once, before any response HEADERS
+  Chat                            each message echoed as it comes ("echo: TEXT"); the message
+                                  "reset" gets RST_STREAM INTERNAL_ERROR instead, the client's
+                                  side still open
   GetItem                         the item (b1 or b2) with `x-served-by: h2-reset-peer`, grpc-status 0
   anything else                   trailers only, grpc-status 12 (UNIMPLEMENTED)
 
@@ -68,9 +71,12 @@ class GRPCConnection(asyncio.Protocol):
             if isinstance(event, RequestReceived):
                 self.requests[event.stream_id] = (dict(event.headers), bytearray())
             elif isinstance(event, DataReceived):
-                self.requests[event.stream_id][1].extend(event.data)
                 self.h2.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
-            elif isinstance(event, StreamEnded):
+                if event.stream_id in self.requests:
+                    self.requests[event.stream_id][1].extend(event.data)
+                    if self.requests[event.stream_id][0][":path"] == "/shop.v1.Catalog/Chat":
+                        self.chat(event.stream_id)
+            elif isinstance(event, StreamEnded) and event.stream_id in self.requests:
                 headers, body = self.requests.pop(event.stream_id)
                 asyncio.ensure_future(self.answer(event.stream_id, headers[":path"], bytes(body)))
             elif isinstance(event, StreamReset):
@@ -78,6 +84,22 @@ class GRPCConnection(asyncio.Protocol):
             elif isinstance(event, ConnectionTerminated):
                 self.transport.close()
         self.flush()
+
+    def chat(self, stream_id):
+        """Answers each whole message of the Chat stream so far, as it comes."""
+        headers, body = self.requests[stream_id]
+        while len(body) >= 5 and len(body) >= 5 + struct.unpack(">I", body[1:5])[0]:
+            message = unframed(bytes(body), pb.ChatMessage)
+            del body[:5 + struct.unpack(">I", body[1:5])[0]]
+            if message.text == "reset":
+                self.requests.pop(stream_id)
+                self.h2.reset_stream(stream_id, error_code=ErrorCodes.INTERNAL_ERROR)
+                print(f"reset Chat on stream {stream_id} with INTERNAL_ERROR, its client still sending", flush=True)
+                return
+            if not headers.get("answered"):
+                headers["answered"] = True
+                self.h2.send_headers(stream_id, [(":status", "200"), ("content-type", "application/grpc"), ("x-served-by", "h2-reset-peer")])
+            self.h2.send_data(stream_id, framed(pb.ChatMessage(text=f"echo: {message.text}", turn=message.turn)))
 
     def respond(self, stream_id, messages, status=0):
         self.h2.send_headers(stream_id, [(":status", "200"), ("content-type", "application/grpc"), ("x-served-by", "h2-reset-peer")])
@@ -87,7 +109,10 @@ class GRPCConnection(asyncio.Protocol):
         self.flush()
 
     async def answer(self, stream_id, path, body):
-        if path == "/shop.v1.Catalog/GetItem":
+        if path == "/shop.v1.Catalog/Chat":
+            self.h2.send_headers(stream_id, [("grpc-status", "0")], end_stream=True)
+            self.flush()
+        elif path == "/shop.v1.Catalog/GetItem":
             request = unframed(body, pb.GetItemRequest)
             self.respond(stream_id, [item(request.id if request.id in grpc_peer.ITEMS else "b1")])
             print(f"answered GetItem {request.id} on stream {stream_id}", flush=True)

@@ -116,4 +116,30 @@ final class ProxyGRPCUpstreamResetTests {
         let replayed = try await replay(scenario)
         #expect(replayed.map(\.line) == calls.map(\.line), "\(replayed.map(\.line.compactJSON))")
     }
+
+    @Test("reset with the client's side still open: the client gets the status at once, live and on replay, without ending its side first")
+    func resetWhileTheClientSends() async throws {
+        let (calls, events, _) = try await record("chat-reset")
+        let call = try #require(calls.first)
+        #expect(call.code == "INTERNAL", "\(call.line.compactJSON)")
+        #expect(call.line["details"]?.stringValue == "cassette: the upstream reset the call's stream (RST_STREAM INTERNAL_ERROR)", "\(call.line.compactJSON)")
+        #expect(call.line["received"] == .array([.object(["text": "echo: hi"])]), "\(call.line.compactJSON)")
+        #expect(call.line["waitedForTheClient"] == .bool(false), "\(call.line.compactJSON)")
+        #expect(events.count == 1 && events.first?.hasSuffix("its client still sending") == true, "\(events)")
+
+        let (chats, schema) = try await stored("/shop.v1.Catalog/Chat")
+        let chat = try #require(chats.first)
+        #expect(chat.end == .dropped(by: .server, reset: HTTP2ResetCode(rawValue: 2)), "\(chat.end)")
+        let texts = chat.messages.map { message in
+            message.kind == .close
+                ? "(end)"
+                : schema.jsonValue(message.payload, path: "/shop.v1.Catalog/Chat", direction: message.direction == .client ? .request : .response)?["text"]?
+                    .stringValue ?? "?"
+        }
+        #expect(texts == ["hi", "echo: hi", "reset"], "\(texts)")
+
+        // Before, the replay held the end until the client's half-close, which the recording never had.
+        let replayed = try await replay("chat-reset")
+        #expect(replayed.map(\.line) == calls.map(\.line), "\(replayed.map(\.line.compactJSON))")
+    }
 }
