@@ -49,6 +49,9 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private var logged = false
     /// The proxy is stopping: a relayed call that ends from now on is stored as `cut`.
     private var quiescing = false
+    /// The replay's end is scheduled before the client ended its side (the recording's upstream
+    /// reset the call there): what the client sends meanwhile is dropped.
+    private var replayEnding = false
 
     init(service: GRPCService) {
         self.service = service
@@ -188,6 +191,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         // The call is answered (a refused prefix stays in the reader): what else comes is dropped,
         // not answered a second time on a closed stream.
         if case .done = mode { return }
+        if replayEnding { return }
         let bytes = Data(buffer.readableBytesView)
         let frames: [GRPCFrame]
         do {
@@ -221,6 +225,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
                 mode = .replay(replay)
                 send(step, context: context)
                 guard case .replay = mode else { return }
+                if replay.upstreamEndedHere {
+                    replayEnding = true
+                    return finishReplay(replay.recording, context: context)
+                }
             }
         case .waiting, .done:
             break
@@ -229,6 +237,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     private func clientEnded(context: ChannelHandlerContext) {
         clientHasEnded = true
+        if replayEnding { return }
         switch mode {
         case .relay(let upstream):
             do {
@@ -303,8 +312,9 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         if let recorded = recording.grpc?.trailers, recorded[GRPCHeaders.statusName] != nil {
             trailers = recorded
         } else {
-            trailers = GRPCHeaders.status(
-                .unavailable, "cassette: the recording of \(path) was cut before its end (the upstream reset it or the recorder stopped)")
+            // Reset by the upstream, or cut: the status its live client got.
+            let (code, message) = GRPCCutStatus.of(recording.end, path: path)
+            trailers = GRPCHeaders.status(code, message)
         }
         schedule(at: lastWrite) { [self] in
             deadline?.cancel()
@@ -377,12 +387,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             sentHeaders = true
             if headers.endStream { mode = .done }
             write(payload)
-            _ = headers
-        case .rstStream:
-            mode = .done
-            context?.close(promise: nil)
-        default:
+        case .data:
             write(payload)
+        default:
+            break
         }
     }
 }

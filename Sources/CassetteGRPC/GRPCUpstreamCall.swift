@@ -13,6 +13,8 @@ import WellPlateCore
 /// hand over trailers as they come. One connection per call, on the client stream's event loop,
 /// so the two streams' frames pass between them without crossing threads. Frames go both ways
 /// unchanged; the recorder gets each message inflated, the response HEADERS and the trailers.
+/// An upstream that resets the stream or goes away before its trailers is the one exception:
+/// the client gets a gRPC status naming it (`GRPCCutStatus`), not a bare reset.
 final class GRPCUpstreamCall {
     let recorder: GRPCCallRecorder?
     private let connectionSettings: GRPCUpstreamConnection
@@ -144,20 +146,32 @@ final class GRPCUpstreamCall {
                 }
             }
             toClient(payload)
-        case .rstStream:
-            finish(trailers: nil, end: .dropped(by: .server))
-            toClient(payload)
-            connection?.close(promise: nil)
+        case .rstStream(let code):
+            upstreamEnded(.dropped(by: .server, reset: HTTP2ResetCode(rawValue: code.networkCode)))
         default:
             break
         }
     }
 
+    /// The upstream's connection went away mid-call (its process died): swift-nio-http2 closes the stream.
     fileprivate func upstreamClosed() {
+        upstreamEnded(.dropped(by: .server))
+    }
+
+    /// The upstream reset the stream or went away before its trailers: what passed is stored,
+    /// marked so; the client gets a gRPC status saying so (`GRPCCutStatus`, as a replay of the
+    /// recording answers), in trailers after what it got, or trailers only.
+    private func upstreamEnded(_ end: ConversationEnd) {
+        defer { connection?.close(promise: nil) }
+        // After the trailers (a RST_STREAM NO_ERROR that stops the client's stream), or after the
+        // client's reset or the proxy's cut: the call has its end.
         guard !finished else { return }
-        finish(trailers: nil, end: .dropped(by: .server))
-        toClient(.rstStream(.cancel))
-        connection?.close(promise: nil)
+        finish(trailers: nil, end: end)
+        let (code, message) = GRPCCutStatus.of(end, path: headers.first(name: ":path") ?? "")
+        let frame =
+            sawResponseHeaders
+            ? GRPCHeaders.trailers(GRPCHeaders.status(code, message)) : GRPCHeaders.trailersOnly(code, message)
+        toClient(.headers(.init(headers: frame, endStream: true)))
     }
 
     private func upstreamFailed(_ message: String) {

@@ -80,9 +80,10 @@ extension UICatalog {
             object["by"] = .string(by.rawValue)
             object["code"] = code.map { .integer(Int64($0)) } ?? .null
             object["reason"] = .string(reason)
-        case .dropped(let by):
+        case .dropped(let by, let reset):
             object["kind"] = "dropped"
             object["by"] = .string(by.rawValue)
+            if let reset { object["reset"] = .string(reset.name) }
         case .cut:
             object["kind"] = "cut"
         }

@@ -17,8 +17,9 @@ extension UICatalog {
             object["status"] = .string(code.flatMap(GRPCStatusCode.init(rawValue:))?.name ?? code.map(String.init) ?? "no status")
             object["code"] = code.map { .integer(Int64($0)) } ?? .null
             object["message"] = reason.isEmpty ? .null : .string(reason)
-        case .dropped(let by):
+        case .dropped(let by, let reset):
             object["status"] = .string(by == .server ? "upstream reset" : "client reset")
+            object["message"] = reset.map { .string("RST_STREAM \($0.name)") } ?? .null
         case .cut:
             object["status"] = "cut"
         }

@@ -8,7 +8,9 @@
   grpc_peer.py encode TYPE JSON             prints the message's bytes in hex, then protobuf's JSON of it
   grpc_peer.py client TARGET SCENARIO [--gzip]
                                             runs the calls of SCENARIO against TARGET (host:port) and
-                                            prints one JSON line per call
+                                            prints one JSON line per call; steps
+                                            "list-reset:CODE" and "list-early:CODE" call
+                                            grpc_reset_upstream.py's resetting ListItems
 
 Stubs are generated with grpcio-tools into a temporary folder at start, so nothing generated is
 committed.
@@ -196,6 +198,51 @@ def run_client(target, scenario, gzip):
             echoed.set()
         return replies
 
+    def list_reset(step):
+        # ListItems against grpc_reset_upstream.py with the step's prefix ("reset:CODE" or
+        # "early:CODE"): the items that came, and once two did, a GetItem on the same channel.
+        received, unary = [], None
+        line = {"step": step}
+        try:
+            for reply in stub.ListItems(pb.ListItemsRequest(prefix=step.split("-", 1)[1]), timeout=10):
+                received.append(json_format.MessageToDict(reply))
+                if len(received) == 2:
+                    try:
+                        unary = {"code": "OK", "body": json_format.MessageToDict(stub.GetItem(pb.GetItemRequest(id="b2"), timeout=10))}
+                    except grpc.RpcError as error:
+                        unary = {"code": error.code().name, "details": error.details()}
+            line["code"] = "OK"
+        except grpc.RpcError as error:
+            line.update(code=error.code().name, details=error.details())
+        line.update(received=received, unary=unary)
+        print(json.dumps(line, sort_keys=True), flush=True)
+
+    def chat_reset():
+        # "hi", and once its echo came back, "reset", then the client's side kept open (at most
+        # 10 s) until the call ends: against grpc_reset_upstream.py, the upstream resets it.
+        echoed, ended = threading.Event(), threading.Event()
+        waited = []
+
+        def requests():
+            yield pb.ChatMessage(text="hi", turn=0)
+            echoed.wait(10)
+            yield pb.ChatMessage(text="reset", turn=1)
+            # Whether the call was still open after 10 s: its end waited for the client's.
+            waited.append(not ended.wait(10))
+
+        replies = []
+        line = {"step": "chat-reset"}
+        try:
+            for reply in stub.Chat(requests(), timeout=30):
+                replies.append(json_format.MessageToDict(reply))
+                echoed.set()
+            line["code"] = "OK"
+        except grpc.RpcError as error:
+            line.update(code=error.code().name, details=error.details())
+        ended.set()
+        line.update(received=replies, waitedForTheClient=bool(waited and waited[0]))
+        print(json.dumps(line, sort_keys=True), flush=True)
+
     def login():
         response, call = stub.GetItem.with_call(
             pb.GetItemRequest(id="login"), metadata=[("authorization", f"Bearer {CLIENT_TOKEN}")], timeout=10)
@@ -219,10 +266,14 @@ def run_client(target, scenario, gzip):
         "login": lambda: report("login", login),
         "hold": lambda: report("hold", hold),
         "chat-crash": lambda: report("chat-crash", chat_crash),
+        "chat-reset": chat_reset,
         "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
     }
     for step in scenario.split(","):
-        steps[step]()
+        if step.startswith("list-reset:") or step.startswith("list-early:"):
+            list_reset(step)
+        else:
+            steps[step]()
 
 
 def encode(type_name, text):

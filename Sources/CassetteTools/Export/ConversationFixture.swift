@@ -68,7 +68,7 @@ package struct ConversationFixture: Codable, Sendable, Equatable {
         }
         switch conversation.end {
         case .closed(let by, let code, let reason): end = End(kind: "closed", by: by.rawValue, code: code, reason: reason)
-        case .dropped(let by): end = End(kind: "dropped", by: by.rawValue)
+        case .dropped(let by, let reset): end = End(kind: "dropped", by: by.rawValue, reason: reset.map { "RST_STREAM \($0.name)" })
         case .cut: end = End(kind: "cut")
         }
     }

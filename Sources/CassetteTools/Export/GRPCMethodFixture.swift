@@ -72,8 +72,9 @@ package struct GRPCMethodFixture: Sendable {
             status["code"] = code.map { .integer(Int64($0)) } ?? .null
             status["name"] = .string(code.flatMap(GRPCStatusCode.init(rawValue:))?.name ?? "UNKNOWN")
             status["message"] = .string(reason)
-        case .dropped(let by):
+        case .dropped(let by, let reset):
             status["cut"] = .string(by == .server ? "the upstream reset the call" : "the client reset the call")
+            if let reset { status["reset"] = .string("RST_STREAM \(reset.name)") }
         case .cut:
             status["cut"] = .string("the recorder stopped before the call ended")
         }

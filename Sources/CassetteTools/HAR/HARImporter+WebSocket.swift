@@ -80,6 +80,8 @@ extension HARImporter {
         switch words[1] {
         case "dropped":
             return .dropped(by: side)
+        case "reset":
+            return .dropped(by: side, reset: words.count > 2 ? HTTP2ResetCode(name: words[2]) : nil)
         case "closed":
             let rest = words.count > 2 ? words[2] : ""
             let parts = rest.split(separator: " ", maxSplits: 1).map(String.init)

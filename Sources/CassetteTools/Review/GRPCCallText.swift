@@ -18,13 +18,15 @@ package struct GRPCCallText: Sendable {
         call.key.hasPrefix("POST ") ? String(call.key.dropFirst(5)) : call.url
     }
 
-    /// `OK`, `NOT_FOUND "item nope does not exist"`, `cut`, `upstream dropped`...
+    /// `OK`, `NOT_FOUND "item nope does not exist"`, `cut`, `upstream reset (RST_STREAM INTERNAL_ERROR)`...
     package static func status(of call: Conversation) -> String {
         switch call.end {
         case .closed(_, let code, let reason):
             let name = code.flatMap(GRPCStatusCode.init(rawValue:))?.name ?? code.map(String.init) ?? "no status"
             return reason.isEmpty ? name : "\(name) \"\(reason)\""
-        case .dropped(let by): return by == .server ? "upstream reset" : "client reset"
+        case .dropped(.server, let reset?): return "upstream reset (RST_STREAM \(reset.name))"
+        case .dropped(.server, nil): return "upstream reset"
+        case .dropped(.client, _): return "client reset"
         case .cut: return "cut"
         }
     }
@@ -53,8 +55,10 @@ package struct GRPCCallText: Sendable {
         if let headers = call.grpc?.responseHeaders {
             lines.append("response headers:")
             for field in headers { lines.append("  \(field.name.rawName): \(field.value)") }
-        } else {
+        } else if case .closed = call.end {
             lines.append("trailers only")
+        } else {
+            lines.append("no response headers")
         }
         for message in call.messages {
             let arrow = message.direction == .client ? "->" : "<-"

@@ -154,7 +154,7 @@ package struct ConversationReplay: Sendable {
                 return
             }
         }
-        if case .dropped(.server) = conversation.end {
+        if case .dropped(.server, _) = conversation.end {
             isFinished = true
             actions.append(.drop(delayMilliseconds: 0))
         }

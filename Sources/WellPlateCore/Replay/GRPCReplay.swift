@@ -57,6 +57,14 @@ package struct GRPCReplay: Sendable {
         }
     }
 
+    /// Whether the recording's upstream ended the call (reset its stream, or went away) once the
+    /// client events received so far had come, the client's side still open: a replay ends the
+    /// call there too, rather than wait for a half-close the recording never saw.
+    package var upstreamEndedHere: Bool {
+        guard case .dropped(.server, _) = recording.end else { return false }
+        return Self.clientEventPosition(received, of: recording) == nil
+    }
+
     /// The server messages recorded before the client's first event (a server that speaks first).
     package func opening() -> Step {
         answer(after: nil, in: recording)

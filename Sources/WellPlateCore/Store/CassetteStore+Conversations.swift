@@ -202,21 +202,25 @@ extension ConversationEnd {
         let by = side.flatMap(ConversationSide.init(rawValue:)) ?? .server
         switch storedKind {
         case "closed": self = .closed(by: by, code: code, reason: reason)
-        case "dropped": self = .dropped(by: by)
+        case "dropped": self = .dropped(by: by, reset: code.map(HTTP2ResetCode.init(rawValue:)))
         default: self = .cut
         }
     }
 
     var side: ConversationSide? {
         switch self {
-        case .closed(let by, _, _), .dropped(let by): by
+        case .closed(let by, _, _), .dropped(let by, _): by
         case .cut: nil
         }
     }
 
+    /// The close frame's code, or the RST_STREAM's (in the same column).
     var code: Int? {
-        if case .closed(_, let code, _) = self { return code }
-        return nil
+        switch self {
+        case .closed(_, let code, _): code
+        case .dropped(_, let reset): reset?.rawValue
+        case .cut: nil
+        }
     }
 
     var reason: String? {

@@ -114,8 +114,9 @@ package struct ConversationMessage: Sendable, Equatable {
 package enum ConversationEnd: Sendable, Equatable {
     /// A close frame was sent by `by` with `code` and `reason` (code `nil`: a close without one).
     case closed(by: ConversationSide, code: Int?, reason: String)
-    /// `by`'s connection went away without a close frame.
-    case dropped(by: ConversationSide)
+    /// `by`'s connection went away without a close frame; with `reset`, `by` reset the call's
+    /// HTTP/2 stream with that RST_STREAM code (a gRPC call), the connection going on.
+    case dropped(by: ConversationSide, reset: HTTP2ResetCode? = nil)
     /// The recorder stopped first (SIGTERM, a crash): what was received is kept.
     case cut
 
@@ -128,12 +129,13 @@ package enum ConversationEnd: Sendable, Equatable {
         }
     }
 
-    /// How listings name it: `server closed 4000 "bye"`, `client dropped`, `cut`.
+    /// How listings name it: `server closed 4000 "bye"`, `client dropped`, `server reset
+    /// INTERNAL_ERROR`, `cut`.
     package var summary: String {
         switch self {
         case .closed(let by, let code, let reason):
             "\(by.rawValue) closed" + (code.map { " \($0)" } ?? "") + (reason.isEmpty ? "" : " \"\(reason)\"")
-        case .dropped(let by): "\(by.rawValue) dropped"
+        case .dropped(let by, let reset): reset.map { "\(by.rawValue) reset \($0.name)" } ?? "\(by.rawValue) dropped"
         case .cut: "cut"
         }
     }

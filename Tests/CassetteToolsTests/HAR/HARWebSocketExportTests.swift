@@ -109,6 +109,11 @@ struct HARWebSocketImportTests {
         #expect(HARImporter.end(fromComment: "WebSocket ended: client closed") == .closed(by: .client, code: nil, reason: ""))
         #expect(HARImporter.end(fromComment: "WebSocket ended: server dropped") == .dropped(by: .server))
         #expect(HARImporter.end(fromComment: "WebSocket ended: cut") == .cut)
+        // A gRPC call the upstream reset keeps its RST_STREAM code through the summary.
+        for reset in [HTTP2ResetCode(rawValue: 2), HTTP2ResetCode(rawValue: 0x2a)] {
+            let end = ConversationEnd.dropped(by: .server, reset: reset)
+            #expect(HARImporter.end(fromComment: "WebSocket ended: \(end.summary)") == end, "\(end.summary)")
+        }
         #expect(HARImporter.end(fromComment: nil) == .cut)
     }
 }

@@ -83,6 +83,25 @@ final class GRPCReplayTests {
         #expect(message.contains(#"expected {"text":"bye"}, got {"text":"thrice"}"#))
     }
 
+    @Test("a recording the upstream reset while its client still sent ends after its last client message; one that was cut waits for the client's end")
+    func upstreamEndedHere() async throws {
+        let path = "/shop.v1.Catalog/Chat"
+        let schema = try await schema()
+        var recording = call(
+            path, [(.client, Data([0x0a, 0x02, 0x68, 0x69]), 1), (.server, Data([0x0a, 0x01, 0x65]), 2), (.client, Data([0x0a, 0x01, 0x72]), 3)])
+        recording.end = .dropped(by: .server, reset: HTTP2ResetCode(rawValue: 2))
+        var replay = GRPCReplay(path: path, recordings: [recording], schema: schema)
+        _ = replay.receive(Data([0x0a, 0x02, 0x68, 0x69]))
+        #expect(!replay.upstreamEndedHere)
+        _ = replay.receive(Data([0x0a, 0x01, 0x72]))
+        #expect(replay.upstreamEndedHere)
+        recording.end = .cut
+        var cut = GRPCReplay(path: path, recordings: [recording], schema: schema)
+        _ = cut.receive(Data([0x0a, 0x02, 0x68, 0x69]))
+        _ = cut.receive(Data([0x0a, 0x01, 0x72]))
+        #expect(!cut.upstreamEndedHere)
+    }
+
     @Test("a call's response HEADERS, trailers and descriptors are stored and read back")
     func storedHeadsAndDescriptors() async throws {
         let store = try await CassetteStore.open(path: directory.path(), access: .readWrite)

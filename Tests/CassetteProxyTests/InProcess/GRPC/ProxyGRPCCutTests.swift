@@ -61,18 +61,25 @@ final class ProxyGRPCCutTests {
         #expect(show.stdout.contains("ended: cut"), "\(show.stdout)")
     }
 
-    @Test("a stream whose upstream goes away mid-call is stored with the messages so far, marked as the upstream's reset")
+    @Test(
+        "a stream whose upstream goes away mid-call is stored with the messages so far, marked as the upstream's reset; the client gets UNAVAILABLE, live and on replay"
+    )
     func upstreamGoesAwayMidStream() async throws {
         let calls = try await GRPCPeers.withServer { upstream in
             try await recorder(upstream: upstream) { proxy in
                 try await GRPCPeers.runClient("chat-crash", against: proxy.url(""))
             }
         }
-        #expect(calls.map(\.code) == ["CANCELLED"], "\(calls.map(\.line.compactJSON))")
+        // Not a bare reset, which grpcio reports as CANCELLED, as if the client had cancelled.
+        #expect(calls.map(\.code) == ["UNAVAILABLE"], "\(calls.map(\.line.compactJSON))")
+        #expect(
+            calls.first?.line["details"] == .string("cassette: the upstream closed its connection before the call ended"), "\(calls.map(\.line.compactJSON))")
         let (call, schema) = try await storedChat()
         #expect(call.end == .dropped(by: .server), "\(call.end)")
         #expect(texts(call, schema) == ["hi", "echo: hi", "crash"], "\(texts(call, schema))")
         let show = try await workspace.run("show", "/shop.v1.Catalog/Chat", "--db", store)
         #expect(show.stdout.contains("ended: upstream reset"), "\(show.stdout)")
+        let replayed = try await withInProcessReplayer(store: store) { replayer in try await GRPCPeers.runClient("chat-crash", against: replayer.url("")) }
+        #expect(replayed.map(\.line) == calls.map(\.line), "\(replayed.map(\.line.compactJSON))")
     }
 }
