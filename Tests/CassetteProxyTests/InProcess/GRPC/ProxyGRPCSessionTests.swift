@@ -90,6 +90,35 @@ final class ProxyGRPCSessionTests {
             ), "\(lines)")
     }
 
+    @Test("with --grpc-timing fast a unary call answered whole at the connection (curl over h2c) is the session's too, and in its journal")
+    func wholeCallRepliesAreTheSessions() async throws {
+        try await record("get", cassette: "checkout")
+        // The proxy's own cassette answers the same call: its connection could answer it whole.
+        try await record("get", cassette: "dev")
+        let (request, _) = try await GRPCPeers.encode("GetItemRequest", json: #"{"id": "b1", "quantity": 2}"#)
+        var framed = Data([0])
+        framed.append(contentsOf: withUnsafeBytes(of: UInt32(request.count).bigEndian, Array.init))
+        framed.append(request)
+        let body = workspace.path("request.bin")
+        try framed.write(to: URL(fileURLWithPath: body))
+        try await withInProcessReplayer(store: store, arguments: ["--grpc-timing", "fast"]) { proxy in
+            let session = try await proxy.openSession("checkout")
+            // curl sends the request in one DATA frame with END_STREAM: the kind of call the
+            // connection answers whole (grpcio's go to the stream path).
+            for target in [session.baseURL, proxy.url("")] {
+                let curl = try await ExternalTool.run(
+                    [
+                        "curl", "-s", "--http2-prior-knowledge", "-H", "content-type: application/grpc", "-H", "te: trailers", "-H",
+                        "x-cassette-session: \(session.id)", "--data-binary", "@" + body, "-o", "/dev/null", "-w", "%{http_code}",
+                        target.appendingPathComponent("shop.v1.Catalog/GetItem").absoluteString,
+                    ], cwd: workspace.directory)
+                #expect(curl.stdout == "200", "\(curl)")
+            }
+            let entries = try await session.requests()
+            #expect(entries.map { $0["source"] as? String } == ["hit", "hit"], "\(entries)")
+        }
+    }
+
     @Test("an unknown or ended session, and none on a --sessions-only port, are gRPC errors with REST's message, never an HTTP error")
     func sessionErrorsAreGRPCErrors() async throws {
         try await record("get", cassette: "dev")
