@@ -1,3 +1,4 @@
+import CassetteServing
 import HTTPTypes
 import NIOHPACK
 import WellPlateCore
@@ -18,10 +19,13 @@ enum GRPCHeaders {
         return fields
     }
 
-    /// Request fields a recording does not keep: the hop's own (`te: trailers`), the length, and
+    /// Request fields a recording does not keep: the hop's own (`te: trailers`), the length,
     /// `grpc-timeout`, the time the client had left, different on every call (a replay honours the
-    /// live request's). Two recordings of the same call store the same metadata.
-    static let unstoredRequestFields: Set<String> = HTTPFraming.hopByHopHeaders.union(HTTPFraming.bodyLengthHeaders).union(["grpc-timeout"])
+    /// live request's), and `x-cassette-session`, which picks a session and is never forwarded.
+    /// Two recordings of the same call store the same metadata.
+    static let unstoredRequestFields: Set<String> = HTTPFraming.hopByHopHeaders.union(HTTPFraming.bodyLengthHeaders).union([
+        "grpc-timeout", SessionHeader.lowercasedName,
+    ])
 
     /// The request metadata as a recording stores it (before redaction).
     static func storedRequestMetadata(_ headers: HPACKHeaders) -> HTTPFields {

@@ -21,10 +21,15 @@ package struct GRPCModule: ServingProtocol {
     package func offerStreams(on listener: ServingListener) -> HTTP2StreamSwitches.Switch? {
         let service = GRPCService(
             served: listener, schema: options.schema, maxMessage: options.maxMessage, timingScale: options.timingScale, reflection: reflection)
-        var streams = HTTP2StreamSwitches.Switch.contentType("application/grpc", name: "gRPC") { pipeline, _ in
-            try pipeline.addHandler(GRPCStreamHandler(service: service))
+        var streams = HTTP2StreamSwitches.Switch.contentType("application/grpc", name: "gRPC") { pipeline, taken in
+            switch service.routing(taken.headers, on: pipeline.eventLoop) {
+            case .own: try pipeline.addHandler(GRPCStreamHandler(service: service))
+            case .session(let sessions): try sessions.takeOver(pipeline, taken)
+            case .refuse(let code, let message, let outcome):
+                try pipeline.addHandler(GRPCStreamHandler(service: service, refusal: (code, message, outcome)))
+            }
         }
-        streams.answersWhole = { headers, logShard in service.wholeReplay(headers, logShard: logShard) }
+        streams.answersWhole = { headers, logShard in service.isOwnCall(headers) ? service.wholeReplay(headers, logShard: logShard) : nil }
         return streams
     }
 }

@@ -52,9 +52,12 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     /// The replay's end is scheduled before the client ended its side (the recording's upstream
     /// reset the call there): what the client sends meanwhile is dropped.
     private var replayEnding = false
+    /// The error the call gets as it opens (`GRPCService.routing`: a session that is not live).
+    private let refusal: (GRPCStatusCode, String, GRPCCallOutcome)?
 
-    init(service: GRPCService) {
+    init(service: GRPCService, refusal: (GRPCStatusCode, String, GRPCCallOutcome)? = nil) {
         self.service = service
+        self.refusal = refusal
         reader = GRPCFrameReader(limit: service.maxMessage)
     }
 
@@ -66,6 +69,8 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         switch Self.unwrapInboundIn(data) {
         case .headers(let headers):
             if case .waiting = mode {
+                // A call refused as it opens is not reset when its HEADERS ended the client's side.
+                if headers.endStream { clientHasEnded = true }
                 start(headers.headers, context: context)
                 if headers.endStream { clientEnded(context: context) }
             } else {
@@ -128,6 +133,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
         path = headers.first(name: ":path") ?? ""
         requestEncoding = headers.first(name: "grpc-encoding")
         acceptsGzip = GRPCCompression.acceptsGzip(headers.first(name: "grpc-accept-encoding"))
+        if let (code, message, outcome) = refusal {
+            self.outcome = outcome
+            return fail(code, message)
+        }
         guard headers.first(name: ":method") == "POST" else {
             return fail(.internalError, "cassette: a gRPC call is a POST, and this stream is a \(headers.first(name: ":method") ?? "request without a method")")
         }
@@ -351,10 +360,20 @@ final class GRPCStreamHandler: ChannelInboundHandler {
 
     private func write(_ payload: HTTP2Frame.FramePayload) {
         // The call's end goes out first; telling of it (log, journal, Live view) comes after.
-        context?.writeAndFlush(Self.wrapOutboundOut(payload), promise: nil)
-        if case .headers(let frame) = payload, frame.endStream {
-            logCall(status: frame.headers.first(name: "grpc-status"), message: frame.headers.first(name: "grpc-message"))
+        guard case .headers(let frame) = payload, frame.endStream else {
+            context?.writeAndFlush(Self.wrapOutboundOut(payload), promise: nil)
+            return
         }
+        context?.write(Self.wrapOutboundOut(payload), promise: nil)
+        if !clientHasEnded {
+            // The answer is complete and the client's side still open: RFC 9113 §8.1 lets the
+            // server ask it to stop sending, without error (as grpc-go's server does). Without
+            // it a client that never half-closes keeps the stream, and with it a graceful
+            // shutdown that waits for every stream, open until the grace period ends.
+            context?.write(Self.wrapOutboundOut(.rstStream(.noError)), promise: nil)
+        }
+        context?.flush()
+        logCall(status: frame.headers.first(name: "grpc-status"), message: frame.headers.first(name: "grpc-message"))
     }
 
     /// The call's request-log line (`POST /shop.v1.Catalog/GetItem 200 ... gRPC OK replayed`),

@@ -89,7 +89,10 @@ final class GRPCUpstreamCall {
             (":method", headers.first(name: ":method") ?? "POST"), (":scheme", connectionSettings.scheme), (":path", headers.first(name: ":path") ?? "/"),
             (":authority", connectionSettings.authority),
         ])
-        for header in headers where !header.name.hasPrefix(":") { request.add(name: header.name, value: header.value) }
+        // `x-cassette-session` picked the session; like the REST header, it never goes upstream.
+        for header in headers where !header.name.hasPrefix(":") && header.name != SessionHeader.lowercasedName {
+            request.add(name: header.name, value: header.value)
+        }
         stream.write(HTTP2Frame.FramePayload.headers(.init(headers: request)), promise: nil)
         for payload in pending { stream.write(payload, promise: nil) }
         pending.removeAll()

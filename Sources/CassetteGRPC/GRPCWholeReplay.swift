@@ -16,7 +16,10 @@ import WellPlateCore
 extension GRPCService {
     /// The answerer for a call these request HEADERS open, when it may be answered whole.
     func wholeReplay(_ headers: HPACKHeaders, logShard: Int) -> HTTP2WholeAnswerer? {
-        guard headers.first(name: ":method") == "POST", let path = headers.first(name: ":path"), let answers = unaryAnswers(path: path),
+        // A session's journal gets every call, as the stream path reports it (REST's prepared
+        // replies likewise skip a listener with a journal).
+        guard served.journal == nil, headers.first(name: ":method") == "POST", let path = headers.first(name: ":path"),
+            let answers = unaryAnswers(path: path),
             replaysRecordings(of: answers.key)
         else { return nil }
         let started = NIODeadline.now()

@@ -270,7 +270,8 @@ package struct ProxyRunner {
                 throw error
             }
             try await store.close()
-            let grpcIDs = conversations.grpcIDs
+            // A session's calls may come from another cassette than the proxy's own.
+            let grpcIDs = conversations.grpcIDs.union(sessions.grpcCallIDs)
             let calls = conversationCounts.keys.filter { grpcIDs.contains($0) }.count
             let sockets = conversationCounts.count - calls
             var parts = ["\(Formatting.count(counts.count, "recording"))"]

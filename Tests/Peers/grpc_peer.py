@@ -6,11 +6,15 @@
                                             "listening on http://127.0.0.1:PORT" (https with --tls:
                                             h2 over TLS with the PEM certificate chain and key)
   grpc_peer.py encode TYPE JSON             prints the message's bytes in hex, then protobuf's JSON of it
-  grpc_peer.py client TARGET SCENARIO [--gzip]
+  grpc_peer.py client TARGET SCENARIO [--gzip] [--metadata KEY=VALUE]
                                             runs the calls of SCENARIO against TARGET (host:port) and
                                             prints one JSON line per call; steps
                                             "list-reset:CODE" and "list-early:CODE" call
-                                            grpc_reset_upstream.py's resetting ListItems
+                                            grpc_reset_upstream.py's resetting ListItems;
+                                            --metadata adds KEY: VALUE to every call's request metadata
+  grpc_peer.py h2-hold TARGET               opens a Chat call with PyPI's h2 (no grpcio), sends "hi"
+                                            and never half-closes nor resets its stream; prints one
+                                            JSON line per HTTP/2 event until the connection ends
 
 Stubs are generated with grpcio-tools into a temporary folder at start, so nothing generated is
 committed.
@@ -137,10 +141,35 @@ def serve(reflection, gzip, drift=False, tls=None):
     server.wait_for_termination()
 
 
-def run_client(target, scenario, gzip):
+class _Metadata(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor,
+                grpc.StreamUnaryClientInterceptor, grpc.StreamStreamClientInterceptor):
+    """Adds fixed request metadata to every call (`--metadata x-cassette-session=ID`)."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+
+    def _details(self, details):
+        return details._replace(metadata=list(details.metadata or []) + self.pairs)
+
+    def intercept_unary_unary(self, continuation, details, request):
+        return continuation(self._details(details), request)
+
+    def intercept_unary_stream(self, continuation, details, request):
+        return continuation(self._details(details), request)
+
+    def intercept_stream_unary(self, continuation, details, requests):
+        return continuation(self._details(details), requests)
+
+    def intercept_stream_stream(self, continuation, details, requests):
+        return continuation(self._details(details), requests)
+
+
+def run_client(target, scenario, gzip, metadata=()):
     pb, rpc = generate(tempfile.mkdtemp(prefix="grpc-client-"))
     from google.protobuf import json_format
     channel = grpc.insecure_channel(target, compression=grpc.Compression.Gzip if gzip else None)
+    if metadata:
+        channel = grpc.intercept_channel(channel, _Metadata(list(metadata)))
     stub = rpc.CatalogStub(channel)
 
     def report(step, call):
@@ -181,6 +210,22 @@ def run_client(target, scenario, gzip):
                     print(json.dumps({"step": "hold", "held": replies}), flush=True)
         finally:
             ended.set()
+        return replies
+
+    def hold_open():
+        # As `hold`, but its side stays open after the call ended (a client that never
+        # half-closes): only the proxy's reset, or the connection's end, releases the stream.
+        never = threading.Event()
+
+        def requests():
+            yield pb.ChatMessage(text="hi", turn=0)
+            never.wait(600)
+
+        replies = []
+        for reply in stub.Chat(requests(), timeout=600):
+            replies.append(json_format.MessageToDict(reply))
+            if len(replies) == 1:
+                print(json.dumps({"step": "hold-open", "held": replies}), flush=True)
         return replies
 
     def chat_crash():
@@ -265,6 +310,9 @@ def run_client(target, scenario, gzip):
         "secret": lambda: report("secret", lambda: list(stub.Chat(iter([pb.ChatMessage(text="my token ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK", turn=0)]), timeout=10))),
         "login": lambda: report("login", login),
         "hold": lambda: report("hold", hold),
+        "hold-open": lambda: report("hold-open", hold_open),
+        # Keeps the process, and so its connection, alive until the test stops it.
+        "linger": lambda: time.sleep(600),
         "chat-crash": lambda: report("chat-crash", chat_crash),
         "chat-reset": chat_reset,
         "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
@@ -274,6 +322,74 @@ def run_client(target, scenario, gzip):
             list_reset(step)
         else:
             steps[step]()
+
+
+def h2_hold(target):
+    """A client that never half-closes, nor resets its stream when the answer is complete (grpcio
+    does one or the other): PyPI's h2 on a plain socket. Prints each event of the call's stream
+    as a JSON line ("headers", "data", "trailers", "reset" with its error code, "goaway") and
+    "closed" when the connection ends."""
+    import socket
+    import h2.config
+    import h2.connection
+    import h2.exceptions
+    pb, _ = generate(tempfile.mkdtemp(prefix="grpc-h2-"))
+    host, port = target.rsplit(":", 1)
+    sock = socket.create_connection((host, int(port)))
+    connection = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True, header_encoding="utf-8"))
+    connection.initiate_connection()
+    handle = _h2_event(connection)
+    stream = connection.get_next_available_stream_id()
+    connection.send_headers(stream, [
+        (":method", "POST"), (":scheme", "http"), (":path", "/shop.v1.Catalog/Chat"), (":authority", target),
+        ("content-type", "application/grpc"), ("te", "trailers"),
+    ])
+    message = pb.ChatMessage(text="hi", turn=0).SerializeToString()
+    connection.send_data(stream, b"\x00" + len(message).to_bytes(4, "big") + message)
+    sock.sendall(connection.data_to_send())
+    buffered = b""
+    while True:
+        data = sock.recv(65536)
+        if not data:
+            print(json.dumps({"event": "closed"}), flush=True)
+            return
+        buffered += data
+        # Frame by frame: h2 takes its connection for closed once a GOAWAY came and refuses the
+        # PING a graceful shutdown sends after it (RFC 9113 §6.8), losing the events read with it.
+        frames = []
+        while len(buffered) >= 9 and len(buffered) >= 9 + int.from_bytes(buffered[:3], "big"):
+            size = 9 + int.from_bytes(buffered[:3], "big")
+            frames.append(buffered[:size])
+            buffered = buffered[size:]
+        for frame in frames:
+            try:
+                events = connection.receive_data(frame)
+            except h2.exceptions.ProtocolError:
+                if frame[3] == 6 and not frame[4] & 1:
+                    # A PING after the GOAWAY: acknowledged by hand, as any HTTP/2 peer must.
+                    sock.sendall(b"\x00\x00\x08\x06\x01\x00\x00\x00\x00" + frame[9:17])
+                continue
+            for event in events:
+                handle(event)
+        sock.sendall(connection.data_to_send())
+
+
+def _h2_event(connection):
+    import h2.events
+
+    def handle(event):
+        if isinstance(event, h2.events.ResponseReceived):
+            print(json.dumps({"event": "headers", "fields": dict(event.headers)}), flush=True)
+        elif isinstance(event, h2.events.DataReceived):
+            connection.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            print(json.dumps({"event": "data", "bytes": len(event.data)}), flush=True)
+        elif isinstance(event, h2.events.TrailersReceived):
+            print(json.dumps({"event": "trailers", "fields": dict(event.headers)}), flush=True)
+        elif isinstance(event, h2.events.StreamReset):
+            print(json.dumps({"event": "reset", "code": event.error_code.name}), flush=True)
+        elif isinstance(event, h2.events.ConnectionTerminated):
+            print(json.dumps({"event": "goaway", "code": event.error_code.name, "lastStream": event.last_stream_id}), flush=True)
+    return handle
 
 
 def encode(type_name, text):
@@ -295,6 +411,9 @@ if __name__ == "__main__":
         tls = sys.argv[sys.argv.index("--tls") + 1:sys.argv.index("--tls") + 3] if "--tls" in sys.argv else None
         serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv, tls)
     elif command == "client":
-        run_client(sys.argv[2], sys.argv[3], "--gzip" in sys.argv)
+        pairs = [tuple(value.split("=", 1)) for flag, value in zip(sys.argv, sys.argv[1:]) if flag == "--metadata"]
+        run_client(sys.argv[2], sys.argv[3], "--gzip" in sys.argv, pairs)
+    elif command == "h2-hold":
+        h2_hold(sys.argv[2])
     else:
         sys.exit(f"unknown command {command}: use protoset, server or client")

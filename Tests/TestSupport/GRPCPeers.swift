@@ -8,10 +8,11 @@ import WellPlateCore
 package enum GRPCPeers {
     static let script = ExternalTool.packageRoot.appendingPathComponent("Tests/Peers/grpc_peer.py").path
 
-    /// Installs grpcio, grpcio-tools and grpcio-reflection when python3 lacks them.
+    /// Installs grpcio, grpcio-tools, grpcio-reflection and h2 (the client that never half-closes)
+    /// when python3 lacks them.
     package static func ensureInstalled() async throws {
         let installer = ExternalTool.packageRoot.appendingPathComponent("scripts/ensure-pip-module.sh").path
-        let modules = [("grpc_tools", ["grpcio", "grpcio-tools"]), ("grpc_reflection", ["grpcio-reflection"])]
+        let modules = [("grpc_tools", ["grpcio", "grpcio-tools"]), ("grpc_reflection", ["grpcio-reflection"]), ("h2", ["h2"])]
         for (module, packages) in modules {
             let result = try await ExternalTool.run(["bash", installer, module] + packages, cwd: ExternalTool.packageRoot)
             guard result.status == 0 else { throw ChildProcessError("could not install \(packages): \(result.stderr)") }
@@ -73,6 +74,16 @@ package enum GRPCPeers {
         return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, "client", target, scenario], body)
     }
 
+    /// PyPI's h2 as a client that opens a Chat call, sends one message and never half-closes nor
+    /// resets its stream (grpcio does one or the other once the answer is complete); its output
+    /// is one JSON line per HTTP/2 event (`headers`, `data`, `trailers`, `reset`, `goaway`,
+    /// `closed`). Always stopped afterwards.
+    package static func withStubbornClient<Result>(against url: URL, _ body: (ChildProcess) async throws -> Result) async throws -> Result {
+        try await ensureInstalled()
+        let target = "\(url.host ?? "127.0.0.1"):\(url.port ?? 0)"
+        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, "h2-hold", target], body)
+    }
+
     /// The calls a client's output reports (its lines with a `code`).
     package static func calls(in output: String) throws -> [Call] {
         try output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }.filter { $0["code"] != nil }.map { value in
@@ -80,12 +91,14 @@ package enum GRPCPeers {
         }
     }
 
-    /// Runs the grpcio client's `scenario` (steps separated by commas) against `url`'s host and port.
-    package static func runClient(_ scenario: String, against url: URL, gzip: Bool = false) async throws -> [Call] {
+    /// Runs the grpcio client's `scenario` (steps separated by commas) against `url`'s host and
+    /// port; `metadata` goes into every call's request metadata.
+    package static func runClient(_ scenario: String, against url: URL, gzip: Bool = false, metadata: [String: String] = [:]) async throws -> [Call] {
         try await ensureInstalled()
         let target = "\(url.host ?? "127.0.0.1"):\(url.port ?? 0)"
+        let pairs = metadata.sorted { $0.key < $1.key }.flatMap { ["--metadata", "\($0.key)=\($0.value)"] }
         let result = try await ExternalTool.run(
-            ["python3", script, "client", target, scenario] + (gzip ? ["--gzip"] : []), cwd: FileManager.default.temporaryDirectory)
+            ["python3", script, "client", target, scenario] + (gzip ? ["--gzip"] : []) + pairs, cwd: FileManager.default.temporaryDirectory)
         guard result.status == 0 else { throw ChildProcessError("grpc client \(scenario) failed (\(result.status)): \(result.stderr)") }
         return try result.stdout.split(separator: "\n").map { line in
             let value = try JSONValue(parsing: String(line))

@@ -83,7 +83,7 @@ package struct ServingPipeline: ConnectionPipeline {
                 live: served.context.live,
                 liveSession: liveSession),
             maxBodySize: settings.maxBodySize, controls: controls, sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin,
-            sessionsOnly: settings.sessionsOnly && sessions != nil, conversations: conversations)
+            sessionsOnly: settings.sessionsOnly && sessions != nil, conversations: conversations, streamSwitches: streamSwitches)
         http2 = HTTP2Serving(streamSwitches: streamSwitches)
         restoresRawHeaderBytes = !replayOnly || served.prepared.hasRawHeaderBytes
         keepsRequestHeadBytes = !replayOnly || !session.index.loadedKeysAreASCII

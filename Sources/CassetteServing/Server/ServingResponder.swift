@@ -44,11 +44,14 @@ package final class ServingResponder: Sendable {
     package let plainReplayer: ProxyReplayer?
     /// On a forward proxy's own listener: the responder of each absolute-form request's host.
     package let hosts: (any HostRouting)?
+    /// The HTTP/2 stream switches the modules registered on this listener (gRPC): a call on the
+    /// main port for a session (`X-Cassette-Session`) goes to the session's switch.
+    package let streamSwitches: HTTP2StreamSwitches
 
     package init(
         replayer: ProxyReplayer?, responder: ProxyResponder, requestBuilder: ProxyRequestBuilder, writer: AnswerWriter, maxBodySize: Int,
         controls: ControlTable, sessions: SessionRegistry? = nil, listener: Int = 0, upstreamOrigin: String? = nil, sessionsOnly: Bool = false,
-        conversations: [any ConversationServing] = [], hosts: (any HostRouting)? = nil
+        conversations: [any ConversationServing] = [], hosts: (any HostRouting)? = nil, streamSwitches: HTTP2StreamSwitches = .none
     ) {
         self.replayer = replayer
         self.responder = responder
@@ -62,6 +65,7 @@ package final class ServingResponder: Sendable {
         self.sessionsOnly = sessionsOnly
         self.conversations = conversations
         self.hosts = hosts
+        self.streamSwitches = streamSwitches
         routeContext = RouteContext(hasSessions: sessions != nil, sessionsOnly: sessionsOnly, replaysOnly: replayer != nil)
         // The forward listener's own requests are its hosts' (absolute form): none is plain there.
         plainReplayer = sessionsOnly || hosts != nil ? nil : replayer
@@ -72,7 +76,7 @@ package final class ServingResponder: Sendable {
         ServingResponder(
             replayer: replayer, responder: responder, requestBuilder: requestBuilder, writer: writer, maxBodySize: maxBodySize, controls: controls,
             sessions: sessions, listener: listener, upstreamOrigin: upstreamOrigin, sessionsOnly: sessionsOnly, conversations: conversations,
-            hosts: hosts)
+            hosts: hosts, streamSwitches: streamSwitches)
     }
 }
 

@@ -66,7 +66,13 @@ package final class ServingRoute: ConnectionResponder {
     package static func session(
         for head: HTTPRequestHead, sessions: SessionRegistry?, listener: Int, origin: String?, on eventLoop: any EventLoop
     ) -> SessionChoice {
-        guard let sessions, let id = head.headers.first(name: SessionHeader.name) else { return .none }
+        session(id: sessions == nil ? nil : head.headers.first(name: SessionHeader.name), sessions: sessions, listener: listener, origin: origin, on: eventLoop)
+    }
+
+    /// The same for a session named by `id` (the header's value; gRPC's metadata
+    /// `x-cassette-session`, an HTTP/2 stream's header), or `nil` without one.
+    package static func session(id: String?, sessions: SessionRegistry?, listener: Int, origin: String?, on eventLoop: any EventLoop) -> SessionChoice {
+        guard let sessions, let id else { return .none }
         guard let session = sessions.route(id, listener: listener, origin: origin, on: eventLoop), session.liveness?.isLive != false else {
             return .unknown(id)
         }

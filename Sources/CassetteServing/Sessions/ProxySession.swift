@@ -30,6 +30,8 @@ package final class ProxySession: Sendable {
     package let mode: RecordMode
     package let listeners: [Listener]
     package let session: CassetteSession
+    /// Its cassette's WebSocket conversations and gRPC calls, shared by its listeners.
+    package let conversations: RecordedConversations
     package let journal: SessionJournal
     package let server: ProxyServer
     /// A forward proxy's session: the hosts it serves, for `X-Cassette-Session` requests that
@@ -51,9 +53,10 @@ package final class ProxySession: Sendable {
 
     package init(
         id: String, cassette: String, mode: RecordMode, listeners: [Listener], session: CassetteSession, journal: SessionJournal,
-        server: ProxyServer, group: MultiThreadedEventLoopGroup, forwardRouter: (any HostRouting)? = nil
+        server: ProxyServer, group: MultiThreadedEventLoopGroup, forwardRouter: (any HostRouting)? = nil, conversations: RecordedConversations = .none
     ) {
         self.forwardRouter = forwardRouter
+        self.conversations = conversations
         self.id = id
         self.cassette = cassette
         self.mode = mode
@@ -95,7 +98,10 @@ package final class ProxySession: Sendable {
 
     /// What the session served so far.
     package var summary: SessionSummary {
-        SessionSummary(journal.tally, unused: session.index.statistics.unusedKeys)
+        let methods = conversations.grpcKeys
+        return SessionSummary(
+            journal.tally, unused: session.index.statistics.unusedKeys,
+            unusedGRPCMethods: methods.isEmpty ? nil : conversations.untakenKeys.filter { methods.contains($0) })
     }
 
     /// Stops its listener, letting requests in flight finish (and go into the journal).

@@ -86,7 +86,7 @@ extension SessionRegistry {
         }
         return ProxySession(
             id: id, cassette: cassette, mode: served.session.options.policy.mode, listeners: listeners, session: served.session, journal: journal,
-            server: server, group: group, forwardRouter: forwardRouter)
+            server: server, group: group, forwardRouter: forwardRouter, conversations: served.conversations)
     }
 
     /// `http://HOST:PORT` for the session's listener: the proxy's host, or the one the caller

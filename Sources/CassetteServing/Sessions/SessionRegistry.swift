@@ -47,8 +47,11 @@ package final class SessionRegistry: Sendable {
     private let state = Mutex(State())
     /// Replays per recording id of the sessions already closed, for `--track-usage`.
     private let closedUsage = Mutex<[Int64: Int]>([:])
-    /// Replays per WebSocket conversation id of the sessions already closed, likewise.
+    /// Replays per WebSocket conversation or gRPC call id of the sessions already closed, likewise.
     private let closedConversationUsage = Mutex<[Int64: Int]>([:])
+    /// Which of those ids are gRPC calls: a session's cassette may be one the proxy's own
+    /// conversations do not hold, and the summary names calls and conversations apart.
+    private let closedGRPCCallIDs = Mutex<Set<Int64>>([])
     /// The Sessions view's pictures of the last sessions that ended (`SessionRegistry+UI.swift`).
     package let ended = Mutex<EndedSessions>(EndedSessions())
     private let log: ProxyLog
@@ -206,6 +209,11 @@ package final class SessionRegistry: Sendable {
         closedConversationUsage.withLock { $0 }
     }
 
+    /// The ids among `conversationUsage` that are gRPC calls.
+    package var grpcCallIDs: Set<Int64> {
+        closedGRPCCallIDs.withLock { $0 }
+    }
+
     private func keepUsage(of session: ProxySession) {
         let counts = session.session.index.replayCountsByRecording
         if !counts.isEmpty {
@@ -213,15 +221,14 @@ package final class SessionRegistry: Sendable {
                 usage.merge(counts, uniquingKeysWith: +)
             }
         }
-        // The session's listeners share its conversations: each counted once.
-        var seen: Set<ObjectIdentifier> = []
-        for conversations in session.listeners.flatMap({ $0.parts.conversations.map(\.recorded) }) where seen.insert(ObjectIdentifier(conversations)).inserted {
-            let replays = conversations.replayCounts
-            guard !replays.isEmpty else { continue }
-            closedConversationUsage.withLock { usage in
-                usage.merge(replays, uniquingKeysWith: +)
-            }
+        // The session's listeners share its conversations (WebSocket and gRPC alike).
+        let replays = session.conversations.replayCounts
+        guard !replays.isEmpty else { return }
+        closedConversationUsage.withLock { usage in
+            usage.merge(replays, uniquingKeysWith: +)
         }
+        let calls = session.conversations.grpcIDs.intersection(replays.keys)
+        if !calls.isEmpty { closedGRPCCallIDs.withLock { $0.formUnion(calls) } }
     }
 
     /// A line in the proxy's output, in order with the request log.

@@ -22,21 +22,27 @@ package struct SessionSummary: Sendable {
     package let recorded: Int
     package let missed: [Missed]
     package let unused: [String]
+    /// The keys of the gRPC methods (`POST /package.Service/Method`) no call of the session
+    /// used; `nil` when its cassette has no gRPC call.
+    package let unusedGRPCMethods: [String]?
 
-    package init(_ tally: SessionJournal.Tally, unused: [String]) {
+    package init(_ tally: SessionJournal.Tally, unused: [String], unusedGRPCMethods: [String]? = nil) {
         served = tally.served
         recorded = tally.recorded
         missed = tally.missed
         self.unused = unused
+        self.unusedGRPCMethods = unusedGRPCMethods
     }
 
-    /// `served N, recorded N, missed N, unused N`, for the proxy's log.
+    /// `served N, recorded N, missed N, unused recordings N` (`, unused gRPC methods N` when
+    /// the cassette has gRPC calls, as the proxy's own summary says it), for the proxy's log.
     package var line: String {
-        "served \(served), recorded \(recorded), missed \(missed.reduce(0) { $0 + $1.count }), unused recordings \(unused.count)"
+        let methods = unusedGRPCMethods.map { ", unused gRPC methods \($0.count)" } ?? ""
+        return "served \(served), recorded \(recorded), missed \(missed.reduce(0) { $0 + $1.count }), unused recordings \(unused.count)" + methods
     }
 
     package func json() -> JSONObject {
-        [
+        var json: JSONObject = [
             "served": .integer(Int64(served)),
             "recorded": .integer(Int64(recorded)),
             "missed": .array(
@@ -53,5 +59,12 @@ package struct SessionSummary: Sendable {
                 }),
             "unused": .array(unused.map(JSONValue.string)),
         ]
+        if let unusedGRPCMethods { json["unusedGRPCMethods"] = .array(unusedGRPCMethods.map { .string(Self.methodPath($0)) }) }
+        return json
+    }
+
+    /// `/package.Service/Method` of a gRPC method's key, as the proxy's summary names it.
+    package static func methodPath(_ key: String) -> String {
+        key.hasPrefix("POST ") ? String(key.dropFirst(5)) : key
     }
 }

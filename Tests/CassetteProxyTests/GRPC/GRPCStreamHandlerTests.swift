@@ -67,10 +67,11 @@ final class GRPCStreamHandlerTests {
         try channel.writeInbound(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(ByteBuffer(bytes: bytes)), endStream: endStream)))
     }
 
-    /// What the handler wrote, in order: `headers(fields, end)` or `data(bytes, end)`.
+    /// What the handler wrote, in order: `headers(fields, end)`, `data(bytes, end)` or `reset(code)`.
     enum Written: Equatable {
         case headers([String: String], end: Bool)
         case data([UInt8], end: Bool)
+        case reset(NIOHTTP2.HTTP2ErrorCode)
     }
 
     func written(_ channel: EmbeddedChannel) throws -> [Written] {
@@ -83,6 +84,8 @@ final class GRPCStreamHandlerTests {
             case .data(let frame):
                 guard case .byteBuffer(let buffer) = frame.data else { continue }
                 frames.append(.data(Array(buffer.readableBytesView), end: frame.endStream))
+            case .rstStream(let code):
+                frames.append(.reset(code))
             default:
                 continue
             }
@@ -90,9 +93,18 @@ final class GRPCStreamHandlerTests {
         return frames
     }
 
-    /// The one trailers-only answer written, or a failed expectation.
-    func status(_ channel: EmbeddedChannel, sourceLocation: SourceLocation = #_sourceLocation) throws -> (code: String?, message: String) {
-        let frames = try written(channel)
+    /// The one trailers-only answer written, or a failed expectation. `clientOpen`: the client had
+    /// not ended its side, so the answer is followed by RST_STREAM(NO_ERROR) (RFC 9113 §8.1).
+    func status(
+        _ channel: EmbeddedChannel, clientOpen: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (
+        code: String?, message: String
+    ) {
+        var frames = try written(channel)
+        if clientOpen {
+            #expect(frames.last == .reset(.noError), "the client's open side is reset after the answer: \(frames)", sourceLocation: sourceLocation)
+            if frames.last == .reset(.noError) { frames.removeLast() }
+        }
         guard frames.count == 1, case .headers(let fields, let end) = frames[0] else {
             Issue.record("expected one trailers-only HEADERS, got \(frames)", sourceLocation: sourceLocation)
             return (nil, "")
@@ -136,7 +148,7 @@ final class GRPCStreamHandlerTests {
         try open(channel)
         // The prefix promises 10 bytes; 3 come, then the end of the stream.
         try data([0, 0, 0, 0, 10, 1, 2, 3], endStream: true, to: channel)
-        let (code, message) = try status(channel)
+        let (code, message) = try status(channel, clientOpen: false)
         #expect(code == String(GRPCStatusCode.internalError.rawValue))
         #expect(message.contains("ended 7 bytes short"), "\(message)")
     }
@@ -170,7 +182,7 @@ final class GRPCStreamHandlerTests {
     @Test func aStreamThatIsNotAPostIsInternal() throws {
         let channel = try channel([Self.recording(request: Data([1]), reply: Data([2]))])
         try open(channel, method: "GET", endStream: true)
-        let (code, message) = try status(channel)
+        let (code, message) = try status(channel, clientOpen: false)
         #expect(code == String(GRPCStatusCode.internalError.rawValue))
         #expect(message.contains("a gRPC call is a POST"), "\(message)")
     }
@@ -182,6 +194,33 @@ final class GRPCStreamHandlerTests {
         let (code, message) = try status(channel)
         #expect(code == String(GRPCStatusCode.unavailable.rawValue))
         #expect(message.contains("shutting down"), "\(message)")
+    }
+
+    @Test func theProxyStoppingResetsTheStreamOfAClientThatNeverHalfClosesAfterItsTrailers() throws {
+        let channel = try channel([Self.recording(request: Data([1]), reply: Data([2]))])
+        try open(channel)
+        try data(Self.framed([1]), to: channel)
+        channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        let frames = try written(channel)
+        // The trailers first, with END_STREAM, then the reset that ends the client's side: a
+        // graceful shutdown waiting for the stream need not wait for the client.
+        #expect(frames.count == 2, "\(frames)")
+        guard case .headers(let fields, end: true)? = frames.first else {
+            Issue.record("expected the trailers first: \(frames)")
+            return
+        }
+        #expect(fields["grpc-status"] == String(GRPCStatusCode.unavailable.rawValue))
+        #expect(frames.last == .reset(.noError), "\(frames)")
+    }
+
+    @Test func aCallWhoseClientHasEndedIsNotReset() throws {
+        let request: [UInt8] = [0x0A, 0x02, 0x62, 0x31]
+        let channel = try channel([Self.recording(request: Data(request), reply: Data([0x12, 0x01, 0x44]))])
+        try open(channel)
+        try data(Self.framed(request), endStream: true, to: channel)
+        let frames = try written(channel)
+        #expect(frames.last == .headers(["grpc-status": "0"], end: true), "\(frames)")
+        #expect(!frames.contains(.reset(.noError)), "\(frames)")
     }
 
     @Test func theProxyStoppingLetsACallWhoseClientHasEndedFinish() throws {

@@ -61,6 +61,56 @@ final class ProxyGRPCCutTests {
         #expect(show.stdout.contains("ended: cut"), "\(show.stdout)")
     }
 
+    @Test("SIGTERM with a grpcio client holding its bidi stream open: UNAVAILABLE, and the recorder process exits with the call stored as cut")
+    func recorderProcessStopsWithAStreamHeldOpen() async throws {
+        let directory = try TemporaryDirectory(prefix: "grpc-protoset")
+        let protoset = try await GRPCPeers.protoset(in: directory).path
+        try await GRPCPeers.withServer { upstream in
+            try await withRecorder(upstream: upstream, store: store, arguments: ["--protoset", protoset]) { recorder in
+                // `linger` keeps the client process, and so its connection, alive after the call.
+                try await GRPCPeers.withClient("hold-open,linger", against: recorder.url) { client in
+                    try await client.waitForOutput("the echo of the first message") { $0.contains(#""held""#) }
+                    #expect(try await recorder.stop() == .exited(0), "\(recorder.process.standardError)")
+                    try await client.waitForOutput("the call's status") { $0.contains(#""code""#) }
+                    // The recorder did not wait for the client to go away.
+                    #expect(client.exitStatus == nil)
+                    let calls = try GRPCPeers.calls(in: client.standardOutput)
+                    #expect(calls.map(\.code) == ["UNAVAILABLE"], "\(client.standardOutput)")
+                    #expect(calls.first?.line["details"]?.stringValue?.contains("the recorder is shutting down") == true, "\(client.standardOutput)")
+                }
+                #expect(recorder.outputLines.contains { $0.hasPrefix("POST /shop.v1.Catalog/Chat 200 ") && $0.hasSuffix("gRPC UNAVAILABLE recorded") })
+            }
+        }
+        let (call, schema) = try await storedChat()
+        #expect(call.end == .cut, "\(call.end)")
+        #expect(texts(call, schema) == ["hi", "echo: hi"])
+    }
+
+    @Test("a client that never half-closes nor resets gets the trailers, then RST_STREAM NO_ERROR, so the recorder's stop does not wait out the grace period")
+    func aStubbornClientIsResetAfterItsTrailers() async throws {
+        let directory = try TemporaryDirectory(prefix: "grpc-protoset")
+        let protoset = try await GRPCPeers.protoset(in: directory).path
+        try await GRPCPeers.withServer { upstream in
+            try await withRecorder(upstream: upstream, store: store, arguments: ["--protoset", protoset]) { recorder in
+                try await GRPCPeers.withStubbornClient(against: recorder.url) { client in
+                    try await client.waitForOutput("the echo") { $0.contains(#""event": "data""#) }
+                    #expect(try await recorder.stop() == .exited(0), "\(recorder.process.standardError)")
+                    try await client.waitForOutput("the connection's end") { $0.contains(#""event": "closed""#) }
+                    let events = try client.standardOutput.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+                    let names = events.compactMap { $0["event"]?.stringValue }
+                    // The trailers, the reset right after them (RFC 9113 §8.1), then the graceful GOAWAYs.
+                    let trailers = try #require(names.firstIndex(of: "trailers"), "\(client.standardOutput)")
+                    #expect(events[trailers]["fields"]?["grpc-status"] == "14", "\(client.standardOutput)")
+                    #expect(names.indices.contains(trailers + 1) && names[trailers + 1] == "reset", "\(client.standardOutput)")
+                    #expect(events.first { $0["event"] == "reset" }?["code"] == "NO_ERROR", "\(client.standardOutput)")
+                    #expect(names.firstIndex(of: "goaway").map { $0 > trailers } ?? true, "the trailers go out before any GOAWAY: \(client.standardOutput)")
+                }
+            }
+        }
+        let (call, _) = try await storedChat()
+        #expect(call.end == .cut, "\(call.end)")
+    }
+
     @Test(
         "a stream whose upstream goes away mid-call is stored with the messages so far, marked as the upstream's reset; the client gets UNAVAILABLE, live and on replay"
     )
