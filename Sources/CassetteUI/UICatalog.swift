@@ -22,7 +22,12 @@ package struct UICatalog: Sendable {
         self.store = store
     }
 
-    /// `{"cassettes": [{name, interactions, hosts, lastRecorded, size, unused}]}`.
+    /// `{"cassettes": [{name, interactions, grpcCalls, conversations, hosts, upstreams,
+    /// lastRecorded, size, unused}]}`: `interactions` counts HTTP recordings, `grpcCalls` and
+    /// `conversations` (WebSocket) the rest; `hosts` are the origins of their URLs (a gRPC call
+    /// is stored under its method's path, without a host); `upstreams` what the cassette was
+    /// recorded from, as it remembers them (`cassette list --cassettes`' UPSTREAM); `size` the
+    /// response bodies and message payloads stored; `lastRecorded` the latest of all three kinds.
     package func cassettes() async throws -> JSONValue {
         let summaries = try await store.cassettes()
         let served = unusedByCassette()
@@ -39,13 +44,21 @@ package struct UICatalog: Sendable {
             rows.append([
                 "name": .string(summary.name),
                 "interactions": .integer(Int64(summary.interactionCount)),
+                "grpcCalls": .integer(Int64(summary.grpcCallCount)),
+                "conversations": .integer(Int64(summary.conversationCount)),
                 "hosts": .array(hosts.map(JSONValue.string)),
+                "upstreams": .array(Self.upstreams(summary).map(JSONValue.string)),
                 "lastRecorded": summary.lastRecordedAt.map { JSONValue.string(Self.timestamp($0)) } ?? .null,
-                "size": .integer(Int64(summary.bodyBytes)),
+                "size": .integer(Int64(summary.storedBytes)),
                 "unused": unused,
             ])
         }
         return ["cassettes": .array(rows)]
+    }
+
+    /// The upstream URLs the cassette remembers (one, or a multi-host recording's several).
+    static func upstreams(_ summary: CassetteSummary) -> [String] {
+        (summary.upstream ?? "").split(separator: " ").map(String.init)
     }
 
     /// `{"total": N, "offset": N, "rows": [...]}`: one page of the list.
