@@ -248,7 +248,7 @@
           el("td", { text: hosts.length || !upstreams.length ? hosts.join(", ") : "recorded from " + upstreams.join(", ") }),
           el("td", { text: last ? last + " (" + age(last) + ")" : "" }),
           el("td", { cls: "num", text: size(cassette.size) }),
-          el("td", { cls: "num", text: cassette.unused === null || cassette.unused === undefined ? "n/a" : String(cassette.unused) }),
+          el("td", { cls: "num", text: unusedText(cassette.unused, cassette.unusedGRPCMethods) }),
         ]);
       });
       main.appendChild(el("h1", { text: "Cassettes" }));
@@ -836,7 +836,7 @@
           } })]),
           el("td", { text: stateText(item.state) }), el("td", { text: item.cassette }), el("td", { text: modeText(item.mode) }),
           el("td", { cls: "num", text: String(summary.served) }), el("td", { cls: "num", text: String(summary.recorded) }),
-          el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: unusedText(summary) }),
+          el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: unusedText(summary.unused.length, (summary.unusedGRPCMethods || []).length) }),
         ]);
       });
       main.appendChild(table(["Session", "State", "Cassette", "Mode", "Served", "Recorded", "Missed", "Unused"], rows, "sessions"));
@@ -844,12 +844,10 @@
     });
   }
 
-  // A session's unused recordings, and the gRPC methods none of its calls used (which the
-  // server lists apart: a method is not a recording): "2", "0 + 3 gRPC methods".
-  function unusedText(summary) {
-    const methods = (summary.unusedGRPCMethods || []).length;
-    const recordings = summary.unused.length;
-    if (!methods) return String(recordings);
+  // Unused recordings, and the gRPC methods no call used, which the server counts apart (a
+  // method is not a recording): "2", "3 gRPC methods", "2 + 3 gRPC methods"; "n/a" when unknown.
+  function unusedText(recordings, methods) {
+    if (!methods) return recordings === null || recordings === undefined ? "n/a" : String(recordings);
     const named = methods + (methods === 1 ? " gRPC method" : " gRPC methods");
     return recordings ? recordings + " + " + named : named;
   }

@@ -4,7 +4,8 @@ selenium) at a common laptop's 1280x800: the Interactions view says in one line,
 region, that the store has no HTTP interactions, draws no empty table, and the "gRPC calls" table
 starts in view without a scroll; on a real `cassette replay` and in the store's `cassette report`
 opened from file:// with the network off. The other views hold no empty table either: Cassettes
-counts the calls, measures their messages and names the upstream they were recorded from, Live says in one line that no request came until the grpcio client's call
+counts the calls, measures their messages, names the upstream they were recorded from and the
+methods no call used yet, Live says in one line that no request came until the grpcio client's call
 (replayed) shows in its table, Sessions without any, a session's empty journal and the audit
 without findings are one line each, a session counts the gRPC methods it left unused, and the
 report's Drift counts the methods it compared and each method's calls (not its messages). The sizes are the page's own boxes
@@ -144,6 +145,9 @@ def cassettes_checks(driver, base, where):
           "%s: the cassette's size is its calls' messages, not 0 B (%s)" % (where, row))
     check((row.get("Hosts") or "").startswith("recorded from http://127.0.0.1:"),
           "%s: the cassette names the upstream it was recorded from (%s)" % (where, row))
+    # The replaying proxy has served no call yet: every method is unused. A store's report cannot know.
+    expected = "%d gRPC methods" % args.calls if where == "proxy" else "n/a"
+    check(row.get("Unused") == expected, "%s: Unused is %s (%s)" % (where, expected, row))
     audit(driver, where + ": Cassettes of a gRPC-only store")
 
 
