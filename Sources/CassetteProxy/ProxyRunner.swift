@@ -158,7 +158,7 @@ package struct ProxyRunner {
             group: group)
         // The web UI on the main port.
         let uiAccess = UIAccess.forHost(settings.host)
-        var catalog = Self.catalog(store: store, serving: served.session)
+        var catalog = Self.catalog(store: store, serving: served)
         catalog.findings = findings?(store)
         let ui = UIEndpoints(catalog: catalog, access: uiAccess, live: live, sessions: { sessions.uiJSON() })
         served.context.mainPortControls = [ui.route]
@@ -198,10 +198,17 @@ package struct ProxyRunner {
         return Running(server: server, served: served, requestLog: requestLog, sessions: sessions, live: live, announcement: lines)
     }
 
-    /// The UI's view of `store`: the served cassette's unused recordings as the proxy counts them.
-    private static func catalog(store: CassetteStore, serving session: CassetteSession) -> UICatalog {
+    /// The UI's view of `store`: the served cassette's unused recordings and gRPC methods as the
+    /// proxy counts them.
+    private static func catalog(store: CassetteStore, serving served: ServedCassette) -> UICatalog {
         var catalog = UICatalog(store: store)
+        let (session, conversations) = (served.session, served.conversations)
         catalog.unusedByCassette = { [session.options.cassette: session.index.statistics.unusedKeys.count] }
+        catalog.unusedGRPCMethodsByCassette = {
+            let methods = conversations.grpcKeys
+            guard !methods.isEmpty else { return [:] }
+            return [session.options.cassette: conversations.untakenKeys.count { methods.contains($0) }]
+        }
         return catalog
     }
 

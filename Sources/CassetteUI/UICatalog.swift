@@ -12,6 +12,9 @@ package struct UICatalog: Sendable {
     /// Recordings a serving proxy has not replayed yet, by cassette; others come from the store's
     /// usage (`--track-usage`), or are unknown.
     package var unusedByCassette: @Sendable () -> [String: Int] = { [:] }
+    /// The gRPC methods (by cassette) that no call of a serving proxy has used yet, counted apart
+    /// from its recordings (a method is not a recording); only for a cassette that holds calls.
+    package var unusedGRPCMethodsByCassette: @Sendable () -> [String: Int] = { [:] }
     /// The Drift view's data, `{"audit": {...}, "drift": {...} | null}`: the store's audit
     /// findings (values masked) and, with `--fixtures DIR`, `cassette diff`'s comparison per
     /// endpoint. Made by the command (the audit and the drift are tool code, which neither this
@@ -22,10 +25,17 @@ package struct UICatalog: Sendable {
         self.store = store
     }
 
-    /// `{"cassettes": [{name, interactions, hosts, lastRecorded, size, unused}]}`.
+    /// `{"cassettes": [{name, interactions, grpcCalls, conversations, hosts, upstreams,
+    /// lastRecorded, size, unused, unusedGRPCMethods}]}`: `interactions` counts HTTP recordings, `grpcCalls` and
+    /// `conversations` (WebSocket) the rest; `hosts` are the origins of their URLs (a gRPC call
+    /// is stored under its method's path, without a host); `upstreams` what the cassette was
+    /// recorded from, as it remembers them (`cassette list --cassettes`' UPSTREAM); `size` the
+    /// response bodies and message payloads stored; `lastRecorded` the latest of all three kinds;
+    /// `unusedGRPCMethods` (or `null`) beside `unused` as the serving proxy counts them.
     package func cassettes() async throws -> JSONValue {
         let summaries = try await store.cassettes()
         let served = unusedByCassette()
+        let unusedMethods = unusedGRPCMethodsByCassette()
         var rows: [JSONValue] = []
         for summary in summaries {
             let hosts = try await store.recordedOrigins(cassette: summary.name)
@@ -39,13 +49,22 @@ package struct UICatalog: Sendable {
             rows.append([
                 "name": .string(summary.name),
                 "interactions": .integer(Int64(summary.interactionCount)),
+                "grpcCalls": .integer(Int64(summary.grpcCallCount)),
+                "conversations": .integer(Int64(summary.conversationCount)),
                 "hosts": .array(hosts.map(JSONValue.string)),
+                "upstreams": .array(Self.upstreams(summary).map(JSONValue.string)),
                 "lastRecorded": summary.lastRecordedAt.map { JSONValue.string(Self.timestamp($0)) } ?? .null,
-                "size": .integer(Int64(summary.bodyBytes)),
+                "size": .integer(Int64(summary.storedBytes)),
                 "unused": unused,
+                "unusedGRPCMethods": unusedMethods[summary.name].map { .integer(Int64($0)) } ?? .null,
             ])
         }
         return ["cassettes": .array(rows)]
+    }
+
+    /// The upstream URLs the cassette remembers (one, or a multi-host recording's several).
+    static func upstreams(_ summary: CassetteSummary) -> [String] {
+        (summary.upstream ?? "").split(separator: " ").map(String.init)
     }
 
     /// `{"total": N, "offset": N, "rows": [...]}`: one page of the list.

@@ -10,7 +10,9 @@ import WellPlateNetworking
 /// over derived ones. Only successful responses describe the contract a model decodes, so only
 /// 2xx responses with a JSON body contribute: a JSON Content-Type (`application/json`, `…/json`,
 /// `…+json`), or no Content-Type and a body that parses. Error pages, empty bodies and JSON that
-/// does not parse are left out rather than reported: they are not samples of the shape.
+/// does not parse are left out rather than reported: they are not samples of the shape. A JSON
+/// text sequence (`application/json-seq`: a gRPC call's response messages) is one recording with
+/// a sample per text, so `recordings` counts answers, not messages.
 package struct EndpointSchemas: Sendable {
     /// What one endpoint's recordings had in common.
     package struct Samples: Sendable, Hashable {
@@ -43,8 +45,15 @@ package struct EndpointSchemas: Sendable {
 
     /// Adds one recording; returns whether it contributed a sample (a 2xx JSON response with a
     /// URL that parses).
+    /// A JSON text sequence (a gRPC call's response messages, `GRPCEndpoints`) is one recording
+    /// whose texts are each a sample.
     @discardableResult
     package mutating func add(_ interaction: Interaction) -> Bool {
+        if let texts = JSONBodies.successSequence(of: interaction) {
+            guard let url = URL(string: interaction.url), let endpoint = Endpoint.of(recording: interaction, registry: registry) else { return false }
+            samples[endpoint, default: Samples()].add(texts, path: RequestPath(url: url))
+            return true
+        }
         guard let body = JSONBodies.successBody(of: interaction), let url = URL(string: interaction.url),
             let endpoint = Endpoint.of(recording: interaction, registry: registry)
         else { return false }
@@ -98,7 +107,12 @@ package struct EndpointSchemas: Sendable {
 
 extension EndpointSchemas.Samples {
     mutating func add(_ body: JSONValue, path: RequestPath) {
-        schema.add(body)
+        add([body], path: path)
+    }
+
+    /// One recording whose answer is `bodies` (one, or a stream's messages).
+    mutating func add(_ bodies: [JSONValue], path: RequestPath) {
+        for body in bodies { schema.add(body) }
         recordings += 1
         paths.insert(path)
     }

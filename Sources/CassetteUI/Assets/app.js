@@ -229,31 +229,26 @@
   }
 
   // A cassette's gRPC calls and WebSocket conversations are counted in columns of their own when
-  // the store holds any, and are recordings too: a cassette of gRPC calls only is not "0, never".
+  // the store holds any (api/cassettes counts them, with their messages in Size and their times
+  // in Last recorded): a cassette of gRPC calls only is not "0, never". A gRPC call is stored
+  // without its host: a cassette whose recordings name none shows what it was recorded from.
   function cassettesView() {
-    return Promise.all([data.cassettes(), data.conversations()]).then(([body, streams]) => {
-      const counts = new Map();
-      for (const item of streams.conversations) {
-        const count = counts.get(item.cassette) || { grpc: 0, websocket: 0, last: null };
-        if (item.grpc) count.grpc++;
-        else count.websocket++;
-        if (!count.last || Date.parse(item.recordedAt) > Date.parse(count.last)) count.last = item.recordedAt;
-        counts.set(item.cassette, count);
-      }
-      const grpc = streams.conversations.some((item) => item.grpc);
-      const websocket = streams.conversations.some((item) => !item.grpc);
+    return data.cassettes().then((body) => {
+      const grpc = body.cassettes.some((cassette) => cassette.grpcCalls > 0);
+      const websocket = body.cassettes.some((cassette) => cassette.conversations > 0);
       const rows = body.cassettes.map((cassette) => {
-        const count = counts.get(cassette.name) || { grpc: 0, websocket: 0, last: null };
-        const last = !cassette.lastRecorded || (count.last && Date.parse(count.last) > Date.parse(cassette.lastRecorded)) ? count.last : cassette.lastRecorded;
+        const last = cassette.lastRecorded;
+        const hosts = cassette.hosts || [];
+        const upstreams = cassette.upstreams || [];
         return el("tr", {}, [
           el("td", {}, [el("a", { href: "#/interactions?cassette=" + encodeURIComponent(cassette.name), text: cassette.name })]),
           el("td", { cls: "num", text: String(cassette.interactions) }),
-          grpc ? el("td", { cls: "num", text: String(count.grpc) }) : null,
-          websocket ? el("td", { cls: "num", text: String(count.websocket) }) : null,
-          el("td", { text: (cassette.hosts || []).join(", ") }),
+          grpc ? el("td", { cls: "num", text: String(cassette.grpcCalls) }) : null,
+          websocket ? el("td", { cls: "num", text: String(cassette.conversations) }) : null,
+          el("td", { text: hosts.length || !upstreams.length ? hosts.join(", ") : "recorded from " + upstreams.join(", ") }),
           el("td", { text: last ? last + " (" + age(last) + ")" : "" }),
           el("td", { cls: "num", text: size(cassette.size) }),
-          el("td", { cls: "num", text: cassette.unused === null || cassette.unused === undefined ? "n/a" : String(cassette.unused) }),
+          el("td", { cls: "num", text: unusedText(cassette.unused, cassette.unusedGRPCMethods) }),
         ]);
       });
       main.appendChild(el("h1", { text: "Cassettes" }));
@@ -841,12 +836,20 @@
           } })]),
           el("td", { text: stateText(item.state) }), el("td", { text: item.cassette }), el("td", { text: modeText(item.mode) }),
           el("td", { cls: "num", text: String(summary.served) }), el("td", { cls: "num", text: String(summary.recorded) }),
-          el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: String(summary.unused.length) }),
+          el("td", { cls: "num", text: String(missed) }), el("td", { cls: "num", text: unusedText(summary.unused.length, (summary.unusedGRPCMethods || []).length) }),
         ]);
       });
       main.appendChild(table(["Session", "State", "Cassette", "Mode", "Served", "Recorded", "Missed", "Unused"], rows, "sessions"));
       for (const item of body.sessions) main.appendChild(sessionView(item));
     });
+  }
+
+  // Unused recordings, and the gRPC methods no call used, which the server counts apart (a
+  // method is not a recording): "2", "3 gRPC methods", "2 + 3 gRPC methods"; "n/a" when unknown.
+  function unusedText(recordings, methods) {
+    if (!methods) return recordings === null || recordings === undefined ? "n/a" : String(recordings);
+    const named = methods + (methods === 1 ? " gRPC method" : " gRPC methods");
+    return recordings ? recordings + " + " + named : named;
   }
 
   // A session's mode as the API spells it (`none`, `once`, `missing`, `all`) said in words: `none`
@@ -874,6 +877,13 @@
       box.appendChild(el("details", { cls: "unused" }, [
         el("summary", { text: "Unused recordings (" + summary.unused.length + ")" }),
         el("ul", {}, summary.unused.map((key) => el("li", { cls: "url", text: key }))),
+      ]));
+    }
+    const methods = summary.unusedGRPCMethods || [];
+    if (methods.length) {
+      box.appendChild(el("details", { cls: "unused" }, [
+        el("summary", { text: "Unused gRPC methods (" + methods.length + ")" }),
+        el("ul", {}, methods.map((path) => el("li", { cls: "url", text: path }))),
       ]));
     }
     const journal = item.journal;

@@ -38,6 +38,36 @@ package enum JSONBodies {
         return try? JSONValue(parsing: interaction.responseBody)
     }
 
+    /// A JSON text sequence (RFC 7464): several JSON texts in one body, each after a record
+    /// separator (0x1E) and before a line feed. How a gRPC call's response messages are one
+    /// recording for `schema` and `diff` (`GRPCEndpoints`).
+    package static let jsonSequenceMediaType = "application/json-seq"
+
+    /// `values` as a JSON text sequence.
+    package static func jsonSequence(_ values: [JSONValue]) -> Data {
+        var data = Data()
+        for value in values {
+            data.append(0x1E)
+            data.append(value.jsonData())
+            data.append(0x0A)
+        }
+        return data
+    }
+
+    /// A 2xx answer's JSON texts when its body is a JSON text sequence (`application/json-seq`);
+    /// `nil` for any other answer, or one whose texts do not all parse.
+    package static func successSequence(of interaction: Interaction) -> [JSONValue]? {
+        guard (200..<300).contains(interaction.statusCode), let contentType = interaction.responseHeaders[.contentType] else { return nil }
+        let essence = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard essence == jsonSequenceMediaType else { return nil }
+        var values: [JSONValue] = []
+        for text in interaction.responseBody.split(separator: 0x1E) where !text.allSatisfy({ $0 == 0x0A || $0 == 0x20 }) {
+            guard let value = try? JSONValue(parsing: Data(text)) else { return nil }
+            values.append(value)
+        }
+        return values.isEmpty ? nil : values
+    }
+
     /// A GraphQL answer's `data` (a 2xx JSON answer whose `data` is not `null`): what a model of
     /// the operation decodes. `errors` beside it are the server's report, not part of the data.
     package static func graphQLData(of interaction: Interaction) -> JSONValue? {

@@ -67,13 +67,25 @@ private struct StoredRules: Encodable {
     }
 }
 
-/// One line of `cassette list --cassettes`.
+/// One line of `cassette list --cassettes`, and of the UI's Cassettes view.
 package struct CassetteSummary: Sendable, Equatable {
     package var name: String
     package var upstream: String?
+    /// HTTP recordings.
     package var interactionCount: Int
+    /// The HTTP recordings' response bodies.
     package var bodyBytes: Int
+    /// The latest recording, WebSocket conversation or gRPC call.
     package var lastRecordedAt: Date?
+    /// WebSocket conversations.
+    package var conversationCount = 0
+    /// gRPC calls (stored as conversations with `grpc` heads).
+    package var grpcCallCount = 0
+    /// The payloads of the conversations' and gRPC calls' messages, as stored.
+    package var messageBytes = 0
+
+    /// What the cassette's recordings take: response bodies and message payloads.
+    package var storedBytes: Int { bodyBytes + messageBytes }
 }
 
 /// One line of `cassette list`: an interaction without its bodies.

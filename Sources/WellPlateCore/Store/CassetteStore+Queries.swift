@@ -10,10 +10,11 @@ extension CassetteStore {
         }
     }
 
-    /// Every cassette with its interaction count, including cassettes known only from recordings.
+    /// Every cassette with its interaction count, including cassettes known only from recordings,
+    /// and its WebSocket conversations and gRPC calls (`CassetteStore+ConversationCounts.swift`).
     package func cassettes() throws(CassetteStoreError) -> [CassetteSummary] {
         try reading { connection in
-            try connection.prepare(
+            let summaries = try connection.prepare(
                 """
                 SELECT \(CassetteSummaryColumn.selectList)
                 FROM (SELECT name FROM cassettes UNION SELECT DISTINCT cassette FROM interactions) AS names
@@ -31,6 +32,7 @@ extension CassetteStore {
                     lastRecordedAt: row.isNull(Column.lastRecordedAt) ? nil : row.date(Column.lastRecordedAt)
                 )
             }
+            return try Self.addingConversations(to: summaries, connection)
         }
     }
 

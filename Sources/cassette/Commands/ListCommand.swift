@@ -33,7 +33,8 @@ struct ListCommand: AsyncParsableCommand {
             object per WebSocket conversation with "webSocket": true, ageDays, cassette, end, id, key, \
             received, recordedAt, sent, sequence, subprotocol and operations (each operation the \
             conversation carried: its name, `subscription Countdown`, variables and answers); with \
-            --cassettes, objects with count, lastRecordedAt, name, size and upstream.
+            --cassettes, objects with count (HTTP recordings), conversations (WebSocket), grpcCalls, \
+            lastRecordedAt, name, size (bytes of bodies and message payloads) and upstream.
 
             WebSocket conversations are listed after the recordings, with an OPERATIONS column when \
             one carried GraphQL operations, JSON-RPC calls or Socket.IO acknowledged events.
@@ -50,7 +51,7 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Flag(help: "Print one line per cassette (name, upstream, recordings, total body size) instead.")
+    @Flag(help: "Print one line per cassette (name, upstream, recordings, gRPC calls, conversations, stored size) instead.")
     var cassettes = false
 
     @Flag(help: "Print JSON instead of a table.")
@@ -205,15 +206,23 @@ struct ListCommand: AsyncParsableCommand {
             Terminal.printLine("\(path) has no cassettes yet.")
             return
         }
-        var table = TextTable([
+        // gRPC calls and WebSocket conversations in columns of their own where the store has
+        // any; SIZE is what all of them store (bodies and message payloads).
+        let calls = cassettes.contains { $0.grpcCallCount > 0 }
+        let conversations = cassettes.contains { $0.conversationCount > 0 }
+        var columns: [TextTable.Column] = [
             .init(title: "CASSETTE"), .init(title: "UPSTREAM", shrinks: true), .init(title: "RECORDINGS", alignment: .right),
-            .init(title: "SIZE", alignment: .right), .init(title: "LAST RECORDED"),
-        ])
+        ]
+        if calls { columns.append(.init(title: "GRPC CALLS", alignment: .right)) }
+        if conversations { columns.append(.init(title: "CONVERSATIONS", alignment: .right)) }
+        columns += [.init(title: "SIZE", alignment: .right), .init(title: "LAST RECORDED")]
+        var table = TextTable(columns)
         for cassette in cassettes {
-            table.append([
-                cassette.name, cassette.upstream ?? "-", String(cassette.interactionCount),
-                Formatting.byteCount(cassette.bodyBytes), cassette.lastRecordedAt.map(Formatting.timestamp) ?? "-",
-            ])
+            var row = [cassette.name, cassette.upstream ?? "-", String(cassette.interactionCount)]
+            if calls { row.append(String(cassette.grpcCallCount)) }
+            if conversations { row.append(String(cassette.conversationCount)) }
+            row += [Formatting.byteCount(cassette.storedBytes), cassette.lastRecordedAt.map(Formatting.timestamp) ?? "-"]
+            table.append(row)
         }
         let rendered = table.render(maxWidth: Terminal.outputWidth())
         Terminal.printLine(([Terminal.paint(rendered.header, .bold)] + rendered.lines).joined(separator: "\n"))
@@ -252,7 +261,9 @@ struct ListCommand: AsyncParsableCommand {
             "name": .string(cassette.name),
             "upstream": cassette.upstream.map(JSONValue.string) ?? .null,
             "count": .integer(Int64(cassette.interactionCount)),
-            "size": .integer(Int64(cassette.bodyBytes)),
+            "grpcCalls": .integer(Int64(cassette.grpcCallCount)),
+            "conversations": .integer(Int64(cassette.conversationCount)),
+            "size": .integer(Int64(cassette.storedBytes)),
             "lastRecordedAt": cassette.lastRecordedAt.map { .string(Formatting.timestamp($0)) } ?? .null,
         ]
     }

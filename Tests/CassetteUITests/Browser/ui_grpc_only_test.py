@@ -4,9 +4,11 @@ selenium) at a common laptop's 1280x800: the Interactions view says in one line,
 region, that the store has no HTTP interactions, draws no empty table, and the "gRPC calls" table
 starts in view without a scroll; on a real `cassette replay` and in the store's `cassette report`
 opened from file:// with the network off. The other views hold no empty table either: Cassettes
-counts the calls, Live says in one line that no request came until the grpcio client's call
+counts the calls, measures their messages, names the upstream they were recorded from and the
+methods no call used yet, Live says in one line that no request came until the grpcio client's call
 (replayed) shows in its table, Sessions without any, a session's empty journal and the audit
-without findings are one line each, and the report's Drift counts the methods it compared. The sizes are the page's own boxes
+without findings are one line each, a session counts the gRPC methods it left unused, and the
+report's Drift counts the methods it compared and each method's calls (not its messages). The sizes are the page's own boxes
 (getBoundingClientRect). Every view passes axe-core's WCAG 2.1 AA rules (browser_support.audit),
 and the keyboard alone reaches a call, opens it and comes back to it. Started by
 CassetteUITests/BrowserTests+GRPCOnly.swift; prints `ok:`, `audit:` and `measured:` lines, exits 1
@@ -138,6 +140,14 @@ def cassettes_checks(driver, base, where):
     row = dict(zip(headings, cells))
     check(row.get("gRPC calls") == str(args.calls) and row.get("Last recorded") and "WebSocket conversations" not in row,
           "%s: the cassette counts its %d gRPC calls and says when it last recorded (%s)" % (where, args.calls, row))
+    # The calls' messages are what the cassette stores; a call keeps no host, the cassette its upstream.
+    check(row.get("Size") not in (None, "", "0 B") and row.get("Interactions") == "0",
+          "%s: the cassette's size is its calls' messages, not 0 B (%s)" % (where, row))
+    check((row.get("Hosts") or "").startswith("recorded from http://127.0.0.1:"),
+          "%s: the cassette names the upstream it was recorded from (%s)" % (where, row))
+    # The replaying proxy has served no call yet: every method is unused. A store's report cannot know.
+    expected = "%d gRPC methods" % args.calls if where == "proxy" else "n/a"
+    check(row.get("Unused") == expected, "%s: Unused is %s (%s)" % (where, expected, row))
     audit(driver, where + ": Cassettes of a gRPC-only store")
 
 
@@ -170,6 +180,14 @@ def sessions_checks(driver, base, where, proxy=None):
     journal = wait(driver, "the session's journal", lambda d: d.find_elements(By.ID, "journal-" + session))[0]
     check(journal.tag_name == "p" and journal.text == "no requests yet" and one_line(driver, "journal-" + session) <= 1.5,
           "%s: a session that served nothing says so in one line in its journal (%s)" % (where, journal.text))
+    # None of the cassette's gRPC methods was called in it: all of them are unused.
+    headings = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#sessions thead th")]
+    cells = [td.text for td in driver.find_element(By.XPATH, "//table[@id='sessions']//tr[td[1]/a[text()='%s']]" % session).find_elements(By.TAG_NAME, "td")]
+    unused = dict(zip(headings, cells)).get("Unused")
+    check(unused == "%d gRPC methods" % args.calls, "%s: the session counts its %d unused gRPC methods (%s)" % (where, args.calls, unused))
+    listed = [li.get_attribute("textContent") for li in driver.find_elements(By.CSS_SELECTOR, "#session-%s details.unused li" % session)]
+    check(len(listed) == args.calls and all(path.startswith("/shop.v1.Catalog/") for path in listed),
+          "%s: and names them (%s)" % (where, listed))
     audit(driver, where + ": Sessions with a session that served nothing")
 
 
@@ -183,6 +201,10 @@ def drift_checks(driver, base, where, fixtures):
         text = driver.find_element(By.ID, "drift-summary").text
         check(methods > 0 and ("compared with %d endpoints: 0 errors, 0 warnings, 0 notes" % methods) in text,
               "%s: the drift's summary counts the %d methods it compared (%s)" % (where, methods, text))
+        # One call of each method, however many messages its stream held (ListItems 2, Chat 4).
+        counts = {row.find_elements(By.TAG_NAME, "td")[0].text: row.find_elements(By.TAG_NAME, "td")[2].text
+                  for row in driver.find_elements(By.CSS_SELECTOR, "#drift tr.endpoint")}
+        check(set(counts.values()) == {"1"}, "%s: each method's Recordings are its calls, one each (%s)" % (where, counts))
     audit(driver, where + ": Drift of a gRPC-only store")
 
 
