@@ -19,6 +19,9 @@ final class GRPCUnaryAnswers: Sendable {
         let gzipFrames: [HTTP2Frame.FramePayload]
         /// The request log's outcome, `gRPC OK replayed`.
         let outcome: String
+        /// The status as the Live view and journals name it (`OK`), and its `grpc-message` decoded.
+        let statusName: String
+        let statusMessage: String?
     }
 
     let path: String
@@ -64,7 +67,8 @@ final class GRPCUnaryAnswers: Sendable {
         let frames = plain.frames(messages: payloads, trailers: trailers)
         return Answer(
             recording: recording, frames: frames, gzipFrames: gzip.compressesReplies ? gzip.frames(messages: payloads, trailers: trailers) : frames,
-            outcome: "gRPC \(GRPCStatusCode.name(of: status)) replayed")
+            outcome: "gRPC \(GRPCStatusCode.name(of: status)) replayed", statusName: GRPCStatusCode.name(of: status),
+            statusMessage: trailers[GRPCHeaders.messageName].flatMap { $0.isEmpty ? nil : GRPCMessageText.decode($0) })
     }
 
     /// The answer to the one (inflated) request message of a call, when it is answered whole.

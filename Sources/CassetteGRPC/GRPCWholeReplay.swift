@@ -38,6 +38,8 @@ extension GRPCService {
         else { return nil }
         served.conversations.countServed(answer.recording)
         served.log.answered(method: .POST, target: answers.path, status: "200", outcome: answer.outcome, started: started, shard: logShard)
+        // The UI's Live view, as for a call the stream path answers (no journal here).
+        report(path: answers.path, status: answer.statusName, message: answer.statusMessage, outcome: .replayed, started: started)
         return acceptsGzip ? answer.gzipFrames : answer.frames
     }
 

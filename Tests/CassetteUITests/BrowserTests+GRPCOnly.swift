@@ -31,7 +31,10 @@ extension BrowserTests {
         try #require(report.status == 0, "\(report)")
 
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_grpc_only_test.py").path
-        let result = try await withReplayer(store: store) { proxy in
+        // `--grpc-timing fast`: grpcio's unary call in the Live check is answered whole at the
+        // HTTP/2 connection (`GRPCWholeReplay`), which must reach the Live view as the stream
+        // path's calls do.
+        let result = try await withReplayer(store: store, arguments: ["--grpc-timing", "fast"]) { proxy in
             try await ExternalTool.run(
                 [
                     "python3", script, "--ui", "http://127.0.0.1:\(proxy.port)/__cassette/ui/", "--report", workspace.path("report.html"), "--calls",

@@ -95,6 +95,12 @@ package final class HTTP2PlainReplies: ChannelInboundHandler {
             // stop here as for a stream answered here (the multiplexer never saw it).
             owned.insert(frame.streamID)
             return
+        case .windowUpdate, .priority:
+            // `NIOHTTP2Handler` has applied them already: the answer written here respects the
+            // window, and the stream path gets them in order if the call goes there. grpcio's
+            // client sends a WINDOW_UPDATE on every call's stream after its HEADERS: letting it
+            // end the holding kept every grpcio unary call off this path.
+            call.frames.append(frame)
         default:
             return release(call, then: frame, context: context)
         }

@@ -182,12 +182,39 @@ final class GRPCWholeReplayTests {
         let channel = try handlerChannel(pipeline)
         try channel.writeInbound(Self.call(1))
         try channel.writeInbound(Self.data(1, [0, 0]))
-        try channel.writeInbound(HTTP2Frame(streamID: 1, payload: .windowUpdate(windowSizeIncrement: 10)))
+        try channel.writeInbound(HTTP2Frame(streamID: 1, payload: .headers(.init(headers: HPACKHeaders([("x-late", "1")])))))
         let passed = try Self.passed(channel)
         #expect(passed.count == 3, "\(passed)")
         #expect(passed.first?.hasPrefix("1 HEADERS") == true)
         #expect(passed.dropFirst().first == "1 DATA [0, 0] end=false")
-        #expect(passed.last?.contains("windowUpdate") == true, "\(passed)")
+        #expect(passed.last == "1 HEADERS [\"x-late=1\"] end=false", "\(passed)")
+        _ = try channel.finish()
+    }
+
+    /// grpcio's client sends a WINDOW_UPDATE on each call's stream right after its HEADERS (seen
+    /// with an h2 server): the call is still answered whole, and on the stream path the frames
+    /// held keep their order.
+    @Test func windowUpdatesAndPrioritiesWhileTheRequestComesAreHeldWithIt() async throws {
+        let (pipeline, served) = try await replayPipeline()
+        let channel = try handlerChannel(pipeline)
+        try channel.writeInbound(Self.call(1))
+        try channel.writeInbound(HTTP2Frame(streamID: 1, payload: .windowUpdate(windowSizeIncrement: 5)))
+        try channel.writeInbound(HTTP2Frame(streamID: 1, payload: .priority(.init(exclusive: false, dependency: 0, weight: 16))))
+        try channel.writeInbound(Self.data(1, GRPCStreamHandlerTests.framed(Self.request), endStream: true))
+        #expect(try Self.written(channel).count == 3)
+        #expect(try Self.passed(channel).isEmpty)
+        #expect(served.conversations.replayCounts.values.reduce(0, +) == 1)
+
+        // A call no recording matches: everything held, in order, to its stream.
+        let other = GRPCStreamHandlerTests.framed([0x0A, 0x02, 0x62, 0x32])
+        try channel.writeInbound(Self.call(3))
+        try channel.writeInbound(HTTP2Frame(streamID: 3, payload: .windowUpdate(windowSizeIncrement: 5)))
+        try channel.writeInbound(Self.data(3, other, endStream: true))
+        let passed = try Self.passed(channel)
+        #expect(passed.count == 3, "\(passed)")
+        #expect(passed.first?.hasPrefix("3 HEADERS") == true)
+        #expect(passed.dropFirst().first?.contains("windowUpdate") == true, "\(passed)")
+        #expect(passed.last == Self.describe(3, Self.data(3, other, endStream: true).payload))
         _ = try channel.finish()
     }
 }

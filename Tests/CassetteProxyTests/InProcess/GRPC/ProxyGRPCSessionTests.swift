@@ -104,7 +104,7 @@ final class ProxyGRPCSessionTests {
         try await withInProcessReplayer(store: store, arguments: ["--grpc-timing", "fast"]) { proxy in
             let session = try await proxy.openSession("checkout")
             // curl sends the request in one DATA frame with END_STREAM: the kind of call the
-            // connection answers whole (grpcio's go to the stream path).
+            // connection answers whole, were it not a session's.
             for target in [session.baseURL, proxy.url("")] {
                 let curl = try await ExternalTool.run(
                     [
