@@ -31,6 +31,10 @@ import grpc
 from grpc_tools import protoc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# A call's deadline where the test does not test deadlines: long, since the whole suite runs its
+# peers in parallel on a busy machine (a 10 s deadline once ran out there, and the replayed call
+# differed from the recorded one by DEADLINE_EXCEEDED alone).
+CALL_TIMEOUT = 60
 PROTO_DIR = os.path.join(HERE, "grpc")
 INCLUDE = os.path.join(os.path.dirname(protoc.__file__), "_proto")
 
@@ -188,7 +192,7 @@ def run_client(target, scenario, gzip, metadata=()):
         print(json.dumps(line, sort_keys=True), flush=True)
 
     def unary_with_metadata():
-        response, call = stub.GetItem.with_call(pb.GetItemRequest(id="b1", quantity=2), timeout=10)
+        response, call = stub.GetItem.with_call(pb.GetItemRequest(id="b1", quantity=2), timeout=CALL_TIMEOUT)
         initial = {key: value for key, value in call.initial_metadata()}
         trailing = {key: value for key, value in call.trailing_metadata()}
         return {"item": json_format.MessageToDict(response), "servedBy": initial.get("x-served-by"), "cost": trailing.get("x-cost")}
@@ -238,7 +242,7 @@ def run_client(target, scenario, gzip, metadata=()):
             yield pb.ChatMessage(text="crash", turn=1)
 
         replies = []
-        for reply in stub.Chat(requests(), timeout=10):
+        for reply in stub.Chat(requests(), timeout=CALL_TIMEOUT):
             replies.append(json_format.MessageToDict(reply))
             echoed.set()
         return replies
@@ -249,11 +253,11 @@ def run_client(target, scenario, gzip, metadata=()):
         received, unary = [], None
         line = {"step": step}
         try:
-            for reply in stub.ListItems(pb.ListItemsRequest(prefix=step.split("-", 1)[1]), timeout=10):
+            for reply in stub.ListItems(pb.ListItemsRequest(prefix=step.split("-", 1)[1]), timeout=CALL_TIMEOUT):
                 received.append(json_format.MessageToDict(reply))
                 if len(received) == 2:
                     try:
-                        unary = {"code": "OK", "body": json_format.MessageToDict(stub.GetItem(pb.GetItemRequest(id="b2"), timeout=10))}
+                        unary = {"code": "OK", "body": json_format.MessageToDict(stub.GetItem(pb.GetItemRequest(id="b2"), timeout=CALL_TIMEOUT))}
                     except grpc.RpcError as error:
                         unary = {"code": error.code().name, "details": error.details()}
             line["code"] = "OK"
@@ -290,24 +294,24 @@ def run_client(target, scenario, gzip, metadata=()):
 
     def login():
         response, call = stub.GetItem.with_call(
-            pb.GetItemRequest(id="login"), metadata=[("authorization", f"Bearer {CLIENT_TOKEN}")], timeout=10)
+            pb.GetItemRequest(id="login"), metadata=[("authorization", f"Bearer {CLIENT_TOKEN}")], timeout=CALL_TIMEOUT)
         initial = {key: value for key, value in call.initial_metadata()}
         trailing = {key: value for key, value in call.trailing_metadata()}
         return {"item": json_format.MessageToDict(response), "initial": initial, "trailing": trailing}
 
     steps = {
         "get": lambda: report("get", unary_with_metadata),
-        "missing": lambda: report("missing", lambda: stub.GetItem(pb.GetItemRequest(id="nope"), timeout=10)),
-        "big": lambda: report("big", lambda: stub.GetItem(pb.GetItemRequest(id="x" * 100), timeout=10)),
-        "never": lambda: report("never", lambda: stub.GetItem(pb.GetItemRequest(id="zz", quantity=2), timeout=10)),
-        "other": lambda: report("other", lambda: stub.GetItem(pb.GetItemRequest(id="b2"), timeout=10)),
-        "slow": lambda: report("slow", lambda: stub.GetItem(pb.GetItemRequest(id="slow"), timeout=10)),
+        "missing": lambda: report("missing", lambda: stub.GetItem(pb.GetItemRequest(id="nope"), timeout=CALL_TIMEOUT)),
+        "big": lambda: report("big", lambda: stub.GetItem(pb.GetItemRequest(id="x" * 100), timeout=CALL_TIMEOUT)),
+        "never": lambda: report("never", lambda: stub.GetItem(pb.GetItemRequest(id="zz", quantity=2), timeout=CALL_TIMEOUT)),
+        "other": lambda: report("other", lambda: stub.GetItem(pb.GetItemRequest(id="b2"), timeout=CALL_TIMEOUT)),
+        "slow": lambda: report("slow", lambda: stub.GetItem(pb.GetItemRequest(id="slow"), timeout=CALL_TIMEOUT)),
         "slow-short": lambda: report("slow-short", lambda: stub.GetItem(pb.GetItemRequest(id="slow"), timeout=0.2)),
-        "list": lambda: report("list", lambda: list(stub.ListItems(pb.ListItemsRequest(prefix="b"), timeout=10))),
-        "count": lambda: report("count", lambda: stub.CountItems(iter([pb.GetItemRequest(id=i) for i in ("b1", "t1", "b2")]), timeout=10)),
-        "chat": lambda: report("chat", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "twice", "bye"])]), timeout=10))),
+        "list": lambda: report("list", lambda: list(stub.ListItems(pb.ListItemsRequest(prefix="b"), timeout=CALL_TIMEOUT))),
+        "count": lambda: report("count", lambda: stub.CountItems(iter([pb.GetItemRequest(id=i) for i in ("b1", "t1", "b2")]), timeout=CALL_TIMEOUT)),
+        "chat": lambda: report("chat", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "twice", "bye"])]), timeout=CALL_TIMEOUT))),
         # A message carrying a credential (a GitHub token's shape), for redaction at record time.
-        "secret": lambda: report("secret", lambda: list(stub.Chat(iter([pb.ChatMessage(text="my token ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK", turn=0)]), timeout=10))),
+        "secret": lambda: report("secret", lambda: list(stub.Chat(iter([pb.ChatMessage(text="my token ghp_Zq8xT2vLm4Rk9WbN3yHc7Pd5Fg1Js6Ua0EoK", turn=0)]), timeout=CALL_TIMEOUT))),
         "login": lambda: report("login", login),
         "hold": lambda: report("hold", hold),
         "hold-open": lambda: report("hold-open", hold_open),
@@ -315,7 +319,7 @@ def run_client(target, scenario, gzip, metadata=()):
         "linger": lambda: time.sleep(600),
         "chat-crash": lambda: report("chat-crash", chat_crash),
         "chat-reset": chat_reset,
-        "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=10))),
+        "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=CALL_TIMEOUT))),
     }
     for step in scenario.split(","):
         if step.startswith("list-reset:") or step.startswith("list-early:"):

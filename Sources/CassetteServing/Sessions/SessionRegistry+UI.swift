@@ -39,26 +39,8 @@ extension SessionRegistry {
     private static func uiJSON(of session: ProxySession, state: String) -> JSONValue {
         var object = session.json
         object["state"] = .string(state)
-        var summary = session.summary.json()
-        if let methods = unusedGRPCMethods(of: session) { summary["unusedGRPCMethods"] = .array(methods.map(JSONValue.string)) }
-        object["summary"] = .object(summary)
+        object["summary"] = .object(session.summary.json())
         object["journal"] = session.journal.json(filter: SessionJournal.Filter())
         return .object(object)
-    }
-
-    /// The paths (`/package.Service/Method`) of the gRPC methods no call of the session used, as
-    /// the view counts them beside its unused recordings; `nil` when its cassette has no gRPC call.
-    /// The session's listeners share its calls: each counted once.
-    static func unusedGRPCMethods(of session: ProxySession) -> [String]? {
-        var seen: Set<ObjectIdentifier> = []
-        var methods: Set<String> = []
-        var unused: Set<String> = []
-        for recorded in session.listeners.flatMap({ $0.parts.conversations.map(\.recorded) }) where seen.insert(ObjectIdentifier(recorded)).inserted {
-            let keys = recorded.grpcKeys
-            methods.formUnion(keys)
-            unused.formUnion(recorded.untakenKeys.filter { keys.contains($0) })
-        }
-        guard !methods.isEmpty else { return nil }
-        return unused.sorted().map { $0.hasPrefix("POST ") ? String($0.dropFirst(5)) : $0 }
     }
 }
