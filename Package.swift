@@ -436,4 +436,10 @@ if withoutCurl {
     ]
     package.targets.removeAll { !kept.contains($0.name) }
     package.products.removeAll { $0.name == "cassette" }
+    // The packages only the proxy's targets use: declared, they would each warn "not used by any target".
+    let proxyOnly = ["swift-nio-http2", "swift-certificates", "swift-asn1", "compress-nio", "grpc-swift-2", "grpc-swift-nio-transport"]
+    package.dependencies.removeAll { dependency in
+        guard case .sourceControl(_, let location, _) = dependency.kind else { return false }
+        return proxyOnly.contains { location.hasSuffix("/\($0).git") }
+    }
 }
