@@ -35,7 +35,7 @@ struct GRPCUpstreamConnection: Sendable {
     /// behind TLS for an `https://` upstream: then ready once the handshake has agreed on `h2`,
     /// so a certificate the settings do not trust fails here, with swift-nio-ssl's reason.
     func connect(on group: any EventLoopGroup, timeout: TimeAmount) -> EventLoopFuture<any Channel> {
-        let host = self.host
+        let (host, authority) = (self.host, self.authority)
         let tls: NIOSSLContext?
         do {
             tls = try self.tls?.get()
@@ -49,7 +49,7 @@ struct GRPCUpstreamConnection: Sendable {
                 let operations = channel.pipeline.syncOperations
                 if let tls, let handshake {
                     try operations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: UpstreamTLS.serverHostname(host)))
-                    try operations.addHandler(ALPNH2Check(handshake: handshake))
+                    try operations.addHandler(ALPNH2Check(handshake: handshake, upstream: "https://\(authority)"))
                 }
                 _ = try operations.configureHTTP2Pipeline(mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()) {
                     $0.eventLoop.makeSucceededVoidFuture()
@@ -72,10 +72,13 @@ private final class ALPNH2Check: ChannelInboundHandler {
     typealias InboundIn = NIOAny
 
     private let handshake: EventLoopPromise<Void>
+    /// `https://host:port`, as the errors name it.
+    private let upstream: String
     private var settled = false
 
-    init(handshake: EventLoopPromise<Void>) {
+    init(handshake: EventLoopPromise<Void>, upstream: String) {
         self.handshake = handshake
+        self.upstream = upstream
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -91,11 +94,10 @@ private final class ALPNH2Check: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if case .handshakeFailed = error as? NIOSSLError {
-            settle(
-                GRPCUpstreamTLSError(
-                    "the TLS handshake failed (\(UpstreamTLS.handshakeReason(error))); trust the upstream's CA with --cacert FILE, or skip the check with --insecure"
-                ))
+        // An untrusted certificate, or one for another host: in words that say what to do, as
+        // for WebSocket upstreams, not swift-nio-ssl's ("Couldn't find <none> in certificate").
+        if let explained = UpstreamTLS.explained(error, upstream: upstream) {
+            settle(GRPCUpstreamTLSError(explained))
         } else {
             settle(error)
         }

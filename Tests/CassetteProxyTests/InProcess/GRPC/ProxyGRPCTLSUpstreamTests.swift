@@ -58,7 +58,27 @@ final class ProxyGRPCTLSUpstreamTests {
         }
         #expect(calls.map(\.code) == ["UNAVAILABLE"], "\(calls.map(\.line.compactJSON))")
         let details = calls.first?.line["details"]?.stringValue ?? ""
-        #expect(details.contains("the TLS handshake failed (CERTIFICATE_VERIFY_FAILED)"), "\(details)")
+        #expect(details.contains("the TLS handshake with https://127.0.0.1:"), "\(details)")
+        #expect(details.contains("failed (CERTIFICATE_VERIFY_FAILED)"), "\(details)")
         #expect(details.contains("--cacert FILE"), "\(details)")
+    }
+
+    @Test("a trusted certificate for another host is refused with what to do, not swift-nio-ssl's words")
+    func certificateForAnotherHostIsRefused() async throws {
+        let certificates = try await TestCertificates.make(in: workspace.directory.path)
+        // Signed by the trusted CA, but for `localhost` only, while the upstream is given by address.
+        let tls = (certificate: certificates.nameOnlyCertificate, key: certificates.nameOnlyKey)
+        let calls = try await GRPCPeers.withServer(tls: tls) { upstream in
+            try await withInProcessProxy(
+                ["record", "--upstream", upstream.absoluteString, "--port", "0", "--db", store, "--cacert", certificates.caCertificate]
+            ) { proxy in
+                try await GRPCPeers.runClient("get", against: proxy.url(""))
+            }
+        }
+        #expect(calls.map(\.code) == ["UNAVAILABLE"], "\(calls.map(\.line.compactJSON))")
+        let details = calls.first?.line["details"]?.stringValue ?? ""
+        #expect(details.contains("the certificate of https://127.0.0.1:"), "\(details)")
+        #expect(details.contains("is not for its host"), "\(details)")
+        #expect(!details.contains("Couldn't find"), "\(details)")
     }
 }
