@@ -31,6 +31,10 @@ final class GRPCUnaryAnswers: Sendable {
     /// By the canonical form of the request message; the first recording in sequence order wins,
     /// as in `GRPCReplay.receive`.
     private let answers: [Data: Answer?]
+    /// The same answers by each recording's request bytes as stored: a live message with those
+    /// bytes has their canonical form, found without decoding it (which, with descriptors, parses
+    /// the message into protobuf JSON on every call).
+    private let answersByBytes: [Data: Answer?]
 
     /// `nil` unless every recording of the method is unary-shaped (`GRPCReplay.isUnaryShaped`).
     /// `waits`: whether recorded delays are waited for (`--grpc-timing` is not `fast`).
@@ -40,17 +44,19 @@ final class GRPCUnaryAnswers: Sendable {
         let replay = GRPCReplay(path: path, recordings: recordings, schema: schema, redactLive: redactLive)
         guard !recordings.isEmpty, replay.isUnaryShaped else { return nil }
         var answers: [Data: Answer?] = [:]
+        var answersByBytes: [Data: Answer?] = [:]
         for recording in recordings {
             let request = recording.messages[0].payload
             let canonical = schema.canonicalForm(of: request, path: path, direction: .request)
-            guard answers[canonical] == nil else { continue }
-            answers[canonical] = .some(Self.answer(to: request, replay: replay, waits: waits))
+            if answers[canonical] == nil { answers[canonical] = .some(Self.answer(to: request, replay: replay, waits: waits)) }
+            answersByBytes[request] = answers[canonical]
         }
         self.path = path
         self.key = key
         self.schema = schema
         self.redactLive = redactLive
         self.answers = answers
+        self.answersByBytes = answersByBytes
     }
 
     /// What `GRPCReplay` answers `request` and the client's end with, when nothing waits.
@@ -62,18 +68,19 @@ final class GRPCUnaryAnswers: Sendable {
         let recording = replay.recording
         guard let trailers = recording.grpc?.trailers, let status = trailers[GRPCHeaders.statusName] else { return nil }
         let payloads = messages.map(\.payload)
+        let name = GRPCStatusCode.name(of: status)
         let plain = GRPCReplayAnswer(recording: recording, acceptsGzip: false)
         let gzip = GRPCReplayAnswer(recording: recording, acceptsGzip: true)
         let frames = plain.frames(messages: payloads, trailers: trailers)
         return Answer(
             recording: recording, frames: frames, gzipFrames: gzip.compressesReplies ? gzip.frames(messages: payloads, trailers: trailers) : frames,
-            outcome: "gRPC \(GRPCStatusCode.name(of: status)) replayed", statusName: GRPCStatusCode.name(of: status),
+            outcome: "gRPC \(name) replayed", statusName: name,
             statusMessage: trailers[GRPCHeaders.messageName].flatMap { $0.isEmpty ? nil : GRPCMessageText.decode($0) })
     }
 
     /// The answer to the one (inflated) request message of a call, when it is answered whole.
     func answer(to message: Data) -> Answer? {
-        if let found = answers[schema.canonicalForm(of: message, path: path, direction: .request)] { return found }
+        if let found = answersByBytes[message] ?? answers[schema.canonicalForm(of: message, path: path, direction: .request)] { return found }
         // A recording keeps a token in a message as `REDACTED`: the live one matches it redacted.
         let redacted = redactLive(message)
         guard redacted != message, let found = answers[schema.canonicalForm(of: redacted, path: path, direction: .request)] else { return nil }
