@@ -24,6 +24,8 @@ package_of() {
         h2load) echo nghttp2-client ;;
         # HTTP/2 server that speaks h2c only (no HTTP/1.1): the h2c fallback tests.
         nghttpd) echo nghttp2-server ;;
+        # Sampling profiler: Benchmarks/http2-split.sh.
+        perf) echo linux-perf ;;
         *) echo "$1" ;;
     esac
 }
