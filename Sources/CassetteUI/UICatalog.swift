@@ -31,7 +31,7 @@ package struct UICatalog: Sendable {
     /// is stored under its method's path, without a host); `upstreams` what the cassette was
     /// recorded from, as it remembers them (`cassette list --cassettes`' UPSTREAM); `size` the
     /// response bodies and message payloads stored; `lastRecorded` the latest of all three kinds;
-    /// `unusedGRPCMethods` (or `null`) beside `unused` as the serving proxy counts them.
+    /// `unused` and `unusedGRPCMethods` as `unused(of:served:servedMethods:)` counts them.
     package func cassettes() async throws -> JSONValue {
         let summaries = try await store.cassettes()
         let served = unusedByCassette()
@@ -39,13 +39,7 @@ package struct UICatalog: Sendable {
         var rows: [JSONValue] = []
         for summary in summaries {
             let hosts = try await store.recordedOrigins(cassette: summary.name)
-            var unused: JSONValue = .null
-            if let count = served[summary.name] {
-                unused = .integer(Int64(count))
-            } else {
-                let usage = try await store.usage(cassette: summary.name)
-                if !usage.isEmpty { unused = .integer(Int64(max(0, summary.interactionCount - usage.count))) }
-            }
+            let unused = try await unused(of: summary, served: served[summary.name], servedMethods: unusedMethods[summary.name])
             rows.append([
                 "name": .string(summary.name),
                 "interactions": .integer(Int64(summary.interactionCount)),
@@ -55,8 +49,8 @@ package struct UICatalog: Sendable {
                 "upstreams": .array(Self.upstreams(summary).map(JSONValue.string)),
                 "lastRecorded": summary.lastRecordedAt.map { JSONValue.string(Self.timestamp($0)) } ?? .null,
                 "size": .integer(Int64(summary.storedBytes)),
-                "unused": unused,
-                "unusedGRPCMethods": unusedMethods[summary.name].map { .integer(Int64($0)) } ?? .null,
+                "unused": unused.recordings,
+                "unusedGRPCMethods": unused.methods,
             ])
         }
         return ["cassettes": .array(rows)]

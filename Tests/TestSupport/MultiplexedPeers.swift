@@ -25,10 +25,11 @@ package enum MultiplexedPeers {
     }
 
     /// Runs `multiplexed_peers.py SERVER` (`graphql-server` or `jsonrpc-server`) for `body`
-    /// (its `http://127.0.0.1:PORT` base) and always stops it.
-    package static func withServer<Result>(_ server: String, _ body: (_ base: URL) async throws -> Result) async throws -> Result {
+    /// (its `http://127.0.0.1:PORT` base) and always stops it; `arguments` follow the server's name
+    /// (`--drift`: the GraphQL server's Countdown sends `null` for 1).
+    package static func withServer<Result>(_ server: String, arguments: [String] = [], _ body: (_ base: URL) async throws -> Result) async throws -> Result {
         try await ensureInstalled()
-        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, server]) { process in
+        return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, server] + arguments) { process in
             try await body(process.listeningURL())
         }
     }

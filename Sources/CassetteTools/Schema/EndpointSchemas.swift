@@ -11,8 +11,9 @@ import WellPlateNetworking
 /// 2xx responses with a JSON body contribute: a JSON Content-Type (`application/json`, `…/json`,
 /// `…+json`), or no Content-Type and a body that parses. Error pages, empty bodies and JSON that
 /// does not parse are left out rather than reported: they are not samples of the shape. A JSON
-/// text sequence (`application/json-seq`: a gRPC call's response messages) is one recording with
-/// a sample per text, so `recordings` counts answers, not messages.
+/// text sequence (`application/json-seq`: a gRPC call's response messages, a GraphQL
+/// subscription's payloads) is one recording with a sample per text, so `recordings` counts
+/// answers, not messages.
 package struct EndpointSchemas: Sendable {
     /// What one endpoint's recordings had in common.
     package struct Samples: Sendable, Hashable {
@@ -45,34 +46,32 @@ package struct EndpointSchemas: Sendable {
 
     /// Adds one recording; returns whether it contributed a sample (a 2xx JSON response with a
     /// URL that parses).
-    /// A JSON text sequence (a gRPC call's response messages, `GRPCEndpoints`) is one recording
-    /// whose texts are each a sample.
+    /// A JSON text sequence (a gRPC call's response messages, `GRPCEndpoints`; a subscription's
+    /// payloads, `ConversationSamples`) is one recording whose texts are each a sample.
     @discardableResult
     package mutating func add(_ interaction: Interaction) -> Bool {
-        if let texts = JSONBodies.successSequence(of: interaction) {
-            guard let url = URL(string: interaction.url), let endpoint = Endpoint.of(recording: interaction, registry: registry) else { return false }
-            samples[endpoint, default: Samples()].add(texts, path: RequestPath(url: url))
-            return true
-        }
-        guard let body = JSONBodies.successBody(of: interaction), let url = URL(string: interaction.url),
-            let endpoint = Endpoint.of(recording: interaction, registry: registry)
+        guard let bodies = JSONBodies.successSequence(of: interaction) ?? JSONBodies.successBody(of: interaction).map({ [$0] }),
+            let url = URL(string: interaction.url), let endpoint = Endpoint.of(recording: interaction, registry: registry)
         else { return false }
         guard endpoint.operation != nil else {
-            samples[endpoint, default: Samples()].add(body, path: RequestPath(url: url))
+            samples[endpoint, default: Samples()].add(bodies, path: RequestPath(url: url))
             return true
         }
-        // A GraphQL answer's shape is its `data`; an `errors` array is counted, not inferred, so
-        // a field that failed is reported as an error rather than as drift.
+        return addGraphQL(bodies, to: endpoint, path: RequestPath(url: url))
+    }
+
+    /// One recording of a GraphQL operation whose answers are `bodies` (a subscription's payloads,
+    /// or one answer). Its shape is their `data`; an `errors` array is counted, not inferred, so a
+    /// field that failed is reported as an error rather than as drift.
+    private mutating func addGraphQL(_ bodies: [JSONValue], to endpoint: Endpoint, path: RequestPath) -> Bool {
         var entry = samples[endpoint, default: Samples()]
-        if let errors = body["errors"]?.arrayValue, !errors.isEmpty {
-            entry.graphQLErrors += 1
-            if entry.graphQLErrorMessages.count < 3, let message = errors.first?["message"]?.stringValue {
-                entry.graphQLErrorMessages.insert(message)
-            }
+        let errors = bodies.compactMap { $0["errors"]?.arrayValue }.filter { !$0.isEmpty }
+        if !errors.isEmpty { entry.graphQLErrors += 1 }
+        for message in errors.compactMap({ $0.first?["message"]?.stringValue }) where entry.graphQLErrorMessages.count < 3 {
+            entry.graphQLErrorMessages.insert(message)
         }
-        if let data = body["data"], data.objectValue != nil {
-            entry.add(data, path: RequestPath(url: url))
-        }
+        let data = bodies.compactMap { $0["data"] }.filter { $0.objectValue != nil }
+        if !data.isEmpty { entry.add(data, path: path) }
         guard entry.recordings > 0 else { return false }
         samples[endpoint] = entry
         return true

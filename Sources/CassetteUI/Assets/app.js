@@ -248,12 +248,18 @@
           el("td", { text: hosts.length || !upstreams.length ? hosts.join(", ") : "recorded from " + upstreams.join(", ") }),
           el("td", { text: last ? last + " (" + age(last) + ")" : "" }),
           el("td", { cls: "num", text: size(cassette.size) }),
-          el("td", { cls: "num", text: unusedText(cassette.unused, cassette.unusedGRPCMethods) }),
+          unknown(cassette)
+            ? el("td", { cls: "num", text: "unknown", "aria-describedby": "unused-unknown" })
+            : el("td", { cls: "num", text: unusedText(cassette.unused, cassette.unusedGRPCMethods) }),
         ]);
       });
       main.appendChild(el("h1", { text: "Cassettes" }));
       const headings = ["Name", "Interactions"].concat(grpc ? ["gRPC calls"] : [], websocket ? ["WebSocket conversations"] : [], ["Hosts", "Last recorded", "Size", "Unused"]);
       main.appendChild(table(headings, rows, "cassettes"));
+      if (body.cassettes.some(unknown)) {
+        main.appendChild(el("p", { id: "unused-unknown", cls: "note", text: "Unused is unknown where no replay of the cassette was tracked: the store holds no usage. "
+          + "Replay with --track-usage (cassette replay --track-usage) and the store counts the unused recordings and gRPC methods as the proxy does." }));
+      }
     });
   }
 
@@ -844,10 +850,13 @@
     });
   }
 
+  // A cassette whose unused keys nothing can know: a store whose replays of it were never tracked.
+  function unknown(cassette) { return cassette.unused === null || cassette.unused === undefined; }
+
   // Unused recordings, and the gRPC methods no call used, which the server counts apart (a
-  // method is not a recording): "2", "3 gRPC methods", "2 + 3 gRPC methods"; "n/a" when unknown.
+  // method is not a recording): "2", "3 gRPC methods", "2 + 3 gRPC methods".
   function unusedText(recordings, methods) {
-    if (!methods) return recordings === null || recordings === undefined ? "n/a" : String(recordings);
+    if (!methods) return String(recordings);
     const named = methods + (methods === 1 ? " gRPC method" : " gRPC methods");
     return recordings ? recordings + " + " + named : named;
   }

@@ -75,7 +75,7 @@ try:
     # Cassettes, then the list: the store's count.
     driver.get(ui + "#/cassettes")
     wait(driver, "the cassettes table", lambda d: d.find_elements(By.CSS_SELECTOR, "#cassettes tbody tr"))
-    shot(driver, "cassettes")
+    # docs/ui.md's cassettes.png is ui_mixed_store_test.py's: a store of every kind, usage tracked.
     driver.get(ui + "#/interactions")
     wait(driver, "the list's count", lambda d: total(d) is not None)
     check(total(driver) == args.count, "the list shows the store's %d recordings (shows %s)" % (args.count, total(driver)))

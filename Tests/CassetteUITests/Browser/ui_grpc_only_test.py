@@ -145,9 +145,15 @@ def cassettes_checks(driver, base, where):
           "%s: the cassette's size is its calls' messages, not 0 B (%s)" % (where, row))
     check((row.get("Hosts") or "").startswith("recorded from http://127.0.0.1:"),
           "%s: the cassette names the upstream it was recorded from (%s)" % (where, row))
-    # The replaying proxy has served no call yet: every method is unused. A store's report cannot know.
-    expected = "%d gRPC methods" % args.calls if where == "proxy" else "n/a"
+    # The replaying proxy has served no call yet: every method is unused. A store's report cannot
+    # know (no replay was tracked) and says why, in a note the cell is described by.
+    expected = "%d gRPC methods" % args.calls if where == "proxy" else "unknown"
     check(row.get("Unused") == expected, "%s: Unused is %s (%s)" % (where, expected, row))
+    if where != "proxy":
+        cell = driver.find_elements(By.CSS_SELECTOR, "#cassettes tbody tr")[0].find_elements(By.TAG_NAME, "td")[-1]
+        note = driver.find_element(By.ID, "unused-unknown")
+        check(cell.get_attribute("aria-describedby") == "unused-unknown" and "--track-usage" in note.text,
+              "%s: the unknown Unused is explained by a note naming --track-usage (%s)" % (where, note.text))
     audit(driver, where + ": Cassettes of a gRPC-only store")
 
 
