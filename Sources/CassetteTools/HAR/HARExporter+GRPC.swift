@@ -38,9 +38,10 @@ extension HARExporter {
         let responseType = responseFields[.contentType] ?? requestType
         let version = HARHTTPVersion.text(.http2)
         let url = Self.grpcURL(call, origin: grpcOrigins[call.cassette])
+        let (total, timings) = Self.grpcTimings(call)
         return HAREntry(
             startedDateTime: Self.timestamp(call.recordedAt),
-            time: Self.grpcTimings(call).total,
+            time: total,
             request: HARRequest(
                 method: "POST", url: url, httpVersion: version, cookies: [], headers: Self.grpcPairs(call.requestHeaders), queryString: [],
                 postData: HARPostData(mimeType: requestType, text: requestBody.base64EncodedString(), params: nil, encoding: "base64"),
@@ -51,7 +52,7 @@ extension HARExporter {
                     size: responseBody.count, compression: nil, mimeType: responseType, text: responseBody.base64EncodedString(), encoding: "base64"),
                 redirectURL: "", headersSize: -1, bodySize: responseBody.count,
                 trailers: heads.responseHeaders == nil ? nil : Self.grpcPairs(heads.trailers)),
-            timings: Self.grpcTimings(call).timings,
+            timings: timings,
             comment: Self.grpcComment(call, status: heads.trailers[GRPCFields.status], message: heads.trailers[GRPCFields.message]),
             grpcMessages: messages
         )
@@ -91,11 +92,4 @@ extension HARExporter {
     private static func grpcPairs(_ fields: HTTPFields) -> [HARNameValue] {
         fields.map { HARNameValue(name: $0.name.rawName, value: $0.value) }
     }
-}
-
-/// The gRPC field names HAR import and export look at.
-enum GRPCFields {
-    static let status = HTTPField.Name("grpc-status")!
-    static let message = HTTPField.Name("grpc-message")!
-    static let statusDetails = HTTPField.Name("grpc-status-details-bin")!
 }
