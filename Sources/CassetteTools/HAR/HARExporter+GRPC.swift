@@ -13,7 +13,10 @@ extension HARExporter {
     /// comment (`gRPC ended: ...`), read back by `cassette import`.
     func grpcEntry(_ call: Conversation) -> HAREntry {
         let heads = call.grpc ?? GRPCCallHeads(responseHeaders: nil, trailers: [:])
-        let start = call.recordedAt.timeIntervalSince1970
+        // Message times count from the start as `startedDateTime` states it (milliseconds), so an
+        // import gets the recorded offsets back exactly rather than up to a millisecond off.
+        let started = Self.timestamp(call.recordedAt)
+        let start = HARImporter.date(started)?.timeIntervalSince1970 ?? call.recordedAt.timeIntervalSince1970
         let path = Self.grpcPath(call.url)
         var requestBody = Data()
         var responseBody = Data()
@@ -40,7 +43,7 @@ extension HARExporter {
         let url = Self.grpcURL(call, origin: grpcOrigins[call.cassette])
         let (total, timings) = Self.grpcTimings(call)
         return HAREntry(
-            startedDateTime: Self.timestamp(call.recordedAt),
+            startedDateTime: started,
             time: total,
             request: HARRequest(
                 method: "POST", url: url, httpVersion: version, cookies: [], headers: Self.grpcPairs(call.requestHeaders), queryString: [],

@@ -88,6 +88,20 @@ struct HARGRPCTests {
         #expect(imported.requestHeaders == Self.call.requestHeaders)
     }
 
+    /// `startedDateTime` holds milliseconds; the message times count from it, so the offsets of a
+    /// call recorded mid-millisecond come back as recorded.
+    @Test func offsetsComeBackExactlyWhenTheCallStartedMidMillisecond() throws {
+        var call = Self.call
+        call.recordedAt = Date(timeIntervalSince1970: 1_800_000_000.123_456_7)
+        let entry = HARExporter(creatorVersion: "test").grpcEntry(call)
+        #expect(entry.startedDateTime == "2027-01-15T08:00:00.123Z")
+        let back = try #require(
+            HARImporter(cassette: "dev").convert(HARArchive(log: HARLog(creator: HARCreator(name: "x", version: "1"), entries: [entry]))).conversations.first)
+        for (read, written) in zip(back.messages, call.messages) {
+            #expect(abs(read.offsetMilliseconds - written.offsetMilliseconds) < 0.000_1, "\(read.offsetMilliseconds) \(written.offsetMilliseconds)")
+        }
+    }
+
     @Test func aTrailersOnlyAnswerIsOneHeadersBlockAndStaysTrailersOnly() throws {
         var call = Self.call
         call.messages = [call.messages[0], call.messages[1]]
