@@ -103,6 +103,7 @@ package struct ProxyRequestBuilder: Sendable {
         var request = TransportRequest(method: method, url: url, headerFields: fields, body: bodyData)
         // A client that spoke HTTP/2 is forwarded over HTTP/2 where the upstream speaks it, h2c included.
         request.prefersHTTP2 = head.version.major == 2
+        request.httpVersion = RecordedHTTPVersion(major: head.version.major, minor: head.version.minor)
         return request
     }
 

@@ -8,17 +8,24 @@ import WellPlateNetworking
 package struct HARExporter: Sendable {
     package var creatorName: String
     package var creatorVersion: String
+    /// Each cassette's upstream origin (`http://127.0.0.1:50051`): the store keeps a gRPC call's
+    /// path only, and a HAR entry needs its whole URL.
+    package var grpcOrigins: [String: String]
+    /// The store's descriptors: gRPC messages are written as protobuf JSON too when they describe them.
+    package var protoSchema: ProtoSchema
 
-    package init(creatorName: String = "cassette", creatorVersion: String) {
+    package init(creatorName: String = "cassette", creatorVersion: String, grpcOrigins: [String: String] = [:], protoSchema: ProtoSchema = ProtoSchema()) {
         self.creatorName = creatorName
         self.creatorVersion = creatorVersion
+        self.grpcOrigins = grpcOrigins
+        self.protoSchema = protoSchema
     }
 
-    /// The archive of `interactions` and WebSocket `conversations` in recorded order (time, then
+    /// The archive of `interactions`, WebSocket conversations and gRPC calls in recorded order (time, then
     /// row id, a recording before a conversation recorded at the same moment).
     package func archive(_ interactions: [Interaction], conversations: [Conversation] = []) -> HARArchive {
         let recordings = interactions.map { (at: $0.recordedAt, order: (0, $0.id ?? 0), entry: entry($0)) }
-        let sockets = conversations.map { (at: $0.recordedAt, order: (1, $0.id ?? 0), entry: entry($0)) }
+        let sockets = conversations.map { (at: $0.recordedAt, order: (1, $0.id ?? 0), entry: $0.grpc == nil ? entry($0) : grpcEntry($0)) }
         let ordered = (recordings + sockets).sorted { ($0.at, $0.order.0, $0.order.1) < ($1.at, $1.order.0, $1.order.1) }
         return HARArchive(log: HARLog(creator: HARCreator(name: creatorName, version: creatorVersion), entries: ordered.map(\.entry)))
     }
@@ -52,7 +59,7 @@ package struct HARExporter: Sendable {
             postData = HARPostData(mimeType: interaction.requestHeaders[.contentType] ?? "", text: text, params: nil, encoding: encoding)
         }
         return HARRequest(
-            method: interaction.method.rawValue, url: interaction.url, httpVersion: "HTTP/1.1", cookies: [],
+            method: interaction.method.rawValue, url: interaction.url, httpVersion: HARHTTPVersion.text(interaction.httpVersion), cookies: [],
             headers: Self.pairs(interaction.requestHeaders),
             queryString: query.map { HARNameValue(name: $0.name, value: $0.value ?? "") },
             postData: postData, headersSize: -1, bodySize: interaction.requestBody?.count ?? 0
@@ -72,7 +79,7 @@ package struct HARExporter: Sendable {
         return HARResponse(
             status: interaction.statusCode,
             statusText: HTTPResponse.Status(code: interaction.statusCode).reasonPhrase,
-            httpVersion: "HTTP/1.1", cookies: [], headers: Self.pairs(headers),
+            httpVersion: HARHTTPVersion.text(interaction.httpVersion), cookies: [], headers: Self.pairs(headers),
             content: HARContent(
                 size: body.count, compression: nil, mimeType: contentType.isEmpty ? "x-unknown" : contentType, text: body.isEmpty ? "" : text,
                 encoding: encoding),

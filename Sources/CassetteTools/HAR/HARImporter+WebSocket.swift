@@ -74,7 +74,12 @@ extension HARImporter {
     /// The end `ConversationEnd.summary` wrote after `WebSocket ended: ` in the comment; `cut` without one.
     static func end(fromComment comment: String?) -> ConversationEnd {
         guard let comment, let marker = comment.range(of: "WebSocket ended: ") else { return .cut }
-        let summary = comment[marker.upperBound...]
+        return end(fromSummary: String(comment[marker.upperBound...]))
+    }
+
+    /// The end `ConversationEnd.summary` wrote (`server closed 4000 "bye"`, `server reset
+    /// INTERNAL_ERROR`, `cut`); `cut` for anything else.
+    static func end(fromSummary summary: String) -> ConversationEnd {
         let words = summary.split(separator: " ", maxSplits: 2).map(String.init)
         guard words.count >= 2, let side = ConversationSide(rawValue: words[0]) else { return .cut }
         switch words[1] {

@@ -18,8 +18,12 @@ package struct HARImporter: Sendable {
     package struct Result: Sendable {
         /// In file order, redacted and keyed; sequences are assigned when stored.
         package var interactions: [Interaction]
-        /// The WebSocket entries (Chrome's `_webSocketMessages`), in file order, redacted and keyed.
+        /// The WebSocket entries (Chrome's `_webSocketMessages`) and gRPC calls, in file order,
+        /// redacted and keyed.
         package var conversations: [Conversation] = []
+        /// The origin of the first gRPC entry (`http://127.0.0.1:50051`): a call is stored by its
+        /// path, so this is the cassette's upstream when the file has no HTTP entry.
+        package var grpcOrigin: String?
         package var skipped: [Note]
         package var warnings: [Note]
     }
@@ -27,11 +31,15 @@ package struct HARImporter: Sendable {
     package var cassette: String
     package var rules: MatchingRules
     package var redactor: Redactor
+    /// The store's descriptors: a gRPC call's messages are redacted on their string fields when
+    /// they describe them, as the recorder does.
+    package var schema: ProtoSchema
 
-    package init(cassette: String, rules: MatchingRules = .default, redactor: Redactor = .default) {
+    package init(cassette: String, rules: MatchingRules = .default, redactor: Redactor = .default, schema: ProtoSchema = ProtoSchema()) {
         self.cassette = cassette
         self.rules = rules
         self.redactor = redactor
+        self.schema = schema
     }
 
     /// The archive's entries as interactions, in file order; `progress` hears of each entry.
@@ -42,6 +50,21 @@ package struct HARImporter: Sendable {
         for (offset, entry) in archive.log.entries.enumerated() {
             defer { progress?(offset + 1, total) }
             var warnings: [String] = []
+            if Self.isGRPC(entry) {
+                switch grpcCall(from: entry, warnings: &warnings) {
+                case .success(let call):
+                    result.conversations.append(call)
+                    if result.grpcOrigin == nil, var origin = URLComponents(string: entry.request.url) {
+                        (origin.path, origin.query, origin.fragment) = ("", nil, nil)
+                        result.grpcOrigin = origin.string
+                    }
+                    result.warnings += warnings.map { Note(entry: offset + 1, request: "gRPC \(call.url)", reason: $0) }
+                case .failure(let skip):
+                    let url = URL(string: entry.request.url).map(redactor.redact(url:)) ?? entry.request.url
+                    result.skipped.append(Note(entry: offset + 1, request: "gRPC \(url)", reason: skip.reason))
+                }
+                continue
+            }
             if Self.isWebSocket(entry) {
                 if let conversation = conversation(from: entry, warnings: &warnings) {
                     result.conversations.append(conversation)
@@ -65,7 +88,7 @@ package struct HARImporter: Sendable {
         return result
     }
 
-    private struct Skip: Error {
+    struct Skip: Error {
         let reason: String
     }
 
@@ -125,6 +148,7 @@ package struct HARImporter: Sendable {
             recordedAt: recordedAt!, duration: .microseconds(Int64((Self.milliseconds(entry) * 1000).rounded()))
         )
         raw.contentEncodingPosition = encoding == nil ? nil : encodingPosition
+        raw.httpVersion = HARHTTPVersion.version(entry.request.httpVersion) ?? HARHTTPVersion.version(entry.response.httpVersion)
         return .success(raw.redactedForStorage(by: redactor, rules: rules))
     }
 

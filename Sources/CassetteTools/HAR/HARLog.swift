@@ -66,11 +66,16 @@ package struct HAREntry: Codable, Sendable, Equatable {
     /// Chrome's `_webSocketMessages`, also written by mitmproxy: a WebSocket's messages on the
     /// entry of its `101`.
     package var webSocketMessages: [HARWebSocketMessage]?
+    /// A gRPC call's messages in order (`_grpcMessages`, cassette's own field, after Chrome's
+    /// `_webSocketMessages`): where each one's frame starts in the request or response body, and when.
+    package var grpcMessages: [HARGRPCMessage]?
 
     package init(
         startedDateTime: String, time: Double?, request: HARRequest, response: HARResponse, cache: HARCache? = HARCache(), timings: HARTimings?,
-        serverIPAddress: String? = nil, comment: String? = nil, resourceType: String? = nil, webSocketMessages: [HARWebSocketMessage]? = nil
+        serverIPAddress: String? = nil, comment: String? = nil, resourceType: String? = nil, webSocketMessages: [HARWebSocketMessage]? = nil,
+        grpcMessages: [HARGRPCMessage]? = nil
     ) {
+        self.grpcMessages = grpcMessages
         self.startedDateTime = startedDateTime
         self.time = time
         self.request = request
@@ -87,6 +92,7 @@ package struct HAREntry: Codable, Sendable, Equatable {
         case startedDateTime, time, request, response, cache, timings, serverIPAddress, comment
         case resourceType = "_resourceType"
         case webSocketMessages = "_webSocketMessages"
+        case grpcMessages = "_grpcMessages"
     }
 }
 
@@ -161,6 +167,14 @@ package struct HARResponse: Codable, Sendable, Equatable {
     package var redirectURL: String?
     package var headersSize: Int?
     package var bodySize: Int?
+    /// HTTP trailers (`_trailers`, a custom field: HAR 1.2 has no place for them, and DevTools
+    /// and mitmproxy leave them out): a gRPC call's `grpc-status`, `grpc-message` and trailing metadata.
+    package var trailers: [HARNameValue]?
+
+    enum CodingKeys: String, CodingKey {
+        case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize, bodySize
+        case trailers = "_trailers"
+    }
 }
 
 package struct HARContent: Codable, Sendable, Equatable {

@@ -140,7 +140,8 @@ package struct CassetteMerge: Sendable {
     }
 
     /// The same recording: equal request and response. Row ids differ between files, and a
-    /// re-recording that brought back the same answer is no change worth a conflict.
+    /// re-recording that brought back the same answer is no change worth a conflict, whatever
+    /// its time, duration or the HTTP version its client spoke.
     private static func same(_ lhs: Interaction?, _ rhs: Interaction?) -> Bool {
         switch (lhs, rhs) {
         case (nil, nil): return true
@@ -150,6 +151,7 @@ package struct CassetteMerge: Sendable {
             right.id = nil
             right.recordedAt = left.recordedAt
             right.duration = left.duration
+            right.httpVersion = left.httpVersion
             return left == right
         default: return false
         }

@@ -142,6 +142,7 @@ extension CassetteSession {
         )
         interaction.contentEncodingPosition = response.decodedContentEncoding == nil ? nil : response.decodedContentEncodingPosition
         interaction.secretEchoes = echoes
+        interaction.httpVersion = request.httpVersion
         let replacing = options.policy.replacesRecordings && overwritten.withLock { $0.insert(key.rawValue).inserted }
         let stored: Interaction
         do {

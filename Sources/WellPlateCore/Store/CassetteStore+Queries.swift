@@ -43,14 +43,14 @@ extension CassetteStore {
         return try reading { connection in
             let statement = try Self.interactionsStatement(connection, cassette: cassette)
             var reader = InteractionRowReader()
-            guard let progress else { return try statement.mapRows { try reader.read($0) } }
             var rows: [Interaction] = []
             rows.reserveCapacity(total)
-            progress(0, total)
+            progress?(0, total)
             try statement.forEachRow { row in
                 rows.append(try reader.read(row))
-                progress(rows.count, total)
+                progress?(rows.count, total)
             }
+            try Self.readHTTPVersions(into: &rows, from: connection)
             return rows
         }
     }
@@ -76,7 +76,9 @@ extension CassetteStore {
             try statement.bind(key, at: 1)
             try statement.bind(cassette, at: 2)
             var reader = InteractionRowReader()
-            return try statement.mapRows { try reader.read($0) }
+            var rows = try statement.mapRows { try reader.read($0) }
+            try Self.readHTTPVersions(into: &rows, from: connection)
+            return rows
         }
     }
 

@@ -94,6 +94,9 @@ extension CassetteStore {
             try connection.cachedStatement("INSERT INTO interaction_chunks (interaction_id, chunks) VALUES (?, ?)")
                 .run(stored.id, ResponseChunk.encode(chunks))
         }
+        if let version = stored.httpVersion, let id = stored.id {
+            try storeHTTPVersion(version, interaction: id, into: connection)
+        }
         return stored
     }
 }

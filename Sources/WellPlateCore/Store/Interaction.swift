@@ -42,6 +42,10 @@ public struct Interaction: Sendable, Equatable {
     /// Where the stored response holds `REDACTED` for a secret of the request's headers, which
     /// replay fills with the live request's own value (`echoingSecrets(of:)`).
     package var secretEchoes: [SecretEcho] = []
+    /// The HTTP version the client spoke when it was recorded (HTTP/1.1 or HTTP/2 through the
+    /// proxy); `nil` when not known (stores from before it was kept, the library's recorder).
+    /// Exports only: keys and replay never look at it, so one recording serves both versions.
+    package var httpVersion: RecordedHTTPVersion?
 
     /// An interaction from its parts; `id` stays `nil` until the store assigns one.
     public init(

@@ -28,6 +28,8 @@ public struct TransportRequest: Sendable, Equatable {
     /// request over HTTP/1.1 instead. HTTPS servers are offered HTTP/2 through ALPN either way.
     /// Only the libcurl transport acts on it; URLSession chooses the version itself.
     public var prefersHTTP2 = false
+    /// The HTTP version the proxy's client spoke, stored with a recording of it (for exports).
+    package var httpVersion: RecordedHTTPVersion?
 
     /// A request; by default without headers or body, with the transport's timeout, and not following redirects.
     public init(

@@ -64,9 +64,10 @@ struct ImportCommand: AsyncParsableCommand {
         let mode = mode.mode
         // Looked at read-only first: an import with nothing to store leaves the file byte for byte
         // as it was (or absent), where a writable connection would rewrite its header.
-        let (saved, recordedKeys, conversationKeys) = try await savedState(of: cassette, in: configFile)
+        let (saved, recordedKeys, conversationKeys, schema) = try await savedState(of: cassette, in: configFile)
         let rules = explicitRules ?? saved?.matchingRules ?? .default
-        let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor).convert(archive, progress: progress.step("converting", unit: "entries"))
+        let result = HARImporter(cassette: cassette, rules: rules, redactor: redactor, schema: schema).convert(
+            archive, progress: progress.step("converting", unit: "entries"))
         var existing = recordedKeys.intersection(result.interactions.map(\.key))
         // A key whose conversations were already there keeps them (without --mode all): the
         // conversations of the other keys are the ones stored.
@@ -82,7 +83,7 @@ struct ImportCommand: AsyncParsableCommand {
                 if saved == nil || explicitRules != nil {
                     var info = saved ?? CassetteInfo(name: cassette)
                     info.matchingRules = rules
-                    let first = result.interactions.first?.url ?? result.conversations.first?.url
+                    let first = result.interactions.first?.url ?? result.grpcOrigin ?? result.conversations.first?.url
                     info.upstream = info.upstream ?? first.flatMap { Self.origin(of: $0) }
                     try store.saveCassette(info)
                 }
@@ -100,16 +101,19 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    /// The cassette's saved settings, recorded keys and the keys of its conversations; none for
-    /// a store not created yet.
+    /// The cassette's saved settings, recorded keys, the keys of its conversations and the
+    /// store's protobuf descriptors; none for a store not created yet.
     private func savedState(
         of cassette: String, in configFile: CassetteConfigFile
-    ) async throws(CLIError) -> (CassetteInfo?, Set<String>, Set<String>) {
+    ) async throws(CLIError) -> (CassetteInfo?, Set<String>, Set<String>, ProtoSchema) {
         let path = configFile.databasePath
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size > 0 else { return (nil, [], []) }
+        guard size > 0 else { return (nil, [], [], ProtoSchema()) }
         return try await store.openStore(configFile, access: .readOnly).use { store throws(CassetteStoreError) in
-            (try store.cassette(named: cassette), Set(try store.summaries(cassette: cassette).map(\.key)), try store.conversationKeys(cassette: cassette))
+            (
+                try store.cassette(named: cassette), Set(try store.summaries(cassette: cassette).map(\.key)),
+                try store.conversationKeys(cassette: cassette), try store.protoSchema()
+            )
         }
     }
 
@@ -175,9 +179,11 @@ struct ImportCommand: AsyncParsableCommand {
             )
         }
         let conversationsLeft = result.conversations.count - conversations.stored
+        let calls = result.conversations.count { $0.grpc != nil }
+        let noun = calls == 0 ? "WebSocket conversation" : calls == result.conversations.count ? "gRPC call" : "WebSocket conversation or gRPC call"
         if conversationsLeft > 0 {
             lines.append(
-                "skipped \(Formatting.count(conversationsLeft, "WebSocket conversation")) of keys the cassette already has conversations of (--mode all replaces them)"
+                "skipped \(Formatting.count(conversationsLeft, noun)) of keys the cassette already has conversations of (--mode all replaces them)"
             )
         }
         let keys = Set(kept.map(\.key)).union(conversations.keys).count
@@ -185,7 +191,7 @@ struct ImportCommand: AsyncParsableCommand {
         // import), its WebSocket conversations, or both.
         var parts: [String] = []
         if !result.interactions.isEmpty || result.conversations.isEmpty { parts.append(Formatting.count(kept.count, "entry", "entries")) }
-        if !result.conversations.isEmpty { parts.append(Formatting.count(conversations.stored, "WebSocket conversation")) }
+        if !result.conversations.isEmpty { parts.append(Formatting.count(conversations.stored, noun)) }
         let imported = parts.joined(separator: " and ")
         var summary = "Imported \(imported) (\(Formatting.count(keys, "key"))) from \(file) into cassette \(cassette) of \(path)"
         if mode == .all && !existing.isEmpty { summary += ", replacing the recordings of \(Formatting.count(existing.count, "key"))" }

@@ -43,6 +43,18 @@ struct CassetteMergeTests {
         #expect(Self.bodies(result) == ["GET /a#0=new"])
     }
 
+    /// A store from before HTTP versions were kept (`nil`) against the same answer re-recorded
+    /// over HTTP/2: no change, so ours' own change stands.
+    @Test func aRerecordingOverAnotherHTTPVersionWithTheSameAnswerIsNoConflict() {
+        let base = Self.recording("/a", "old")
+        let ours = Self.recording("/a", "new", at: 60)
+        var rerecorded = Self.recording("/a", "old", at: 300)
+        rerecorded.httpVersion = .http2
+        let result = CassetteMerge().merge(base: Self.snapshot(base), ours: Self.snapshot(ours), theirs: Self.snapshot(rerecorded))
+        #expect(result.conflicts.isEmpty, "\(result.conflicts)")
+        #expect(Self.bodies(result) == ["GET /a#0=new"])
+    }
+
     @Test func changeAgainstDeletionAndDifferentAdditionsAreConflictsPreferDecides() {
         let base = Self.recording("/a", "old")
         let changed = Self.recording("/a", "changed")

@@ -112,8 +112,8 @@ final class CassetteStoreTests {
         #expect(CassetteSchema.migrator.latestVersion >= 1)
         #expect(
             try connection.tableNames() == [
-                "cassettes", "conversation_messages", "conversation_usage", "conversations", "grpc_calls", "interaction_chunks", "interaction_usage",
-                "interactions", "learned_secrets", "proto_files",
+                "cassettes", "conversation_messages", "conversation_usage", "conversations", "grpc_calls", "interaction_chunks",
+                "interaction_http_versions", "interaction_usage", "interactions", "learned_secrets", "proto_files",
             ])
         try connection.close()
     }
