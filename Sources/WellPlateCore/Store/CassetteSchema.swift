@@ -61,6 +61,7 @@ enum CassetteSchema {
             conversations,
             conversationUsage,
             grpc,
+            grpcEndOffset,
         ])
 
     /// The oldest schema that opens read-only without upgrading: later migrations only add
