@@ -165,6 +165,9 @@ final class ProxyGRPCUpstreamResetTests {
         #expect(replayed.code == "INTERNAL", "\(replayed.line.compactJSON)")
         #expect(replayed.line["received"] == call.line["received"], "\(replayed.line.compactJSON)")
         #expect(replayed.line["details"] == call.line["details"], "\(replayed.line.compactJSON)")
+        let show = try await workspace.run("show", "/shop.v1.Catalog/ListItems", "--db", store)
+        #expect(show.stdout.contains(String(format: "%8.1f ms ended: upstream reset (RST_STREAM INTERNAL_ERROR)", end)), "\(show.stdout)")
+
         let after = try #require(replayed.line["statusAfterMs"]?.doubleValue, "\(replayed.line.compactJSON)")
         #expect(after >= 400, "the replayed status came \(after) ms after the call began")
     }
