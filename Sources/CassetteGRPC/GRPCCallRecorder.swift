@@ -19,6 +19,8 @@ final class GRPCCallRecorder: Sendable {
         var responseHeaders: HTTPFields?
         var trailers: HTTPFields?
         var end: ConversationEnd?
+        /// When the upstream reset the stream (`GRPCCallHeads.endOffsetMilliseconds`).
+        var endOffset: Double?
         /// The secrets found so far (the metadata's, then the messages'), scrubbed from later messages.
         var secrets: SecretValues
         let opened = ContinuousClock.now
@@ -60,7 +62,9 @@ final class GRPCCallRecorder: Sendable {
     private func drain(store: CassetteStore, id: Int64, position: Int) async throws -> Int {
         let (batch, heads, end) = state.withLock { state in
             defer { state.pending.removeAll(keepingCapacity: true) }
-            let heads = state.end == nil ? nil : GRPCCallHeads(responseHeaders: state.responseHeaders, trailers: state.trailers ?? [:])
+            let heads =
+                state.end == nil
+                ? nil : GRPCCallHeads(responseHeaders: state.responseHeaders, trailers: state.trailers ?? [:], endOffsetMilliseconds: state.endOffset)
             return (state.pending, heads, state.end)
         }
         try await store.appendMessages(batch, toConversation: id, from: position)
@@ -73,8 +77,7 @@ final class GRPCCallRecorder: Sendable {
     func add(_ side: ConversationSide, _ payload: Data, kind: ConversationMessage.Kind = .binary) {
         let now = ContinuousClock.now
         state.withLock { state in
-            let elapsed = now - state.opened
-            let offset = max(0, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            let offset = Self.milliseconds(from: state.opened, to: now)
             let stored =
                 kind == .close
                 ? payload
@@ -91,13 +94,22 @@ final class GRPCCallRecorder: Sendable {
 
     /// The call ended with `trailers` (`nil`: without any, `end` says how).
     func finish(trailers: HTTPFields?, end: ConversationEnd) {
+        let now = ContinuousClock.now
         state.withLock { state in
             guard state.end == nil else { return }
             state.trailers = trailers.map { Self.redacted($0, keyer: keyer, secrets: &state.secrets) }
             state.end = end
+            // Only a reset's moment: trailers follow the last message on replay, as they do live.
+            if case .dropped(.server, _?) = end { state.endOffset = Self.milliseconds(from: state.opened, to: now) }
         }
         wake.yield()
         wake.finish()
+    }
+
+    /// An offset as stored: milliseconds since the call opened.
+    private static func milliseconds(from opened: ContinuousClock.Instant, to now: ContinuousClock.Instant) -> Double {
+        let elapsed = now - opened
+        return max(0, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
     }
 
     /// Response metadata as a response's headers are stored: secret names and credential

@@ -236,7 +236,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
                 guard case .replay = mode else { return }
                 if replay.upstreamEndedHere {
                     replayEnding = true
-                    return finishReplay(replay.recording, context: context)
+                    return finishReplay(replay, context: context)
                 }
             }
         case .waiting, .done:
@@ -268,7 +268,7 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             mode = .replay(replay)
             send(step, context: context)
             guard case .replay = mode else { return }
-            finishReplay(replay.recording, context: context)
+            finishReplay(replay, context: context)
         case .waiting, .done:
             break
         }
@@ -315,8 +315,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     }
 
     /// The recorded end after the last message: the trailers as recorded (trailers only when the
-    /// recording had no response HEADERS and no message went out).
-    private func finishReplay(_ recording: Conversation, context: ChannelHandlerContext) {
+    /// recording had no response HEADERS and no message went out); a reset's status no sooner
+    /// than the upstream's reset came, with recorded timing (`GRPCReplay.endDelayMilliseconds`).
+    private func finishReplay(_ replay: GRPCReplay, context: ChannelHandlerContext) {
+        let recording = replay.recording
         let trailers: HTTPFields
         if let recorded = recording.grpc?.trailers, recorded[GRPCHeaders.statusName] != nil {
             trailers = recorded
@@ -324,6 +326,10 @@ final class GRPCStreamHandler: ChannelInboundHandler {
             // Reset by the upstream, or cut: the status its live client got.
             let (code, message) = GRPCCutStatus.of(recording.end, path: path)
             trailers = GRPCHeaders.status(code, message)
+        }
+        if let delay = replay.endDelayMilliseconds {
+            // From now: the client event this end follows was just received.
+            lastWrite = max(NIODeadline.now() + .nanoseconds(Int64(delay * service.timingScale * 1_000_000)), lastWrite)
         }
         schedule(at: lastWrite) { [self] in
             deadline?.cancel()

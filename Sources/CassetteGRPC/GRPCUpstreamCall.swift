@@ -53,6 +53,9 @@ final class GRPCUpstreamCall {
         connectionSettings.connect(on: eventLoop, timeout: .seconds(10)).assumeIsolated().whenComplete { result in
             let call = bound.value
             switch result {
+            case .failure(let error as GRPCUpstreamTLSError):
+                // Its sentence names the upstream already.
+                call.upstreamFailed("cassette: \(error)")
             case .failure(let error):
                 call.upstreamFailed("cassette: the upstream \(call.upstream.absoluteString) could not be reached: \(error)")
             case .success(let channel):

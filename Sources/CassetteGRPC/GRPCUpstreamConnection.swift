@@ -24,12 +24,13 @@ struct GRPCUpstreamConnection: Sendable {
         tls = secure ? Result { try NIOSSLContext(configuration: UpstreamTLS.clientConfiguration(settings, applicationProtocols: ["h2"])) } : nil
     }
 
-    var host: String { upstream.host ?? "127.0.0.1" }
+    /// Without brackets for an IPv6 address, as sockets and SNI take it.
+    var host: String { UpstreamAuthority(upstream)?.host ?? "127.0.0.1" }
     var port: Int { upstream.port ?? (tls == nil ? 80 : 443) }
     /// The `:scheme` of requests sent on the connection.
     var scheme: String { tls == nil ? "http" : "https" }
-    /// The `:authority` of requests sent on the connection: the upstream's.
-    var authority: String { upstream.port.map { "\(host):\($0)" } ?? host }
+    /// The `:authority` of requests sent on the connection: the upstream's (`[::1]:50051`).
+    var authority: String { UpstreamAuthority(upstream)?.authority ?? host }
 
     /// A connection with HTTP/2 set up before it opens (the server's SETTINGS may come at once),
     /// behind TLS for an `https://` upstream: then ready once the handshake has agreed on `h2`,
@@ -41,7 +42,7 @@ struct GRPCUpstreamConnection: Sendable {
             tls = try self.tls?.get()
         } catch {
             return group.next().makeFailedFuture(
-                GRPCUpstreamTLSError("TLS towards \(upstream.absoluteString) could not be set up (\(error)); check --cacert, --cert and --key"))
+                GRPCUpstreamTLSError("TLS towards the upstream \(upstream.absoluteString) could not be set up (\(error)): check --cacert, --cert and --key"))
         }
         let handshake = tls == nil ? nil : group.next().makePromise(of: Void.self)
         let connected = ClientBootstrap(group: group).connectTimeout(timeout).channelInitializer { channel in
@@ -86,7 +87,10 @@ private final class ALPNH2Check: ChannelInboundHandler {
             if negotiated == "h2" {
                 settle(nil)
             } else {
-                settle(GRPCUpstreamTLSError("the upstream chose \(negotiated ?? "no protocol") in ALPN, not h2, which gRPC over TLS needs"))
+                settle(
+                    GRPCUpstreamTLSError(
+                        "the upstream \(upstream) chose \(negotiated ?? "no protocol") in ALPN, not h2, which gRPC over TLS needs: point --upstream at its gRPC port"
+                    ))
                 context.close(promise: nil)
             }
         }
@@ -105,7 +109,7 @@ private final class ALPNH2Check: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        settle(GRPCUpstreamTLSError("the upstream closed the connection during the TLS handshake"))
+        settle(GRPCUpstreamTLSError("the upstream \(upstream) closed the connection during the TLS handshake: check that it speaks TLS on that port"))
         context.fireChannelInactive()
     }
 
@@ -116,7 +120,8 @@ private final class ALPNH2Check: ChannelInboundHandler {
     }
 }
 
-/// TLS towards an `https://` gRPC upstream could not be set up or did not agree to `h2`.
+/// TLS towards an `https://` gRPC upstream could not be set up or did not agree to `h2`: a
+/// sentence that names the upstream and says what to do, so it is told as it is.
 struct GRPCUpstreamTLSError: Error, CustomStringConvertible {
     let description: String
 

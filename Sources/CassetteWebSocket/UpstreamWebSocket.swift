@@ -27,13 +27,14 @@ package enum UpstreamWebSocket {
         url: URL, headers: HTTPHeaders, eventLoop: any EventLoop, tls: WellPlateCore.TLSConfiguration, maxMessageSize: Int,
         recorder: ConversationRecorder?, track: JournalConversation? = nil, log: ProxyLog, logTarget: String
     ) async throws -> Outcome {
-        guard let host = url.host, let scheme = url.scheme?.lowercased() else { throw UpstreamWebSocketError.badURL(url.absoluteString) }
+        guard let upstream = UpstreamAuthority(url), let scheme = url.scheme?.lowercased() else { throw UpstreamWebSocketError.badURL(url.absoluteString) }
+        let host = upstream.host
         let secure = scheme == "https" || scheme == "wss"
         let port = url.port ?? (secure ? 443 : 80)
         var target = url.path.isEmpty ? "/" : url.path
         if let query = url.query { target += "?" + query }
         var requestHeaders = headers
-        requestHeaders.replaceOrAdd(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
+        requestHeaders.replaceOrAdd(name: "Host", value: upstream.authority)
         let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target, headers: requestHeaders)
         let sslContext = secure ? try NIOSSLContext(configuration: UpstreamTLS.clientConfiguration(tls)) : nil
         let frameLimit = min(maxMessageSize, Int(UInt32.max))
@@ -86,8 +87,7 @@ package enum UpstreamWebSocket {
         } catch {
             // The TLS handshake fails here, after the connection: swift-nio-ssl's words name
             // neither the upstream nor what to do.
-            let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-            guard secure, let explained = UpstreamTLS.explained(error, upstream: "https://" + authority) else {
+            guard secure, let explained = UpstreamTLS.explained(error, upstream: "https://" + upstream.authority(defaultPort: port)) else {
                 throw error
             }
             throw UpstreamWebSocketError.tls(explained)

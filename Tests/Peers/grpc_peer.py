@@ -1,16 +1,19 @@
 """The gRPC test peers: grpcio as server and client of Tests/Peers/grpc/shop.proto.
 
   grpc_peer.py protoset OUT                 writes the FileDescriptorSet (with imports)
-  grpc_peer.py server [--reflection] [--gzip] [--drift] [--tls CERT KEY]
-                                            serves shop.v1.Catalog on 127.0.0.1, port 0, and prints
-                                            "listening on http://127.0.0.1:PORT" (https with --tls:
-                                            h2 over TLS with the PEM certificate chain and key)
+  grpc_peer.py server [--reflection] [--gzip] [--drift] [--tls CERT KEY] [--bind ADDRESS]
+                                            serves shop.v1.Catalog on 127.0.0.1 (or ADDRESS: ::1,
+                                            say), port 0, and prints "listening on
+                                            http://127.0.0.1:PORT" (https with --tls: h2 over TLS
+                                            with the PEM certificate chain and key)
   grpc_peer.py encode TYPE JSON             prints the message's bytes in hex, then protobuf's JSON of it
   grpc_peer.py client TARGET SCENARIO [--gzip] [--metadata KEY=VALUE]
                                             runs the calls of SCENARIO against TARGET (host:port) and
                                             prints one JSON line per call; steps
                                             "list-reset:CODE" and "list-early:CODE" call
                                             grpc_reset_upstream.py's resetting ListItems;
+                                            "list-late:CODE:MS" too, its line saying when the
+                                            status came ("statusAfterMs", since the call began);
                                             --metadata adds KEY: VALUE to every call's request metadata
   grpc_peer.py h2-hold TARGET               opens a Chat call with PyPI's h2 (no grpcio), sends "hi"
                                             and never half-closes nor resets its stream; prints one
@@ -73,7 +76,7 @@ ITEMS = {
 }
 
 
-def serve(reflection, gzip, drift=False, tls=None):
+def serve(reflection, gzip, drift=False, tls=None, address="127.0.0.1"):
     pb, rpc = generate(tempfile.mkdtemp(prefix="grpc-peer-"))
 
     def item(pb, item_id):
@@ -134,14 +137,15 @@ def serve(reflection, gzip, drift=False, tls=None):
         from grpc_reflection.v1alpha import reflection as grpc_reflection
         names = (pb.DESCRIPTOR.services_by_name["Catalog"].full_name, grpc_reflection.SERVICE_NAME)
         grpc_reflection.enable_server_reflection(names, server)
+    shown = f"[{address}]" if ":" in address else address
     if tls:
         with open(tls[0], "rb") as chain, open(tls[1], "rb") as key:
             credentials = grpc.ssl_server_credentials([(key.read(), chain.read())])
-        port = server.add_secure_port("127.0.0.1:0", credentials)
+        port = server.add_secure_port(f"{shown}:0", credentials)
     else:
-        port = server.add_insecure_port("127.0.0.1:0")
+        port = server.add_insecure_port(f"{shown}:0")
     server.start()
-    print(f"listening on {'https' if tls else 'http'}://127.0.0.1:{port}", flush=True)
+    print(f"listening on {'https' if tls else 'http'}://{shown}:{port}", flush=True)
     server.wait_for_termination()
 
 
@@ -266,6 +270,20 @@ def run_client(target, scenario, gzip, metadata=()):
         line.update(received=received, unary=unary)
         print(json.dumps(line, sort_keys=True), flush=True)
 
+    def list_late(step):
+        # ListItems against grpc_reset_upstream.py's "late:CODE:MS": the items, the status, and
+        # how long after the call began the status came.
+        received, began = [], time.monotonic()
+        line = {"step": step}
+        try:
+            for reply in stub.ListItems(pb.ListItemsRequest(prefix=step.split("-", 1)[1]), timeout=CALL_TIMEOUT):
+                received.append(json_format.MessageToDict(reply))
+            line["code"] = "OK"
+        except grpc.RpcError as error:
+            line.update(code=error.code().name, details=error.details())
+        line.update(received=received, statusAfterMs=round((time.monotonic() - began) * 1000))
+        print(json.dumps(line, sort_keys=True), flush=True)
+
     def chat_reset():
         # "hi", and once its echo came back, "reset", then the client's side kept open (at most
         # 10 s) until the call ends: against grpc_reset_upstream.py, the upstream resets it.
@@ -324,6 +342,8 @@ def run_client(target, scenario, gzip, metadata=()):
     for step in scenario.split(","):
         if step.startswith("list-reset:") or step.startswith("list-early:"):
             list_reset(step)
+        elif step.startswith("list-late:"):
+            list_late(step)
         else:
             steps[step]()
 
@@ -413,7 +433,8 @@ if __name__ == "__main__":
         write_protoset(sys.argv[2])
     elif command == "server":
         tls = sys.argv[sys.argv.index("--tls") + 1:sys.argv.index("--tls") + 3] if "--tls" in sys.argv else None
-        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv, tls)
+        address = sys.argv[sys.argv.index("--bind") + 1] if "--bind" in sys.argv else "127.0.0.1"
+        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv, tls, address)
     elif command == "client":
         pairs = [tuple(value.split("=", 1)) for flag, value in zip(sys.argv, sys.argv[1:]) if flag == "--metadata"]
         run_client(sys.argv[2], sys.argv[3], "--gzip" in sys.argv, pairs)

@@ -2,14 +2,19 @@
 shop.v1.Catalog over h2c with prior knowledge, where grpcio's server cannot be made to send
 RST_STREAM on one stream while the connection and its other calls go on.
 
-  grpc_reset_upstream.py    serves on 127.0.0.1, port 0, prints "listening on http://127.0.0.1:PORT",
-                            then one line per call it answers or resets
+  grpc_reset_upstream.py [--bind ADDRESS]
+                            serves on 127.0.0.1 (or ADDRESS: ::1, say), port 0, prints "listening on
+                            http://127.0.0.1:PORT", then one line per call it answers or resets
+                            (a GetItem's line ends with the :authority it was sent to)
 
   ListItems, prefix "reset:CODE"  response HEADERS, two Items (b1, b2), then RST_STREAM with CODE
                                   (an h2 ErrorCodes name: INTERNAL_ERROR, CANCEL...) once a GetItem
                                   was answered after them (on any connection; at most 5 s later),
                                   so a client can show the other call going on meanwhile
   ListItems, prefix "early:CODE"  RST_STREAM with CODE at once, before any response HEADERS
+  ListItems, prefix "late:CODE:MS"  response HEADERS, two Items (b1, b2), then RST_STREAM with
+                                  CODE MS milliseconds later (a reset that comes a while after
+                                  the last message)
   Chat                            each message echoed as it comes ("echo: TEXT"); the message
                                   "reset" gets RST_STREAM INTERNAL_ERROR instead, the client's
                                   side still open
@@ -21,6 +26,7 @@ Messages are encoded by protobuf itself, from stubs grpc_peer.py generates with 
 import asyncio
 import socket
 import struct
+import sys
 import tempfile
 
 from h2.config import H2Configuration
@@ -78,7 +84,7 @@ class GRPCConnection(asyncio.Protocol):
                         self.chat(event.stream_id)
             elif isinstance(event, StreamEnded) and event.stream_id in self.requests:
                 headers, body = self.requests.pop(event.stream_id)
-                asyncio.ensure_future(self.answer(event.stream_id, headers[":path"], bytes(body)))
+                asyncio.ensure_future(self.answer(event.stream_id, headers[":path"], bytes(body), headers.get(":authority")))
             elif isinstance(event, StreamReset):
                 self.requests.pop(event.stream_id, None)
             elif isinstance(event, ConnectionTerminated):
@@ -108,20 +114,30 @@ class GRPCConnection(asyncio.Protocol):
         self.h2.send_headers(stream_id, [("grpc-status", str(status))], end_stream=True)
         self.flush()
 
-    async def answer(self, stream_id, path, body):
+    async def answer(self, stream_id, path, body, authority=None):
         if path == "/shop.v1.Catalog/Chat":
             self.h2.send_headers(stream_id, [("grpc-status", "0")], end_stream=True)
             self.flush()
         elif path == "/shop.v1.Catalog/GetItem":
             request = unframed(body, pb.GetItemRequest)
             self.respond(stream_id, [item(request.id if request.id in grpc_peer.ITEMS else "b1")])
-            print(f"answered GetItem {request.id} on stream {stream_id}", flush=True)
+            print(f"answered GetItem {request.id} on stream {stream_id} for :authority {authority}", flush=True)
             unary_answered.set()
         elif path == "/shop.v1.Catalog/ListItems":
             prefix = unframed(body, pb.ListItemsRequest).prefix
             when, _, code = prefix.partition(":")
+            code, _, wait = code.partition(":")
             error = ErrorCodes[code or "INTERNAL_ERROR"]
-            if when == "reset":
+            if when == "late":
+                self.h2.send_headers(stream_id, [(":status", "200"), ("content-type", "application/grpc"), ("x-served-by", "h2-reset-peer")])
+                self.h2.send_data(stream_id, framed(item("b1")))
+                self.h2.send_data(stream_id, framed(item("b2")))
+                self.flush()
+                await asyncio.sleep(int(wait) / 1000)
+                self.h2.reset_stream(stream_id, error_code=error)
+                self.flush()
+                print(f"reset ListItems on stream {stream_id} with {error.name} {wait} ms after 2 messages", flush=True)
+            elif when == "reset":
                 unary_answered.clear()
                 self.h2.send_headers(stream_id, [(":status", "200"), ("content-type", "application/grpc"), ("x-served-by", "h2-reset-peer")])
                 self.h2.send_data(stream_id, framed(item("b1")))
@@ -146,10 +162,12 @@ class GRPCConnection(asyncio.Protocol):
 
 
 async def main():
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
+    address = sys.argv[sys.argv.index("--bind") + 1] if "--bind" in sys.argv else "127.0.0.1"
+    listener = socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind((address, 0))
     server = await asyncio.get_running_loop().create_server(GRPCConnection, sock=listener)
-    print(f"listening on http://127.0.0.1:{listener.getsockname()[1]}", flush=True)
+    shown = f"[{address}]" if ":" in address else address
+    print(f"listening on http://{shown}:{listener.getsockname()[1]}", flush=True)
     async with server:
         await server.serve_forever()
 

@@ -8,6 +8,7 @@ connection opened.)
 Scripts: "chat" (hello, auth with a token, an add request, an echo, three ticks, bye),
 "changed" (the add request with other parameters), "large N" (one text message of N bytes),
 "fragments" (asks for the upstream's fragmented message and prints its frames as {"fragments": [...]}, then bye),
+"host" (asks for the Host header the upstream's handshake carried, then bye),
 "markup" (a text message holding <script> and <img onerror>, then 5 binary bytes, each echoed, then bye),
 "ids BASE [changed]" (add requests with the client-chosen ids BASE+1..BASE+3, then bye; "changed":
 the second with other parameters),
@@ -71,6 +72,11 @@ with connect(url, subprotocols=["chat.v1"], compression="deflate" if deflate els
         if script == "fragments":
             connection.send("fragments")
             print(json.dumps({"fragments": list(connection.recv_streaming())}), flush=True)
+            connection.send("bye")
+            receive_until(connection, lambda m: False)
+        if script == "host":
+            connection.send("host")
+            receive_until(connection, lambda m: '"host"' in m)
             connection.send("bye")
             receive_until(connection, lambda m: False)
         if script == "markup":

@@ -6,11 +6,13 @@
 4000 "server says bye" when the client sends "bye".
 /drop: says hello, echoes the client's first message, then drops the TCP connection without a
 close frame (as an upstream that dies mid-conversation).
+"host" from the client is answered with {"type": "host", "host": the handshake's Host header}.
 "fragments" from the client is answered with one text message sent in three fragments
 ("frag", "mented ", "reply").
 Prints "listening on ws://127.0.0.1:PORT" once it listens.
 It agrees to permessage-deflate when a client offers it.
-usage: websocket_upstream.py [--tls CERTIFICATE KEY]   (wss://, "listening on wss://...")
+usage: websocket_upstream.py [--tls CERTIFICATE KEY] [--bind ADDRESS]
+  --tls: wss://, "listening on wss://..."; --bind: listens on ADDRESS (::1, say) instead of 127.0.0.1
 """
 import asyncio
 import json
@@ -37,6 +39,9 @@ async def chat(connection):
         if message == "bye":
             await connection.close(4000, "server says bye")
             return
+        if message == "host":
+            await connection.send(json.dumps({"type": "host", "host": connection.request.headers.get("Host")}))
+            continue
         if message == "fragments":
             await connection.send(["frag", "mented ", "reply"])
             continue
@@ -56,12 +61,15 @@ async def chat(connection):
 
 async def main():
     context = None
-    if sys.argv[1:2] == ["--tls"]:
+    if "--tls" in sys.argv:
+        at = sys.argv.index("--tls")
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(sys.argv[2], sys.argv[3])
-    async with serve(chat, "127.0.0.1", 0, subprotocols=["chat.v1"], compression="deflate", max_size=None, ssl=context) as server:
+        context.load_cert_chain(sys.argv[at + 1], sys.argv[at + 2])
+    address = sys.argv[sys.argv.index("--bind") + 1] if "--bind" in sys.argv else "127.0.0.1"
+    async with serve(chat, address, 0, subprotocols=["chat.v1"], compression="deflate", max_size=None, ssl=context) as server:
         port = server.sockets[0].getsockname()[1]
-        print("listening on %s://127.0.0.1:%d" % ("wss" if context else "ws", port), flush=True)
+        shown = f"[{address}]" if ":" in address else address
+        print("listening on %s://%s:%d" % ("wss" if context else "ws", shown, port), flush=True)
         await asyncio.get_running_loop().create_future()
 
 

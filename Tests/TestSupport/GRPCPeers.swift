@@ -45,15 +45,16 @@ package enum GRPCPeers {
 
     /// Runs the grpcio server for `body` and always stops it; with `drift`, items come without
     /// their labels and thumbnail (drift for `cassette diff`); with `tls` (PEM certificate chain
-    /// and key), h2 over TLS at an `https://` URL.
+    /// and key), h2 over TLS at an `https://` URL; with `bind`, on that address (`::1`) instead
+    /// of 127.0.0.1.
     package static func withServer<Result>(
-        reflection: Bool = false, gzip: Bool = false, drift: Bool = false, tls: (certificate: String, key: String)? = nil,
+        reflection: Bool = false, gzip: Bool = false, drift: Bool = false, tls: (certificate: String, key: String)? = nil, bind: String? = nil,
         _ body: (_ url: URL) async throws -> Result
     ) async throws -> Result {
         try await ensureInstalled()
-        let flags =
-            (reflection ? ["--reflection"] : []) + (gzip ? ["--gzip"] : []) + (drift ? ["--drift"] : [])
-            + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
+        var flags: [String] = (reflection ? ["--reflection"] : []) + (gzip ? ["--gzip"] : []) + (drift ? ["--drift"] : [])
+        if let tls { flags += ["--tls", tls.certificate, tls.key] }
+        if let bind { flags += ["--bind", bind] }
         return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script, "server"] + flags) { process in
             try await body(try await process.listeningURL())
         }

@@ -3,7 +3,7 @@ import WellPlateCore
 import WellPlateNetworking
 
 /// Certificates made at test time with the `openssl` command-line tool (scripts/test.sh installs
-/// it): a CA, a server certificate it signed for 127.0.0.1 (not for localhost), one for localhost,
+/// it): a CA, a server certificate it signed for 127.0.0.1 and ::1 (not for localhost), one for localhost,
 /// a second CA that signed nothing the server uses, a client certificate signed by the first CA, and
 /// one for the name `localhost` alone (no address), signed by the first CA.
 package struct TestCertificates: Sendable {
@@ -38,7 +38,8 @@ package struct TestCertificates: Sendable {
         let certificates = TestCertificates(directory: directory)
         try await certificates.makeCA("ca", subject: "/CN=Cassette Test CA")
         try await certificates.makeCA("other-ca", subject: "/CN=Unrelated Test CA")
-        try await certificates.makeLeaf("server", subject: "/CN=127.0.0.1", extensions: "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth")
+        try await certificates.makeLeaf(
+            "server", subject: "/CN=127.0.0.1", extensions: "subjectAltName=IP:127.0.0.1,IP:::1\nextendedKeyUsage=serverAuth")
         try await certificates.makeLeaf(
             "localhost", subject: "/CN=localhost", extensions: "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth")
         try await certificates.makeLeaf("name-only", subject: "/CN=localhost", extensions: "subjectAltName=DNS:localhost\nextendedKeyUsage=serverAuth")

@@ -16,16 +16,21 @@ package enum WebSocketPeers {
     /// Runs the upstream for `body` (its `http://127.0.0.1:PORT` base) and always stops it. With
     /// `tls` (a certificate for `localhost` and its key) it serves `wss://`, and the base is
     /// `https://localhost:PORT`.
+    /// `bind`: listens on that address (`::1`) instead of 127.0.0.1, and `base` names it.
     package static func withUpstream<Result>(
-        tls: (certificate: String, key: String)? = nil, _ body: (_ base: URL) async throws -> Result
+        tls: (certificate: String, key: String)? = nil, bind: String? = nil, _ body: (_ base: URL) async throws -> Result
     )
         async throws -> Result
     {
         try await ensureInstalled()
         let script = peers.appendingPathComponent("websocket_upstream.py").path
-        let options = tls.map { ["--tls", $0.certificate, $0.key] } ?? []
+        let options = (tls.map { ["--tls", $0.certificate, $0.key] } ?? []) + (bind.map { ["--bind", $0] } ?? [])
         return try await withChildProcess("/usr/bin/env", arguments: ["python3", "-u", script] + options) { process in
             let url = try await process.listeningURL()
+            if let bind {
+                let host = bind.contains(":") ? "[\(bind)]" : bind
+                return try await body(URL(string: "\(tls == nil ? "http" : "https")://\(host):\(url.port ?? 0)")!)
+            }
             return try await body(URL(string: tls == nil ? "http://127.0.0.1:\(url.port ?? 0)" : "https://localhost:\(url.port ?? 0)")!)
         }
     }

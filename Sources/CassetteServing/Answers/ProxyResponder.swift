@@ -92,12 +92,15 @@ package struct ProxyResponder: Sendable {
         case let transport as TransportError:
             let upstream = upstreamDescription ?? "the upstream"
             let status = transport.kind == .timeout ? 504 : 502
+            // The transport's message starts with the request's URL, which names the upstream:
+            // named a second time in front, it read "https://h:1 failed: GET https://h:1/x: ...".
+            let detail = TLSHint.message(transport)
             return .json(
                 status,
                 [
                     "error": transport.kind == .timeout ? "upstream_timeout" : transport.kind == .tls ? "upstream_tls_failed" : "upstream_unreachable",
                     "upstream": .string(upstream),
-                    "message": .string("\(upstream) failed: \(TLSHint.message(transport))"),
+                    "message": .string(detail.contains(upstream) ? detail : "\(upstream) failed: \(detail)"),
                 ], source: .error)
         case let request as ProxyRequestError:
             return .error(request.status, code: request.code, message: request.message)

@@ -35,16 +35,17 @@ package enum UpstreamTLS {
     }
 
     /// What a TLS failure towards `upstream` (`https://host:port`) means and what to do about it,
-    /// for a log line or an error; `nil` when `error` is not about TLS. swift-nio-ssl's own words
-    /// name neither the host nor the flag that helps ("Couldn't find <none> in certificate").
+    /// in one sentence that names the upstream once, for a log line or an error; `nil` when
+    /// `error` is not about TLS. swift-nio-ssl's own words name neither the host nor the flag
+    /// that helps ("Couldn't find <none> in certificate").
     package static func explained(_ error: any Error, upstream: String) -> String? {
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
             return
-                "the certificate of \(upstream) is not for its host (an address must be among the certificate's IP entries); give the upstream by a name its certificate carries, or skip the check with --insecure"
+                "the certificate of the upstream \(upstream) is not for its host (an address must be among the certificate's IP entries): give the upstream by a name its certificate carries, or skip the check with --insecure"
         }
         if case .handshakeFailed = error as? NIOSSLError {
             return
-                "the TLS handshake with \(upstream) failed (\(handshakeReason(error))); trust the upstream's CA with --cacert FILE, or skip the check with --insecure"
+                "the TLS handshake with the upstream \(upstream) failed (\(handshakeReason(error))): trust its CA with --cacert FILE, or skip the check with --insecure"
         }
         return nil
     }

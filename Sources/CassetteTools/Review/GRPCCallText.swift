@@ -72,7 +72,9 @@ package struct GRPCCallText: Sendable {
                 lines.append("  \(field.name.rawName): \(field.value)\(note)")
             }
         }
-        lines.append("ended: \(Self.status(of: call))")
+        // A reset's moment, where it was stored, in the timeline's column.
+        let end = offsets ? call.grpc?.endOffsetMilliseconds.map { String(format: "%8.1f ms ", $0) } ?? "" : ""
+        lines.append("\(end)ended: \(Self.status(of: call))")
         return lines
     }
 }

@@ -65,6 +65,16 @@ package struct GRPCReplay: Sendable {
         return Self.clientEventPosition(received, of: recording) == nil
     }
 
+    /// How long after the client's latest event the recording's upstream reset the call, in
+    /// milliseconds (`GRPCCallHeads.endOffsetMilliseconds`); `nil` for a call that ended
+    /// otherwise or a store without the moment, whose end follows its last message.
+    package var endDelayMilliseconds: Double? {
+        guard case .dropped(.server, _?) = recording.end, let end = recording.grpc?.endOffsetMilliseconds else { return nil }
+        let since =
+            received == 0 ? 0 : Self.clientEventPosition(received - 1, of: recording).map { recording.messages[$0].offsetMilliseconds } ?? 0
+        return max(0, end - since)
+    }
+
     /// The server messages recorded before the client's first event (a server that speaks first).
     package func opening() -> Step {
         answer(after: nil, in: recording)

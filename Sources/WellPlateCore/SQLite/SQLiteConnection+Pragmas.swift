@@ -38,6 +38,14 @@ extension SQLiteConnection {
     func tableNames() throws(SQLiteError) -> [String] {
         try prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").allValues { $0.text(at: 0) }
     }
+
+    /// The columns of `table` (none for a table that does not exist), for reading an older
+    /// schema opened read-only, which lacks columns later migrations added.
+    func columnNames(of table: String) throws(SQLiteError) -> Set<String> {
+        let statement = try prepare("SELECT name FROM pragma_table_info(?)")
+        try statement.bind(table, at: 1)
+        return Set(try statement.allValues { $0.text(at: 0) })
+    }
 }
 
 extension SQLiteConnection {

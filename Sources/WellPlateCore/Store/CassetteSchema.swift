@@ -62,6 +62,7 @@ enum CassetteSchema {
             conversationUsage,
             grpc,
             httpVersions,
+            grpcEndOffset,
         ])
 
     /// The oldest schema that opens read-only without upgrading: later migrations only add

@@ -10,19 +10,25 @@ extension CassetteStore {
     }
 
     static func store(_ heads: GRPCCallHeads, conversation id: Int64, into connection: SQLiteConnection) throws {
-        try connection.cachedStatement("INSERT OR REPLACE INTO grpc_calls (conversation_id, response_headers, trailers) VALUES (?, ?, ?)")
-            .run(id, heads.responseHeaders.map { HeaderLines.encode($0) }, HeaderLines.encode(heads.trailers))
+        try connection.cachedStatement(
+            "INSERT OR REPLACE INTO grpc_calls (conversation_id, response_headers, trailers, end_offset_ms) VALUES (?, ?, ?, ?)"
+        )
+        .run(id, heads.responseHeaders.map { HeaderLines.encode($0) }, HeaderLines.encode(heads.trailers), heads.endOffsetMilliseconds)
     }
 
     static func readGRPCHeads(into conversations: inout [Conversation], from connection: SQLiteConnection) throws {
         guard !conversations.isEmpty, try connection.tableNames().contains("grpc_calls") else { return }
-        let statement = try connection.prepare("SELECT response_headers, trailers FROM grpc_calls WHERE conversation_id = ?")
+        // A store from before schema 10, opened read-only, has no end offsets.
+        let endOffset = try connection.columnNames(of: "grpc_calls").contains("end_offset_ms") ? "end_offset_ms" : "NULL"
+        let statement = try connection.prepare("SELECT response_headers, trailers, \(endOffset) FROM grpc_calls WHERE conversation_id = ?")
         for index in conversations.indices {
             guard let id = conversations[index].id else { continue }
             statement.reset()
             try statement.bind(id, at: 1)
             conversations[index].grpc = try statement.firstRow { row in
-                GRPCCallHeads(responseHeaders: row.isNull(at: 0) ? nil : HeaderLines.decode(row.text(at: 0)), trailers: HeaderLines.decode(row.text(at: 1)))
+                GRPCCallHeads(
+                    responseHeaders: row.isNull(at: 0) ? nil : HeaderLines.decode(row.text(at: 0)), trailers: HeaderLines.decode(row.text(at: 1)),
+                    endOffsetMilliseconds: row.isNull(at: 2) ? nil : row.double(at: 2))
             }
         }
     }

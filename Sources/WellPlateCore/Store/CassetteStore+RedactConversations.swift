@@ -104,7 +104,8 @@ extension CassetteStore {
             let redact = { (fields: HTTPFields) in
                 learned.scrub(redactor.redact(responseHeaders: fields, body: Data(), requestSecrets: secrets).headerFields)
             }
-            result.grpc = GRPCCallHeads(responseHeaders: heads.responseHeaders.map(redact), trailers: redact(heads.trailers))
+            result.grpc = GRPCCallHeads(
+                responseHeaders: heads.responseHeaders.map(redact), trailers: redact(heads.trailers), endOffsetMilliseconds: heads.endOffsetMilliseconds)
         }
         return result
     }

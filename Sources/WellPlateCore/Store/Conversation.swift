@@ -52,10 +52,15 @@ package struct Conversation: Sendable, Equatable {
 package struct GRPCCallHeads: Sendable, Equatable {
     package var responseHeaders: HTTPFields?
     package var trailers: HTTPFields
+    /// When the upstream reset the call's stream (RST_STREAM), in milliseconds since the call
+    /// opened, as a message's offset is: a replay with recorded timing ends the call then.
+    /// `nil` for a call that ended otherwise, and for one stored before it was recorded.
+    package var endOffsetMilliseconds: Double?
 
-    package init(responseHeaders: HTTPFields?, trailers: HTTPFields) {
+    package init(responseHeaders: HTTPFields?, trailers: HTTPFields, endOffsetMilliseconds: Double? = nil) {
         self.responseHeaders = responseHeaders
         self.trailers = trailers
+        self.endOffsetMilliseconds = endOffsetMilliseconds
     }
 
     /// Whether the answer was trailers only (one HEADERS frame ending the stream).

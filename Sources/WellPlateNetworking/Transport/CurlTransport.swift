@@ -141,7 +141,11 @@ public final class CurlTransport: StreamingHTTPTransport {
         if h2c.support(of: origin) == .http1Only {
             // Unclaimed, the wrapper's closure lets go of `pending`, which stops its transfer.
             let pending = try startStreaming(request, version: .negotiated, started)
-            return PendingStream { try await self.knownHTTP1(origin) { try await pending.response() } }
+            return PendingStream {
+                try await self.knownHTTP1(origin) { version in
+                    version == .negotiated ? try await pending.response() : try await self.startStreaming(request, version: version, started).response()
+                }
+            }
         }
         guard h2c.support(of: origin) == .http2 else {
             return PendingStream {
@@ -199,16 +203,23 @@ public final class CurlTransport: StreamingHTTPTransport {
             // Neither answer came (the upstream is down, say): HTTP/1.1 fails no worse.
             if support == nil { return try await attempt(.negotiated) }
         }
-        if support == .http1Only { return try await knownHTTP1(origin) { try await attempt(.negotiated) } }
+        if support == .http1Only { return try await knownHTTP1(origin, attempt) }
         return try await priorKnowledge(for: request, origin: origin, attempt)
     }
 
-    /// `attempt` over HTTP/1.1 to `origin`, known to speak HTTP/1.1 only: forgotten when the
-    /// answer shows it no longer does (`H2CUpstreams.isNotHTTP1Answer`), so that the next request
-    /// tries prior knowledge again. This one is not sent again: the server may have read it.
-    private func knownHTTP1<Result>(_ origin: String, _ attempt: () async throws -> Result) async throws -> Result {
+    /// `attempt` over HTTP/1.1 to `origin`, known to speak HTTP/1.1 only. When the answer is an
+    /// HTTP/2 frame (`H2CUpstreams.isHTTP2Answer`: the origin now speaks h2c only, and did not
+    /// process the request), the request goes again at once with prior knowledge. Any other answer
+    /// that shows the origin no longer speaks HTTP/1.1 (`isNotHTTP1Answer`) only forgets it, so
+    /// that the next request tries prior knowledge: the server may have read this one.
+    private func knownHTTP1<Result>(_ origin: String, _ attempt: (CurlHTTPVersion) async throws -> Result) async throws -> Result {
         do {
-            return try await attempt()
+            return try await attempt(.negotiated)
+        } catch  where H2CUpstreams.isHTTP2Answer(error) {
+            h2c.forget(origin)
+            let result = try await attempt(.priorKnowledge)
+            h2c.learned(.http2, for: origin)
+            return result
         } catch  where H2CUpstreams.isNotHTTP1Answer(error) {
             h2c.forget(origin)
             throw error

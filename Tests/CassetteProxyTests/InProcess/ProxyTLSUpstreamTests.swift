@@ -53,6 +53,10 @@ final class ProxyTLSUpstreamTests {
                 let message = try #require(try response.jsonObject()["message"] as? String)
                 #expect(message.contains("--cacert FILE"), "\(message)")
                 #expect(message.localizedCaseInsensitiveContains("certificate"), "\(message)")
+                // One sentence naming the upstream once: the request's URL (before, the origin
+                // came first too: "https://… failed: GET https://…/api/hello: …").
+                #expect(message.hasPrefix("GET \(base.absoluteString)"), "\(message)")
+                #expect(message.components(separatedBy: "\(base.host ?? ""):\(base.port ?? 0)").count == 2, "\(message)")
                 await recorder.stop()
                 #expect(recorder.summaryLine?.hasPrefix("recorded 0,") == true)
             }

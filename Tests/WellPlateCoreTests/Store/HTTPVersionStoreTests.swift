@@ -44,9 +44,13 @@ final class HTTPVersionStoreTests {
         let old = try await CassetteStore.open(path: directory.path(), access: .readWrite)
         try await old.record(interaction("/before", nil))
         try await old.close()
-        // A version-8 file, as a build from before wrote it.
+        // A version-8 file, as a build from before wrote it (schema 10's column taken off too).
         let rewound = try SQLiteConnection(path: directory.path(), mode: .readWrite)
-        try rewound.execute("DROP TRIGGER interaction_http_versions_follow_deletes; DROP TABLE interaction_http_versions; PRAGMA user_version = 8")
+        try rewound.execute(
+            """
+            DROP TRIGGER interaction_http_versions_follow_deletes; DROP TABLE interaction_http_versions;
+            ALTER TABLE grpc_calls DROP COLUMN end_offset_ms; PRAGMA user_version = 8
+            """)
         try rewound.close()
         let reader = try await CassetteStore.open(path: directory.path(), access: .readOnly)
         #expect(try await reader.interactions(cassette: "dev").map(\.httpVersion) == [nil])

@@ -113,15 +113,45 @@ struct CurlTransportH2CTests {
     }
 
     /// The other way round: an origin learned as HTTP/1.1-only (Python's http.server) is replaced
-    /// on its port by one that speaks h2c only (nghttpd, which answers HTTP/1.1 with its SETTINGS):
-    /// the request that meets it over HTTP/1.1 fails and the origin is forgotten, so the next one
-    /// goes with prior knowledge. (The streamed path, the proxy's: `ProxyH2CUpstreamTests`.)
-    @Test func anHTTP1OnlyOriginThatTurnsH2COnlyIsForgottenAfterOneFailure() async throws {
+    /// on its port by one that speaks h2c only (nghttpd, which answers HTTP/1.1 with its SETTINGS).
+    /// That answer proves the request was not processed, so it goes again at once with prior
+    /// knowledge, a POST too, and the caller gets nghttpd's answer, not the failure. (The streamed
+    /// path, the proxy's: `ProxyH2CUpstreamTests`.)
+    @Test func anHTTP1OnlyOriginThatTurnsH2COnlyIsAnsweredOverH2CAtOnce() async throws {
         let (transport, notices) = try transport()
         let directory = try TemporaryDirectory(prefix: "h2c-only")
         try Data("served".utf8).write(to: directory.url.appending(path: "file.txt"))
-        let port = try await withChildProcess(
-            "/usr/bin/env", arguments: ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory.url.path]
+        let port = try await withHTTP1Origin(directory: directory.url.path, transport, notices)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/file.txt"))
+        try await H2COnlyUpstream.with(directory: directory.url.path, port: port) { _ in
+            let first = try await transport.send(request(.get, url))
+            #expect(first.statusCode == 200 && String(decoding: first.body, as: UTF8.self) == "served")
+            let again = try await transport.send(request(.get, url))
+            #expect(again.statusCode == 200 && String(decoding: again.body, as: UTF8.self) == "served")
+        }
+        #expect(notices.said.count == 1, "\(notices.said)")
+    }
+
+    @Test func aPOSTToAnHTTP1OnlyOriginThatTurnedH2COnlyIsSentAgainWithPriorKnowledge() async throws {
+        let (transport, notices) = try transport()
+        let directory = try TemporaryDirectory(prefix: "h2c-only")
+        try Data("served".utf8).write(to: directory.url.appending(path: "file.txt"))
+        let port = try await withHTTP1Origin(directory: directory.url.path, transport, notices)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/file.txt"))
+        try await H2COnlyUpstream.with(directory: directory.url.path, port: port) { _ in
+            let streamed = try await transport.stream(request(.post, url, body: Data("{}".utf8)))
+            #expect(streamed.head.statusCode == 200)
+            var body = Data()
+            for try await chunk in streamed.body { body.append(chunk) }
+            #expect(String(decoding: body, as: UTF8.self) == "served")
+        }
+    }
+
+    /// Python's http.server serving `directory` until `transport` has learned it speaks HTTP/1.1
+    /// only; its port, free again for the h2c-only server.
+    private func withHTTP1Origin(directory: String, _ transport: CurlTransport, _ notices: Notices) async throws -> Int {
+        try await withChildProcess(
+            "/usr/bin/env", arguments: ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory]
         ) { server in
             // "Serving HTTP on 127.0.0.1 port 45678 (http://127.0.0.1:45678/) ..."
             let banner = try await server.firstLineOfOutput()
@@ -130,17 +160,6 @@ struct CurlTransportH2CTests {
             #expect(try await transport.send(request(.get, url)).statusCode == 200)
             #expect(notices.said.count == 1, "\(notices.said)")
             return port
-        }
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)/file.txt"))
-        try await H2COnlyUpstream.with(directory: directory.url.path, port: port) { _ in
-            do {
-                let response = try await transport.send(request(.get, url))
-                Issue.record("an HTTP/1.1 request got \(response.statusCode) from a server that speaks h2c only")
-            } catch let error as TransportError {
-                #expect(H2CUpstreams.isNotHTTP1Answer(error), "\(error)")
-            }
-            let again = try await transport.send(request(.get, url))
-            #expect(again.statusCode == 200 && String(decoding: again.body, as: UTF8.self) == "served")
         }
     }
 }

@@ -91,6 +91,17 @@ final class H2CUpstreams: Sendable {
         return isWrongProtocolAnswer(error) || code == Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue) || code == Int(CURLE_WEIRD_SERVER_REPLY.rawValue)
     }
 
+    /// Whether `error`, from a request sent over HTTP/1.1, proves that the server speaks HTTP/2
+    /// and did not process the request: libcurl 7.88 reads an h2c server's SETTINGS frame (its
+    /// first bytes, `00 00 xx 04`, no status line) as an HTTP/0.9 answer and refuses it. An HTTP/2
+    /// server reads an HTTP/1.1 request as a broken connection preface, which RFC 9113 §3.4 makes
+    /// a connection error before any stream exists, so the request is safe to send again, POST
+    /// included. A server that closes without a word (`isWrongProtocolAnswer`) proves neither.
+    static func isHTTP2Answer(_ error: any Error) -> Bool {
+        guard let error = error as? TransportError, error.curlCode == Int(CURLE_UNSUPPORTED_PROTOCOL.rawValue) else { return false }
+        return error.message.contains("HTTP/0.9")
+    }
+
     /// libcurl before 8.0.0 fails every request after the first on a reused prior-knowledge
     /// connection with `CURLE_HTTP2` ("Error in the HTTP2 framing layer"; curl#10634, fixed by
     /// curl#10643, and seen here with Debian's 7.88.1 against nginx and hypercorn): there, each

@@ -58,9 +58,10 @@ final class ProxyGRPCTLSUpstreamTests {
         }
         #expect(calls.map(\.code) == ["UNAVAILABLE"], "\(calls.map(\.line.compactJSON))")
         let details = calls.first?.line["details"]?.stringValue ?? ""
-        #expect(details.contains("the TLS handshake with https://127.0.0.1:"), "\(details)")
-        #expect(details.contains("failed (CERTIFICATE_VERIFY_FAILED)"), "\(details)")
-        #expect(details.contains("--cacert FILE"), "\(details)")
+        #expect(details.contains("the TLS handshake with the upstream https://127.0.0.1:"), "\(details)")
+        #expect(details.contains("failed (CERTIFICATE_VERIFY_FAILED): trust its CA with --cacert FILE"), "\(details)")
+        // One sentence naming the upstream once (before, "the upstream … could not be reached: the TLS handshake with … failed").
+        #expect(details.components(separatedBy: "https://127.0.0.1:").count == 2, "\(details)")
     }
 
     @Test("a trusted certificate for another host is refused with what to do, not swift-nio-ssl's words")
@@ -77,8 +78,9 @@ final class ProxyGRPCTLSUpstreamTests {
         }
         #expect(calls.map(\.code) == ["UNAVAILABLE"], "\(calls.map(\.line.compactJSON))")
         let details = calls.first?.line["details"]?.stringValue ?? ""
-        #expect(details.contains("the certificate of https://127.0.0.1:"), "\(details)")
+        #expect(details.contains("the certificate of the upstream https://127.0.0.1:"), "\(details)")
         #expect(details.contains("is not for its host"), "\(details)")
+        #expect(details.components(separatedBy: "https://127.0.0.1:").count == 2, "\(details)")
         #expect(!details.contains("Couldn't find"), "\(details)")
     }
 }

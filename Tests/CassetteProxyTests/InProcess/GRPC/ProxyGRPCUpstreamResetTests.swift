@@ -142,4 +142,33 @@ final class ProxyGRPCUpstreamResetTests {
         let replayed = try await replay("chat-reset")
         #expect(replayed.map(\.line) == calls.map(\.line), "\(replayed.map(\.line.compactJSON))")
     }
+
+    @Test("a reset a while after the last message: its moment is stored, and a replay with recorded timing gives the status no sooner")
+    func resetAWhileAfterTheLastMessage() async throws {
+        let step = "list-late:INTERNAL_ERROR:400"
+        let (calls, events, _) = try await record(step)
+        let call = try #require(calls.first)
+        #expect(call.code == "INTERNAL", "\(call.line.compactJSON)")
+        #expect(events.count == 1 && events.first?.hasSuffix("400 ms after 2 messages") == true, "\(events)")
+
+        // The upstream reset 400 ms after it had the client's whole request, which the proxy
+        // had first: the end's offset is at least that much after the client's end.
+        let (lists, schema) = try await stored("/shop.v1.Catalog/ListItems")
+        let list = try #require(lists.first)
+        #expect(replyIDs(list, schema) == ["b1", "b2"])
+        let clientEnd = try #require(list.messages.first { $0.direction == .client && $0.kind == .close })
+        let end = try #require(list.grpc?.endOffsetMilliseconds, "\(String(describing: list.grpc))")
+        #expect(end - clientEnd.offsetMilliseconds >= 400, "ended at \(end) ms, the client at \(clientEnd.offsetMilliseconds) ms")
+
+        // Before, the replayed status came right after b2, which the upstream sent at once.
+        let replayed = try #require(try await replay(step).first)
+        #expect(replayed.code == "INTERNAL", "\(replayed.line.compactJSON)")
+        #expect(replayed.line["received"] == call.line["received"], "\(replayed.line.compactJSON)")
+        #expect(replayed.line["details"] == call.line["details"], "\(replayed.line.compactJSON)")
+        let show = try await workspace.run("show", "/shop.v1.Catalog/ListItems", "--db", store)
+        #expect(show.stdout.contains(String(format: "%8.1f ms ended: upstream reset (RST_STREAM INTERNAL_ERROR)", end)), "\(show.stdout)")
+
+        let after = try #require(replayed.line["statusAfterMs"]?.doubleValue, "\(replayed.line.compactJSON)")
+        #expect(after >= 400, "the replayed status came \(after) ms after the call began")
+    }
 }

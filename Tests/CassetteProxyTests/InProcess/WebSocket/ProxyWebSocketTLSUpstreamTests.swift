@@ -55,7 +55,9 @@ final class ProxyWebSocketTLSUpstreamTests {
                 try await proxy.waitForLogLine(containing: "GET /chat 502")
                 // The log says why the WebSocket was not opened: the certificate does not name the address.
                 let reason = proxy.outputLines.first { $0.contains("WebSocket /chat: the upstream WebSocket could not be opened") }
-                #expect(reason?.contains("the certificate of https://127.0.0.1:\(upstream.port ?? 0) is not for its host") == true, "\(proxy.outputLines)")
+                #expect(
+                    reason?.contains("the certificate of the upstream https://127.0.0.1:\(upstream.port ?? 0) is not for its host") == true,
+                    "\(proxy.outputLines)")
                 #expect(reason?.contains("--insecure") == true, "\(proxy.outputLines)")
             }
         }
@@ -73,9 +75,9 @@ final class ProxyWebSocketTLSUpstreamTests {
                 try await proxy.waitForLogLine(containing: "GET /chat 502")
                 let reason = proxy.outputLines.first { $0.contains("WebSocket /chat: the upstream WebSocket could not be opened") }
                 #expect(
-                    reason?.contains("the TLS handshake with https://127.0.0.1:\(upstream.port ?? 0) failed (CERTIFICATE_VERIFY_FAILED)") == true,
+                    reason?.contains("the TLS handshake with the upstream https://127.0.0.1:\(upstream.port ?? 0) failed (CERTIFICATE_VERIFY_FAILED)") == true,
                     "\(proxy.outputLines)")
-                #expect(reason?.contains("trust the upstream's CA with --cacert FILE") == true, "\(proxy.outputLines)")
+                #expect(reason?.contains("trust its CA with --cacert FILE") == true, "\(proxy.outputLines)")
             }
         }
         #expect(try await WebSocketPeers.storedConversations(at: store).isEmpty)
