@@ -241,16 +241,29 @@ private final class UpstreamStreamHandler: ChannelInboundHandler {
         self.attempt = attempt
     }
 
-    /// Whether `error` says the upstream never processed the stream: closed by its GOAWAY (the
-    /// stream's ID above the last it took), or opened after the GOAWAY came.
+    /// The upstream reset the stream: its closing error that follows is not a refusal.
+    private var sawReset = false
+
+    /// Whether a write failed because the stream was opened after the connection's GOAWAY came.
     static func isRefusal(_ error: any Error) -> Bool {
         let base = (error as? NIOHTTP2Errors.StreamError)?.baseError ?? error
-        if base is NIOHTTP2Errors.CreatedStreamAfterGoaway { return true }
-        return (base as? NIOHTTP2Errors.StreamClosed)?.errorCode == .refusedStream
+        return base is NIOHTTP2Errors.CreatedStreamAfterGoaway
+    }
+
+    /// Whether `error` closing the stream says the upstream never processed it: a stream closed
+    /// with an error code but no RST_STREAM is one a GOAWAY's last stream ID left out
+    /// (swift-nio-http2 1.46 gives those CANCEL, though its `StreamClosedEvent` documents
+    /// REFUSED_STREAM).
+    private func isRefusal(closing error: any Error) -> Bool {
+        if Self.isRefusal(error) { return true }
+        let base = (error as? NIOHTTP2Errors.StreamError)?.baseError ?? error
+        return base is NIOHTTP2Errors.StreamClosed && !sawReset
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let handOff = GRPCFrameHandOff([Self.unwrapInboundIn(data)])
+        let payload = Self.unwrapInboundIn(data)
+        if case .rstStream = payload { sawReset = true }
+        let handOff = GRPCFrameHandOff([payload])
         let attempt = self.attempt
         onCallLoop { call in
             for payload in handOff.payloads { call.fromUpstream(payload, attempt: attempt) }
@@ -258,8 +271,8 @@ private final class UpstreamStreamHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A RST_STREAM REFUSED_STREAM came as a frame first, and ended the call as any reset does.
-        guard Self.isRefusal(error) else { return }
+        // A RST_STREAM (REFUSED_STREAM too) came as a frame first, and ended the call as any reset does.
+        guard isRefusal(closing: error) else { return }
         let attempt = self.attempt
         onCallLoop { $0.refused(attempt: attempt) }
     }

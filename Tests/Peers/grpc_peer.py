@@ -274,15 +274,15 @@ def run_client(target, scenario, gzip, metadata=()):
         # them once it is stopping).
         received = []
         for reply in stub.ListItems(pb.ListItemsRequest(prefix="drain"), timeout=CALL_TIMEOUT):
-            received.append(json_format.MessageToDict(reply))
+            received.append(reply)
             if len(received) == 1:
-                print(json.dumps({"step": "list-drain", "held": received}), flush=True)
+                print(json.dumps({"step": "list-drain", "held": [json_format.MessageToDict(reply)]}), flush=True)
         return received
 
     def parallel(count):
         # `count` slow GetItem calls in flight at once on the one channel.
         calls = [stub.GetItem.future(pb.GetItemRequest(id="slow"), timeout=CALL_TIMEOUT) for _ in range(count)]
-        return [call.result().id for call in calls]
+        return {"ids": [call.result().id for call in calls]}
 
     def chat_crash():
         # "hi", and once its echo came back, "crash": the server dies with the stream open.
