@@ -192,7 +192,9 @@ final class GRPCUpstreamCall {
                 "cassette: the upstream \(upstream.absoluteString) is shutting down (GOAWAY) and did not take the call, which could not be sent again (\(resendable == nil ? "the client had sent too much to keep" : "refused \(attempt) times")); the client may retry it"
             )
         }
-        log.warn("cassette: the upstream \(upstream.absoluteString) went away (GOAWAY) before taking a call to \(headers.first(name: ":path") ?? "/"); sent again on a new connection")
+        log.warn(
+            "cassette: the upstream \(upstream.absoluteString) went away (GOAWAY) before taking a call to \(headers.first(name: ":path") ?? "/"); sent again on a new connection"
+        )
         pending = resendable
         start()
     }

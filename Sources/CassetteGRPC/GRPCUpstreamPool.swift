@@ -31,13 +31,14 @@ final class GRPCUpstreamPool: Sendable {
     /// or the proxy is stopping.
     func stream(on loop: any EventLoop, _ initializer: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) -> EventLoopFuture<any Channel> {
         let leased = loop.makePromise(of: Lease.self)
-        run(state.withLock { state in
-            guard !state.shutDown else {
-                return [{ leased.fail(GRPCUpstreamPoolError("the proxy is stopping")) }]
-            }
-            state.waiters.append(Waiter(loop: loop, promise: leased))
-            return dispatch(&state)
-        })
+        run(
+            state.withLock { state in
+                guard !state.shutDown else {
+                    return [{ leased.fail(GRPCUpstreamPoolError("the proxy is stopping")) }]
+                }
+                state.waiters.append(Waiter(loop: loop, promise: leased))
+                return dispatch(&state)
+            })
         return leased.futureResult.flatMap { lease in
             let opened = lease.channel.eventLoop.makePromise(of: (any Channel).self)
             lease.channel.eventLoop.execute {
@@ -84,40 +85,43 @@ final class GRPCUpstreamPool: Sendable {
 
     /// The peer's SETTINGS: the first makes the connection ready (an HTTP/2 server has answered).
     func settingsReceived(_ id: Int, maxConcurrentStreams: Int?) {
-        run(state.withLock { state in
-            guard var entry = state.connections[id] else { return [] }
-            if let maxConcurrentStreams {
-                entry.maxStreams = maxConcurrentStreams
-            } else if entry.maxStreams == nil {
-                entry.maxStreams = Self.assumedMaxStreams
-            }
-            state.connections[id] = entry
-            return dispatch(&state)
-        })
+        run(
+            state.withLock { state in
+                guard var entry = state.connections[id] else { return [] }
+                if let maxConcurrentStreams {
+                    entry.maxStreams = maxConcurrentStreams
+                } else if entry.maxStreams == nil {
+                    entry.maxStreams = Self.assumedMaxStreams
+                }
+                state.connections[id] = entry
+                return dispatch(&state)
+            })
     }
 
     /// GOAWAY: no new call goes there; the streams it took finish, then the connection closes.
     func goAwayReceived(_ id: Int) {
-        run(state.withLock { state in
-            guard var entry = state.connections[id], !entry.goingAway else { return [] }
-            entry.goingAway = true
-            entry.idle?.cancel()
-            entry.idle = nil
-            state.connections[id] = entry
-            let closes = entry.streams == 0 ? [closing(entry)] : []
-            return closes + dispatch(&state)
-        })
+        run(
+            state.withLock { state in
+                guard var entry = state.connections[id], !entry.goingAway else { return [] }
+                entry.goingAway = true
+                entry.idle?.cancel()
+                entry.idle = nil
+                state.connections[id] = entry
+                let closes = entry.streams == 0 ? [closing(entry)] : []
+                return closes + dispatch(&state)
+            })
     }
 
     /// The connection closed (the upstream went away, GOAWAY drained, idle, or the proxy stops).
     func closed(_ id: Int, error: (any Error)?) {
-        run(state.withLock { state in
-            guard let entry = state.connections.removeValue(forKey: id) else { return [] }
-            entry.idle?.cancel()
-            guard entry.maxStreams == nil else { return dispatch(&state) }
-            // It closed before it was ready: calls waiting for it fail, unless another is opening.
-            return failWaitersUnlessOpening(&state, error ?? GRPCUpstreamPoolError("the upstream closed the connection before HTTP/2 started"))
-        })
+        run(
+            state.withLock { state in
+                guard let entry = state.connections.removeValue(forKey: id) else { return [] }
+                entry.idle?.cancel()
+                guard entry.maxStreams == nil else { return dispatch(&state) }
+                // It closed before it was ready: calls waiting for it fail, unless another is opening.
+                return failWaitersUnlessOpening(&state, error ?? GRPCUpstreamPoolError("the upstream closed the connection before HTTP/2 started"))
+            })
     }
 
     // MARK: - Bookkeeping
@@ -201,10 +205,11 @@ final class GRPCUpstreamPool: Sendable {
     private func connected(_ id: Int, _ result: Result<any Channel, any Error>, timeout: TimeAmount) {
         switch result {
         case .failure(let error):
-            run(state.withLock { state in
-                state.connections.removeValue(forKey: id)
-                return failWaitersUnlessOpening(&state, error)
-            })
+            run(
+                state.withLock { state in
+                    state.connections.removeValue(forKey: id)
+                    return failWaitersUnlessOpening(&state, error)
+                })
         case .success(let channel):
             channel.closeFuture.whenComplete { _ in self.closed(id, error: nil) }
             // A server that accepts and never speaks HTTP/2 does not keep the calls waiting.
@@ -213,11 +218,12 @@ final class GRPCUpstreamPool: Sendable {
                 if silent { channel.close(promise: nil) }
             }
             channel.closeFuture.whenComplete { _ in settingsTimeout.cancel() }
-            run(state.withLock { state in
-                guard !state.shutDown, state.connections[id] != nil else { return [{ channel.close(promise: nil) }] }
-                state.connections[id]?.channel = channel
-                return dispatch(&state)
-            })
+            run(
+                state.withLock { state in
+                    guard !state.shutDown, state.connections[id] != nil else { return [{ channel.close(promise: nil) }] }
+                    state.connections[id]?.channel = channel
+                    return dispatch(&state)
+                })
         }
     }
 
@@ -231,31 +237,33 @@ final class GRPCUpstreamPool: Sendable {
     /// A call's stream closed: its slot is free; an idle connection closes after `idleTimeout`,
     /// one that got GOAWAY at once.
     private func release(_ id: Int) {
-        run(state.withLock { state in
-            guard var entry = state.connections[id] else { return [] }
-            entry.streams -= 1
-            var actions: Actions = []
-            if entry.streams == 0 {
-                if entry.goingAway || state.shutDown {
-                    actions.append(closing(entry))
-                } else if let channel = entry.channel {
-                    entry.idle = channel.eventLoop.scheduleTask(in: idleTimeout) { self.idled(id) }
+        run(
+            state.withLock { state in
+                guard var entry = state.connections[id] else { return [] }
+                entry.streams -= 1
+                var actions: Actions = []
+                if entry.streams == 0 {
+                    if entry.goingAway || state.shutDown {
+                        actions.append(closing(entry))
+                    } else if let channel = entry.channel {
+                        entry.idle = channel.eventLoop.scheduleTask(in: idleTimeout) { self.idled(id) }
+                    }
                 }
-            }
-            state.connections[id] = entry
-            return actions + dispatch(&state)
-        })
+                state.connections[id] = entry
+                return actions + dispatch(&state)
+            })
     }
 
     private func idled(_ id: Int) {
-        run(state.withLock { state in
-            guard var entry = state.connections[id], entry.streams == 0, !entry.goingAway else { return [] }
-            // Taken out of service under the lock, so no call is given it meanwhile.
-            entry.goingAway = true
-            entry.idle = nil
-            state.connections[id] = entry
-            return [closing(entry)]
-        })
+        run(
+            state.withLock { state in
+                guard var entry = state.connections[id], entry.streams == 0, !entry.goingAway else { return [] }
+                // Taken out of service under the lock, so no call is given it meanwhile.
+                entry.goingAway = true
+                entry.idle = nil
+                state.connections[id] = entry
+                return [closing(entry)]
+            })
     }
 
     private func closing(_ entry: Entry) -> @Sendable () -> Void {

@@ -13,7 +13,8 @@ package struct GRPCPeerServer: Sendable {
     /// is the SETTINGS_MAX_CONCURRENT_STREAMS it announces.
     package static func with<Result>(port: Int = 0, maxStreams: Int? = nil, _ body: (GRPCPeerServer) async throws -> Result) async throws -> Result {
         try await GRPCPeers.ensureInstalled()
-        let arguments = ["python3", "-u", GRPCPeers.script, "server", "--log-peers", "--port", "\(port)"] + (maxStreams.map { ["--max-streams", "\($0)"] } ?? [])
+        let arguments =
+            ["python3", "-u", GRPCPeers.script, "server", "--log-peers", "--port", "\(port)"] + (maxStreams.map { ["--max-streams", "\($0)"] } ?? [])
         return try await withChildProcess("/usr/bin/env", arguments: arguments) { process in
             try await body(GRPCPeerServer(url: try await process.listeningURL(), process: process))
         }

@@ -69,7 +69,8 @@ final class ProxyGRPCUpstreamPoolTests {
                     return try GRPCPeers.calls(in: client.standardOutput)
                 }
                 #expect(drained.map(\.code) == ["OK"], "\(drained.map(\.line.compactJSON))")
-                #expect(drained.first?.line["body"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["b1", "b2", "t1"], "\(drained.map(\.line.compactJSON))")
+                #expect(
+                    drained.first?.line["body"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["b1", "b2", "t1"], "\(drained.map(\.line.compactJSON))")
                 #expect(first.process.standardOutput.contains("stopping"))
                 #expect(first.calls.count == 3 && first.connections == 1, "\(first.calls)")
 
@@ -127,13 +128,16 @@ final class ProxyGRPCUpstreamPoolTests {
                 // Stream 3 of the shared connection refused; stream 1 of a new one answered.
                 #expect(
                     events() == [
-                        "answered GetItem b2 on stream 1", "refused GetItem goaway on stream 3 with GOAWAY, last stream 1", "answered GetItem goaway on stream 1",
+                        "answered GetItem b2 on stream 1", "refused GetItem goaway on stream 3 with GOAWAY, last stream 1",
+                        "answered GetItem goaway on stream 1",
                     ], "\(events())")
                 _ = await proxy.stop()
                 #expect(proxy.outputLines.filter { $0.hasPrefix("POST /shop.v1.Catalog/GetItem 200 ") }.count == 2, "\(proxy.outputLines)")
                 // Said in the request log, as other notices about the upstream are.
                 #expect(
-                    proxy.outputLines.contains { $0.hasSuffix("went away (GOAWAY) before taking a call to /shop.v1.Catalog/GetItem; sent again on a new connection") },
+                    proxy.outputLines.contains {
+                        $0.hasSuffix("went away (GOAWAY) before taking a call to /shop.v1.Catalog/GetItem; sent again on a new connection")
+                    },
                     "\(proxy.outputLines)")
             }
         }
