@@ -67,11 +67,16 @@ final class GRPCUpstreamPool: Sendable {
             let waiters = state.waiters
             state.waiters.removeAll()
             var futures: [EventLoopFuture<Void>] = []
-            for (id, entry) in state.connections {
+            for entry in state.connections.values {
                 entry.idle?.cancel()
-                state.connections[id]?.idle = nil
-                futures.append(entry.connected.flatMap { $0.close() }.recover { _ in })
+                futures.append(
+                    entry.connected.flatMap { channel in
+                        channel.close(promise: nil)
+                        return channel.closeFuture
+                    }.recover { _ in })
             }
+            // One still connecting closes as it connects (`connected`).
+            state.connections.removeAll()
             return (waiters, futures)
         }
         for waiter in closing.0 { waiter.promise.fail(GRPCUpstreamPoolError("the proxy is stopping")) }
@@ -104,6 +109,7 @@ final class GRPCUpstreamPool: Sendable {
             state.withLock { state in
                 guard var entry = state.connections[id], !entry.goingAway else { return [] }
                 entry.goingAway = true
+                state.holdsOpening = false
                 entry.idle?.cancel()
                 entry.idle = nil
                 state.connections[id] = entry
@@ -118,6 +124,7 @@ final class GRPCUpstreamPool: Sendable {
             state.withLock { state in
                 guard let entry = state.connections.removeValue(forKey: id) else { return [] }
                 entry.idle?.cancel()
+                if entry.maxStreams != nil { state.holdsOpening = false }
                 guard entry.maxStreams == nil else { return dispatch(&state) }
                 // It closed before it was ready: calls waiting for it fail, unless another is opening.
                 return failWaitersUnlessOpening(&state, error ?? GRPCUpstreamPoolError("the upstream closed the connection before HTTP/2 started"))
@@ -131,6 +138,9 @@ final class GRPCUpstreamPool: Sendable {
         var nextID = 0
         var waiters: [Waiter] = []
         var shutDown = false
+        /// A new connection failed while others were open and full (a server that limits
+        /// connections): waiting calls take the next free slot instead of reconnecting in a loop.
+        var holdsOpening = false
     }
 
     private struct Entry {
@@ -180,7 +190,7 @@ final class GRPCUpstreamPool: Sendable {
             actions.append { waiter.promise.succeed(lease) }
         }
         let opening = state.connections.values.contains { $0.maxStreams == nil && !$0.goingAway }
-        if let waiter = state.waiters.first, !opening, !state.shutDown {
+        if let waiter = state.waiters.first, !opening, !state.shutDown, !state.holdsOpening {
             actions += open(&state, on: waiter.loop)
         }
         return actions
@@ -228,7 +238,11 @@ final class GRPCUpstreamPool: Sendable {
     }
 
     private func failWaitersUnlessOpening(_ state: inout State, _ error: any Error) -> Actions {
-        guard !state.connections.values.contains(where: { !$0.goingAway }) else { return dispatch(&state) }
+        if state.connections.values.contains(where: { $0.maxStreams == nil && !$0.goingAway }) { return [] }
+        if state.connections.values.contains(where: \.isReady) {
+            state.holdsOpening = true
+            return dispatch(&state)
+        }
         let waiters = state.waiters
         state.waiters.removeAll()
         return waiters.map { waiter in { waiter.promise.fail(error) } }
@@ -250,7 +264,10 @@ final class GRPCUpstreamPool: Sendable {
                     }
                 }
                 state.connections[id] = entry
-                return actions + dispatch(&state)
+                actions += dispatch(&state)
+                // The calls that waited have their slots: the next that finds all full may open a connection again.
+                if state.waiters.isEmpty { state.holdsOpening = false }
+                return actions
             })
     }
 
