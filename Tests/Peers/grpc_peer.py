@@ -88,9 +88,14 @@ def serve(reflection, gzip, drift=False, tls=None, port=0, log_peers=False, max_
     # Set once SIGTERM began the graceful stop: a "drain" ListItems finishes then.
     stopping = threading.Event()
 
+    printing = threading.Lock()
+
     def seen(method, context):
+        # One line per call, whole: calls at once run on several threads.
         if log_peers:
-            print(json.dumps({"call": method, "peer": context.peer()}), flush=True)
+            with printing:
+                sys.stdout.write(json.dumps({"call": method, "peer": context.peer()}) + "\n")
+                sys.stdout.flush()
 
     def item(pb, item_id):
         name, price, tags, labels, kind = ITEMS[item_id]

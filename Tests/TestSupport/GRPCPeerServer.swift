@@ -30,6 +30,14 @@ package struct GRPCPeerServer: Sendable {
         }
     }
 
+    /// Waits until it has logged `count` calls (its output is read by a thread of its own, and
+    /// may lag behind the answers the client got); a deadline for a hang only.
+    package func waitForCalls(_ count: Int) async throws {
+        try await process.waitForOutput("\(count) calls logged") { output in
+            output.split(separator: "\n").count { $0.hasPrefix(#"{"call": "#) } >= count
+        }
+    }
+
     /// How many TCP connections its calls came on.
     package var connections: Int { Set(calls.map(\.peer)).count }
 

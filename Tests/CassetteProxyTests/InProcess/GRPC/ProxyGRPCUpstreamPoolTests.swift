@@ -35,6 +35,7 @@ final class ProxyGRPCUpstreamPoolTests {
                 async let second = GRPCPeers.runClient("parallel:4", against: proxy.url(""))
                 let both = try await first + second
                 #expect(both.map(\.code) == ["OK", "OK"], "\(both.map(\.line.compactJSON))")
+                try await server.waitForCalls(5 + 6 + 8)
                 #expect(server.calls.count == 5 + 6 + 8, "\(server.calls)")
                 #expect(server.connections == 1, "\(server.calls)")
             }
@@ -47,6 +48,7 @@ final class ProxyGRPCUpstreamPoolTests {
             try await recorder(server.url) { proxy in
                 let calls = try await GRPCPeers.runClient("parallel:5", against: proxy.url(""))
                 #expect(calls.map(\.code) == ["OK"], "\(calls.map(\.line.compactJSON))")
+                try await server.waitForCalls(5)
                 #expect(server.calls.count == 5, "\(server.calls)")
                 // Two on the first connection, two on a second, one on a third (or on a slot freed meanwhile).
                 #expect((2...3).contains(server.connections), "\(server.calls)")
@@ -77,6 +79,7 @@ final class ProxyGRPCUpstreamPoolTests {
                 try await GRPCPeerServer.with(port: port) { second in
                     let after = try await GRPCPeers.runClient("get,other", against: proxy.url(""))
                     #expect(after.map(\.code) == ["OK", "OK"], "\(after.map(\.line.compactJSON))")
+                    try await second.waitForCalls(2)
                     #expect(second.calls.count == 2 && second.connections == 1, "\(second.calls)")
                 }
                 _ = await proxy.stop()
@@ -112,6 +115,7 @@ final class ProxyGRPCUpstreamPoolTests {
                 try await GRPCPeerServer.with(port: port) { second in
                     let after = try await GRPCPeers.runClient("get,other", against: proxy.url(""))
                     #expect(after.map(\.code) == ["OK", "OK"], "\(after.map(\.line.compactJSON))")
+                    try await second.waitForCalls(2)
                     #expect(second.calls.count == 2 && second.connections == 1, "\(second.calls)")
                 }
             }
