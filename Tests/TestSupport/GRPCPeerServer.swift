@@ -10,11 +10,15 @@ package struct GRPCPeerServer: Sendable {
     package let process: ChildProcess
 
     /// Runs the server for `body` and always stops it; `port` 0 picks a free one; `maxStreams`
-    /// is the SETTINGS_MAX_CONCURRENT_STREAMS it announces.
-    package static func with<Result>(port: Int = 0, maxStreams: Int? = nil, _ body: (GRPCPeerServer) async throws -> Result) async throws -> Result {
+    /// is the SETTINGS_MAX_CONCURRENT_STREAMS it announces; with `tls` (PEM certificate chain and
+    /// key), h2 over TLS at an `https://` URL.
+    package static func with<Result>(
+        port: Int = 0, maxStreams: Int? = nil, tls: (certificate: String, key: String)? = nil, _ body: (GRPCPeerServer) async throws -> Result
+    ) async throws -> Result {
         try await GRPCPeers.ensureInstalled()
         let arguments =
             ["python3", "-u", GRPCPeers.script, "server", "--log-peers", "--port", "\(port)"] + (maxStreams.map { ["--max-streams", "\($0)"] } ?? [])
+            + (tls.map { ["--tls", $0.certificate, $0.key] } ?? [])
         return try await withChildProcess("/usr/bin/env", arguments: arguments) { process in
             try await body(GRPCPeerServer(url: try await process.listeningURL(), process: process))
         }

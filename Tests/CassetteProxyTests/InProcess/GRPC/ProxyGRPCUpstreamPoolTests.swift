@@ -42,6 +42,26 @@ final class ProxyGRPCUpstreamPoolTests {
         }
     }
 
+    @Test("calls to a TLS upstream share one connection: one TLS handshake for all of them")
+    func tlsCallsShareOneConnection() async throws {
+        let certificates = try await TestCertificates.make(in: workspace.directory.path)
+        let tls = (certificate: certificates.serverCertificate, key: certificates.serverKey)
+        try await GRPCPeerServer.with(tls: tls) { server in
+            #expect(server.url.scheme == "https")
+            let directory = try TemporaryDirectory(prefix: "grpc-protoset")
+            let protoset = try await GRPCPeers.protoset(in: directory).path
+            let arguments = ["--protoset", protoset, "--cacert", certificates.caCertificate]
+            try await withInProcessRecorder(upstream: server.url, store: store, arguments: arguments) { proxy in
+                let calls = try await GRPCPeers.runClient("get,list,parallel:3", against: proxy.url(""))
+                #expect(calls.map(\.code) == ["OK", "OK", "OK"], "\(calls.map(\.line.compactJSON))")
+                let again = try await GRPCPeers.runClient("other", against: proxy.url(""))
+                #expect(again.map(\.code) == ["OK"], "\(again.map(\.line.compactJSON))")
+                try await server.waitForCalls(6)
+                #expect(server.calls.count == 6 && server.connections == 1, "\(server.calls)")
+            }
+        }
+    }
+
     @Test("a server that takes two streams at once gets more connections for the calls beyond, not one per call")
     func maxConcurrentStreamsOpensAnotherConnection() async throws {
         try await GRPCPeerServer.with(maxStreams: 2) { server in
