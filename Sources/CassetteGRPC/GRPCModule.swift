@@ -13,6 +13,8 @@ package struct GRPCModule: ServingProtocol {
     package let options: GRPCOptions
     /// Shared by every listener and session: the upstream's reflection is asked once per proxy.
     let reflection = ReflectionFetch()
+    /// Shared by every listener and session: calls recorded from one upstream share its connections.
+    let upstreams = GRPCUpstreamPools()
 
     package init(options: GRPCOptions) {
         self.options = options
@@ -20,7 +22,8 @@ package struct GRPCModule: ServingProtocol {
 
     package func offerStreams(on listener: ServingListener) -> HTTP2StreamSwitches.Switch? {
         let service = GRPCService(
-            served: listener, schema: options.schema, maxMessage: options.maxMessage, timingScale: options.timingScale, reflection: reflection)
+            served: listener, schema: options.schema, maxMessage: options.maxMessage, timingScale: options.timingScale, reflection: reflection,
+            upstreams: upstreams)
         var streams = HTTP2StreamSwitches.Switch.contentType("application/grpc", name: "gRPC") { pipeline, taken in
             switch service.routing(taken.headers, on: pipeline.eventLoop) {
             case .own: try pipeline.addHandler(GRPCStreamHandler(service: service))
@@ -31,6 +34,10 @@ package struct GRPCModule: ServingProtocol {
         }
         streams.answersWhole = { headers, logShard in service.isOwnCall(headers) ? service.wholeReplay(headers, logShard: logShard) : nil }
         return streams
+    }
+
+    package func shutdown() async {
+        await upstreams.shutdown()
     }
 }
 

@@ -19,15 +19,29 @@ final class GRPCService: Sendable {
     let timingScale: Double
     let reflection: ReflectionFetch
     /// How calls reach the listener's upstream (h2c or h2 over TLS); `nil` without one.
-    let upstream: GRPCUpstreamConnection?
+    var upstream: GRPCUpstreamConnection? { upstreamPool?.upstream }
+    /// The connections calls to the listener's upstream share; `nil` without one.
+    let upstreamPool: GRPCUpstreamPool?
 
-    init(served: ServingListener, schema: ProtoSchema, maxMessage: Int, timingScale: Double = 1, reflection: ReflectionFetch) {
+    private let upstreams: GRPCUpstreamPools
+
+    /// The pool of the listener's upstream; another's (never so today: plans name the listener's).
+    func upstreamPool(for url: URL) -> GRPCUpstreamPool {
+        if let upstreamPool, upstreamPool.upstream.upstream == url { return upstreamPool }
+        return upstreams.pool(for: url, tls: served.settings.tls)
+    }
+
+    init(
+        served: ServingListener, schema: ProtoSchema, maxMessage: Int, timingScale: Double = 1, reflection: ReflectionFetch,
+        upstreams: GRPCUpstreamPools
+    ) {
         self.served = served
         self.schema = schema
         self.maxMessage = maxMessage
         self.timingScale = timingScale
         self.reflection = reflection
-        upstream = served.settings.upstream.map { GRPCUpstreamConnection(upstream: $0, tls: served.settings.tls) }
+        self.upstreams = upstreams
+        upstreamPool = served.settings.upstream.map { upstreams.pool(for: $0, tls: served.settings.tls) }
     }
 
     /// Each method's key by its path: it depends on nothing else, and keying (normalising and

@@ -170,9 +170,9 @@ final class GRPCStreamHandler: ChannelInboundHandler {
     private func relay(to upstream: URL, records: Bool, headers: HPACKHeaders, context: ChannelHandlerContext) -> GRPCUpstreamCall {
         outcome = records ? .recorded : .passedThrough
         let recorder = records ? service.recorder(path: path, headers: headers) : nil
-        // The plan's upstream is the listener's, whose connection the service keeps.
+        // The plan's upstream is the listener's, whose connections the service's pool keeps.
         let call = GRPCUpstreamCall(
-            upstream: service.upstream ?? GRPCUpstreamConnection(upstream: upstream, tls: service.served.settings.tls), headers: headers, recorder: recorder,
+            upstream: service.upstreamPool(for: upstream), headers: headers, recorder: recorder,
             maxMessage: service.maxMessage, eventLoop: context.eventLoop,
             toClient: { [weak self] payload in self?.relayToClient(payload) }, log: service.served.log)
         mode = .relay(call)

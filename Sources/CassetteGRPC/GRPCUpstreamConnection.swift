@@ -13,6 +13,8 @@ import WellPlateCore
 /// TLS settings (`--cacert`, `--cert`, `--insecure`), as libcurl does for ordinary requests.
 struct GRPCUpstreamConnection: Sendable {
     let upstream: URL
+    /// What the pool of connections to it is keyed by, with the upstream's origin.
+    let tlsSettings: WellPlateCore.TLSConfiguration
     /// `nil` for h2c; a failure (a file the TLS settings name cannot be read) is what each
     /// connection attempt fails with.
     private let tls: Result<NIOSSLContext, any Error>?
@@ -20,6 +22,7 @@ struct GRPCUpstreamConnection: Sendable {
     /// Made once per listener: the TLS context loads the CA and certificate files.
     init(upstream: URL, tls settings: WellPlateCore.TLSConfiguration) {
         self.upstream = upstream
+        tlsSettings = settings
         let secure = upstream.scheme?.lowercased() == "https"
         tls = secure ? Result { try NIOSSLContext(configuration: UpstreamTLS.clientConfiguration(settings, applicationProtocols: ["h2"])) } : nil
     }
@@ -35,7 +38,11 @@ struct GRPCUpstreamConnection: Sendable {
     /// A connection with HTTP/2 set up before it opens (the server's SETTINGS may come at once),
     /// behind TLS for an `https://` upstream: then ready once the handshake has agreed on `h2`,
     /// so a certificate the settings do not trust fails here, with swift-nio-ssl's reason.
-    func connect(on group: any EventLoopGroup, timeout: TimeAmount) -> EventLoopFuture<any Channel> {
+    /// `configure` adds handlers after HTTP/2's (the pool's watcher of SETTINGS and GOAWAY).
+    func connect(
+        on group: any EventLoopGroup, timeout: TimeAmount,
+        configure: @escaping @Sendable (ChannelPipeline.SynchronousOperations) throws -> Void = { _ in }
+    ) -> EventLoopFuture<any Channel> {
         let (host, authority) = (self.host, self.authority)
         let tls: NIOSSLContext?
         do {
@@ -55,6 +62,7 @@ struct GRPCUpstreamConnection: Sendable {
                 _ = try operations.configureHTTP2Pipeline(mode: .client, connectionConfiguration: .init(), streamConfiguration: .init()) {
                     $0.eventLoop.makeSucceededVoidFuture()
                 }
+                try configure(operations)
             }
         }.connect(host: host, port: port)
         guard let handshake else { return connected }

@@ -299,7 +299,11 @@ package struct ProxyRunner {
     package func stop(_ running: Running) async -> Stopped {
         // Sessions first: their requests in flight are answered while the event loops still run.
         await running.sessions.closeAll()
-        await running.server.shutdown()
+        // The modules' upstream connections close once no call is left on them.
+        let protocols = running.served.context.protocols
+        await running.server.shutdown {
+            for module in protocols { await module.shutdown() }
+        }
         // Conversations cut by the shutdown write what they received, and their end, first.
         await running.served.context.conversationWriters.finishAll()
         running.requestLog?.close()

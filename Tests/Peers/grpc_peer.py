@@ -1,11 +1,17 @@
 """The gRPC test peers: grpcio as server and client of Tests/Peers/grpc/shop.proto.
 
   grpc_peer.py protoset OUT                 writes the FileDescriptorSet (with imports)
-  grpc_peer.py server [--reflection] [--gzip] [--drift] [--tls CERT KEY] [--bind ADDRESS]
+  grpc_peer.py server [--reflection] [--gzip] [--drift] [--tls CERT KEY] [--bind ADDRESS] [--port N]
+                      [--log-peers] [--max-streams N]
                                             serves shop.v1.Catalog on 127.0.0.1 (or ADDRESS: ::1,
-                                            say), port 0, and prints "listening on
+                                            say), port 0 (or N), and prints "listening on
                                             http://127.0.0.1:PORT" (https with --tls: h2 over TLS
-                                            with the PEM certificate chain and key)
+                                            with the PEM certificate chain and key);
+                                            --log-peers prints {"call": METHOD, "peer": ADDRESS} per
+                                            call (the client's address and port: its TCP connection);
+                                            --max-streams sets SETTINGS_MAX_CONCURRENT_STREAMS;
+                                            SIGTERM stops it gracefully (server.stop(grace=30): a
+                                            GOAWAY, the calls in flight finish), printing "stopping"
   grpc_peer.py encode TYPE JSON             prints the message's bytes in hex, then protobuf's JSON of it
   grpc_peer.py client TARGET SCENARIO [--gzip] [--metadata KEY=VALUE]
                                             runs the calls of SCENARIO against TARGET (host:port) and
@@ -14,6 +20,9 @@
                                             grpc_reset_upstream.py's resetting ListItems;
                                             "list-late:CODE:MS" too, its line saying when the
                                             status came ("statusAfterMs", since the call began);
+                                            "list-drain" prints a "held" line after the first item
+                                            of a ListItems the server finishes once it is stopping;
+                                            "parallel:N" makes N slow GetItem calls at once;
                                             --metadata adds KEY: VALUE to every call's request metadata
   grpc_peer.py h2-hold TARGET               opens a Chat call with PyPI's h2 (no grpcio), sends "hi"
                                             and never half-closes nor resets its stream; prints one
@@ -24,6 +33,7 @@ committed.
 """
 import json
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -76,8 +86,19 @@ ITEMS = {
 }
 
 
-def serve(reflection, gzip, drift=False, tls=None, address="127.0.0.1"):
+def serve(reflection, gzip, drift=False, tls=None, address="127.0.0.1", port=0, log_peers=False, max_streams=None):
     pb, rpc = generate(tempfile.mkdtemp(prefix="grpc-peer-"))
+    # Set once SIGTERM began the graceful stop: a "drain" ListItems finishes then.
+    stopping = threading.Event()
+
+    printing = threading.Lock()
+
+    def seen(method, context):
+        # One line per call, whole: calls at once run on several threads.
+        if log_peers:
+            with printing:
+                sys.stdout.write(json.dumps({"call": method, "peer": context.peer()}) + "\n")
+                sys.stdout.flush()
 
     def item(pb, item_id):
         name, price, tags, labels, kind = ITEMS[item_id]
@@ -91,6 +112,7 @@ def serve(reflection, gzip, drift=False, tls=None, address="127.0.0.1"):
 
     class Catalog(rpc.CatalogServicer):
         def GetItem(self, request, context):
+            seen("GetItem", context)
             if request.id == "login":
                 # Credentials in the response metadata and the trailers, as a login method sends them.
                 context.send_initial_metadata([
@@ -110,6 +132,16 @@ def serve(reflection, gzip, drift=False, tls=None, address="127.0.0.1"):
             return item(pb, request.id)
 
         def ListItems(self, request, context):
+            seen("ListItems", context)
+            if request.prefix == "drain":
+                # One item, then the rest once the server is stopping: the call is in flight
+                # when its GOAWAY goes out, and ends after it.
+                yield item(pb, "b1")
+                stopping.wait(30)
+                time.sleep(0.3)
+                yield item(pb, "b2")
+                yield item(pb, "t1")
+                return
             count = 0
             for item_id in sorted(ITEMS):
                 if item_id.startswith(request.prefix) and (request.limit == 0 or count < request.limit):
@@ -118,10 +150,12 @@ def serve(reflection, gzip, drift=False, tls=None, address="127.0.0.1"):
                     yield item(pb, item_id)
 
         def CountItems(self, request_iterator, context):
+            seen("CountItems", context)
             ids = [request.id for request in request_iterator]
             return pb.ItemCount(count=len(ids), ids=ids)
 
         def Chat(self, request_iterator, context):
+            seen("Chat", context)
             for message in request_iterator:
                 if message.text == "crash":
                     # The upstream goes away mid-call (its connection drops without trailers).
@@ -130,8 +164,9 @@ def serve(reflection, gzip, drift=False, tls=None, address="127.0.0.1"):
                 if message.text == "twice":
                     yield pb.ChatMessage(text="again: twice", turn=message.turn)
 
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=8),
-                         compression=grpc.Compression.Gzip if gzip else None)
+    options = [("grpc.max_concurrent_streams", max_streams)] if max_streams else []
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=16),
+                         compression=grpc.Compression.Gzip if gzip else None, options=options)
     rpc.add_CatalogServicer_to_server(Catalog(), server)
     if reflection:
         from grpc_reflection.v1alpha import reflection as grpc_reflection
@@ -141,9 +176,16 @@ def serve(reflection, gzip, drift=False, tls=None, address="127.0.0.1"):
     if tls:
         with open(tls[0], "rb") as chain, open(tls[1], "rb") as key:
             credentials = grpc.ssl_server_credentials([(key.read(), chain.read())])
-        port = server.add_secure_port(f"{shown}:0", credentials)
+        port = server.add_secure_port(f"{shown}:{port}", credentials)
     else:
-        port = server.add_insecure_port(f"{shown}:0")
+        port = server.add_insecure_port(f"{shown}:{port}")
+
+    def stop(signum, frame):
+        print("stopping", flush=True)
+        server.stop(grace=30)
+        stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
     server.start()
     print(f"listening on {'https' if tls else 'http'}://{shown}:{port}", flush=True)
     server.wait_for_termination()
@@ -236,6 +278,21 @@ def run_client(target, scenario, gzip, metadata=()):
                 print(json.dumps({"step": "hold-open", "held": replies}), flush=True)
         return replies
 
+    def list_drain():
+        # Prints `held` once the first item came, then waits for the rest (the server sends
+        # them once it is stopping).
+        received = []
+        for reply in stub.ListItems(pb.ListItemsRequest(prefix="drain"), timeout=CALL_TIMEOUT):
+            received.append(reply)
+            if len(received) == 1:
+                print(json.dumps({"step": "list-drain", "held": [json_format.MessageToDict(reply)]}), flush=True)
+        return received
+
+    def parallel(count):
+        # `count` slow GetItem calls in flight at once on the one channel.
+        calls = [stub.GetItem.future(pb.GetItemRequest(id="slow"), timeout=CALL_TIMEOUT) for _ in range(count)]
+        return {"ids": [call.result().id for call in calls]}
+
     def chat_crash():
         # "hi", and once its echo came back, "crash": the server dies with the stream open.
         echoed = threading.Event()
@@ -323,6 +380,8 @@ def run_client(target, scenario, gzip, metadata=()):
         "big": lambda: report("big", lambda: stub.GetItem(pb.GetItemRequest(id="x" * 100), timeout=CALL_TIMEOUT)),
         "never": lambda: report("never", lambda: stub.GetItem(pb.GetItemRequest(id="zz", quantity=2), timeout=CALL_TIMEOUT)),
         "other": lambda: report("other", lambda: stub.GetItem(pb.GetItemRequest(id="b2"), timeout=CALL_TIMEOUT)),
+        # Against grpc_reset_upstream.py: refused by a GOAWAY the first time.
+        "goaway": lambda: report("goaway", lambda: stub.GetItem(pb.GetItemRequest(id="goaway"), timeout=CALL_TIMEOUT)),
         "slow": lambda: report("slow", lambda: stub.GetItem(pb.GetItemRequest(id="slow"), timeout=CALL_TIMEOUT)),
         "slow-short": lambda: report("slow-short", lambda: stub.GetItem(pb.GetItemRequest(id="slow"), timeout=0.2)),
         "list": lambda: report("list", lambda: list(stub.ListItems(pb.ListItemsRequest(prefix="b"), timeout=CALL_TIMEOUT))),
@@ -335,6 +394,7 @@ def run_client(target, scenario, gzip, metadata=()):
         "hold-open": lambda: report("hold-open", hold_open),
         # Keeps the process, and so its connection, alive until the test stops it.
         "linger": lambda: time.sleep(600),
+        "list-drain": lambda: report("list-drain", list_drain),
         "chat-crash": lambda: report("chat-crash", chat_crash),
         "chat-reset": chat_reset,
         "chat-changed": lambda: report("chat-changed", lambda: list(stub.Chat(iter([pb.ChatMessage(text=t, turn=n) for n, t in enumerate(["hi", "thrice"])]), timeout=CALL_TIMEOUT))),
@@ -344,6 +404,8 @@ def run_client(target, scenario, gzip, metadata=()):
             list_reset(step)
         elif step.startswith("list-late:"):
             list_late(step)
+        elif step.startswith("parallel:"):
+            report(step, lambda: parallel(int(step.split(":")[1])))
         else:
             steps[step]()
 
@@ -433,8 +495,10 @@ if __name__ == "__main__":
         write_protoset(sys.argv[2])
     elif command == "server":
         tls = sys.argv[sys.argv.index("--tls") + 1:sys.argv.index("--tls") + 3] if "--tls" in sys.argv else None
-        address = sys.argv[sys.argv.index("--bind") + 1] if "--bind" in sys.argv else "127.0.0.1"
-        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv, tls, address)
+        def value(flag):
+            return sys.argv[sys.argv.index(flag) + 1] if flag in sys.argv else None
+        serve("--reflection" in sys.argv, "--gzip" in sys.argv, "--drift" in sys.argv, tls, value("--bind") or "127.0.0.1",
+              port=int(value("--port") or 0), log_peers="--log-peers" in sys.argv, max_streams=int(value("--max-streams") or 0) or None)
     elif command == "client":
         pairs = [tuple(value.split("=", 1)) for flag, value in zip(sys.argv, sys.argv[1:]) if flag == "--metadata"]
         run_client(sys.argv[2], sys.argv[3], "--gzip" in sys.argv, pairs)

@@ -19,6 +19,9 @@ RST_STREAM on one stream while the connection and its other calls go on.
                                   "reset" gets RST_STREAM INTERNAL_ERROR instead, the client's
                                   side still open
   GetItem                         the item (b1 or b2) with `x-served-by: h2-reset-peer`, grpc-status 0
+  GetItem, id "goaway"            the first time: GOAWAY (NO_ERROR) whose last stream ID is the one
+                                  before this call's, so the call is refused unprocessed (RFC 9113
+                                  §6.8), and the connection closed; afterwards answered with b1
   anything else                   trailers only, grpc-status 12 (UNIMPLEMENTED)
 
 Messages are encoded by protobuf itself, from stubs grpc_peer.py generates with grpcio-tools.
@@ -32,6 +35,7 @@ import tempfile
 from h2.config import H2Configuration
 from h2.connection import H2Connection
 from h2.errors import ErrorCodes
+from h2.exceptions import ProtocolError
 from h2.events import ConnectionTerminated, DataReceived, RequestReceived, StreamEnded, StreamReset
 
 import grpc_peer
@@ -39,6 +43,8 @@ import grpc_peer
 pb, _ = grpc_peer.generate(tempfile.mkdtemp(prefix="grpc-reset-peer-"))
 # Set each time a GetItem is answered: a stream waiting to be reset goes on then.
 unary_answered = asyncio.Event()
+# Whether a "goaway" GetItem was refused already: the next one is answered.
+refused_once = []
 
 
 def framed(message):
@@ -73,7 +79,13 @@ class GRPCConnection(asyncio.Protocol):
             self.transport.write(self.h2.data_to_send())
 
     def data_received(self, data):
-        for event in self.h2.receive_data(data):
+        try:
+            events = self.h2.receive_data(data)
+        except ProtocolError:
+            # Frames after our GOAWAY: the connection is going away anyway.
+            self.transport.close()
+            return
+        for event in events:
             if isinstance(event, RequestReceived):
                 self.requests[event.stream_id] = (dict(event.headers), bytearray())
             elif isinstance(event, DataReceived):
@@ -120,6 +132,13 @@ class GRPCConnection(asyncio.Protocol):
             self.flush()
         elif path == "/shop.v1.Catalog/GetItem":
             request = unframed(body, pb.GetItemRequest)
+            if request.id == "goaway" and not refused_once:
+                refused_once.append(stream_id)
+                self.h2.close_connection(error_code=ErrorCodes.NO_ERROR, last_stream_id=max(0, stream_id - 2))
+                self.flush()
+                asyncio.get_running_loop().call_later(0.2, self.transport.close)
+                print(f"refused GetItem goaway on stream {stream_id} with GOAWAY, last stream {max(0, stream_id - 2)}", flush=True)
+                return
             self.respond(stream_id, [item(request.id if request.id in grpc_peer.ITEMS else "b1")])
             print(f"answered GetItem {request.id} on stream {stream_id} for :authority {authority}", flush=True)
             unary_answered.set()

@@ -139,13 +139,15 @@ package final class ProxyServer: Sendable {
         return try await bootstrap.bind(host: host, port: port).get()
     }
 
-    /// Stops accepting, lets every in-flight request finish, then stops the event loops.
-    package func shutdown() async {
+    /// Stops accepting, lets every in-flight request finish, then `drained` (what the modules
+    /// keep open on the event loops, such as upstream connections, closes), then stops the loops.
+    package func shutdown(drained: () async -> Void = {}) async {
         if let helper = quiescing.withLock({ $0.take() }) {
             let done = group.next().makePromise(of: Void.self)
             helper.initiateShutdown(promise: done)
             try? await done.futureResult.get()
         }
+        await drained()
         if ownsGroup { try? await group.shutdownGracefully() }
     }
 

@@ -179,11 +179,15 @@ package protocol ServingProtocol: Sendable {
     /// The HTTP/2 stream switch that `listener` offers (`HTTP2StreamSwitches` has the contract);
     /// `nil` where it offers none. Over HTTP/1.1, requests it would take are refused (505).
     func offerStreams(on listener: ServingListener) -> HTTP2StreamSwitches.Switch?
+    /// The proxy stops and its listeners have drained: what the module keeps open (upstream
+    /// connections, their timers) closes before the event loops stop.
+    func shutdown() async
 }
 
 extension ServingProtocol {
     package func offer(on listener: ServingListener) -> (switch: ProtocolSwitches.Switch, service: any ConversationServing)? { nil }
     package func offerStreams(on listener: ServingListener) -> HTTP2StreamSwitches.Switch? { nil }
+    package func shutdown() async {}
 }
 
 /// Names a request in its log line by the keyer's rules.

@@ -49,7 +49,8 @@ final class GRPCStreamHandlerTests {
             session: session, conversations: RecordedConversations(recordings), requestBuilder: ProxyRequestBuilder(upstream: nil),
             settings: ProxySettings(), log: log.proxyLog, writers: ConversationWriters(), journal: nil, sessions: nil, listener: 0,
             upstreamOrigin: nil)
-        let service = GRPCService(served: listener, schema: ProtoSchema(), maxMessage: maxMessage, reflection: ReflectionFetch())
+        let service = GRPCService(
+            served: listener, schema: ProtoSchema(), maxMessage: maxMessage, reflection: ReflectionFetch(), upstreams: GRPCUpstreamPools())
         let channel = EmbeddedChannel()
         try channel.pipeline.syncOperations.addHandler(GRPCStreamHandler(service: service))
         return channel
