@@ -27,14 +27,7 @@ extension BrowserTests {
                 responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"id":\#(number)}"#.utf8))
         }
         try await workspace.record(Self.recordings() + more)
-        try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "markup")
-                #expect(received.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(received)")
-                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
-                #expect(try await recorder.stop() == .exited(0))
-            }
-        }
+        try await Self.recordMarkupConversation(into: store)
         // A gRPC server-streaming call from grpcio, recorded with shop.proto's descriptors: the
         // list's gRPC calls and the call's view (messages as protobuf JSON) are audited too.
         let protosets = try TemporaryDirectory(prefix: "grpc-protoset")

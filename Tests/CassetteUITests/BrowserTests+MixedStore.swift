@@ -20,14 +20,7 @@ extension BrowserTests {
                 responseHeaders: [.contentType: "application/json"], responseBody: Data(#"{"id":\#(number)}"#.utf8))
         }
         try await workspace.record(Self.recordings() + legacy)
-        try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "markup")
-                #expect(received.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(received)")
-                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
-                #expect(try await recorder.stop() == .exited(0))
-            }
-        }
+        try await Self.recordMarkupConversation(into: store)
         let scenario = ["get", "list", "count", "chat"]
         try await GRPCPeers.withServer { upstream in
             try await withRecorder(upstream: upstream, store: store, arguments: ["--cassette", "shop"]) { recorder in

@@ -16,6 +16,19 @@ import WellPlateCore
 
     static var secret: String { UIRecordings.secret }
 
+    /// The `websockets` upstream's "markup" conversation (text frames with markup, ticks and a
+    /// close with a reason), recorded into `store` through `cassette record`.
+    static func recordMarkupConversation(into store: String) async throws {
+        try await WebSocketPeers.withUpstream { base in
+            try await withRecorder(upstream: base, store: store) { recorder in
+                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "markup")
+                #expect(received.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(received)")
+                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
+                #expect(try await recorder.stop() == .exited(0))
+            }
+        }
+    }
+
     /// Installs Debian's chromium, chromium-driver and the PyPI selenium package when missing.
     static func ensureBrowser() async throws {
         let ensure = try await ExternalTool.run(
@@ -58,14 +71,7 @@ import WellPlateCore
         try await Self.ensureBrowser()
         let workspace = try CLIWorkspace()
         let store = workspace.storePath
-        try await WebSocketPeers.withUpstream { base in
-            try await withRecorder(upstream: base, store: store) { recorder in
-                let received = try await WebSocketPeers.client("ws://127.0.0.1:\(recorder.port)/chat", script: "markup")
-                #expect(received.last == #"{"closed": 4000, "reason": "server says bye"}"#, "\(received)")
-                try await recorder.waitForLogLine(containing: "101 WebSocket recording")
-                #expect(try await recorder.stop() == .exited(0))
-            }
-        }
+        try await Self.recordMarkupConversation(into: store)
         let report = try await workspace.run("report", "--html", "report.html")
         try #require(report.status == 0, "\(report)")
         let script = ExternalTool.packageRoot.appendingPathComponent("Tests/CassetteUITests/Browser/ui_conversation_test.py").path

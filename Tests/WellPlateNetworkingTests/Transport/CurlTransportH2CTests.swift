@@ -118,12 +118,7 @@ struct CurlTransportH2CTests {
     /// knowledge, a POST too, and the caller gets nghttpd's answer, not the failure. (The streamed
     /// path, the proxy's: `ProxyH2CUpstreamTests`.)
     @Test func anHTTP1OnlyOriginThatTurnsH2COnlyIsAnsweredOverH2CAtOnce() async throws {
-        let (transport, notices) = try transport()
-        let directory = try TemporaryDirectory(prefix: "h2c-only")
-        try Data("served".utf8).write(to: directory.url.appending(path: "file.txt"))
-        let port = try await withHTTP1Origin(directory: directory.url.path, transport, notices)
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)/file.txt"))
-        try await H2COnlyUpstream.with(directory: directory.url.path, port: port) { _ in
+        let notices = try await withOriginTurnedH2COnly { transport, url in
             let first = try await transport.send(request(.get, url))
             #expect(first.statusCode == 200 && String(decoding: first.body, as: UTF8.self) == "served")
             let again = try await transport.send(request(.get, url))
@@ -133,18 +128,25 @@ struct CurlTransportH2CTests {
     }
 
     @Test func aPOSTToAnHTTP1OnlyOriginThatTurnedH2COnlyIsSentAgainWithPriorKnowledge() async throws {
-        let (transport, notices) = try transport()
-        let directory = try TemporaryDirectory(prefix: "h2c-only")
-        try Data("served".utf8).write(to: directory.url.appending(path: "file.txt"))
-        let port = try await withHTTP1Origin(directory: directory.url.path, transport, notices)
-        let url = try #require(URL(string: "http://127.0.0.1:\(port)/file.txt"))
-        try await H2COnlyUpstream.with(directory: directory.url.path, port: port) { _ in
+        _ = try await withOriginTurnedH2COnly { transport, url in
             let streamed = try await transport.stream(request(.post, url, body: Data("{}".utf8)))
             #expect(streamed.head.statusCode == 200)
             var body = Data()
             for try await chunk in streamed.body { body.append(chunk) }
             #expect(String(decoding: body, as: UTF8.self) == "served")
         }
+    }
+
+    /// A transport that learned http.server's origin as HTTP/1.1-only, then `body` with the URL of
+    /// its file while nghttpd (h2c only) has taken over the port; the transport's notices.
+    private func withOriginTurnedH2COnly(_ body: (CurlTransport, URL) async throws -> Void) async throws -> Notices {
+        let (transport, notices) = try transport()
+        let directory = try TemporaryDirectory(prefix: "h2c-only")
+        try Data("served".utf8).write(to: directory.url.appending(path: "file.txt"))
+        let port = try await withHTTP1Origin(directory: directory.url.path, transport, notices)
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/file.txt"))
+        try await H2COnlyUpstream.with(directory: directory.url.path, port: port) { _ in try await body(transport, url) }
+        return notices
     }
 
     /// Python's http.server serving `directory` until `transport` has learned it speaks HTTP/1.1
