@@ -35,11 +35,11 @@ extension HARImporter {
             return .failure(
                 Skip(reason: "it holds compressed gRPC messages (grpc-encoding), which import cannot inflate; record the call with `cassette record`"))
         }
-        let requestHeaders = Self.grpcFields(entry.request.headers, warnings: &warnings)
-        var responseHeaders: HTTPFields? = Self.grpcFields(entry.response.headers, warnings: &warnings)
+        let requestHeaders = Self.fields(entry.request.headers, naming: "metadata", warnings: &warnings)
+        var responseHeaders: HTTPFields? = Self.fields(entry.response.headers, naming: "metadata", warnings: &warnings)
         var trailers = HTTPFields()
         if let written = entry.response.trailers {
-            trailers = Self.grpcFields(written, warnings: &warnings)
+            trailers = Self.fields(written, naming: "metadata", warnings: &warnings)
         } else if responseHeaders?[GRPCFields.status] != nil && responseFrames.isEmpty {
             (trailers, responseHeaders) = (responseHeaders ?? [:], nil)
         } else {
@@ -117,18 +117,6 @@ extension HARImporter {
         var reader = GRPCFrameReader(limit: Int(UInt32.max))
         guard let frames = try? reader.append(data), reader.pendingBytes == 0 else { return nil }
         return frames
-    }
-
-    private static func grpcFields(_ pairs: [HARNameValue], warnings: inout [String]) -> HTTPFields {
-        var fields = HTTPFields()
-        for pair in pairs where !pair.name.hasPrefix(":") {
-            guard let name = HTTPField.Name(pair.name) else {
-                warnings.append("metadata name '\(pair.name)' is not valid HTTP; left out")
-                continue
-            }
-            fields.append(HTTPField(name: name, value: pair.value))
-        }
-        return fields
     }
 
     /// The end `cassette export` wrote after `gRPC ended: ` in the comment.

@@ -152,12 +152,13 @@ package struct HARImporter: Sendable {
         return .success(raw.redactedForStorage(by: redactor, rules: rules))
     }
 
-    /// Header fields in file order. HTTP/2 pseudo-headers (`:authority`) are framing, not headers.
-    private static func fields(_ pairs: [HARNameValue], warnings: inout [String]) -> HTTPFields {
+    /// Header fields (or gRPC metadata, `naming` them in warnings) in file order. HTTP/2
+    /// pseudo-headers (`:authority`) are framing, not headers.
+    static func fields(_ pairs: [HARNameValue], naming: String = "header", warnings: inout [String]) -> HTTPFields {
         var fields = HTTPFields()
         for pair in pairs where !pair.name.hasPrefix(":") {
             guard let name = HTTPField.Name(pair.name) else {
-                warnings.append("header name '\(pair.name)' is not valid HTTP; left out")
+                warnings.append("\(naming) name '\(pair.name)' is not valid HTTP; left out")
                 continue
             }
             fields.append(HTTPField(name: name, value: pair.value))

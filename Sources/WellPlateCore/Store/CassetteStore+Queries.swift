@@ -50,7 +50,7 @@ extension CassetteStore {
                 rows.append(try reader.read(row))
                 progress?(rows.count, total)
             }
-            try Self.readHTTPVersions(into: &rows, from: connection)
+            try Self.readHTTPVersions(into: &rows, cassette: cassette, from: connection)
             return rows
         }
     }
@@ -77,7 +77,7 @@ extension CassetteStore {
             try statement.bind(cassette, at: 2)
             var reader = InteractionRowReader()
             var rows = try statement.mapRows { try reader.read($0) }
-            try Self.readHTTPVersions(into: &rows, from: connection)
+            try Self.readHTTPVersions(into: &rows, cassette: cassette, key: key, from: connection)
             return rows
         }
     }
