@@ -2,26 +2,26 @@ import NIOCore
 import NIOHTTP2
 
 /// Sits after `NIOHTTP2Handler` on a pooled upstream connection and tells the pool what the
-/// peer says about the connection as a whole: its SETTINGS (how many streams it takes at once)
-/// and its GOAWAY (take no new calls here). The streams' own frames go to their channels.
+/// peer says about the connection as a whole: its SETTINGS (how many streams it takes at once;
+/// nil when they leave the limit out) and its GOAWAY (take no new calls here). The streams' own
+/// frames go to their channels.
 final class GRPCPoolWatcher: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
 
-    private let pool: GRPCUpstreamPool
-    private let id: Int
+    private let settingsReceived: (_ maxConcurrentStreams: Int?) -> Void
+    private let goAwayReceived: () -> Void
 
-    init(pool: GRPCUpstreamPool, id: Int) {
-        self.pool = pool
-        self.id = id
+    init(settingsReceived: @escaping (_ maxConcurrentStreams: Int?) -> Void, goAwayReceived: @escaping () -> Void) {
+        self.settingsReceived = settingsReceived
+        self.goAwayReceived = goAwayReceived
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch Self.unwrapInboundIn(data).payload {
         case .settings(.settings(let settings)):
-            let limit = settings.last { $0.parameter == .maxConcurrentStreams }?.value
-            pool.settingsReceived(id, maxConcurrentStreams: limit)
+            settingsReceived(settings.last { $0.parameter == .maxConcurrentStreams }?.value)
         case .goAway:
-            pool.goAwayReceived(id)
+            goAwayReceived()
         default:
             break
         }

@@ -205,7 +205,9 @@ final class GRPCUpstreamPool: Sendable {
         return [
             {
                 upstream.connect(on: loop, timeout: timeout) { operations in
-                    try operations.addHandler(GRPCPoolWatcher(pool: self, id: id))
+                    try operations.addHandler(
+                        GRPCPoolWatcher(
+                            settingsReceived: { self.settingsReceived(id, maxConcurrentStreams: $0) }, goAwayReceived: { self.goAwayReceived(id) }))
                 }.cascade(to: connected)
                 connected.futureResult.whenComplete { result in self.connected(id, result, timeout: timeout) }
             }
